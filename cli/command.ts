@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { CliContext, GlobalOptions } from './context.js';
+
+/** Builds the context for a command from its flags merged with the global ones (--json, --url). */
+export type ContextFactory = (globals: GlobalOptions) => CliContext;
+
+/** Wires a commander action to a `run(options, ctx)` function; errors travel up to main.ts. */
+export function action<A extends unknown[]>(
+  cmd: Command,
+  makeCtx: ContextFactory,
+  run: (ctx: CliContext, flags: Record<string, any>, ...args: A) => Promise<void>,
+): Command {
+  return cmd.action(async (...params: unknown[]) => {
+    const self = params[params.length - 1] as Command;
+    const flags = self.optsWithGlobals();
+    const args = params.slice(0, -2) as A;
+    await run(makeCtx({ json: flags.json, url: flags.url }), flags, ...args);
+  });
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { DataDirLocked, processIsAlive, readLock } from '../../../daemon/lock.js';
+import { dataFiles } from '../../../shared/paths.js';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { FailedError, UsageError } from '../../errors.js';
+
+export interface StartOptions {
+  foreground: boolean;
+  port?: number;
+  host?: string;
+  data?: string;
+  defaultTier?: string;
+  /** How long a background start waits for /healthz. */
+  timeoutMs: number;
+}
+
+/** `svc daemon start`: in the foreground (what `npm start` runs), or detached until it answers /healthz. */
+export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
+  if (opts.foreground) {
+    const { runDaemon } = await import('../../../daemon/main.js');
+    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier }, ctx.io.stdout);
+    return;
+  }
+  const dir = ctx.dataDir(opts.data);
+  const holder = readLock(dir);
+  if (holder && processIsAlive(holder.pid)) throw new FailedError(new DataDirLocked(holder, dir).message);
+
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const logFile = join(dir, dataFiles.log);
+  const log = openSync(logFile, 'a', 0o600);
+  const offset = statSync(logFile).size;
+  const args = [fileURLToPath(new URL('../../main.js', import.meta.url)), 'daemon', 'start', '--foreground', '--data', dir];
+  if (opts.port !== undefined) args.push('--port', String(opts.port));
+  if (opts.host) args.push('--host', opts.host);
+  if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
+  closeSync(log);
+  let exited: number | null = null;
+  child.on('exit', (code) => (exited = code ?? 1));
+  child.unref();
+
+  const deadline = ctx.now() + opts.timeoutMs;
+  while (ctx.now() < deadline) {
+    if (exited !== null) throw new FailedError(`the daemon exited during start-up:\n${tail(logFile, offset)}`);
+    const lock = readLock(dir);
+    if (lock && lock.pid === child.pid && lock.url && (await healthy(lock.url))) {
+      const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next)/.test(l));
+      if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile });
+      ctx.out(`svc daemon started (pid ${child.pid})`);
+      banner.forEach((l) => ctx.out(l));
+      ctx.out(`log: ${logFile}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new FailedError(`the daemon did not answer within ${opts.timeoutMs / 1000} s; see ${logFile}`);
+}
+
+export async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+function tail(file: string, offset: number): string {
+  return readFileSync(file).subarray(offset).toString('utf8').trim();
+}
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`invalid port '${value}': use 0-65535`);
+  return port;
+}
+
+export function startCommand(makeCtx: ContextFactory): Command {
+  const cmd = new Command('start')
+    .description('start the local daemon (in the background unless --foreground)')
+    .option('--foreground', 'run in this terminal; Ctrl-C stops it', false)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort)
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
+    .option('--default-tier <tier>', 'tier of new users (default trial)');
+  return action(cmd, makeCtx, (ctx, flags) =>
+    runStart(
+      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, timeoutMs: 15000 },
+      ctx,
+    ),
+  );
+}

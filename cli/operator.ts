@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { processIsAlive, readLock } from '../daemon/lock.js';
+import { dataFiles } from '../shared/paths.js';
+import { createApiClient, type ApiClient } from './api-client.js';
+import type { CliContext } from './context.js';
+import { AuthRequiredError } from './errors.js';
+
+/**
+ * An API client for the operator surface of a local daemon: the token comes from the daemon's
+ * data folder (or SVC_OPERATOR_TOKEN), and without --url / SVC_URL the address from its lock file.
+ */
+export function operatorApi(ctx: CliContext, dataFlag?: string): ApiClient {
+  const dir = ctx.dataDir(dataFlag);
+  const token = ctx.env.SVC_OPERATOR_TOKEN ?? readToken(dir);
+  const lock = readLock(dir);
+  const url = !ctx.urlGiven && lock?.url && processIsAlive(lock.pid) ? lock.url : ctx.url();
+  return createApiClient(url, async () => token);
+}
+
+function readToken(dir: string): string {
+  try {
+    return readFileSync(join(dir, dataFiles.operatorToken), 'utf8').trim();
+  } catch {
+    throw new AuthRequiredError(
+      `no operator token in ${dir}`,
+      'the operator commands work against a local daemon: pass --data DIR (its data folder), set SVC_DATA_DIR, or set SVC_OPERATOR_TOKEN',
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import type { Random } from '../random.js';
+
+// Crockford's base32: no I, L, O or U, so a code read aloud or retyped survives.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A fresh invite code, `XXXX-XXXX-XXXX-XXXX`: 80 random bits. */
+export function generateInviteCode(random: Random): string {
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    if (i > 0 && i % 4 === 0) out += '-';
+    out += ALPHABET[random.int(0, 32)];
+  }
+  return out;
+}
+
+/** Only the hash is stored. Case, spaces and dashes do not matter when the code is typed back. */
+export function hashInviteCode(code: string): string {
+  const normalized = code.toUpperCase().replace(/[\s-]/g, '');
+  return createHash('sha256').update(`invite:${normalized}`).digest('hex');
+}

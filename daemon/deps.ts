@@ -1,0 +1,20 @@
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Secrets } from './data-dir.js';
+import type { IdGenerator } from './ids.js';
+import type { Logger } from './logger.js';
+import type { Mailer } from './mailer.js';
+import type { Random } from './random.js';
+import type { Stores } from './store/types.js';
+
+/** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
+export interface Deps {
+  config: Config;
+  clock: Clock;
+  random: Random;
+  ids: IdGenerator;
+  secrets: Secrets;
+  mailer: Mailer;
+  stores: Stores;
+  log: Logger;
+}

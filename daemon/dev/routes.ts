@@ -1,0 +1,44 @@
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import { TIERS } from '../../shared/wire.js';
+import type { Deps } from '../deps.js';
+import { notFound } from '../http/api-error.js';
+import { requireOperator } from '../http/operator-guard.js';
+import { validate } from '../http/validate.js';
+import { createInvite } from './invites.js';
+
+const mailQuery = z.object({
+  to: z.string().trim().min(1).optional(),
+  since_id: z.string().trim().min(1).optional(),
+});
+
+const tierBody = z.object({
+  email: z.string().trim().min(1),
+  tier: z.enum(TIERS, { message: `tier must be one of ${TIERS.join(', ')}` }),
+});
+
+/** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
+export function devRoutes(deps: Deps): Router {
+  const router = new Router({ prefix: '/api/dev' });
+  router.use(requireOperator(deps.secrets.operatorToken));
+
+  router.get('/mail', async (ctx) => {
+    const query = validate(mailQuery, ctx.query);
+    ctx.body = { mail: await deps.stores.outbox.list({ to: query.to, sinceId: query.since_id }) };
+  });
+
+  router.post('/invites', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = { code: await createInvite(deps) };
+  });
+
+  router.post('/tier', async (ctx) => {
+    const body = validate(tierBody, ctx.request.body);
+    const user = deps.stores.users.findByEmail(body.email);
+    if (!user) throw notFound(`No user has the e-mail ${body.email}.`, 'user_not_found');
+    const updated = await deps.stores.users.setTier(user.id, body.tier);
+    ctx.body = { ok: true, user: { id: user.id, email: user.email, tier: updated?.tier ?? body.tier } };
+  });
+
+  return router;
+}

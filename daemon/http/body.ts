@@ -1,0 +1,85 @@
+import type { Context, Middleware } from 'koa';
+import { ErrorCode } from '../../shared/errors.js';
+import { ApiError } from './api-error.js';
+
+export interface BodyOptions {
+  /** The largest body accepted on this path, in bytes (SECURITY.md: 64 KiB on auth routes, 1 MiB elsewhere). */
+  limitFor(path: string): number;
+  /** Paths whose handler reads the raw body itself (the MCP endpoint answers JSON-RPC errors, not ours). */
+  passThrough?(path: string): boolean;
+}
+
+declare module 'koa' {
+  interface Request {
+    body?: unknown;
+    /** The exact bytes received, for signature checks (webhooks). */
+    rawBody?: Buffer;
+  }
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * JSON-only body parsing. An empty body reads as `{}` so routes that take no input accept a bare POST.
+ * A body over the limit → 413 (checked on Content-Length first, then while streaming);
+ * anything but JSON → 415; JSON that does not parse → 400.
+ */
+export function parseJsonBody(options: BodyOptions): Middleware {
+  return async function parseBody(ctx, next) {
+    if (!METHODS_WITH_BODY.has(ctx.method) || options.passThrough?.(ctx.path)) return next();
+    const limit = options.limitFor(ctx.path);
+    const raw = await readRaw(ctx, limit);
+    ctx.request.rawBody = raw;
+    if (raw.length === 0) {
+      ctx.request.body = {};
+      return next();
+    }
+    if (!isJsonContentType(ctx.get('Content-Type'))) {
+      throw new ApiError(415, ErrorCode.unsupportedMediaType, 'Request bodies must be JSON: send Content-Type: application/json.');
+    }
+    ctx.request.body = parseJson(raw);
+    return next();
+  };
+}
+
+export function isJsonContentType(header: string): boolean {
+  const [type, ...params] = header.toLowerCase().split(';').map((s) => s.trim());
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type ?? '')) return false;
+  const charset = params.find((p) => p.startsWith('charset='));
+  return !charset || charset === 'charset=utf-8';
+}
+
+export function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new ApiError(400, ErrorCode.invalidJson, `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
+  const tooLarge = () =>
+    new ApiError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${formatBytes(limit)} allowed here.`, { limit_bytes: limit });
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > limit) {
+    ctx.req.resume(); // drain, so the client finishes sending and reads our answer
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      ctx.req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}

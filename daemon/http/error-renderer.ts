@@ -1,0 +1,54 @@
+import type { Middleware } from 'koa';
+import { ErrorCode, type ErrorBody } from '../../shared/errors.js';
+import { ApiError } from './api-error.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status;
+ * errors from Koa or its libraries with an `expose`d 4xx status keep it; anything else is a 500
+ * whose details are logged with the request id and never sent to the client.
+ */
+export function errorRenderer(log: Logger): Middleware {
+  return async function renderErrors(ctx, next) {
+    try {
+      await next();
+    } catch (err) {
+      const { status, body, headers } = toResponse(err);
+      if (status >= 500) log.error('request failed', { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
+      ctx.status = status;
+      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      ctx.body = { ...body, request_id: ctx.state.requestId } satisfies ErrorBody;
+    }
+  };
+}
+
+function toResponse(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (err instanceof ApiError) {
+    if (err.status >= 500) return internal();
+    return { status: err.status, body: { ...err.extra, error: err.message, code: err.code }, headers: err.headers };
+  }
+  const e = err as { status?: unknown; expose?: unknown; message?: unknown };
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return { status: e.status, body: { error: String(e.message), code: codeForStatus(e.status) }, headers: {} };
+  }
+  return internal();
+}
+
+function internal() {
+  return { status: 500, body: { error: 'Internal error. It has been logged with this request id.', code: ErrorCode.internal }, headers: {} };
+}
+
+function codeForStatus(status: number): string {
+  switch (status) {
+    case 400: return ErrorCode.badRequest;
+    case 401: return ErrorCode.unauthorized;
+    case 403: return ErrorCode.forbidden;
+    case 404: return ErrorCode.notFound;
+    case 405: return ErrorCode.methodNotAllowed;
+    case 409: return ErrorCode.conflict;
+    case 413: return ErrorCode.payloadTooLarge;
+    case 415: return ErrorCode.unsupportedMediaType;
+    case 429: return ErrorCode.rateLimited;
+    default: return ErrorCode.badRequest;
+  }
+}

@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { ApiError } from './api-error.js';
+
+/**
+ * Parses input with a zod schema, or throws a 400 whose message names the first bad field
+ * (`email: Invalid email address`) and whose `fields` list all of them.
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = result.error.issues.map((issue) => ({
+    field: issue.path.join('.') || '(body)',
+    message: issue.message,
+  }));
+  const first = fields[0]!;
+  throw new ApiError(400, ErrorCode.validationFailed, `${first.field}: ${first.message}`, { fields });
+}

@@ -1,0 +1,21 @@
+import type { MailMessage } from '../shared/wire.js';
+import type { Logger } from './logger.js';
+import type { MailOutbox, NewMail } from './store/types.js';
+
+/**
+ * Outgoing mail. A local daemon has no SMTP: every message lands in the outbox, where
+ * `svc mail` and `GET /api/dev/mail` read it. The log line names the recipient, never the code.
+ */
+export interface Mailer {
+  send(mail: NewMail): Promise<MailMessage>;
+}
+
+export function createOutboxMailer(outbox: MailOutbox, log: Logger): Mailer {
+  return {
+    async send(mail) {
+      const message = await outbox.record(mail);
+      log.info(`mail to ${mail.to}: ${mail.subject}`, { mail_id: message.id, read_with: `svc mail --to ${mail.to}` });
+      return message;
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
+import { VERSION } from '../shared/version.js';
+import { TIERS, type Tier } from '../shared/wire.js';
+import { createApp } from './app.js';
+import { systemClock } from './clock.js';
+import { defaultConfig, type Config } from './config.js';
+import { ensureDataDir, loadSecrets } from './data-dir.js';
+import type { Deps } from './deps.js';
+import { createInvite } from './dev/invites.js';
+import { createIdGenerator } from './ids.js';
+import { acquireLock } from './lock.js';
+import { createLogger } from './logger.js';
+import { createOutboxMailer } from './mailer.js';
+import { cryptoRandom } from './random.js';
+import { openFileStores } from './store/index.js';
+import { createSealer } from './store/sealer.js';
+
+export interface DaemonOptions {
+  port?: number;
+  host?: string;
+  data?: string;
+  defaultTier?: string;
+  publicUrl?: string;
+}
+
+export interface RunningDaemon {
+  url: string;
+  server: Server;
+  deps: Deps;
+  /** Stops accepting, waits for in-flight requests, flushes the stores, releases the lock. */
+  stop(): Promise<void>;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Flags and environment → Config. The only place the daemon reads the environment. */
+export function resolveConfig(options: DaemonOptions, env: Env = process.env): Config {
+  const port = options.port ?? (env.SVC_PORT ? Number(env.SVC_PORT) : DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
+  const tier = options.defaultTier ?? 'trial';
+  if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
+  return defaultConfig({
+    host: options.host ?? DEFAULT_HOST,
+    port,
+    dataDir: resolveDataDir(options.data, env),
+    defaultTier: tier as Tier,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+  });
+}
+
+/** Takes the data folder, binds the port and serves until stop() (signals are wired by runDaemon). */
+export async function startDaemon(options: DaemonOptions, env: Env = process.env): Promise<RunningDaemon> {
+  let config = resolveConfig(options, env);
+  ensureDataDir(config.dataDir);
+  const lock = acquireLock(config.dataDir, VERSION);
+  try {
+    const clock = systemClock;
+    const random = cryptoRandom;
+    const ids = createIdGenerator(clock, random);
+    const log = createLogger();
+    const secrets = loadSecrets(config.dataDir);
+    const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
+    const mailer = createOutboxMailer(stores.outbox, log);
+
+    const server = createServer();
+    const port = await listen(server, config.host, config.port);
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
+    const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log };
+    server.on('request', createApp(deps).callback());
+    lock.update(url);
+
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await stores.flush();
+        lock.release();
+      })());
+    return { url, server, deps, stop };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** `svc daemon start --foreground`: start, print the banner, stop cleanly on SIGTERM/SIGINT. */
+export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+  const daemon = await startDaemon(options);
+  const invite = await createInvite(daemon.deps);
+  // CONTRACT §2: with --port 0 the first line on stdout names the port picked.
+  out.write(
+    [
+      `listening on ${daemon.url}`,
+      `data folder: ${daemon.deps.config.dataDir}`,
+      `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
+      `next: in another terminal, run  npx svc signup --url ${daemon.url} --invite ${invite}`,
+      '',
+    ].join('\n'),
+  );
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (++signals > 1) {
+      daemon.deps.log.warn(`second ${signal}: exiting without waiting`);
+      process.exit(1);
+    }
+    daemon.deps.log.info(`${signal}: finishing in-flight requests, then exiting`);
+    daemon.stop().then(
+      () => process.exit(0),
+      (err) => {
+        daemon.deps.log.error('shutdown failed', { err });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is in use; pass --port N (or --port 0 for a free one)`));
+      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on ${host}:${port}; pick a port above 1024`));
+      else reject(err);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+// `node dist/daemon/main.js [--port N] [--host H] [--data DIR]` works without the CLI too.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const flag = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  runDaemon({
+    port: flag('port') !== undefined ? Number(flag('port')) : undefined,
+    host: flag('host'),
+    data: flag('data'),
+    defaultTier: flag('default-tier'),
+  }).catch((err) => {
+    process.stderr.write(`svc daemon: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
+}

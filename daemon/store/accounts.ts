@@ -1,0 +1,53 @@
+import type { Doc } from './doc.js';
+import { StoreConflict, type InviteRecord, type InviteStore, type UserRecord, type UserStore } from './types.js';
+
+/** Users and invites share one document so that "consume the invite and create the user" is one atomic update. */
+export interface AccountsData {
+  users: UserRecord[];
+  invites: InviteRecord[];
+}
+
+export const accountsDefaults = (): AccountsData => ({ users: [], invites: [] });
+
+export function createUserStore(doc: Doc<AccountsData>): UserStore {
+  const byId = (id: string) => doc.data.users.find((u) => u.id === id);
+  return {
+    findById: byId,
+    findByEmail: (email) => {
+      const wanted = email.toLowerCase();
+      return doc.data.users.find((u) => u.email === wanted);
+    },
+    create: (user) =>
+      doc.update((data) => {
+        if (user.email && data.users.some((u) => u.email === user.email)) {
+          throw new StoreConflict('email_taken', 'a user with this e-mail exists');
+        }
+        data.users.push(user);
+        return user;
+      }),
+    setTier: (id, tier) =>
+      doc.update((data) => {
+        const user = data.users.find((u) => u.id === id);
+        if (user) user.tier = tier;
+        return user;
+      }),
+  };
+}
+
+export function createInviteStore(doc: Doc<AccountsData>): InviteStore {
+  return {
+    add: (hash, at) =>
+      doc.update((data) => {
+        data.invites.push({ hash, created_at: at, used_at: null, used_by: null });
+      }),
+    consume: (hash, at, userId) =>
+      doc.update((data) => {
+        const invite = data.invites.find((i) => i.hash === hash);
+        if (!invite || invite.used_at) return false;
+        invite.used_at = at;
+        invite.used_by = userId;
+        return true;
+      }),
+    find: (hash) => doc.data.invites.find((i) => i.hash === hash),
+  };
+}

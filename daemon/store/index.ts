@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import { accountsDefaults, createInviteStore, createUserStore, type AccountsData } from './accounts.js';
+import { Doc } from './doc.js';
+import { createOutbox, outboxDefaults, type OutboxData } from './outbox.js';
+import type { Sealer } from './sealer.js';
+import type { Stores } from './types.js';
+
+export interface StoreDeps {
+  clock: Clock;
+  ids: IdGenerator;
+  sealer: Sealer;
+  outboxMax: number;
+}
+
+type Open = <T extends object>(name: string, defaults: T) => Promise<Doc<T>>;
+
+/** The JSON-file stores: one durable lowdb document per room under the data folder. */
+export function openFileStores(dataDir: string, deps: StoreDeps): Promise<Stores> {
+  return buildStores((name, defaults) => Doc.file(join(dataDir, `${name}.json`), defaults), deps);
+}
+
+/** The in-memory stores: the same domain code over lowdb's Memory adapter. */
+export function createMemoryStores(deps: StoreDeps): Promise<Stores> {
+  return buildStores((_name, defaults) => Doc.memory(defaults), deps);
+}
+
+async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
+  const accounts = await open<AccountsData>('accounts', accountsDefaults());
+  const outbox = await open<OutboxData>('outbox', outboxDefaults());
+  const docs = [accounts, outbox];
+  return {
+    users: createUserStore(accounts),
+    invites: createInviteStore(accounts),
+    outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
+    flush: async () => {
+      await Promise.all(docs.map((d) => d.flush()));
+    },
+  };
+}

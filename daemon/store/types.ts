@@ -1,0 +1,69 @@
+import type { MailMessage, Tier } from '../../shared/wire.js';
+
+/**
+ * The storage seam: small domain interfaces. `index.ts` builds them over JSON files (lowdb with a
+ * durable adapter) or over memory; `tests/daemon/store/` runs one conformance suite against both.
+ * Every write method resolves only after the change is durable.
+ */
+
+export interface NewMail {
+  to: string;
+  subject: string;
+  text: string;
+  code?: string | null;
+  link?: string | null;
+}
+
+/** Every message the daemon "sends" (CONTRACT §3). Bodies are sealed at rest: they hold live codes. */
+export interface MailOutbox {
+  record(mail: NewMail): Promise<MailMessage>;
+  /** Oldest first; `to` matches case-insensitively; `sinceId` returns only later messages. */
+  list(filter?: { to?: string; sinceId?: string }): Promise<MailMessage[]>;
+}
+
+export interface InviteRecord {
+  /** SHA-256 of the code: invite codes are bearer secrets and never stored in plaintext. */
+  hash: string;
+  created_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+export interface InviteStore {
+  add(hash: string, at: string): Promise<void>;
+  /** Marks the invite used; false when it does not exist or was used already (single use, atomic). */
+  consume(hash: string, at: string, userId: string): Promise<boolean>;
+  find(hash: string): InviteRecord | undefined;
+}
+
+export interface UserRecord {
+  id: string;
+  /** Lower-cased, NFKC-normalised; null for a wallet-only account. */
+  email: string | null;
+  tier: Tier;
+  created_at: string;
+  [field: string]: unknown;
+}
+
+export interface UserStore {
+  findById(id: string): UserRecord | undefined;
+  findByEmail(email: string): UserRecord | undefined;
+  /** Fails with `email_taken` when another user has the e-mail. */
+  create(user: UserRecord): Promise<UserRecord>;
+  setTier(id: string, tier: Tier): Promise<UserRecord | undefined>;
+}
+
+export interface Stores {
+  outbox: MailOutbox;
+  invites: InviteStore;
+  users: UserStore;
+  /** Resolves once every pending write is on disk. */
+  flush(): Promise<void>;
+}
+
+export class StoreConflict extends Error {
+  constructor(readonly reason: string, message: string) {
+    super(message);
+    this.name = 'StoreConflict';
+  }
+}

@@ -1,0 +1,31 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+/** The daemon's data folder (CONTRACT §2): --data, $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc. */
+export function resolveDataDir(flag: string | undefined, env: Env = process.env): string {
+  if (flag) return flag;
+  if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR;
+  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'svc');
+  return join(env.HOME || homedir(), '.local', 'share', 'svc');
+}
+
+/** The CLI's config folder (CONTRACT §5): $SVC_CONFIG_DIR, $XDG_CONFIG_HOME/svc, ~/.config/svc. */
+export function resolveConfigDir(env: Env = process.env): string {
+  if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'svc');
+  return join(env.HOME || homedir(), '.config', 'svc');
+}
+
+/** Files inside the data folder that both the daemon and the CLI know about. */
+export const dataFiles = {
+  lock: 'daemon.lock',
+  log: 'daemon.log',
+  operatorToken: 'operator-token',
+  jwtSecret: 'jwt-secret',
+} as const;
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 7878;
+export const DEFAULT_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;

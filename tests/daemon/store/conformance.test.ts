@@ -1,0 +1,130 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createIdGenerator } from '../../../daemon/ids.js';
+import { cryptoRandom } from '../../../daemon/random.js';
+import { createMemoryStores, openFileStores } from '../../../daemon/store/index.js';
+import { createSealer } from '../../../daemon/store/sealer.js';
+import { StoreConflict, type Stores } from '../../../daemon/store/types.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+/** One conformance suite, run against every implementation of the storage seam. */
+type Factory = () => Promise<{ stores: Stores; reopen?: () => Promise<Stores> }>;
+
+const key = randomBytes(32);
+const depsFor = (clock: FakeClock) => ({ clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(key), outboxMax: 5 });
+
+const implementations: Record<string, Factory> = {
+  memory: async () => ({ stores: await createMemoryStores(depsFor(new FakeClock())) }),
+  'json-file': async () => {
+    const dir = tempDir('svc-store');
+    const clock = new FakeClock();
+    return { stores: await openFileStores(dir, depsFor(clock)), reopen: () => openFileStores(dir, depsFor(clock)) };
+  },
+};
+
+const user = (id: string, email: string | null) => ({ id, email, tier: 'trial' as const, created_at: '2026-01-01T00:00:00.000Z' });
+
+for (const [name, make] of Object.entries(implementations)) {
+  const test = suite(`store conformance: ${name}`);
+
+  test('outbox lists oldest first, filters by recipient and since_id', async () => {
+    const { stores } = await make();
+    const a = await stores.outbox.record({ to: 'A@example.com', subject: 's1', text: 't1', code: '123456' });
+    await stores.outbox.record({ to: 'b@example.com', subject: 's2', text: 't2', link: 'http://x/y' });
+    const c = await stores.outbox.record({ to: 'a@example.com', subject: 's3', text: 't3' });
+    const all = await stores.outbox.list();
+    assert.equal(all.map((m) => m.subject), ['s1', 's2', 's3']);
+    assert.equal(all[0]!.code, '123456');
+    assert.equal(all[1]!.link, 'http://x/y');
+    assert.equal(all[2]!.code, null);
+    assert.equal((await stores.outbox.list({ to: 'a@EXAMPLE.com' })).map((m) => m.id), [a.id, c.id]);
+    assert.equal((await stores.outbox.list({ sinceId: a.id })).map((m) => m.subject), ['s2', 's3']);
+  });
+
+  test('outbox keeps only the newest messages past its cap', async () => {
+    const { stores } = await make();
+    for (let i = 0; i < 8; i++) await stores.outbox.record({ to: 'a@example.com', subject: `s${i}`, text: '' });
+    assert.equal((await stores.outbox.list()).map((m) => m.subject), ['s3', 's4', 's5', 's6', 's7']);
+  });
+
+  test('an invite is consumed once, even by concurrent requests', async () => {
+    const { stores } = await make();
+    await stores.invites.add('h1', '2026-01-01T00:00:00.000Z');
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores.invites.consume('h1', 'now', `u${i}`)));
+    assert.is(results.filter(Boolean).length, 1);
+    assert.is(await stores.invites.consume('unknown', 'now', 'u'), false);
+    assert.ok(stores.invites.find('h1')?.used_at);
+  });
+
+  test('users: create, find by id and e-mail, refuse a taken e-mail, set the tier', async () => {
+    const { stores } = await make();
+    await stores.users.create(user('u1', 'a@example.com'));
+    assert.is(stores.users.findById('u1')?.email, 'a@example.com');
+    assert.is(stores.users.findByEmail('A@Example.com')?.id, 'u1');
+    try {
+      await stores.users.create(user('u2', 'a@example.com'));
+      assert.unreachable('duplicate e-mail accepted');
+    } catch (err) {
+      assert.instance(err, StoreConflict);
+    }
+    assert.is((await stores.users.setTier('u1', 'company'))?.tier, 'company');
+    assert.is(await stores.users.setTier('nobody', 'company'), undefined);
+  });
+
+  test('concurrent writes lose no update', async () => {
+    const { stores, reopen } = await make();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => stores.users.create(user(`u${i}`, `u${i}@example.com`))));
+    const check = reopen ? await reopen() : stores;
+    for (let i = 0; i < 50; i++) assert.ok(check.users.findById(`u${i}`), `u${i} missing`);
+  });
+
+  if (name === 'json-file') {
+    test('a write is on disk once it resolves, and survives a reopen', async () => {
+      const { stores, reopen } = await make();
+      await stores.users.create(user('u1', 'a@example.com'));
+      await stores.outbox.record({ to: 'a@example.com', subject: 'hello', text: 'body 424242', code: '424242' });
+      const again = await reopen!();
+      assert.is(again.users.findById('u1')?.email, 'a@example.com');
+      assert.is((await again.outbox.list())[0]?.code, '424242');
+    });
+  }
+  test.run();
+}
+
+const fileOnly = suite('store: json-file on disk');
+
+fileOnly('captured mail is sealed at rest: no code or body in the file', async () => {
+  const dir = tempDir('svc-store');
+  const stores = await openFileStores(dir, depsFor(new FakeClock()));
+  await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'code 987654', code: '987654', link: 'http://h/magic?t=secretlink' });
+  const raw = readFileSync(join(dir, 'outbox.json'), 'utf8');
+  assert.not.match(raw, '987654');
+  assert.not.match(raw, 'secretlink');
+});
+
+fileOnly('a corrupt data file is refused with its name, not silently replaced', async () => {
+  const dir = tempDir('svc-store');
+  writeFileSync(join(dir, 'accounts.json'), '{"users": [');
+  try {
+    await openFileStores(dir, depsFor(new FakeClock()));
+    assert.unreachable('opened a corrupt file');
+  } catch (err) {
+    assert.match((err as Error).message, 'accounts.json');
+  }
+  assert.is(readFileSync(join(dir, 'accounts.json'), 'utf8'), '{"users": [');
+});
+
+fileOnly('a leftover temp file from a crash does not matter', async () => {
+  const dir = tempDir('svc-store');
+  const first = await openFileStores(dir, depsFor(new FakeClock()));
+  await first.users.create(user('u1', 'a@example.com'));
+  writeFileSync(join(dir, `.accounts.json.99999.tmp`), '{"users": [');
+  const again = await openFileStores(dir, depsFor(new FakeClock()));
+  assert.is(again.users.findById('u1')?.email, 'a@example.com');
+});
+
+fileOnly.run();

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { inject, type InjectOptions } from 'light-my-request';
+import type Koa from 'koa';
+import { createApp } from '../../daemon/app.js';
+import { defaultConfig, type Config } from '../../daemon/config.js';
+import type { Deps } from '../../daemon/deps.js';
+import { createIdGenerator } from '../../daemon/ids.js';
+import { silentLogger, type Logger } from '../../daemon/logger.js';
+import { createOutboxMailer } from '../../daemon/mailer.js';
+import { cryptoRandom } from '../../daemon/random.js';
+import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
+import { createSealer } from '../../daemon/store/sealer.js';
+import { FakeClock } from './fake-clock.js';
+import { tempDir } from './temp-dir.js';
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  /** 'memory' (default) or 'file' (in a temp data folder). */
+  storage?: 'memory' | 'file';
+  dataDir?: string;
+  clock?: FakeClock;
+  log?: Logger;
+}
+
+export interface TestApp {
+  app: Koa;
+  deps: Deps;
+  clock: FakeClock;
+  request(options: InjectOptions): Promise<TestResponse>;
+  get(url: string, headers?: Record<string, string>): Promise<TestResponse>;
+  post(url: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  del(url: string, headers?: Record<string, string>): Promise<TestResponse>;
+  operator: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any;
+  text: string;
+}
+
+/**
+ * The daemon in-process: createApp with a fake clock, test secrets, a quiet logger and memory (or
+ * temp-file) stores; requests go through app.callback() with no port (light-my-request).
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const clock = options.clock ?? new FakeClock();
+  const dataDir = options.dataDir ?? tempDir('svc-data');
+  const config = defaultConfig({ dataDir, publicUrl: 'http://127.0.0.1:7878', ...options.config });
+  const random = cryptoRandom;
+  const ids = createIdGenerator(clock, random);
+  const secrets = { jwtSecret: randomBytes(32), operatorToken: `op_${randomBytes(24).toString('base64url')}`, mailKey: randomBytes(32) };
+  const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
+  const stores = options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
+  const log = options.log ?? silentLogger;
+  const deps: Deps = { config, clock, random, ids, secrets, stores, log, mailer: createOutboxMailer(stores.outbox, log) };
+  const app = createApp(deps);
+  const handler = app.callback();
+
+  const request = async (opts: InjectOptions): Promise<TestResponse> => {
+    const res = await inject(handler, opts);
+    let body: unknown = undefined;
+    try {
+      body = res.payload ? JSON.parse(res.payload) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body, text: res.payload };
+  };
+  return {
+    app,
+    deps,
+    clock,
+    request,
+    get: (url, headers) => request({ method: 'GET', url, headers }),
+    post: (url, body, headers) =>
+      request({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: body === undefined ? undefined : JSON.stringify(body) }),
+    del: (url, headers) => request({ method: 'DELETE', url, headers }),
+    operator: { authorization: `Bearer ${secrets.operatorToken}` },
+  };
+}
+
+/** Serves a test app on a loopback port, for clients that need a real socket (the CLI's undici client). */
+export async function serveTestApp(t: TestApp): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer(t.app.callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
