@@ -1,13 +1,17 @@
 import type { Doc } from './doc.js';
-import { StoreConflict, type InviteRecord, type InviteStore, type UserRecord, type UserStore } from './types.js';
+import { StoreConflict, type InviteRecord, type InviteStore, type SessionRecord, type UserRecord, type UserStore } from './types.js';
 
-/** Users and invites share one document so that "consume the invite and create the user" is one atomic update. */
+/**
+ * Users, invites and sessions share one document, so that "consume the invite and create the user"
+ * or "change the password and revoke the other sessions" is one atomic update.
+ */
 export interface AccountsData {
   users: UserRecord[];
   invites: InviteRecord[];
+  sessions: SessionRecord[];
 }
 
-export const accountsDefaults = (): AccountsData => ({ users: [], invites: [] });
+export const accountsDefaults = (): AccountsData => ({ users: [], invites: [], sessions: [] });
 
 export function createUserStore(doc: Doc<AccountsData>): UserStore {
   const byId = (id: string) => doc.data.users.find((u) => u.id === id);

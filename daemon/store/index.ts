@@ -5,6 +5,7 @@ import { accountsDefaults, createInviteStore, createUserStore, type AccountsData
 import { Doc } from './doc.js';
 import { createOutbox, outboxDefaults, type OutboxData } from './outbox.js';
 import type { Sealer } from './sealer.js';
+import { createSessionStore } from './sessions.js';
 import type { Stores } from './types.js';
 
 export interface StoreDeps {
@@ -33,6 +34,7 @@ async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
   return {
     users: createUserStore(accounts),
     invites: createInviteStore(accounts),
+    sessions: createSessionStore(accounts),
     outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {
       await Promise.all(docs.map((d) => d.flush()));

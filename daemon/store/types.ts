@@ -53,10 +53,38 @@ export interface UserStore {
   setTier(id: string, tier: Tier): Promise<UserRecord | undefined>;
 }
 
+/** A login session: the row named by a JWT's `sid`, checked on every authenticated request. */
+export interface SessionRecord {
+  id: string;
+  user_id: string;
+  /** `unverified` sessions come from signup and reach only verify, resend-code and GET /api/me. */
+  kind: 'full' | 'unverified';
+  /** How the user logged in: pwd, otp, email, wallet, passkey… (the JWT's amr). */
+  method: string[];
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface SessionStore {
+  find(id: string): SessionRecord | undefined;
+  listActive(userId: string, nowIso: string): SessionRecord[];
+  create(session: SessionRecord): Promise<SessionRecord>;
+  /** False when the session is not the user's, does not exist or is already revoked. */
+  revoke(id: string, userId: string, atIso: string): Promise<boolean>;
+  /** Revokes every live session of the user but `exceptId`; returns how many. */
+  revokeAll(userId: string, atIso: string, exceptId?: string): Promise<number>;
+  touch(id: string, atIso: string): Promise<void>;
+}
+
 export interface Stores {
   outbox: MailOutbox;
   invites: InviteStore;
   users: UserStore;
+  sessions: SessionStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }

@@ -1,0 +1,46 @@
+import jwt from 'jsonwebtoken';
+
+/**
+ * Session JWTs (spec §2.5 + SECURITY.md): HS256 with the data folder's 256-bit secret, the
+ * algorithm pinned on verify (so `alg: none` or an RS/HS confusion cannot pass), `exp` required.
+ * Claims: user_id, email, iat, exp, plus `sid` (the session row every request checks) and `typ`.
+ */
+export type TokenType = 'session' | 'unverified' | 'partial';
+
+export interface TokenClaims {
+  user_id: string;
+  /** Null for a wallet-only account with no e-mail yet (docs/auth.md). */
+  email: string | null;
+  sid: string;
+  typ: TokenType;
+  iat: number;
+  exp: number;
+  /** The login method that made the session (RFC 8176 style: pwd, otp, email, wallet, passkey). */
+  amr?: string[];
+}
+
+export function signToken(secret: Buffer, claims: Omit<TokenClaims, 'iat' | 'exp'>, nowMs: number, ttlMs: number): string {
+  const iat = Math.floor(nowMs / 1000);
+  return jwt.sign({ ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) }, secret, { algorithm: 'HS256', noTimestamp: true });
+}
+
+/** The claims of a well-formed, correctly signed, unexpired token; null for anything else. */
+export function verifyToken(secret: Buffer, token: string, nowMs: number): TokenClaims | null {
+  let payload: unknown;
+  try {
+    payload = jwt.verify(token, secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(nowMs / 1000) });
+  } catch {
+    return null;
+  }
+  const c = payload as Partial<TokenClaims>;
+  const valid =
+    typeof c.user_id === 'string' &&
+    typeof c.sid === 'string' &&
+    (c.typ === 'session' || c.typ === 'unverified' || c.typ === 'partial') &&
+    typeof c.exp === 'number' && // jsonwebtoken accepts a token without exp; we do not
+    typeof c.iat === 'number';
+  return valid ? (c as TokenClaims) : null;
+}
+
+/** Token-shaped strings only: three base64url parts. Keeps `sk_…` and junk away from the JWT parser. */
+export const looksLikeJwt = (value: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value);
