@@ -22,9 +22,43 @@ export interface Config {
   trustProxy: boolean;
   /** Captured mail kept by the outbox; older messages are dropped past this. */
   outboxMax: number;
+  /** SECURITY.md controls of the login side, at their defaults. */
+  auth: AuthConfig;
 }
 
-export function defaultConfig(overrides: Partial<Config> = {}): Config {
+/** scrypt cost (SECURITY.md: N=2^17, r=8, p=1, maxmem 256 MiB). Tests lower it; the default never changes. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  maxmem: number;
+}
+
+export interface AuthConfig {
+  passwordHash: ScryptParams;
+  /** 24 h absolute: there is no refresh, the user logs in again. */
+  sessionTtlMs: number;
+  /** E-mailed codes and magic links: 10 min. */
+  codeTtlMs: number;
+  /** Wrong tries that burn a code. */
+  codeMaxTries: number;
+  /** Consecutive failures per account and factor before a lock-out, and its length. */
+  failureCeiling: number;
+  lockoutMs: number;
+}
+
+export const DEFAULT_AUTH: AuthConfig = {
+  passwordHash: { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 },
+  sessionTtlMs: 24 * 3600_000,
+  codeTtlMs: 10 * 60_000,
+  codeMaxTries: 5,
+  failureCeiling: 10,
+  lockoutMs: 15 * 60_000,
+};
+
+export type ConfigOverrides = Omit<Partial<Config>, 'auth'> & { auth?: Partial<AuthConfig> };
+
+export function defaultConfig(overrides: ConfigOverrides = {}): Config {
   const host = overrides.host ?? DEFAULT_HOST;
   const port = overrides.port ?? DEFAULT_PORT;
   return {
@@ -37,5 +71,6 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     outboxMax: 1000,
     ...overrides,
+    auth: { ...DEFAULT_AUTH, ...overrides.auth },
   };
 }

@@ -16,6 +16,8 @@ export interface Secrets {
   operatorToken: string;
   /** Seals captured mail at rest. */
   mailKey: Buffer;
+  /** Keys the HMAC of e-mailed codes (SECURITY.md: HMAC-SHA256(server key ‖ purpose ‖ email ‖ code)). */
+  codeKey: Buffer;
 }
 
 /** Reads the daemon's secrets from 0600 files in the data folder, generating each at first start. */
@@ -24,6 +26,7 @@ export function loadSecrets(dir: string): Secrets {
     jwtSecret: Buffer.from(readOrCreate(join(dir, dataFiles.jwtSecret), () => randomBytes(32).toString('hex')), 'hex'),
     operatorToken: readOrCreate(join(dir, dataFiles.operatorToken), () => `op_${randomBytes(32).toString('base64url')}`),
     mailKey: Buffer.from(readOrCreate(join(dir, 'mail-key'), () => randomBytes(32).toString('hex')), 'hex'),
+    codeKey: Buffer.from(readOrCreate(join(dir, 'code-key'), () => randomBytes(32).toString('hex')), 'hex'),
   };
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { Random } from './random.js';
 import type { Stores } from './store/types.js';
+import type { RuntimeHost } from './gateway/seam.js';
 
 /** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
 export interface Deps {
@@ -16,5 +17,7 @@ export interface Deps {
   secrets: Secrets;
   mailer: Mailer;
   stores: Stores;
+  /** The Company runtimes behind the gateway (daemon/gateway/seam.ts). */
+  runtimes: RuntimeHost;
   log: Logger;
 }

@@ -17,6 +17,7 @@ import { createOutboxMailer } from './mailer.js';
 import { cryptoRandom } from './random.js';
 import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
+import { createRuntimeHost } from './runtime/host.js';
 
 export interface DaemonOptions {
   port?: number;
@@ -69,7 +70,8 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
-    const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log };
+    const runtimes = createRuntimeHost({ config, clock, ids, log });
+    const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log, runtimes };
     server.on('request', createApp(deps).callback());
     lock.update(url);
 
@@ -80,6 +82,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await runtimes.close();
         await stores.flush();
         lock.release();
       })());

@@ -1,5 +1,5 @@
 import type { Doc } from './doc.js';
-import { StoreConflict, type InviteRecord, type InviteStore, type SessionRecord, type UserRecord, type UserStore } from './types.js';
+import { StoreConflict, type CodeRecord, type InviteRecord, type InviteStore, type SessionRecord, type UserRecord, type UserStore } from './types.js';
 
 /**
  * Users, invites and sessions share one document, so that "consume the invite and create the user"
@@ -9,9 +9,10 @@ export interface AccountsData {
   users: UserRecord[];
   invites: InviteRecord[];
   sessions: SessionRecord[];
+  codes: CodeRecord[];
 }
 
-export const accountsDefaults = (): AccountsData => ({ users: [], invites: [], sessions: [] });
+export const accountsDefaults = (): AccountsData => ({ users: [], invites: [], sessions: [], codes: [] });
 
 export function createUserStore(doc: Doc<AccountsData>): UserStore {
   const byId = (id: string) => doc.data.users.find((u) => u.id === id);
@@ -33,6 +34,19 @@ export function createUserStore(doc: Doc<AccountsData>): UserStore {
       doc.update((data) => {
         const user = data.users.find((u) => u.id === id);
         if (user) user.tier = tier;
+        return user;
+      }),
+    update: (id, change) =>
+      doc.update((data) => {
+        const user = data.users.find((u) => u.id === id);
+        if (!user) return undefined;
+        // Change a copy and put it in place only when it is whole, so a throwing change leaves no half-edit.
+        const draft = structuredClone(user);
+        change(draft);
+        if (draft.email && data.users.some((u) => u.id !== id && u.email === draft.email)) {
+          throw new StoreConflict('email_taken', 'a user with this e-mail exists');
+        }
+        Object.assign(user, draft);
         return user;
       }),
   };

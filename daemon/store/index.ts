@@ -6,6 +6,7 @@ import { Doc } from './doc.js';
 import { createOutbox, outboxDefaults, type OutboxData } from './outbox.js';
 import type { Sealer } from './sealer.js';
 import { createSessionStore } from './sessions.js';
+import { createCodeStore } from './codes.js';
 import type { Stores } from './types.js';
 
 export interface StoreDeps {
@@ -35,6 +36,7 @@ async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
     users: createUserStore(accounts),
     invites: createInviteStore(accounts),
     sessions: createSessionStore(accounts),
+    codes: createCodeStore(accounts),
     outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {
       await Promise.all(docs.map((d) => d.flush()));

@@ -42,6 +42,10 @@ export interface UserRecord {
   email: string | null;
   tier: Tier;
   created_at: string;
+  /** Set once the e-mailed signup code was entered. */
+  email_verified_at?: string | null;
+  /** `scrypt$N$r$p$salt$hash` (auth/passwords.ts); null for accounts without a password. */
+  password_hash?: string | null;
   [field: string]: unknown;
 }
 
@@ -51,6 +55,54 @@ export interface UserStore {
   /** Fails with `email_taken` when another user has the e-mail. */
   create(user: UserRecord): Promise<UserRecord>;
   setTier(id: string, tier: Tier): Promise<UserRecord | undefined>;
+  /**
+   * Changes one user atomically: `change` edits the live record in place (and may throw to change
+   * nothing). Fails with `email_taken` if the change gives it another user's e-mail. Undefined when no such user.
+   */
+  update(id: string, change: (user: UserRecord) => void): Promise<UserRecord | undefined>;
+}
+
+/** What an e-mailed code is for; a code for one purpose never works for another. */
+export type CodePurpose = 'verify' | 'login' | 'email_change' | 'password_reset';
+
+/**
+ * One e-mailed secret: a 6-digit code, a link token, or both in the same row (login code + magic
+ * link, spec §2.6) so consuming either consumes both. Only HMACs/hashes are stored.
+ */
+export interface CodeRecord {
+  id: string;
+  purpose: CodePurpose;
+  /** The address the code was sent to, normalised: a code sent to A never works for B. */
+  email: string;
+  user_id: string | null;
+  code_hash: string | null;
+  link_hash: string | null;
+  /** Wrong tries so far; at the limit the row is burned. */
+  tries: number;
+  created_at: string;
+  expires_at: string;
+  /** Consumed, burned or superseded: the row is dead either way. */
+  ended_at: string | null;
+  /** Purpose-specific context (e.g. the new address of an e-mail change). */
+  data?: Record<string, unknown>;
+}
+
+export type CodeAttempt =
+  | { ok: true; record: CodeRecord }
+  | { ok: false; reason: 'no_code' | 'wrong' | 'expired' | 'burned' };
+
+export interface CodeStore {
+  /** Stores a new code and ends every live code of the same purpose and e-mail (a new code invalidates the old). */
+  issue(record: CodeRecord): Promise<void>;
+  /**
+   * One atomic check-and-set on the live row of (purpose, email): the right code ends it and returns it;
+   * a wrong one counts a try, and the `maxTries`-th wrong try burns the row (the right code then fails too).
+   */
+  consumeCode(purpose: CodePurpose, email: string, codeHash: string, nowIso: string, maxTries: number): Promise<CodeAttempt>;
+  /** The live, unexpired row whose link hash matches, ended atomically; null otherwise. */
+  consumeLink(purpose: CodePurpose, linkHash: string, nowIso: string): Promise<CodeRecord | null>;
+  /** Ends every live code of the user for this purpose (e.g. reset links after a password change). */
+  endAll(purpose: CodePurpose, userId: string, nowIso: string): Promise<void>;
 }
 
 /** A login session: the row named by a JWT's `sid`, checked on every authenticated request. */
@@ -85,6 +137,7 @@ export interface Stores {
   invites: InviteStore;
   users: UserStore;
   sessions: SessionStore;
+  codes: CodeStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }

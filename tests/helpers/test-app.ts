@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject, type InjectOptions } from 'light-my-request';
 import type Koa from 'koa';
 import { createApp } from '../../daemon/app.js';
-import { defaultConfig, type Config } from '../../daemon/config.js';
+import { defaultConfig, type ConfigOverrides } from '../../daemon/config.js';
 import type { Deps } from '../../daemon/deps.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger, type Logger } from '../../daemon/logger.js';
@@ -10,16 +10,24 @@ import { createOutboxMailer } from '../../daemon/mailer.js';
 import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
 import { createSealer } from '../../daemon/store/sealer.js';
+import { createRuntimeHost } from '../../daemon/runtime/host.js';
+import type { RuntimeHost } from '../../daemon/gateway/seam.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 
+/** Tests set a cheap password-hash cost themselves (SECURITY.md: never by default). */
+export const CHEAP_AUTH = { passwordHash: { N: 2 ** 10, r: 8, p: 1, maxmem: 32 * 1024 * 1024 } };
+
 export interface TestAppOptions {
-  config?: Partial<Config>;
+  /** Auth costs default to CHEAP_AUTH here (cheap scrypt); pass config.auth to change them. */
+  config?: ConfigOverrides;
   /** 'memory' (default) or 'file' (in a temp data folder). */
   storage?: 'memory' | 'file';
   dataDir?: string;
   clock?: FakeClock;
   log?: Logger;
+  /** Company runtimes; default the real host over the test's data folder. */
+  runtimes?: RuntimeHost;
 }
 
 export interface TestApp {
@@ -47,14 +55,15 @@ export interface TestResponse {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
   const dataDir = options.dataDir ?? tempDir('svc-data');
-  const config = defaultConfig({ dataDir, publicUrl: 'http://127.0.0.1:7878', ...options.config });
+  const config = defaultConfig({ dataDir, publicUrl: 'http://127.0.0.1:7878', ...options.config, auth: { ...CHEAP_AUTH, ...options.config?.auth } });
   const random = cryptoRandom;
   const ids = createIdGenerator(clock, random);
-  const secrets = { jwtSecret: randomBytes(32), operatorToken: `op_${randomBytes(24).toString('base64url')}`, mailKey: randomBytes(32) };
+  const secrets = { jwtSecret: randomBytes(32), operatorToken: `op_${randomBytes(24).toString('base64url')}`, mailKey: randomBytes(32), codeKey: randomBytes(32) };
   const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
   const stores = options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
   const log = options.log ?? silentLogger;
-  const deps: Deps = { config, clock, random, ids, secrets, stores, log, mailer: createOutboxMailer(stores.outbox, log) };
+  const runtimes = options.runtimes ?? createRuntimeHost({ config, clock, ids, log });
+  const deps: Deps = { config, clock, random, ids, secrets, stores, log, runtimes, mailer: createOutboxMailer(stores.outbox, log) };
   const app = createApp(deps);
   const handler = app.callback();
 

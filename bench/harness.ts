@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/**
+ * What every benchmark case gets: a bare Koa hello-world and the svc daemon, each in its own
+ * process on loopback, started once per run, so every ratio compares two numbers measured in the
+ * same run on the same machine.
+ */
+export interface BenchEnv {
+  baseline: { url: string };
+  daemon: { url: string; dataDir: string; operatorToken: string };
+  /** Seconds per load measurement. */
+  duration: number;
+  connections: number;
+  /** Drive `url` with autocannon; returns requests per second (non-2xx answers fail the case). */
+  measure(url: string, options?: LoadOptions): Promise<number>;
+  /** A call against the daemon, for set-up (sign a user up, create a Company…). */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+export interface LoadOptions {
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: unknown;
+  duration?: number;
+  connections?: number;
+}
+
+/** One line of the report. `ratio` = value / baseline when there is a baseline. */
+export interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  baselineName?: string;
+  /** e.g. '>= 0.6': printed next to the ratio, and marked when missed. */
+  target?: string;
+}
+
+export interface BenchCase {
+  name: string;
+  run(env: BenchEnv): Promise<BenchRow[]>;
+}
+
+export async function measure(url: string, env: Pick<BenchEnv, 'duration' | 'connections'>, options: LoadOptions = {}): Promise<number> {
+  const result = await autocannon({
+    url,
+    method: options.method ?? 'GET',
+    headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    duration: options.duration ?? env.duration,
+    connections: options.connections ?? env.connections,
+  });
+  const bad = result.non2xx + result.errors;
+  if (bad > 0) throw new Error(`${options.method ?? 'GET'} ${url}: ${bad} of ${result.requests.total} requests failed (non-2xx or socket errors)`);
+  return result.requests.average;
+}
+
+export interface Started {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `node <script> ...args` and waits for its first stdout line `listening on <url>`. */
+export function startServer(script: string, args: string[], logFile?: string): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    // The daemon writes an access-log line per request: into a file, as a real deployment would, not onto this terminal.
+    const stderr = logFile ? openSync(logFile, 'a') : 'inherit';
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', stderr] });
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 30 s`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} during start-up`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const match = /^listening on (\S+)/.exec(line);
+      if (!match) return reject(new Error(`${script}: unexpected first line '${line}'`));
+      child.stdout!.resume();
+      resolve({
+        url: match[1]!,
+        child,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
+
+/** Starts both servers and builds the env the cases share; `close` stops them and removes the data folder. */
+export async function openBenchEnv(options: { duration: number; connections: number }): Promise<BenchEnv & { close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-log-'));
+  const baseline = await startServer(here('./baseline-koa.js'), []);
+  const daemon = await startServer(
+    here('../cli/main.js'),
+    ['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, '--default-tier', 'company'],
+    join(logDir, 'daemon.log'),
+  );
+  const operatorToken = readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
+  const env: BenchEnv = {
+    baseline: { url: baseline.url },
+    daemon: { url: daemon.url, dataDir, operatorToken },
+    duration: options.duration,
+    connections: options.connections,
+    measure: (url, o) => measure(url, env, o),
+    async call(method, path, body, headers) {
+      const res = await fetch(daemon.url + path, {
+        method,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+  return {
+    ...env,
+    async close() {
+      await Promise.all([baseline.stop(), daemon.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(logDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import type { ScryptParams } from '../config.js';
+
+/**
+ * Password hashing with scrypt (SECURITY.md). The parameters are stored with the hash, so raising
+ * the default cost later still verifies old hashes; input is NFKC-normalised so the same password
+ * typed on another keyboard layout or OS hashes the same.
+ *
+ * Stored form: `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>`.
+ */
+const KEY_LENGTH = 32;
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 128;
+
+export const normalizePassword = (password: string) => password.normalize('NFKC');
+
+/** Why a new password is refused, or null. Length only: NIST 800-63B advises against composition rules. */
+export function passwordProblem(password: string): string | null {
+  const length = [...normalizePassword(password)].length;
+  if (length < PASSWORD_MIN) return `The password must be at least ${PASSWORD_MIN} characters long.`;
+  if (length > PASSWORD_MAX) return `The password must be at most ${PASSWORD_MAX} characters long.`;
+  return null;
+}
+
+export async function hashPassword(password: string, params: ScryptParams): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+/**
+ * True when `password` matches `stored`. Over-long input is refused before any hashing, so a
+ * megabyte "password" cannot buy a megabyte of scrypt work.
+ */
+export async function verifyPassword(password: string, stored: string, maxmem: number): Promise<boolean> {
+  if ([...password].length > PASSWORD_MAX * 4) return false;
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const expected = Buffer.from(parts[5]!, 'base64');
+  const actual = await derive(password, Buffer.from(parts[4]!, 'base64'), { N, r, p, maxmem });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * A hash to verify against when the e-mail is unknown, so an unknown account costs the same scrypt
+ * work as a known one and the answer time does not tell them apart. Made once per cost setting.
+ */
+const dummies = new Map<string, Promise<string>>();
+export function dummyHash(params: ScryptParams): Promise<string> {
+  const key = `${params.N}/${params.r}/${params.p}`;
+  let hash = dummies.get(key);
+  if (!hash) dummies.set(key, (hash = hashPassword(randomBytes(16).toString('hex'), params)));
+  return hash;
+}
+
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(normalizePassword(password), salt, KEY_LENGTH, { N: params.N, r: params.r, p: params.p, maxmem: params.maxmem }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}

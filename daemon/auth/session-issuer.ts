@@ -1,0 +1,47 @@
+import type { Context } from 'koa';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import type { SessionRecord, UserRecord } from '../store/types.js';
+import { signToken, type TokenType } from './tokens.js';
+
+/**
+ * How a session was earned, RFC 8176 style. Every login method ends in `issueSession` with its own
+ * value, so the sessions list and the token's `amr` say how each session began.
+ */
+export type AuthMethod = 'pwd' | 'otp' | 'recovery_code' | 'email_code' | 'magic_link' | 'wallet' | 'passkey' | 'signup' | 'verify' | 'reset';
+
+export interface IssueSessionInput {
+  user: UserRecord;
+  /** `unverified` comes from signup before the e-mailed code: it reaches only verify, resend and GET /api/me. */
+  kind: SessionRecord['kind'];
+  method: AuthMethod[];
+  /** The request, for the sessions list (user agent, client address). */
+  ctx?: Pick<Context, 'get' | 'ip'>;
+}
+
+export interface IssuedSession {
+  token: string;
+  session: SessionRecord;
+}
+
+/** The one place a login becomes a session row plus its JWT, whatever the login method. */
+export async function issueSession(deps: Pick<Deps, 'clock' | 'ids' | 'stores' | 'secrets' | 'config'>, input: IssueSessionInput): Promise<IssuedSession> {
+  const now = deps.clock.now();
+  const ttl = deps.config.auth.sessionTtlMs;
+  const session: SessionRecord = {
+    id: deps.ids('ses'),
+    user_id: input.user.id,
+    kind: input.kind,
+    method: input.method,
+    created_at: isoAt(now),
+    last_seen_at: isoAt(now),
+    expires_at: isoAt(now + ttl),
+    revoked_at: null,
+    user_agent: input.ctx?.get('User-Agent')?.slice(0, 256) || null,
+    ip: input.ctx?.ip || null,
+  };
+  await deps.stores.sessions.create(session);
+  const typ: TokenType = input.kind === 'full' ? 'session' : 'unverified';
+  const token = signToken(deps.secrets.jwtSecret, { user_id: input.user.id, email: input.user.email, sid: session.id, typ, amr: input.method }, now, ttl);
+  return { token, session };
+}
