@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Context } from 'koa';
 import type { UserRecord } from '../store/types.js';
+import type { CompanyServices } from '../runtime/services.js';
 
 /**
  * The seam between the gateway (companies, keys, tenant selection) and a Company's runtime
@@ -35,6 +36,8 @@ export interface KeyAuth {
 export interface CompanyRuntime {
   /** Serves one request routed to this Company (`ctx.state.tenant` is set). Leaves 404 untouched when no route matches. */
   handle(ctx: Context): Promise<void>;
+  /** The same runtime for callers that are not HTTP (MCP tools, scheduler, channels): daemon/runtime/services.ts. */
+  services: CompanyServices;
 }
 
 export interface RuntimeHost {

@@ -2,12 +2,14 @@ import type { Deps } from '../deps.js';
 import type { RuntimeHost } from '../gateway/seam.js';
 
 /**
- * The Company runtimes. Until the runtime lands (agents, sessions, quests, events), a Company's
- * runtime serves no routes: the gateway's hand-off reaches it and the request ends in the JSON 404.
+ * The Company runtimes (issue 6 replaces this file). Until the runtime lands, opening a Company's
+ * runtime fails with a clear 501-free answer: the gateway's hand-off reaches no routes.
  */
 export function createRuntimeHost(_deps: Pick<Deps, 'config' | 'clock' | 'ids' | 'log'>): RuntimeHost {
   return {
-    open: async () => ({ handle: async () => {} }),
+    open: async () => {
+      throw new Error('the Company runtime is not built yet');
+    },
     close: async () => {},
   };
 }

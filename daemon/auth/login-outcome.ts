@@ -1,0 +1,16 @@
+import type { Context } from 'koa';
+import type { Deps } from '../deps.js';
+import type { UserRecord } from '../store/types.js';
+import { issueSession, type AuthMethod } from './session-issuer.js';
+
+/** What a first-factor login answers (spec §4.2): a session, or the TOTP step (issue 4 adds that branch here). */
+export type LoginOutcome = { ok: true; token: string } | { ok: true; totp_required: true; partial_token: string };
+
+/**
+ * Called by every first-factor login (password today) once the factor checked out. The one place
+ * that decides whether a second factor is due before a session is issued.
+ */
+export async function completeFirstFactor(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, user: UserRecord, method: AuthMethod[]): Promise<LoginOutcome> {
+  const { token } = await issueSession(deps, { user, kind: 'full', method, ctx });
+  return { ok: true, token };
+}

@@ -1,0 +1,30 @@
+import type { EventFilter, EventRow } from '../../runtime/services.js';
+
+/**
+ * One Company's event log (spec §2.1, kept forever). The JSON Lines implementation (segment files,
+ * group commit, in-memory indexes rebuilt at start) and the in-memory one pass the same suite.
+ */
+export type NewEventRow = Omit<EventRow, 'id' | 'created_at' | 'correlation_id'> & { correlation_id?: string | null };
+
+export interface LogQuery extends EventFilter {
+  /** Only events whose type starts with `<prefix>:`. */
+  prefix?: string;
+  correlation_id?: string;
+  causation_id?: string;
+}
+
+export interface EventLog {
+  /**
+   * Appends one event and resolves once the batch holding it is on disk. Ids sort in append order
+   * (so `since_id` pages are exact); `correlation_id` defaults to the event's own id (a root cause).
+   */
+  append(input: NewEventRow): Promise<EventRow>;
+  get(id: string): EventRow | undefined;
+  /** Oldest first, at most `limit` (default 100, max 1000); `next_since_id` null when nothing follows. */
+  query(query: LogQuery): { events: EventRow[]; next_since_id: string | null };
+  /** The id of the newest event, or null when empty (a live follower's starting cursor). */
+  lastId(): string | null;
+  /** Problems met while opening (a corrupt line skipped, a torn tail cut), for the daemon log. */
+  readonly recovery: string[];
+  close(): Promise<void>;
+}

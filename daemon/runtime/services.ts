@@ -1,0 +1,182 @@
+import type { CompanyRef } from '../gateway/seam.js';
+
+/**
+ * What one Company's runtime offers to everything that is not HTTP: the MCP tools, the scheduler,
+ * the detectors and the channels call these, and the REST routes are thin wrappers over them, so
+ * a tool call and a REST call behave the same. Fields may grow; names here are relied on.
+ * Invalid input throws ApiError (400/404/409) with a clear message, exactly as the REST routes answer.
+ */
+export interface Agent {
+  id: string;
+  name: string;
+  role: string | null;
+  created_at: string;
+}
+
+export interface TranscriptEntry {
+  at: string;
+  from: string;
+  text: string;
+}
+
+export interface RuntimeSession {
+  id: string;
+  agent_id: string;
+  /** `active` until stopped. */
+  status: string;
+  gateway_channel_id: string | null;
+  transcript: TranscriptEntry[];
+  created_at: string;
+}
+
+export type QuestStatus = 'open' | 'in_progress' | 'done' | 'failed';
+
+export interface Quest {
+  id: string;
+  title: string;
+  status: QuestStatus;
+  agent_id: string | null;
+  session_id: string | null;
+  result: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row of the event log: spec §2.1 plus the causation links trace follows. */
+export interface EventRow {
+  id: string;
+  type: string;
+  agent_id: string | null;
+  session_id: string | null;
+  quest_id: string | null;
+  content: unknown;
+  created_at: string;
+  /** The event whose tool call caused this one; null for a root cause. */
+  causation_id: string | null;
+  /** The root cause's id, shared by everything it set off. */
+  correlation_id: string;
+}
+
+export interface ToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** A detector's matcher (issue 7); absent means: the pattern (and scope) alone decides. */
+export type Matcher =
+  | { kind: 'exact'; agent_id: string }
+  | { kind: 'predicated'; field: string; regex: string; flags?: string }
+  | { kind: 'window'; count: number; within_ms: number; group_by?: 'agent' | 'session' | null; cooldown_ms?: number };
+
+/** A pattern plus the tool calls to run when it matches (spec §2.2). */
+export interface ConfiguredEvent {
+  id: string;
+  type: string;
+  tool_calls: ToolCall[];
+  agent_id: string | null;
+  session_id: string | null;
+  quest_id: string | null;
+  enabled: boolean;
+  /** `armed`: the pattern's prefix has no emitter, so it never fires (spec §3.5). */
+  status: 'active' | 'paused' | 'armed';
+  matcher?: Matcher | null;
+  /** IANA zone of a `schedule:` pattern (UTC when absent). */
+  timezone?: string | null;
+  created_at: string;
+}
+
+export interface NewConfiguredEvent {
+  type: string;
+  tool_calls: ToolCall[];
+  agent_id?: string | null;
+  session_id?: string | null;
+  quest_id?: string | null;
+  enabled?: boolean;
+  matcher?: Matcher | null;
+  timezone?: string | null;
+}
+
+/** One tool call a configured event made, and how it went. */
+export interface Firing {
+  configured_event_id: string;
+  tool: string;
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+}
+
+export interface EventFilter {
+  event_type?: string;
+  agent_id?: string;
+  session_id?: string;
+  quest_id?: string;
+  /** ISO timestamp: events created at or after it. */
+  since?: string;
+  /** Events strictly after this id. */
+  since_id?: string;
+  limit?: number;
+}
+
+export interface EmitInput {
+  type: string;
+  agent_id?: string | null;
+  session_id?: string | null;
+  quest_id?: string | null;
+  content?: unknown;
+  /** The event that caused this one (trace links); null/absent for a root cause. */
+  caused_by?: string | null;
+}
+
+export interface Emitted {
+  event: EventRow;
+  fired: Firing[];
+}
+
+export interface TraceNode {
+  event: EventRow;
+  fired: Firing[];
+  children: TraceNode[];
+}
+
+export interface EventsService {
+  create(input: NewConfiguredEvent): Promise<ConfiguredEvent>;
+  get(id: string): ConfiguredEvent | undefined;
+  listConfigured(filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'>): ConfiguredEvent[];
+  setEnabled(id: string, enabled: boolean): Promise<ConfiguredEvent>;
+  delete(id: string): Promise<void>;
+  /** Oldest first; `next_since_id` is the cursor of the next page (null when this page is the end). */
+  list(filter?: EventFilter): { events: EventRow[]; next_since_id: string | null };
+  /** Appends an occurrence (acknowledged once on disk), dispatches it, returns what fired. */
+  emit(input: EmitInput): Promise<Emitted>;
+  /** Fires one configured event's tool calls now (trigger by id, a schedule tick), logged as an occurrence of its pattern. */
+  fire(configuredId: string, options?: { content?: unknown; caused_by?: string | null }): Promise<Emitted>;
+  trace(eventId: string): TraceNode | null;
+  /** Calls `listener` with every event once it is on disk (detectors, channels, live streams). Returns an unsubscribe. */
+  subscribe(listener: (event: EventRow) => void): () => void;
+}
+
+export interface CompanyServices {
+  company: CompanyRef;
+  agents: {
+    create(input: { name: string; role?: string | null }): Promise<Agent>;
+    get(id: string): Agent | undefined;
+    list(): Agent[];
+  };
+  sessions: {
+    create(input: { agent_id: string; gateway_channel_id?: string | null }): Promise<RuntimeSession>;
+    get(id: string): RuntimeSession | undefined;
+    list(filter?: { agent_id?: string; status?: string }): RuntimeSession[];
+    stop(id: string, caused_by?: string | null): Promise<RuntimeSession>;
+    /** Appends a message to the transcript; `startTurn` also begins an execution (session:execution_start). */
+    append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null }): Promise<RuntimeSession>;
+  };
+  quests: {
+    create(input: { title: string; agent_id?: string | null; session_id?: string | null }, caused_by?: string | null): Promise<Quest>;
+    get(id: string): Quest | undefined;
+    list(filter?: { status?: QuestStatus; agent_id?: string; session_id?: string }): Quest[];
+    update(id: string, change: { status?: QuestStatus; result?: unknown; agent_id?: string | null; session_id?: string | null; title?: string }, caused_by?: string | null): Promise<Quest>;
+  };
+  /** Sends a message to an agent id, or to a role (one of its agents is picked). */
+  messageTo(input: { to: string; text: string }, caused_by?: string | null): Promise<{ agent_id: string; session_id: string | null }>;
+  events: EventsService;
+}
