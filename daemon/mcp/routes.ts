@@ -31,7 +31,8 @@ export function mcpRoutes(deps: Deps): Router {
   router.post(MCP_PATH, guard, async (ctx) => {
     const answer = answerWithoutMethods(await readRaw(ctx, deps.config.limits.bodyBytes));
     ctx.status = answer.status;
-    if (answer.body !== null) ctx.body = answer.body;
+    // 202 carries no body; an empty string keeps Koa from filling in the status text.
+    ctx.body = answer.body ?? '';
   });
 
   return router;
