@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -18,10 +18,12 @@ export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: 
     throw nameTaken(name);
   }
   const id = deps.ids('cmp');
-  mkdirSync(companyDataDir(deps.config.dataDir, id), { recursive: true, mode: 0o700 });
+  const dir = companyDataDir(deps.config.dataDir, id);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
     return await deps.stores.companies.create({ id, name, owner_id: owner.id, created_at: isoAt(deps.clock.now()) });
   } catch (err) {
+    rmSync(dir, { recursive: true, force: true }); // the id was never given out: leave no orphan folder
     // Two creates with the same name raced past the first check; the store's atomic check decided.
     if (err instanceof StoreConflict) throw nameTaken(name);
     throw err;
