@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { companyDataDir } from '../../../daemon/gateway/seam.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createTestApp } from '../../helpers/test-app.js';
@@ -33,6 +34,8 @@ test('names are unique per user (case-insensitive, 409) but two users may share 
   assert.is((await t.post('/api/companies', { name: 'acme' }, bob.auth)).status, 201);
   const racing = await Promise.all([1, 2, 3].map(() => t.post('/api/companies', { name: 'race' }, alice.auth)));
   assert.equal(racing.map((r) => r.status).sort(), [201, 409, 409]);
+  // Only Companies that exist have a data folder: the losers of the race left none behind.
+  assert.is(readdirSync(join(t.deps.config.dataDir, 'companies')).length, 3);
 });
 
 test('bad names get a clear 400; no or bad session → 401; unverified → 403', async () => {
