@@ -8,6 +8,11 @@ import { ApiError } from './http/api-error.js';
 import { parseJsonBody } from './http/body.js';
 import { errorRenderer } from './http/error-renderer.js';
 import { requestLog } from './http/request-log.js';
+import { billingRoutes } from './gateway/billing-routes.js';
+import { companiesRoutes } from './gateway/companies-routes.js';
+import { tenantGateway } from './gateway/tenant-gateway.js';
+import { keyRoutes } from './keys/routes.js';
+import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -28,6 +33,8 @@ export function createApp(deps: Deps): Koa {
     parseJsonBody({
       limitFor: (path) =>
         AUTH_PREFIXES.some((p) => path.startsWith(p)) ? deps.config.limits.authBodyBytes : deps.config.limits.bodyBytes,
+      // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
+      passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH,
     }),
   );
 
@@ -37,6 +44,8 @@ export function createApp(deps: Deps): Koa {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }
+  // After every router: only requests no router answered reach the Company runtimes (issue 5).
+  app.use(tenantGateway(deps));
   return app;
 }
 
@@ -49,5 +58,5 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
 };
 
 function routeGroups(deps: Deps): Router[] {
-  return [healthRoutes(), devRoutes(deps)];
+  return [healthRoutes(), devRoutes(deps), companiesRoutes(deps), keyRoutes(deps), billingRoutes(deps), mcpRoutes(deps)];
 }

@@ -25,6 +25,14 @@ export const ErrorCode = {
   // tiers and tenants
   subscriptionRequired: 'subscription_required',
   companyRequired: 'company_required',
+  // companies, access keys and tenant selection (issue 5)
+  companyNotFound: 'company_not_found',
+  companyForbidden: 'company_forbidden',
+  companyNameTaken: 'company_name_taken',
+  keyNotFound: 'key_not_found',
+  invalidKey: 'invalid_key',
+  malformedKey: 'malformed_key',
+  accountKeyMismatch: 'account_key_mismatch',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -6,6 +6,14 @@ import { startCommand } from './daemon/start.js';
 import { statusCommand } from './daemon/status.js';
 import { stopCommand } from './daemon/stop.js';
 import { mailCommand } from './mail/list.js';
+import { accountKeyRotateCommand } from './account-key/rotate.js';
+import { companiesCreateCommand } from './companies/create.js';
+import { companiesListCommand } from './companies/list.js';
+import { companiesUseCommand } from './companies/use.js';
+import { keysCreateCommand } from './keys/create.js';
+import { keysListCommand } from './keys/list.js';
+import { keysRevokeCommand } from './keys/revoke.js';
+import { keysValidateCommand } from './keys/validate.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -23,4 +31,21 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(inviteCommand(makeCtx))
       .addCommand(tierCommand(makeCtx)),
   );
+  // Companies and access keys (issue 5)
+  program.addCommand(
+    new Command('companies')
+      .description('your Companies: create, list, choose the current one')
+      .addCommand(companiesCreateCommand(makeCtx))
+      .addCommand(companiesListCommand(makeCtx))
+      .addCommand(companiesUseCommand(makeCtx)),
+  );
+  program.addCommand(
+    new Command('keys')
+      .description('secret keys (sk_) for MCP clients and scripts')
+      .addCommand(keysCreateCommand(makeCtx))
+      .addCommand(keysListCommand(makeCtx))
+      .addCommand(keysRevokeCommand(makeCtx))
+      .addCommand(keysValidateCommand(makeCtx)),
+  );
+  program.addCommand(new Command('account-key').description('your account key (ak_)').addCommand(accountKeyRotateCommand(makeCtx)));
 }

@@ -8,6 +8,8 @@ import type { Sealer } from './sealer.js';
 import { createSessionStore } from './sessions.js';
 import { createCodeStore } from './codes.js';
 import type { Stores } from './types.js';
+import { companiesDefaults, createCompanyStore, type CompaniesData } from './companies.js';
+import { createKeyStore, keysDefaults, type KeysData } from './keys.js';
 
 export interface StoreDeps {
   clock: Clock;
@@ -31,12 +33,16 @@ export function createMemoryStores(deps: StoreDeps): Promise<Stores> {
 async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
   const accounts = await open<AccountsData>('accounts', accountsDefaults());
   const outbox = await open<OutboxData>('outbox', outboxDefaults());
-  const docs = [accounts, outbox];
+  const companies = await open<CompaniesData>('companies', companiesDefaults());
+  const keys = await open<KeysData>('keys', keysDefaults());
+  const docs = [accounts, outbox, companies, keys];
   return {
     users: createUserStore(accounts),
     invites: createInviteStore(accounts),
     sessions: createSessionStore(accounts),
     codes: createCodeStore(accounts),
+    companies: createCompanyStore(companies),
+    keys: createKeyStore(keys),
     outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {
       await Promise.all(docs.map((d) => d.flush()));

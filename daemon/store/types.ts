@@ -1,4 +1,7 @@
 import type { MailMessage, Tier } from '../../shared/wire.js';
+import type { CompanyStore, KeyStore } from './tenancy-types.js';
+
+export type * from './tenancy-types.js';
 
 /**
  * The storage seam: small domain interfaces. `index.ts` builds them over JSON files (lowdb with a
@@ -138,6 +141,9 @@ export interface Stores {
   users: UserStore;
   sessions: SessionStore;
   codes: CodeStore;
+  /** Companies and access keys (issue 5): companies.json, keys.json. */
+  companies: CompanyStore;
+  keys: KeyStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }

@@ -12,7 +12,8 @@ test('GET /healthz answers 200 {ok:true} without credentials', async () => {
 
 test('an unknown route is a JSON 404 with a code', async () => {
   const t = await createTestApp();
-  const res = await t.get('/api/nothing-here');
+  // Not under /api/: every unknown /api/* path is a Company runtime route behind the tenant gateway (issue 5).
+  const res = await t.get('/nothing-here');
   assert.is(res.status, 404);
   assert.is(res.body.code, 'route_not_found');
   assert.type(res.body.error, 'string');
@@ -47,8 +48,8 @@ test('a 2 MiB body is a 413, and auth routes stop at 64 KiB', async () => {
   assert.is(res.body.code, 'payload_too_large');
   const mid = JSON.stringify({ pad: 'x'.repeat(100 * 1024) });
   assert.is((await t.request({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: mid })).status, 413);
-  // 100 KiB is fine outside the auth routes: this one gets past the body parser to the 404.
-  assert.is((await t.request({ method: 'POST', url: '/api/anything', headers: { 'content-type': 'application/json' }, payload: mid })).status, 404);
+  // 100 KiB is fine outside the auth routes: this one gets past the body parser to the 404 (a non-tenant prefix, so no gateway).
+  assert.is((await t.request({ method: 'POST', url: '/api/billing/anything', headers: { 'content-type': 'application/json' }, payload: mid })).status, 404);
 });
 
 test('an empty POST body reads as {}', async () => {

@@ -1,0 +1,50 @@
+import { Command } from 'commander';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { storeName, storeSecretKey } from '../../keys.js';
+
+interface CreatedKey {
+  ok: boolean;
+  id: string;
+  secret_key: string;
+  note: string;
+  name: string;
+  company: { id: string; name: string };
+  prefix: string;
+  created_at: string;
+}
+
+export interface KeysCreateOptions {
+  root: string;
+  name: string;
+  /** false with --no-store: print the key only. */
+  store: boolean;
+}
+
+/**
+ * `svc keys create --root <company> --name <label>`: prints the secret key once and keeps it in the
+ * credential store under this daemon URL and the Company, where `svc keys validate` and `svc mcp` find it.
+ */
+export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): Promise<void> {
+  if (!opts.root?.trim()) throw new UsageError('--root <company> is required: the Company name or id the key is bound to');
+  if (!opts.name?.trim()) throw new UsageError('--name <label> is required: a label to recognise the key by');
+  const created = await ctx.api().post<CreatedKey>('/api/keys', { root: opts.root, name: opts.name });
+  if (opts.store) await storeSecretKey(ctx, created.company.id, created.secret_key);
+  if (ctx.json) return ctx.printJson({ ...created, stored: opts.store });
+  ctx.out(`Created secret key ${created.id} '${created.name}' for Company ${created.company.name} (${created.company.id})`);
+  ctx.out();
+  ctx.out(`  ${created.secret_key}`);
+  ctx.out();
+  ctx.out(created.note);
+  if (opts.store) ctx.out(`Stored in ${storeName(ctx)} for this daemon and Company; 'svc keys validate' and 'svc mcp' use it.`);
+}
+
+export function keysCreateCommand(makeCtx: ContextFactory): Command {
+  const cmd = new Command('create')
+    .description('create a secret key (sk_) bound to one of your Companies')
+    .requiredOption('--root <company>', 'the Company name or id')
+    .requiredOption('--name <label>', 'a label for the key')
+    .option('--no-store', 'only print the key; do not keep it in the credential store');
+  return action(cmd, makeCtx, (ctx, flags) => runKeysCreate({ root: flags.root, name: flags.name, store: flags.store !== false }, ctx));
+}

@@ -1,0 +1,23 @@
+import { Command } from 'commander';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import type { KeyList } from '../../keys.js';
+import { formatTable, shortTime } from '../../table.js';
+
+/** `svc keys list`: metadata only (the daemon never returns a whole key again). */
+export async function runKeysList(_opts: object, ctx: CliContext): Promise<void> {
+  const list = await ctx.api().get<KeyList>('/api/keys');
+  if (ctx.json) return ctx.printJson(list);
+  if (list.keys.length === 0) ctx.err("no secret keys: create one with 'svc keys create --root <company> --name <label>'");
+  else {
+    const rows = list.keys.map((k) => [k.id, k.name, k.company.name ?? k.company.id, k.prefix, shortTime(k.created_at), shortTime(k.last_used_at)]);
+    formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'CREATED', 'LAST USED'], rows).forEach((l) => ctx.out(l));
+  }
+  const ak = list.account_key;
+  if (ak) ctx.out(`account key ${ak.id}  ${ak.prefix}  created ${shortTime(ak.created_at)}  last used ${shortTime(ak.last_used_at)}`);
+  else ctx.out("account key: none (create one with 'svc account-key rotate')");
+}
+
+export function keysListCommand(makeCtx: ContextFactory): Command {
+  return action(new Command('list').description('list your secret keys and account key (metadata only)'), makeCtx, (ctx) => runKeysList({}, ctx));
+}

@@ -1,0 +1,40 @@
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { requireUser, userOf } from '../http/user-guard.js';
+import { validate } from '../http/validate.js';
+import { companyView, createCompany } from './companies.js';
+
+/**
+ * A Company name: what users type after `--root` and `svc companies use`. Letters, digits, spaces
+ * and `._-`, starting with a letter or digit; never shaped like an id (`cmp_…`), so a `root` that
+ * looks like an id is always read as one.
+ */
+const companyBody = z.object({
+  name: z
+    .string({ message: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(64, 'name is at most 64 characters')
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'name may hold letters, digits, spaces and . _ - and starts with a letter or digit')
+    .refine((n) => !/^cmp_/i.test(n), 'name may not start with cmp_ (that is how Company ids look)'),
+});
+
+/** `POST /api/companies {name}` → 201 `{ ok, id, name, created_at }`; `GET /api/companies` → `{ companies }` (CONTRACT §4). */
+export function companiesRoutes(deps: Deps): Router {
+  const router = new Router({ prefix: '/api/companies' });
+  const guard = requireUser(deps);
+
+  router.post('/', guard, async (ctx) => {
+    const { name } = validate(companyBody, ctx.request.body);
+    const company = await createCompany(deps, userOf(ctx).user, name);
+    ctx.status = 201;
+    ctx.body = { ok: true, ...companyView(company) };
+  });
+
+  router.get('/', guard, async (ctx) => {
+    ctx.body = { companies: deps.stores.companies.listByOwner(userOf(ctx).user.id).map(companyView) };
+  });
+
+  return router;
+}

@@ -1,0 +1,52 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { ErrorCode } from '../../shared/errors.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { ApiError, conflict, forbidden, notFound } from '../http/api-error.js';
+import { StoreConflict, type CompanyRecord, type UserRecord } from '../store/types.js';
+import { companyDataDir } from './seam.js';
+
+type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
+
+/**
+ * Creates a Company owned by the user and its runtime data folder (0700: it will hold the
+ * Company's agents, transcripts and events). The folder is made before the row is stored, so a
+ * Company that exists always has its folder.
+ */
+export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: string): Promise<CompanyRecord> {
+  if (deps.stores.companies.listByOwner(owner.id).some((c) => c.name.toLowerCase() === name.toLowerCase())) {
+    throw nameTaken(name);
+  }
+  const id = deps.ids('cmp');
+  const dir = companyDataDir(deps.config.dataDir, id);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    return await deps.stores.companies.create({ id, name, owner_id: owner.id, created_at: isoAt(deps.clock.now()) });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true }); // the id was never given out: leave no orphan folder
+    // Two creates with the same name raced past the first check; the store's atomic check decided.
+    if (err instanceof StoreConflict) throw nameTaken(name);
+    throw err;
+  }
+}
+
+const nameTaken = (name: string) => conflict(`You already have a Company named '${name}'.`, ErrorCode.companyNameTaken);
+
+/**
+ * A Company the user names by id or by name (a secret key's `root`). Someone else's Company id
+ * → 403 (tenant isolation: it exists, but not for this caller); nothing by that id or name → 404.
+ */
+export function resolveOwnedCompany(deps: Pick<Deps, 'stores'>, owner: UserRecord, ref: string): CompanyRecord {
+  const mine = deps.stores.companies.listByOwner(owner.id);
+  const found = mine.find((c) => c.id === ref) ?? mine.find((c) => c.name.toLowerCase() === ref.toLowerCase());
+  if (found) return found;
+  throw deps.stores.companies.findById(ref) ? notYours(ref) : unknownCompany(ref);
+}
+
+export const unknownCompany = (ref: string): ApiError =>
+  notFound(`No Company '${ref}' exists. List yours with GET /api/companies.`, ErrorCode.companyNotFound);
+
+export const notYours = (ref: string): ApiError => forbidden(`Company '${ref}' is not one of yours.`, ErrorCode.companyForbidden);
+
+/** What the API shows of a Company. */
+export const companyView = (c: CompanyRecord) => ({ id: c.id, name: c.name, created_at: c.created_at });

@@ -1,0 +1,86 @@
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { resolveOwnedCompany } from '../gateway/companies.js';
+import { notFound } from '../http/api-error.js';
+import { requireUser, userOf } from '../http/user-guard.js';
+import { validate } from '../http/validate.js';
+import type { SecretKeyRecord } from '../store/types.js';
+import { generateKey } from './key-material.js';
+import { assertKeyTier } from './tier-gate.js';
+
+const createBody = z.object({
+  root: z.string({ message: 'root is required (a Company name or id)' }).trim().min(1, 'root is required (a Company name or id)').max(200),
+  name: z.string({ message: 'name is required (a label for the key)' }).trim().min(1, 'name is required (a label for the key)').max(100, 'name is at most 100 characters'),
+});
+
+export const SAVE_NOTE = 'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';
+
+/**
+ * Access keys (spec §4.5), all behind a full session JWT. Creating a key passes the tier gate
+ * after authentication (401 before 402); listing and revoking do not, so a downgraded user can
+ * still see and delete their keys.
+ */
+export function keyRoutes(deps: Deps): Router {
+  const router = new Router();
+  const guard = requireUser(deps);
+
+  router.post('/api/account/api-key', guard, async (ctx) => {
+    const { user } = userOf(ctx);
+    assertKeyTier(user.tier);
+    const fresh = generateKey(deps.random, 'account');
+    const id = deps.ids('ak');
+    // One write replaces the old row, so the old key fails on its very next use (spec §3.4).
+    const { rotated } = await deps.stores.keys.setAccountKey({
+      id, user_id: user.id, hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
+    });
+    ctx.status = 201;
+    ctx.body = { ok: true, id, api_key: fresh.key, rotated, prefix: fresh.prefix };
+  });
+
+  router.post('/api/keys', guard, async (ctx) => {
+    const { user } = userOf(ctx);
+    assertKeyTier(user.tier);
+    const body = validate(createBody, ctx.request.body);
+    const company = resolveOwnedCompany(deps, user, body.root);
+    const fresh = generateKey(deps.random, 'secret');
+    const record = await deps.stores.keys.addSecretKey({
+      id: deps.ids('sk'), user_id: user.id, company_id: company.id, name: body.name,
+      hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
+    });
+    ctx.status = 201;
+    ctx.body = { ok: true, id: record.id, secret_key: fresh.key, note: SAVE_NOTE, ...secretKeyView(deps, record) };
+  });
+
+  router.get('/api/keys', guard, async (ctx) => {
+    const { user } = userOf(ctx);
+    const ak = deps.stores.keys.accountKeyOf(user.id);
+    ctx.body = {
+      keys: deps.stores.keys.listSecretKeys(user.id).map((k) => ({ id: k.id, ...secretKeyView(deps, k) })),
+      account_key: ak ? { id: ak.id, prefix: ak.prefix, created_at: ak.created_at, last_used_at: ak.last_used_at } : null,
+    };
+  });
+
+  router.delete('/api/keys/:id', guard, async (ctx) => {
+    const { user } = userOf(ctx);
+    const id = ctx.params.id!;
+    // Another user's key id answers exactly like an unknown one: no effect, and nothing learned.
+    if (!(await deps.stores.keys.revokeSecretKey(id, user.id))) throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
+    ctx.body = { ok: true, id, revoked: true };
+  });
+
+  return router;
+}
+
+function secretKeyView(deps: Pick<Deps, 'stores'>, k: SecretKeyRecord) {
+  const company = deps.stores.companies.findById(k.company_id);
+  return {
+    name: k.name,
+    company: { id: k.company_id, name: company?.name ?? null },
+    prefix: k.prefix,
+    created_at: k.created_at,
+    last_used_at: k.last_used_at,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Storage interfaces for Companies and access keys (issue 5), beside the others in types.ts.
+ * Keys are stored only as the SHA-256 of the whole key (SECURITY.md): a leaked data folder
+ * yields no usable key.
+ */
+
+export interface CompanyRecord {
+  id: string;
+  name: string;
+  owner_id: string;
+  created_at: string;
+}
+
+export interface CompanyStore {
+  /** Fails with StoreConflict('company_name_taken') when the owner has a Company of that name (case-insensitive). */
+  create(company: CompanyRecord): Promise<CompanyRecord>;
+  findById(id: string): CompanyRecord | undefined;
+  /** The owner's Companies, oldest first. */
+  listByOwner(ownerId: string): CompanyRecord[];
+}
+
+export interface SecretKeyRecord {
+  id: string;
+  user_id: string;
+  company_id: string;
+  name: string;
+  /** Hex SHA-256 of the whole `sk_` key. */
+  hash: string;
+  /** `sk_4fGh2k…`: what lists show. */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface AccountKeyRecord {
+  id: string;
+  user_id: string;
+  /** Hex SHA-256 of the whole `ak_` key. */
+  hash: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface KeyStore {
+  addSecretKey(key: SecretKeyRecord): Promise<SecretKeyRecord>;
+  findSecretKeyByHash(hash: string): SecretKeyRecord | undefined;
+  /** The user's secret keys, oldest first. */
+  listSecretKeys(userId: string): SecretKeyRecord[];
+  /** Deletes the key when it is the user's; false (and no change) otherwise. */
+  revokeSecretKey(id: string, userId: string): Promise<boolean>;
+  /** Installs the user's one account key, replacing (and so revoking) the old one in the same write. */
+  setAccountKey(key: AccountKeyRecord): Promise<{ rotated: boolean }>;
+  findAccountKeyByHash(hash: string): AccountKeyRecord | undefined;
+  accountKeyOf(userId: string): AccountKeyRecord | undefined;
+  /** Records a use; callers throttle it (at most once a minute per key) so reads do not become writes. */
+  touch(kind: 'secret' | 'account', id: string, atIso: string): Promise<void>;
+}

@@ -1,0 +1,48 @@
+import type { CompanyRef, CompanyRuntime, RuntimeHost } from '../../daemon/gateway/seam.js';
+import type { CompanyServices } from '../../daemon/runtime/services.js';
+import type { TestApp, TestResponse } from './test-app.js';
+import type { TestUser } from './accounts.js';
+
+/** A Company made through POST /api/companies. */
+export async function createCompany(t: TestApp, owner: TestUser, name = `co-${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: string; name: string }> {
+  const res = await t.post('/api/companies', { name }, owner.auth);
+  if (res.status !== 201) throw new Error(`createCompany: ${res.status} ${res.text}`);
+  return { id: res.body.id, name: res.body.name };
+}
+
+/** A secret key made through POST /api/keys (the owner needs the company or owner tier). */
+export async function createSecretKey(t: TestApp, owner: TestUser, root: string, name = 'test key'): Promise<{ id: string; key: string; res: TestResponse }> {
+  const res = await t.post('/api/keys', { root, name }, owner.auth);
+  if (res.status !== 201) throw new Error(`createSecretKey: ${res.status} ${res.text}`);
+  return { id: res.body.id, key: res.body.secret_key, res };
+}
+
+export async function rotateAccountKey(t: TestApp, owner: TestUser): Promise<string> {
+  const res = await t.post('/api/account/api-key', undefined, owner.auth);
+  if (res.status !== 201) throw new Error(`rotateAccountKey: ${res.status} ${res.text}`);
+  return res.body.api_key;
+}
+
+/**
+ * A RuntimeHost whose runtimes answer `GET /api/echo` (and any path but /api/nothing-here) with the
+ * tenant the gateway handed over, and record every Company opened.
+ */
+export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
+  const opened: CompanyRef[] = [];
+  return {
+    opened,
+    open: async (company) => {
+      opened.push(company);
+      const runtime: CompanyRuntime = {
+        services: {} as CompanyServices,
+        handle: async (ctx) => {
+          if (ctx.path === '/api/nothing-here') return;
+          const tenant = ctx.state.tenant;
+          ctx.body = { company: tenant.company, user_id: tenant.user.id, via: tenant.via, key_id: tenant.keyId ?? null, path: ctx.path, body: ctx.request.body ?? null };
+        },
+      };
+      return runtime;
+    },
+    close: async () => {},
+  };
+}
