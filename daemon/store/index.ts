@@ -8,6 +8,7 @@ import type { Sealer } from './sealer.js';
 import { createSessionStore } from './sessions.js';
 import { createCodeStore } from './codes.js';
 import type { Stores } from './types.js';
+import { createChallengeStore, createPasskeyStore, factorsDefaults, type FactorsData } from './factors.js';
 
 export interface StoreDeps {
   clock: Clock;
@@ -31,12 +32,15 @@ export function createMemoryStores(deps: StoreDeps): Promise<Stores> {
 async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
   const accounts = await open<AccountsData>('accounts', accountsDefaults());
   const outbox = await open<OutboxData>('outbox', outboxDefaults());
-  const docs = [accounts, outbox];
+  const factors = await open<FactorsData>('factors', factorsDefaults());
+  const docs = [accounts, outbox, factors];
   return {
     users: createUserStore(accounts),
     invites: createInviteStore(accounts),
     sessions: createSessionStore(accounts),
     codes: createCodeStore(accounts),
+    challenges: createChallengeStore(factors),
+    passkeys: createPasskeyStore(factors),
     outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {
       await Promise.all(docs.map((d) => d.flush()));

@@ -1,4 +1,5 @@
 import type { MailMessage, Tier } from '../../shared/wire.js';
+import type { ChallengeStore, PasskeyStore } from './factor-types.js';
 
 /**
  * The storage seam: small domain interfaces. `index.ts` builds them over JSON files (lowdb with a
@@ -138,6 +139,9 @@ export interface Stores {
   users: UserStore;
   sessions: SessionStore;
   codes: CodeStore;
+  /** One-time challenges of the second factors and passwordless logins (issue 4). */
+  challenges: ChallengeStore;
+  passkeys: PasskeyStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }
