@@ -55,3 +55,16 @@ export interface PasskeyStore {
   advanceCounter(id: string, counter: number, atIso: string): Promise<boolean>;
   remove(id: string, userId: string): Promise<boolean>;
 }
+
+/** Which user an Ethereum address (lower-cased) signs in as. One address, one account. */
+export interface WalletLink {
+  address: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface WalletStore {
+  findUserId(address: string): string | undefined;
+  /** False when the address belongs to an account already (atomic, so two racing signups get one account). */
+  link(address: string, userId: string, atIso: string): Promise<boolean>;
+}

@@ -1,13 +1,14 @@
 import type { Doc } from './doc.js';
-import type { ChallengeRecord, ChallengeStore, PasskeyRecord, PasskeyStore } from './factor-types.js';
+import type { ChallengeRecord, ChallengeStore, PasskeyRecord, PasskeyStore, WalletLink, WalletStore } from './factor-types.js';
 
 /** The `factors` document: one-time challenges and passkeys (issue 4). */
 export interface FactorsData {
   challenges: ChallengeRecord[];
   passkeys: PasskeyRecord[];
+  wallets: WalletLink[];
 }
 
-export const factorsDefaults = (): FactorsData => ({ challenges: [], passkeys: [] });
+export const factorsDefaults = (): FactorsData => ({ challenges: [], passkeys: [], wallets: [] });
 
 const DAY_MS = 24 * 3600_000;
 
@@ -70,6 +71,19 @@ export function createPasskeyStore(doc: Doc<FactorsData>): PasskeyStore {
         const before = data.passkeys.length;
         data.passkeys = data.passkeys.filter((p) => !(p.id === id && p.user_id === userId));
         return data.passkeys.length < before;
+      }),
+  };
+}
+
+export function createWalletStore(doc: Doc<FactorsData>): WalletStore {
+  return {
+    findUserId: (address) => doc.data.wallets.find((w) => w.address === address.toLowerCase())?.user_id,
+    link: (address, userId, atIso) =>
+      doc.update((data) => {
+        const lower = address.toLowerCase();
+        if (data.wallets.some((w) => w.address === lower)) return false;
+        data.wallets.push({ address: lower, user_id: userId, created_at: atIso });
+        return true;
       }),
   };
 }

@@ -8,7 +8,7 @@ import type { Sealer } from './sealer.js';
 import { createSessionStore } from './sessions.js';
 import { createCodeStore } from './codes.js';
 import type { Stores } from './types.js';
-import { createChallengeStore, createPasskeyStore, factorsDefaults, type FactorsData } from './factors.js';
+import { createChallengeStore, createPasskeyStore, createWalletStore, factorsDefaults, type FactorsData } from './factors.js';
 
 export interface StoreDeps {
   clock: Clock;
@@ -41,6 +41,7 @@ async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
     codes: createCodeStore(accounts),
     challenges: createChallengeStore(factors),
     passkeys: createPasskeyStore(factors),
+    wallets: createWalletStore(factors),
     outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {
       await Promise.all(docs.map((d) => d.flush()));

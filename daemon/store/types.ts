@@ -1,5 +1,5 @@
 import type { MailMessage, Tier } from '../../shared/wire.js';
-import type { ChallengeStore, PasskeyStore } from './factor-types.js';
+import type { ChallengeStore, PasskeyStore, WalletStore } from './factor-types.js';
 
 /**
  * The storage seam: small domain interfaces. `index.ts` builds them over JSON files (lowdb with a
@@ -142,6 +142,7 @@ export interface Stores {
   /** One-time challenges of the second factors and passwordless logins (issue 4). */
   challenges: ChallengeStore;
   passkeys: PasskeyStore;
+  wallets: WalletStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }
