@@ -11,6 +11,7 @@ import { requestLog } from './http/request-log.js';
 import { totpRoutes } from './auth/totp/routes.js';
 import { loginCodeRoutes } from './auth/login-code/routes.js';
 import { walletRoutes } from './auth/wallet/routes.js';
+import { passkeyRoutes } from './auth/passkeys/routes.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -52,5 +53,5 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
 };
 
 function routeGroups(deps: Deps): Router[] {
-  return [healthRoutes(), devRoutes(deps), totpRoutes(deps), loginCodeRoutes(deps), walletRoutes(deps)];
+  return [healthRoutes(), devRoutes(deps), totpRoutes(deps), loginCodeRoutes(deps), walletRoutes(deps), passkeyRoutes(deps)];
 }
