@@ -6,6 +6,10 @@ import { startCommand } from './daemon/start.js';
 import { statusCommand } from './daemon/status.js';
 import { stopCommand } from './daemon/stop.js';
 import { mailCommand } from './mail/list.js';
+import { loginCommand } from './auth/login-factors.js';
+import { totpDisableCommand } from './totp/disable.js';
+import { totpEnableCommand } from './totp/enable.js';
+import { totpStatusCommand } from './totp/status.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -22,5 +26,14 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .description('operator commands for a local daemon (invites, tiers)')
       .addCommand(inviteCommand(makeCtx))
       .addCommand(tierCommand(makeCtx)),
+  );
+  // issue 4: passwordless logins and two-factor
+  program.addCommand(loginCommand(makeCtx));
+  program.addCommand(
+    new Command('totp')
+      .description('two-factor authentication with an authenticator app')
+      .addCommand(totpEnableCommand(makeCtx))
+      .addCommand(totpDisableCommand(makeCtx))
+      .addCommand(totpStatusCommand(makeCtx)),
   );
 }
