@@ -15,7 +15,12 @@ export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl.r
  */
 export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
   const user = deps.stores.users.findByEmail(normalizeEmail(email));
-  if (!user?.email) return;
+  if (!user?.email) {
+    // Unknown address: store a row nobody is ever sent, so the answer costs about the same time
+    // as for a real account and does not reveal which addresses exist.
+    await issueEmailCode(deps, { purpose: 'login', email, userId: null, withLink: true });
+    return;
+  }
   const { code, linkToken } = await issueEmailCode(deps, { purpose: 'login', email: user.email, userId: user.id, withLink: true });
   const link = magicLinkUrl(deps.config.publicUrl, linkToken!);
   await deps.mailer.send({

@@ -48,7 +48,7 @@ export function totpRoutes(deps: Deps): Router {
 
   router.post('/enroll', signedIn, async (ctx) => {
     const { user } = userOf(ctx);
-    const result = await beginTotpEnrolment(deps, user.id, user.email ?? user.id);
+    const result = await beginTotpEnrolment(deps, user.id, user.email ?? (user.wallet_address as string | undefined) ?? user.id);
     if (!result.ok) throw conflict('Two-factor authentication is on already. Disable it first to enrol a new app.', ErrorCode.totpAlreadyEnabled);
     ctx.body = result;
   });

@@ -23,6 +23,9 @@ export async function checkSiweMessage(deps: Pick<Deps, 'clock' | 'stores' | 'co
   } catch {
     return { ok: false, reason: 'malformed', detail: 'The message is not a Sign-In with Ethereum (EIP-4361) message.' };
   }
+  if (typeof message.nonce !== 'string' || typeof message.address !== 'string') {
+    return { ok: false, reason: 'malformed', detail: 'The message has no nonce or address.' };
+  }
   const nonce = await consumeChallenge(deps, 'siwe_nonce', message.nonce);
   if (!nonce || nonce.subject !== message.address.toLowerCase()) {
     return { ok: false, reason: 'nonce', detail: 'The nonce is unknown, expired, used already, or was issued for another address. Ask for a new one.' };
