@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeFirstFactor } from '../../../daemon/auth/login-outcome.js';
 import { verifyToken } from '../../../daemon/auth/tokens.js';
+import { matchTotpStep } from '../../../daemon/auth/totp/totp-codes.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { codeNow, enableTotp } from '../../helpers/totp.js';
@@ -164,6 +165,15 @@ test('POST /api/auth/login (when the password route exists) answers totp_require
   const done = await t.post('/api/auth/totp/login', { partial_token: res.body.partial_token, code: codeNow(t, secret) });
   assert.is(done.status, 200);
   assert.ok(done.body.token);
+});
+
+test('codes match the RFC 6238 SHA-1 test vectors (an independent check of the TOTP maths)', () => {
+  // RFC 6238 appendix B: secret "12345678901234567890" (base32 below); the last 6 digits of the 8-digit values.
+  const secret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+  assert.is(matchTotpStep(secret, '287082', 59_000, null), 1);
+  assert.is(matchTotpStep(secret, '081804', 1111111109_000, null), 37037036);
+  assert.is(matchTotpStep(secret, '050471', 1111111111_000, null), 37037037);
+  assert.is(matchTotpStep(secret, '050471', 1111111111_000, 37037037), null, 'not after the last accepted step');
 });
 
 test.run();
