@@ -53,4 +53,24 @@ test('svc totp enable (no terminal) prints the URI, --confirm turns it on and pr
   }
 });
 
+test('svc totp enable on a terminal draws a QR code, asks for the first code and prints the recovery codes', async () => {
+  const t = await createTestApp();
+  const server = await serveTestApp(t);
+  try {
+    const u = await createUser(t);
+    const cli = createFakeCli({ url: server.url, env: { SVC_TOKEN: u.token } });
+    const running = runTotpEnable({}, { ...cli.ctx, interactive: true });
+    // Answer the prompt once it is shown, with the code for the secret printed above it.
+    while (!cli.stderr().includes('6-digit code')) await new Promise((r) => setTimeout(r, 5));
+    const secret = /secret: ([A-Z2-7]+)/.exec(cli.stdout())![1]!;
+    (cli.ctx.io.stdin as unknown as NodeJS.WritableStream).write(totpCodeAt(secret, t.clock.now()) + '\n');
+    await running;
+    assert.match(cli.stdout(), /[▄▀█]/, 'a QR code drawn with block characters');
+    assert.match(cli.stdout(), /Two-factor authentication is on/);
+    assert.is(cli.stdout().match(/^ {2}[0-9a-z]{5}-[0-9a-z]{5}$/gm)?.length, 10);
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
