@@ -10,6 +10,8 @@ import { loginCommand } from './auth/login-factors.js';
 import { totpDisableCommand } from './totp/disable.js';
 import { totpEnableCommand } from './totp/enable.js';
 import { totpStatusCommand } from './totp/status.js';
+import { passkeysDeleteCommand } from './passkeys/delete.js';
+import { passkeysListCommand } from './passkeys/list.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -35,5 +37,11 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(totpEnableCommand(makeCtx))
       .addCommand(totpDisableCommand(makeCtx))
       .addCommand(totpStatusCommand(makeCtx)),
+  );
+  program.addCommand(
+    new Command('passkeys')
+      .description('the passkeys on your account (add them from a browser)')
+      .addCommand(passkeysListCommand(makeCtx))
+      .addCommand(passkeysDeleteCommand(makeCtx)),
   );
 }
