@@ -40,10 +40,12 @@ export async function runFactorLogin(opts: FactorLoginOptions, ctx: CliContext):
   else ctx.out(`Logged in to ${ctx.url()} as ${who}.`);
 }
 
-/** Adds the issue-4 flags to a `login` command (issue 3's, or the stand-alone one below). */
+/**
+ * Adds the issue-4 flags to a `login` command (issue 3's, or the stand-alone one below). `--email`
+ * is not among them: the password login has it already.
+ */
 export function addFactorLoginFlags(cmd: Command): Command {
   return cmd
-    .option('--email <address>', 'the account e-mail')
     .option('--email-code', 'log in with a code (and magic link) e-mailed to you', false)
     .option('--code <code>', 'with --email-code: the 6-digit code you received (else asked, or read from a local daemon)')
     .option('--wallet', 'Sign-In with Ethereum; the key comes from SVC_WALLET_KEY or stdin', false)
@@ -63,6 +65,8 @@ export const factorOptionsOf = (flags: Record<string, any>): FactorLoginOptions 
 });
 
 export function loginCommand(makeCtx: ContextFactory): Command {
-  const cmd = addFactorLoginFlags(new Command('login').description('log in: with an e-mailed code (--email-code) or a wallet (--wallet)'));
+  const cmd = addFactorLoginFlags(
+    new Command('login').description('log in: with an e-mailed code (--email-code) or a wallet (--wallet)').option('--email <address>', 'the account e-mail'),
+  );
   return action(cmd, makeCtx, (ctx, flags) => runFactorLogin(factorOptionsOf(flags), ctx));
 }
