@@ -13,6 +13,10 @@ import { companiesRoutes } from './gateway/companies-routes.js';
 import { tenantGateway } from './gateway/tenant-gateway.js';
 import { keyRoutes } from './keys/routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
+import { totpRoutes } from './auth/totp/routes.js';
+import { loginCodeRoutes } from './auth/login-code/routes.js';
+import { walletRoutes } from './auth/wallet/routes.js';
+import { passkeyRoutes } from './auth/passkeys/routes.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -58,5 +62,18 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
 };
 
 function routeGroups(deps: Deps): Router[] {
-  return [healthRoutes(), devRoutes(deps), companiesRoutes(deps), keyRoutes(deps), billingRoutes(deps), mcpRoutes(deps)];
+  return [
+    healthRoutes(),
+    devRoutes(deps),
+    // second factors and passwordless logins (issue 4)
+    totpRoutes(deps),
+    loginCodeRoutes(deps),
+    walletRoutes(deps),
+    passkeyRoutes(deps),
+    // Companies, keys, billing, MCP (issue 5)
+    companiesRoutes(deps),
+    keyRoutes(deps),
+    billingRoutes(deps),
+    mcpRoutes(deps),
+  ];
 }

@@ -1,5 +1,6 @@
 import type { Tier } from '../shared/wire.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
+import { DEFAULT_FACTORS, type FactorsConfig } from './auth/factors-config.js';
 
 /**
  * Everything the daemon can be told. Security values default to SECURITY.md; tests may lower
@@ -45,6 +46,8 @@ export interface AuthConfig {
   /** Consecutive failures per account and factor before a lock-out, and its length. */
   failureCeiling: number;
   lockoutMs: number;
+  /** Issue 4: second factors and passwordless logins (daemon/auth/factors-config.ts). */
+  factors: FactorsConfig;
 }
 
 export const DEFAULT_AUTH: AuthConfig = {
@@ -54,6 +57,7 @@ export const DEFAULT_AUTH: AuthConfig = {
   codeMaxTries: 5,
   failureCeiling: 10,
   lockoutMs: 15 * 60_000,
+  factors: DEFAULT_FACTORS,
 };
 
 export type ConfigOverrides = Omit<Partial<Config>, 'auth'> & { auth?: Partial<AuthConfig> };

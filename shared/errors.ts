@@ -33,6 +33,23 @@ export const ErrorCode = {
   invalidKey: 'invalid_key',
   malformedKey: 'malformed_key',
   accountKeyMismatch: 'account_key_mismatch',
+  // second factors and passwordless logins (issue 4)
+  totpInvalidCode: 'totp_invalid_code',
+  totpNotEnabled: 'totp_not_enabled',
+  totpAlreadyEnabled: 'totp_already_enabled',
+  totpNotPending: 'totp_enrolment_not_started',
+  partialTokenInvalid: 'partial_token_invalid',
+  loginCodeInvalid: 'login_code_invalid',
+  magicLinkInvalid: 'magic_link_invalid',
+  siweMessageInvalid: 'siwe_message_invalid',
+  siweNonceInvalid: 'siwe_nonce_invalid',
+  walletNotRegistered: 'wallet_not_registered',
+  walletTaken: 'wallet_taken',
+  walletInviteInvalid: 'invite_invalid',
+  passkeyChallengeInvalid: 'passkey_challenge_invalid',
+  passkeyVerificationFailed: 'passkey_verification_failed',
+  passkeyTaken: 'passkey_already_registered',
+  passkeyNotFound: 'passkey_not_found',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

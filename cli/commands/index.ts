@@ -14,6 +14,12 @@ import { keysCreateCommand } from './keys/create.js';
 import { keysListCommand } from './keys/list.js';
 import { keysRevokeCommand } from './keys/revoke.js';
 import { keysValidateCommand } from './keys/validate.js';
+import { loginCommand } from './auth/login-factors.js';
+import { totpDisableCommand } from './totp/disable.js';
+import { totpEnableCommand } from './totp/enable.js';
+import { totpStatusCommand } from './totp/status.js';
+import { passkeysDeleteCommand } from './passkeys/delete.js';
+import { passkeysListCommand } from './passkeys/list.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -48,4 +54,19 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(keysValidateCommand(makeCtx)),
   );
   program.addCommand(new Command('account-key').description('your account key (ak_)').addCommand(accountKeyRotateCommand(makeCtx)));
+  // issue 4: passwordless logins and two-factor
+  program.addCommand(loginCommand(makeCtx));
+  program.addCommand(
+    new Command('totp')
+      .description('two-factor authentication with an authenticator app')
+      .addCommand(totpEnableCommand(makeCtx))
+      .addCommand(totpDisableCommand(makeCtx))
+      .addCommand(totpStatusCommand(makeCtx)),
+  );
+  program.addCommand(
+    new Command('passkeys')
+      .description('the passkeys on your account (add them from a browser)')
+      .addCommand(passkeysListCommand(makeCtx))
+      .addCommand(passkeysDeleteCommand(makeCtx)),
+  );
 }

@@ -10,6 +10,7 @@ import { createCodeStore } from './codes.js';
 import type { Stores } from './types.js';
 import { companiesDefaults, createCompanyStore, type CompaniesData } from './companies.js';
 import { createKeyStore, keysDefaults, type KeysData } from './keys.js';
+import { createChallengeStore, createPasskeyStore, createWalletStore, factorsDefaults, type FactorsData } from './factors.js';
 
 export interface StoreDeps {
   clock: Clock;
@@ -35,7 +36,14 @@ async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
   const outbox = await open<OutboxData>('outbox', outboxDefaults());
   const companies = await open<CompaniesData>('companies', companiesDefaults());
   const keys = await open<KeysData>('keys', keysDefaults());
-  const docs = [accounts, outbox, companies, keys];
+  const factors = await open<FactorsData>('factors', factorsDefaults());
+  const docs = [
+    accounts,
+    outbox,
+    companies,
+    keys,
+    factors,
+  ];
   return {
     users: createUserStore(accounts),
     invites: createInviteStore(accounts),
@@ -43,6 +51,9 @@ async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
     codes: createCodeStore(accounts),
     companies: createCompanyStore(companies),
     keys: createKeyStore(keys),
+    challenges: createChallengeStore(factors),
+    passkeys: createPasskeyStore(factors),
+    wallets: createWalletStore(factors),
     outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {
       await Promise.all(docs.map((d) => d.flush()));

@@ -2,6 +2,7 @@ import type { MailMessage, Tier } from '../../shared/wire.js';
 import type { CompanyStore, KeyStore } from './tenancy-types.js';
 
 export type * from './tenancy-types.js';
+import type { ChallengeStore, PasskeyStore, WalletStore } from './factor-types.js';
 
 /**
  * The storage seam: small domain interfaces. `index.ts` builds them over JSON files (lowdb with a
@@ -144,6 +145,10 @@ export interface Stores {
   /** Companies and access keys (issue 5): companies.json, keys.json. */
   companies: CompanyStore;
   keys: KeyStore;
+  /** One-time challenges of the second factors and passwordless logins (issue 4). */
+  challenges: ChallengeStore;
+  passkeys: PasskeyStore;
+  wallets: WalletStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }

@@ -1,0 +1,35 @@
+import type { Context } from 'koa';
+import type { Deps } from '../deps.js';
+import { tooManyRequests } from '../http/api-error.js';
+import { createFailureCeiling, createRateLimiter, type FailureCeiling, type RateLimiter } from '../http/rate-limit.js';
+
+/**
+ * The throttles of one login factor (SECURITY.md): requests per client address per 5 minutes, and
+ * the per-account ceiling of 10 consecutive failures → 15 min lock-out (429).
+ */
+export interface FactorLimits {
+  perAddress: RateLimiter;
+  ceiling: FailureCeiling;
+  /** Throws 429 with Retry-After when the client address used up its window. */
+  throttle(ctx: Pick<Context, 'ip'>): void;
+  /** Throws 429 while `accountKey` is locked out. */
+  guardAccount(accountKey: string): void;
+}
+
+export function createFactorLimits(deps: Pick<Deps, 'clock' | 'config'>): FactorLimits {
+  const { failureCeiling, lockoutMs, factors } = deps.config.auth;
+  const perAddress = createRateLimiter(deps.clock, [{ limit: factors.perAddressLimit, windowMs: 5 * 60_000 }]);
+  const ceiling = createFailureCeiling(deps.clock, failureCeiling, lockoutMs);
+  return {
+    perAddress,
+    ceiling,
+    throttle(ctx) {
+      const wait = perAddress.hit(ctx.ip || 'unknown');
+      if (wait !== null) throw tooManyRequests(wait);
+    },
+    guardAccount(accountKey) {
+      const locked = ceiling.lockedFor(accountKey);
+      if (locked !== null) throw tooManyRequests(locked, 'Too many failed attempts on this account. Try again later.');
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Context } from 'koa';
+import { isoAt } from '../../clock.js';
+import type { Deps } from '../../deps.js';
+import type { UserRecord } from '../../store/types.js';
+import { consumeEmailCode, consumeLinkToken, issueEmailCode, normalizeEmail } from '../email-codes.js';
+import { completeFirstFactor, type LoginOutcome } from '../login-outcome.js';
+
+/** The magic link's page on the daemon: `<public URL>/auth/magic?token=<link token>` (docs/auth.md). */
+export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, '')}/auth/magic?token=${encodeURIComponent(token)}`;
+
+/**
+ * E-mails a 6-digit code and a magic link, both in ONE row (spec §2.6): consuming either ends the
+ * other in the same atomic step. Unknown addresses get no mail but the caller answers the same,
+ * so the route does not reveal who has an account.
+ */
+export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
+  const user = deps.stores.users.findByEmail(normalizeEmail(email));
+  if (!user?.email) {
+    // Unknown address: store a row nobody is ever sent, so the answer costs about the same time
+    // as for a real account and does not reveal which addresses exist.
+    await issueEmailCode(deps, { purpose: 'login', email, userId: null, withLink: true });
+    return;
+  }
+  const { code, linkToken } = await issueEmailCode(deps, { purpose: 'login', email: user.email, userId: user.id, withLink: true });
+  const link = magicLinkUrl(deps.config.publicUrl, linkToken!);
+  await deps.mailer.send({
+    to: user.email,
+    subject: `Your svc login code: ${code}`,
+    text: [
+      `Your login code is ${code}. It works once, for 10 minutes.`,
+      '',
+      `Or open this link to log in: ${link}`,
+      '',
+      'Using either the code or the link ends both. If you did not ask to log in, ignore this message.',
+    ].join('\n'),
+    code,
+    link,
+  });
+}
+
+export type CodeLoginResult = { ok: true; outcome: LoginOutcome } | { ok: false; reason: 'wrong' | 'burned' | 'expired' | 'no_code' };
+
+/** A typed code: right code → the login outcome (a session, or the TOTP step when TOTP is on). */
+export async function loginWithCode(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, email: string, code: string): Promise<CodeLoginResult> {
+  const attempt = await consumeEmailCode(deps, 'login', email, code);
+  if (!attempt.ok) return { ok: false, reason: attempt.reason };
+  const user = attempt.record.user_id ? await markEmailProven(deps, attempt.record.user_id) : undefined;
+  if (!user) return { ok: false, reason: 'no_code' };
+  return { ok: true, outcome: await completeFirstFactor(deps, ctx, user, ['email_code']) };
+}
+
+/** A magic-link token: the same row as the code, so it fails once the code was used (and vice versa). */
+export async function loginWithLink(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, token: string): Promise<LoginOutcome | null> {
+  const record = await consumeLinkToken(deps, 'login', token);
+  const user = record?.user_id ? await markEmailProven(deps, record.user_id) : undefined;
+  if (!user) return null;
+  return completeFirstFactor(deps, ctx, user, ['magic_link']);
+}
+
+/** A consumed login code proves the mailbox, which is all that signup verification asks. */
+async function markEmailProven(deps: Deps, userId: string): Promise<UserRecord | undefined> {
+  const user = deps.stores.users.findById(userId);
+  if (!user || user.email_verified_at) return user;
+  return deps.stores.users.update(userId, (u) => {
+    u.email_verified_at ??= isoAt(deps.clock.now());
+  });
+}

@@ -1,0 +1,74 @@
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import { ErrorCode } from '../../../shared/errors.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, tooManyRequests } from '../../http/api-error.js';
+import { createRateLimiter } from '../../http/rate-limit.js';
+import { validate } from '../../http/validate.js';
+import { normalizeEmail } from '../email-codes.js';
+import { createFactorLimits } from '../factor-limits.js';
+import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
+import { renderMagicPage } from './magic-page.js';
+
+const emailField = z.string().trim().min(3).max(254).email('enter a valid e-mail address');
+const requestBody = z.object({ email: emailField });
+const codeBody = z.object({ email: emailField, code: z.string().trim().min(1).max(32) });
+const linkBody = z.object({ token: z.string().trim().min(1).max(512) });
+
+const SENT = { ok: true, message: 'If an account uses this address, a 6-digit code and a login link are on their way. Both work once, for 10 minutes.' };
+
+/** Passwordless login (spec §3.2): one e-mailed row, consumable by its code or by its magic link. */
+export function loginCodeRoutes(deps: Deps): Router {
+  const router = new Router();
+  const limits = createFactorLimits(deps);
+  // Same bucket shape as signup/resend (SECURITY.md): 1 per 60 s and 5 per hour per address, known or not.
+  const perEmail = createRateLimiter(deps.clock, [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3600_000 }]);
+
+  router.post('/api/auth/login/code/request', async (ctx) => {
+    limits.throttle(ctx);
+    const { email } = validate(requestBody, ctx.request.body);
+    const wait = perEmail.hit(normalizeEmail(email));
+    if (wait !== null) throw tooManyRequests(wait, 'A code was sent to this address moments ago. Wait before asking again.');
+    await sendLoginCode(deps, email);
+    ctx.body = SENT;
+  });
+
+  router.post('/api/auth/login/code/consume', async (ctx) => {
+    limits.throttle(ctx);
+    const body = validate(codeBody, ctx.request.body);
+    const key = `login_code:${normalizeEmail(body.email)}`;
+    limits.guardAccount(key);
+    const result = await loginWithCode(deps, ctx, body.email, body.code);
+    if (result.ok) {
+      limits.ceiling.succeed(key);
+      ctx.body = result.outcome;
+      return;
+    }
+    limits.ceiling.fail(key);
+    const message =
+      result.reason === 'burned' ? 'Too many wrong tries: this code no longer works. Ask for a new one.' :
+      result.reason === 'wrong' ? 'The code is not right.' :
+      'The code is not right or has expired. Ask for a new one.';
+    throw new ApiError(401, ErrorCode.loginCodeInvalid, message);
+  });
+
+  router.post('/api/auth/login/magic/consume', async (ctx) => {
+    limits.throttle(ctx);
+    const { token } = validate(linkBody, ctx.request.body);
+    const outcome = await loginWithLink(deps, ctx, token);
+    if (!outcome) throw new ApiError(401, ErrorCode.magicLinkInvalid, 'This login link was used already, has expired, or is not valid. Ask for a new code.');
+    ctx.body = outcome;
+  });
+
+  router.get('/auth/magic', (ctx) => {
+    const nonce = deps.random.bytes(16).toString('base64');
+    ctx.set('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'`);
+    // The URL holds a live token: keep it out of caches and Referer headers.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = renderMagicPage(nonce);
+  });
+
+  return router;
+}

@@ -1,0 +1,77 @@
+import { Router } from '@koa/router';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
+import { ErrorCode } from '../../../shared/errors.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, conflict, notFound } from '../../http/api-error.js';
+import { requireUser, userOf } from '../../http/user-guard.js';
+import { validate } from '../../http/validate.js';
+import { createFactorLimits } from '../factor-limits.js';
+import { issueSession } from '../session-issuer.js';
+import { beginLogin, beginRegistration, finishLogin, finishRegistration, type Failure } from './ceremonies.js';
+
+const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+const credential = z.looseObject({ id: b64url.min(1), rawId: b64url.min(1), type: z.literal('public-key'), clientExtensionResults: z.looseObject({}).default({}) });
+const registerFinish = z.object({
+  name: z.string().trim().min(1).max(64).optional(),
+  response: credential.extend({ response: z.looseObject({ clientDataJSON: b64url, attestationObject: b64url, transports: z.array(z.string().max(32)).max(8).optional() }) }),
+});
+const loginFinish = z.object({
+  response: credential.extend({ response: z.looseObject({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }) }),
+});
+const registerBegin = z.object({ name: z.string().trim().min(1).max(64).optional() });
+
+const view = (p: { id: string; name: string; created_at: string; last_used_at: string | null; transports: string[] }) => ({
+  id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at, transports: p.transports,
+});
+
+/** Passkeys (WebAuthn): add one to a signed-in account; log in with one (discoverable); list and delete. */
+export function passkeyRoutes(deps: Deps): Router {
+  const router = new Router({ prefix: '/api/auth' });
+  const limits = createFactorLimits(deps);
+  const signedIn = requireUser(deps);
+
+  router.post('/passkey/register-begin', signedIn, async (ctx) => {
+    const { name } = validate(registerBegin, ctx.request.body);
+    ctx.body = await beginRegistration(deps, userOf(ctx).user, name ?? 'passkey');
+  });
+
+  router.post('/passkey/register-finish', signedIn, async (ctx) => {
+    const body = validate(registerFinish, ctx.request.body);
+    const result = await finishRegistration(deps, userOf(ctx).user, body.response as unknown as RegistrationResponseJSON, body.name);
+    if (!result.ok) throw failure(result);
+    ctx.status = 201;
+    ctx.body = { ok: true, passkey: view(result.passkey) };
+  });
+
+  router.post('/passkey/login-begin', async (ctx) => {
+    limits.throttle(ctx);
+    ctx.body = await beginLogin(deps);
+  });
+
+  router.post('/passkey/login-finish', async (ctx) => {
+    limits.throttle(ctx);
+    const body = validate(loginFinish, ctx.request.body);
+    const result = await finishLogin(deps, body.response as unknown as AuthenticationResponseJSON);
+    if (!result.ok) throw failure(result);
+    // A passkey is possession plus (usually) a biometric or PIN: a second factor on its own, so no TOTP step.
+    const { token } = await issueSession(deps, { user: result.user, kind: 'full', method: ['passkey'], ctx });
+    ctx.body = { ok: true, token };
+  });
+
+  router.get('/passkeys', signedIn, (ctx) => {
+    ctx.body = { passkeys: deps.stores.passkeys.listByUser(userOf(ctx).user.id).map(view) };
+  });
+
+  router.delete('/passkeys/:id', signedIn, async (ctx) => {
+    if (!(await deps.stores.passkeys.remove(ctx.params.id!, userOf(ctx).user.id))) throw notFound('You have no passkey with this id.', ErrorCode.passkeyNotFound);
+    ctx.body = { ok: true };
+  });
+
+  return router;
+}
+
+function failure(f: Failure): ApiError {
+  if (f.reason === 'taken') return conflict(f.detail, ErrorCode.passkeyTaken);
+  return new ApiError(401, f.reason === 'challenge' ? ErrorCode.passkeyChallengeInvalid : ErrorCode.passkeyVerificationFailed, f.detail);
+}

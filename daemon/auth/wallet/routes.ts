@@ -1,0 +1,78 @@
+import { Router } from '@koa/router';
+import { isAddress } from 'ethers';
+import { z } from 'zod';
+import { ErrorCode } from '../../../shared/errors.js';
+import type { Deps } from '../../deps.js';
+import { ApiError, badRequest, conflict } from '../../http/api-error.js';
+import { issueSession } from '../session-issuer.js';
+import { validate } from '../../http/validate.js';
+import { isoAt } from '../../clock.js';
+import { createFactorLimits } from '../factor-limits.js';
+import { completeFirstFactor } from '../login-outcome.js';
+import { createChallenge } from '../one-time.js';
+import { checkSiweMessage, expectedSiweScope, type SiweCheck } from './siwe-check.js';
+import { findWalletUser, signUpWallet } from './wallet-accounts.js';
+
+const addressField = z.string().trim().refine((a) => isAddress(a), 'must be a 0x-prefixed Ethereum address');
+const signedBody = z.object({
+  message: z.string().min(1).max(4096),
+  signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature (0x…)'),
+});
+const signupBody = signedBody.extend({ invite_code: z.string().trim().min(1).max(64) });
+
+/** Sign-In with Ethereum: a nonce per address, then login or signup with the signed message. */
+export function walletRoutes(deps: Deps): Router {
+  const router = new Router({ prefix: '/api/auth/wallet' });
+  const limits = createFactorLimits(deps);
+
+  router.post('/nonce', async (ctx) => {
+    limits.throttle(ctx);
+    const { address } = validate(z.object({ address: addressField }), ctx.request.body);
+    const ttlMs = deps.config.auth.factors.siweNonceTtlMs;
+    // 128 random bits, hex: EIP-4361 wants an alphanumeric nonce of at least 8 characters.
+    const nonce = deps.random.bytes(16).toString('hex');
+    await createChallenge(deps, { kind: 'siwe_nonce', subject: address.toLowerCase(), ttlMs, secret: nonce });
+    const { domain, origin } = expectedSiweScope(deps.config);
+    const now = deps.clock.now();
+    ctx.body = {
+      nonce,
+      expires_at: isoAt(now + ttlMs),
+      // What the message must say, so a client can build it without guessing.
+      domain,
+      uri: origin,
+      version: '1',
+      chain_ids: deps.config.auth.factors.siweChainIds,
+      issued_at: isoAt(now),
+    };
+  });
+
+  router.post('/login', async (ctx) => {
+    limits.throttle(ctx);
+    const body = validate(signedBody, ctx.request.body);
+    const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
+    const user = findWalletUser(deps, address);
+    if (!user) throw new ApiError(401, ErrorCode.walletNotRegistered, 'No account uses this wallet. Sign up with an invite code (POST /api/auth/wallet/signup).');
+    ctx.body = await completeFirstFactor(deps, ctx, user, ['wallet']);
+  });
+
+  router.post('/signup', async (ctx) => {
+    limits.throttle(ctx);
+    const body = validate(signupBody, ctx.request.body);
+    const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
+    const result = await signUpWallet(deps, address, body.invite_code);
+    if (!result.ok && result.reason === 'taken') throw conflict('This wallet has an account already: log in with it (POST /api/auth/wallet/login).', ErrorCode.walletTaken);
+    if (!result.ok) throw badRequest('The invite code is not valid or was used already.', ErrorCode.walletInviteInvalid);
+    const { token } = await issueSession(deps, { user: result.user, kind: 'full', method: ['wallet'], ctx });
+    ctx.status = 201;
+    ctx.body = { ok: true, token, user: { id: result.user.id, email: null, wallet_address: address } };
+  });
+
+  return router;
+}
+
+function refuseUnlessValid(check: SiweCheck): string {
+  if (check.ok) return check.address;
+  if (check.reason === 'malformed') throw badRequest(check.detail, ErrorCode.siweMessageInvalid);
+  if (check.reason === 'nonce') throw new ApiError(401, ErrorCode.siweNonceInvalid, check.detail);
+  throw new ApiError(401, ErrorCode.siweMessageInvalid, check.detail);
+}

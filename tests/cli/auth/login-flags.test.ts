@@ -1,0 +1,43 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
+import { main } from '../../../cli/main.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const stdin = new PassThrough();
+  stdin.end();
+  const code = await main(argv, { io: { stdout, stderr, stdin }, env: { SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_URL: 'http://127.0.0.1:9', ...env } });
+  return { code, out, err };
+}
+
+test('svc login: no method, or two, is a usage error (exit 2) with a clear line', async () => {
+  const none = await run(['login']);
+  assert.is(none.code, 2);
+  assert.match(none.err, /--email-code or --wallet/);
+  assert.is((await run(['login', '--email-code', '--wallet'])).code, 2);
+});
+
+test('svc login --wallet refuses a malformed key and never takes one from argv', async () => {
+  const bad = await run(['login', '--wallet'], { SVC_WALLET_KEY: 'abc' });
+  assert.is(bad.code, 2);
+  assert.match(bad.err, /64 hex digits/);
+  const empty = await run(['login', '--wallet']);
+  assert.is(empty.code, 2);
+  assert.match(empty.err, /SVC_WALLET_KEY/);
+  assert.is((await run(['login', '--wallet', '--key', '0x' + '1'.repeat(64)])).code, 2, 'no --key flag exists');
+});
+
+test('svc totp --help lists enable, disable and status', async () => {
+  const help = await run(['totp', '--help']);
+  assert.is(help.code, 0);
+  for (const verb of ['enable', 'disable', 'status']) assert.match(help.out, new RegExp(`\\b${verb}\\b`));
+});
+
+test.run();
