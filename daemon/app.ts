@@ -28,6 +28,8 @@ export function createApp(deps: Deps): Koa {
     parseJsonBody({
       limitFor: (path) =>
         AUTH_PREFIXES.some((p) => path.startsWith(p)) ? deps.config.limits.authBodyBytes : deps.config.limits.bodyBytes,
+      // The MCP endpoint reads its own body: bad JSON there is a JSON-RPC parse error (issue 8).
+      passThrough: (path) => path === '/api/mcp',
     }),
   );
 

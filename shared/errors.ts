@@ -25,6 +25,10 @@ export const ErrorCode = {
   // tiers and tenants
   subscriptionRequired: 'subscription_required',
   companyRequired: 'company_required',
+  // MCP endpoint (issue 8): the Streamable HTTP transport's HTTP-level refusals
+  notAcceptable: 'not_acceptable',
+  originNotAllowed: 'origin_not_allowed',
+  unsupportedProtocolVersion: 'unsupported_protocol_version',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];
