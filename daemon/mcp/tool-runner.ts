@@ -27,7 +27,8 @@ export async function runTool(tool: McpTool, args: unknown, ctx: ToolContext, lo
   if (!parsed.success) return errorResult(`Invalid arguments for tool '${tool.name}': ${describeIssues(parsed.error)}`);
   try {
     const result = await tool.run(parsed.data, ctx);
-    return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
+    // Compact JSON: the text block is for clients that ignore structuredContent, and indentation only costs tokens and bytes.
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) return errorResult(err.message);
     log.error('mcp tool failed', { tool: tool.name, company_id: ctx.keyAuth.company.id, err });
