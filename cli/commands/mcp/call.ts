@@ -20,8 +20,17 @@ export async function run(flags: CallFlags, ctx: CliContext, method: string): Pr
   const result = method === 'initialize' ? session.initialized : await session.request(method, params);
   const text = ((result?.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   if (ctx.json || method !== 'tools/call') ctx.printJson(result ?? {});
-  else if (!result?.isError) ctx.out(text);
+  else if (!result?.isError) ctx.out(prettyIfJson(text));
   if (result?.isError) throw new FailedError(`tool '${String(params?.name)}' failed: ${text}`);
+}
+
+/** Tools answer compact JSON text; a person reads it indented. */
+function prettyIfJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 function parseParams(raw: string | undefined): Record<string, unknown> | undefined {
