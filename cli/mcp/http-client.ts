@@ -50,7 +50,9 @@ export class McpHttpClient {
 
   private rememberVersion(sent: unknown, answers: unknown[]): void {
     if ((sent as { method?: unknown })?.method !== 'initialize') return;
-    const version = (answers[0] as { result?: { protocolVersion?: unknown } })?.result?.protocolVersion;
+    // An SSE answer may carry notifications before the response itself.
+    const response = answers.find((a) => (a as { result?: unknown }).result !== undefined) as { result?: { protocolVersion?: unknown } } | undefined;
+    const version = response?.result?.protocolVersion;
     if (typeof version === 'string') this.protocolVersion = version;
   }
 }
