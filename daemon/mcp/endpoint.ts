@@ -43,16 +43,18 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log'>, opt
     if (message.kind === 'invalid') return answer(ctx, 400, message.error);
     if (!(message.kind === 'request' && message.message.method === 'initialize')) checkProtocolVersion(ctx);
 
-    let services: Promise<CompanyServices> | undefined;
-    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)) };
     if (message.kind !== 'request') {
       // Notifications (initialized, cancelled) and responses have nothing to answer: 202, no body.
-      if (message.kind === 'notification') dispatcher.notify(message.message, toolContext);
+      // They are not handed to the shared Server: it would match a `notifications/cancelled` or a
+      // response by id against requests of *other* callers (ids are renumbered per server, not per
+      // key), and this stateless endpoint has no per-client state for `initialized` to change.
       ctx.body = null;
       ctx.status = 202;
       return;
     }
     const refused = checkRequest(message.message);
+    let services: Promise<CompanyServices> | undefined;
+    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)) };
     answer(ctx, 200, refused ?? (await dispatcher.request(message.message, toolContext)));
   };
 }

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 interface Pending {
   originalId: RequestId;
@@ -50,9 +50,5 @@ export class RequestTransport implements Transport {
       this.pending.set(internalId, { originalId: message.id, resolve });
       this.onmessage?.({ ...message, id: internalId }, { authInfo });
     });
-  }
-
-  notify(message: JSONRPCNotification, authInfo: AuthInfo): void {
-    this.onmessage?.(message, { authInfo });
   }
 }

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../shared/version.js';
 import type { Logger } from '../logger.js';
 import { RpcCode } from './jsonrpc.js';
@@ -10,7 +10,6 @@ import type { McpTool, ToolContext } from './tools/types.js';
 
 export interface McpDispatcher {
   request(message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage>;
-  notify(message: JSONRPCNotification, ctx: ToolContext): void;
   close(): Promise<void>;
 }
 
@@ -50,7 +49,6 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS): 
       await connected;
       return transport.request(message, authInfo(ctx));
     },
-    notify: (message, ctx) => void connected.then(() => transport.notify(message, authInfo(ctx))),
     close: () => server.close(),
   };
 }

@@ -34,6 +34,8 @@ test('notifications and responses: 202 with no body', async ({ t }) => {
   const n = await t.mcp({ jsonrpc: '2.0', method: 'notifications/initialized' });
   assert.is(n.status, 202);
   assert.is(n.text, '');
+  const cancel = await t.mcp({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+  assert.is(cancel.status, 202);
   const r = await t.mcp({ jsonrpc: '2.0', id: 9, result: {} });
   assert.is(r.status, 202);
   assert.is(r.text, '');
