@@ -13,6 +13,8 @@ export async function run(_flags: Record<string, unknown>, ctx: CliContext): Pro
   const keys = await resolveMcpKeys(ctx);
   if (!keys.secretKey) ctx.err(`svc mcp: ${NO_SECRET_KEY}`);
   else ctx.err(`svc mcp: relaying stdio to ${ctx.url()}/api/mcp${keys.accountKey ? ' (with the account key)' : ''}`);
+  // The MCP client closing our stdout (EPIPE) is how a session often ends: note it, do not crash.
+  ctx.io.stdout.on('error', (err: Error) => ctx.err(`svc mcp: stdout closed (${err.message})`));
   const client = keys.secretKey ? new McpHttpClient(ctx.url(), keys) : null;
   await runRelay({ stdin: ctx.io.stdin, write: (line) => void ctx.io.stdout.write(line + '\n'), log: (line) => ctx.err(line) }, client, NO_SECRET_KEY);
 }
