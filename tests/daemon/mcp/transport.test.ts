@@ -97,6 +97,13 @@ test('a body that is not JSON by type: 415', async ({ t }) => {
   assert.is(res.body.code, 'unsupported_media_type');
 });
 
+test('a body over 1 MiB: 413 in the usual error shape', async ({ t }) => {
+  const big = { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: 'x'.repeat(1024 * 1024 + 10) } } };
+  const res = await t.mcp(big);
+  assert.is(res.status, 413);
+  assert.is(res.body.code, 'payload_too_large');
+});
+
 test('GET and DELETE: 405 with Allow: POST', async ({ t }) => {
   for (const method of ['GET', 'DELETE']) {
     const res = await t.raw({ method, headers: { accept: 'text/event-stream' } });
