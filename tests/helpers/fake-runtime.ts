@@ -56,10 +56,11 @@ export function createFakeServices(company: CompanyRef): CompanyServices {
       list: (f = {}) => [...quests.values()].filter((q) => (!f.status || q.status === f.status) && (!f.agent_id || q.agent_id === f.agent_id)),
       update: async (k, change) => Object.assign(must(quests.get(k), 'quest', k), change, { updated_at: now() }),
     },
-    messageTo: async ({ to, text }) => {
+    messageTo: async ({ to }) => {
+      // Delivery is the real runtime's business; the fake only resolves the addressee.
       const agent = agents.get(to) ?? [...agents.values()].find((a) => a.role === to);
       if (!agent) throw notFound(`No agent with id or role '${to}' in this Company.`);
-      return { agent_id: agent.id, session_id: null, text_length: text.length } as { agent_id: string; session_id: string | null };
+      return { agent_id: agent.id, session_id: null };
     },
     events: {
       create: async (input) => {
