@@ -25,6 +25,8 @@ export interface Config {
   outboxMax: number;
   /** SECURITY.md controls of the login side, at their defaults. */
   auth: AuthConfig;
+  /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
+  mcpAllowedOrigins?: string[];
 }
 
 /** scrypt cost (SECURITY.md: N=2^17, r=8, p=1, maxmem 256 MiB). Tests lower it; the default never changes. */

@@ -50,6 +50,10 @@ export const ErrorCode = {
   passkeyVerificationFailed: 'passkey_verification_failed',
   passkeyTaken: 'passkey_already_registered',
   passkeyNotFound: 'passkey_not_found',
+  // MCP endpoint (issue 8): the Streamable HTTP transport's HTTP-level refusals
+  notAcceptable: 'not_acceptable',
+  originNotAllowed: 'origin_not_allowed',
+  unsupportedProtocolVersion: 'unsupported_protocol_version',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -20,6 +20,9 @@ import { totpEnableCommand } from './totp/enable.js';
 import { totpStatusCommand } from './totp/status.js';
 import { passkeysDeleteCommand } from './passkeys/delete.js';
 import { passkeysListCommand } from './passkeys/list.js';
+import { callCommand as mcpCallCommand } from './mcp/call.js';
+import { mcpCommand } from './mcp/serve.js';
+import { toolsCommand as mcpToolsCommand } from './mcp/tools.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -69,4 +72,5 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(passkeysListCommand(makeCtx))
       .addCommand(passkeysDeleteCommand(makeCtx)),
   );
+  program.addCommand(mcpCommand(makeCtx, [mcpCallCommand(makeCtx), mcpToolsCommand(makeCtx)]));
 }

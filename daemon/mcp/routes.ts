@@ -1,16 +1,15 @@
 import { Router } from '@koa/router';
 import type { Deps } from '../deps.js';
-import { readRaw } from '../http/body.js';
 import { keyAuthOf, requireKeys } from '../keys/key-guard.js';
-import { answerWithoutMethods } from './json-rpc.js';
+import { mcpEndpoint } from './endpoint.js';
 
 /** /api/mcp reads its own body (app.ts lists it in the body parser's passThrough): a bad body gets a JSON-RPC error, not ours. */
 export const MCP_PATH = '/api/mcp';
 
 /**
  * The MCP endpoints behind the key guard (sk_, optional ak_, then the tier gate).
- * `POST /api/mcp/validate` says who the keys resolve to without running a tool; `POST /api/mcp`
- * answers every JSON-RPC method with -32601 until the MCP server (issue 8) is mounted here.
+ * `POST /api/mcp/validate` says who the keys resolve to without running a tool; `/api/mcp` is the
+ * MCP server (Streamable HTTP; GET and DELETE answer 405), built once: it holds the daemon's one SDK Server.
  */
 export function mcpRoutes(deps: Deps): Router {
   const router = new Router();
@@ -28,12 +27,7 @@ export function mcpRoutes(deps: Deps): Router {
     };
   });
 
-  router.post(MCP_PATH, guard, async (ctx) => {
-    const answer = answerWithoutMethods(await readRaw(ctx, deps.config.limits.bodyBytes));
-    ctx.status = answer.status;
-    // 202 carries no body; an empty string keeps Koa from filling in the status text.
-    ctx.body = answer.body ?? '';
-  });
+  router.all(MCP_PATH, guard, mcpEndpoint(deps));
 
   return router;
 }

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { BenchCase, BenchEnv } from '../harness.js';
+
+const LIST_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'events', arguments: { action: 'list', limit: 20 } } };
+const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+const LATENCY_CALLS = 300;
+
+/**
+ * /api/mcp `tools/call events list` under load vs bare Koa, and what the stdio relay adds per call.
+ * Set-up goes through the public routes of the auth, Company and keys issues (the daemon runs with
+ * --default-tier company, so the key passes the tier gate): it runs once those are merged.
+ */
+const mcp: BenchCase = {
+  name: 'MCP /api/mcp and the svc mcp relay',
+  async run(env) {
+    const secretKey = await createSecretKey(env);
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${secretKey}` };
+    const probe = await env.call('POST', '/api/mcp', LIST_CALL, headers);
+    if (probe.status !== 200 || probe.body?.error || probe.body?.result?.isError) throw new Error(`tools/call events list failed: ${probe.status} ${JSON.stringify(probe.body)}`);
+
+    const baseline = await env.measure(env.baseline.url + '/');
+    const value = await env.measure(env.daemon.url + '/api/mcp', { method: 'POST', headers, body: LIST_CALL });
+
+    const direct = await directLatency(env.daemon.url, headers);
+    const relayed = await relayLatency(env.daemon.url, secretKey);
+    return [
+      { name: 'POST /api/mcp tools/call events list', value, unit: 'req/s', baseline, target: '>= 0.4' },
+      { name: `one call, direct HTTP (mean of ${LATENCY_CALLS})`, value: direct, unit: 'ms' },
+      { name: `one call through svc mcp (mean of ${LATENCY_CALLS})`, value: relayed, unit: 'ms' },
+      { name: 'latency the relay adds per call', value: Math.max(0, relayed - direct), unit: 'ms' },
+    ];
+  },
+};
+export default mcp;
+
+/** signup (with an operator invite) → e-mailed code → verify → Company → secret key. */
+async function createSecretKey(env: BenchEnv): Promise<string> {
+  const op = { authorization: `Bearer ${env.daemon.operatorToken}` };
+  const email = `bench-mcp-${Date.now()}@example.com`;
+  const password = 'correct horse battery staple';
+  const expect = (res: { status: number; body: any }, step: string) => {
+    if (res.status >= 300) throw new Error(`set-up ${step}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const { code: invite_code } = expect(await env.call('POST', '/api/dev/invites', {}, op), 'invite');
+  expect(await env.call('POST', '/api/auth/signup', { email, password, invite_code }), 'signup');
+  const { mail } = expect(await env.call('GET', `/api/dev/mail?to=${encodeURIComponent(email)}`, undefined, op), 'mail');
+  const { token } = expect(await env.call('POST', '/api/auth/verify', { email, code: mail[mail.length - 1].code }), 'verify');
+  const auth = { authorization: `Bearer ${token}` };
+  const company = expect(await env.call('POST', '/api/companies', { name: 'bench-mcp' }, auth), 'company');
+  const key = expect(await env.call('POST', '/api/keys', { root: company.id, name: 'bench' }, auth), 'key');
+  return key.secret_key;
+}
+
+async function directLatency(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < LATENCY_CALLS; i++) {
+    const res = await fetch(`${url}/api/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...LIST_CALL, id: i }) });
+    await res.text();
+  }
+  return (performance.now() - started) / LATENCY_CALLS;
+}
+
+/** Sequential calls through a running `svc mcp` child: write a line, wait for its answer line. */
+async function relayLatency(url: string, secretKey: string): Promise<number> {
+  const main = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+  const child = spawn(process.execPath, [main, 'mcp'], { env: { ...process.env, SVC_URL: url, SVC_SECRET_KEY: secretKey, SVC_KEYCHAIN: 'off' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const roundTrip = async (message: unknown) => {
+    child.stdin!.write(JSON.stringify(message) + '\n');
+    const next = await lines.next();
+    if (next.done) throw new Error('svc mcp closed its stdout');
+    return JSON.parse(next.value);
+  };
+  try {
+    await roundTrip({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+    await roundTrip({ ...LIST_CALL, id: -1 }); // warm-up: the first call opens the runtime
+    const started = performance.now();
+    for (let i = 0; i < LATENCY_CALLS; i++) {
+      const answer = await roundTrip({ ...LIST_CALL, id: i });
+      if (answer.error) throw new Error(`relay: ${answer.error.message}`);
+    }
+    return (performance.now() - started) / LATENCY_CALLS;
+  } finally {
+    child.stdin!.end();
+    await new Promise((r) => child.once('exit', r));
+  }
+}

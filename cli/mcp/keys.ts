@@ -1,0 +1,27 @@
+import { currentCompanyKey } from '../company.js';
+import type { CliContext } from '../context.js';
+import { accounts } from '../credentials/index.js';
+
+export interface McpKeys {
+  secretKey: string | null;
+  accountKey: string | null;
+}
+
+/**
+ * The keys the relay sends. The environment wins (an MCP client's config sets it); else the keys
+ * `svc keys create` and `svc account-key rotate` stored for this daemon URL, the secret key being
+ * the current Company's. Never from arguments: those show up in `ps` and shell history.
+ */
+export async function resolveMcpKeys(ctx: CliContext): Promise<McpKeys> {
+  const url = ctx.url();
+  let secretKey = ctx.env.SVC_SECRET_KEY || null;
+  if (!secretKey) {
+    const company = ctx.config().get<{ id: string }>(currentCompanyKey(url));
+    if (company?.id) secretKey = await ctx.credentials().get(accounts.secretKey(url, company.id));
+  }
+  const accountKey = ctx.env.SVC_ACCOUNT_KEY || (await ctx.credentials().get(accounts.accountKey(url)));
+  return { secretKey, accountKey };
+}
+
+export const NO_SECRET_KEY =
+  "No secret key: set SVC_SECRET_KEY (and SVC_ACCOUNT_KEY) in the MCP client's environment, or create one with 'svc keys create --root <company> --name <label>' and select the Company with 'svc companies use <name>'.";

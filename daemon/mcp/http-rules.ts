@@ -1,0 +1,65 @@
+import type { Context } from 'koa';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '../../shared/errors.js';
+import { ApiError } from '../http/api-error.js';
+import { isJsonContentType } from '../http/body.js';
+
+/**
+ * The Streamable HTTP transport's MUSTs that are about HTTP rather than JSON-RPC. Each returns
+ * nothing or throws the ApiError that becomes our usual `{ error, code }` answer.
+ */
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * DNS rebinding defence (MCP transport spec: servers MUST validate Origin): a web page the user
+ * visits must not reach a local daemon through its browser. No Origin (CLI, SDK, Claude Desktop)
+ * is fine; a browser origin must be loopback, the daemon's own public origin, or configured.
+ */
+export function checkOrigin(ctx: Context, allowed: Set<string>): void {
+  const origin = ctx.get('Origin');
+  if (!origin) return;
+  let url: URL | null = null;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = null;
+  }
+  if (url && (LOOPBACK_HOSTS.has(url.hostname) || allowed.has(url.origin))) return;
+  throw new ApiError(403, ErrorCode.originNotAllowed, `Origin '${origin}' may not call /api/mcp. Allowed: loopback origins and ${[...allowed].join(', ') || 'none configured'}.`);
+}
+
+/** The client MUST accept both JSON and SSE answers; a wildcard range counts as accepting. */
+export function checkAccept(ctx: Context): void {
+  const ranges = ctx
+    .get('Accept')
+    .split(',')
+    .map((part) => part.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
+  const accepts = (type: string) => ranges.some((r) => r === type || r === '*/*' || r === `${type.split('/')[0]}/*`);
+  if (accepts('application/json') && accepts('text/event-stream')) return;
+  throw new ApiError(406, ErrorCode.notAcceptable, 'Not Acceptable: the Accept header must allow both application/json and text/event-stream.');
+}
+
+export function checkContentType(ctx: Context): void {
+  if (isJsonContentType(ctx.get('Content-Type'))) return;
+  throw new ApiError(415, ErrorCode.unsupportedMediaType, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
+}
+
+/**
+ * After initialize the client sends the negotiated revision in MCP-Protocol-Version; one we do not
+ * speak is a 400. An absent header means 2025-03-26 (the spec's backwards-compatible default).
+ */
+export function checkProtocolVersion(ctx: Context): void {
+  const version = ctx.get('MCP-Protocol-Version');
+  if (!version || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return;
+  throw new ApiError(400, ErrorCode.unsupportedProtocolVersion, `Unsupported MCP-Protocol-Version '${version}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, {
+    supported_versions: SUPPORTED_PROTOCOL_VERSIONS,
+  });
+}
+
+/** This endpoint is stateless and opens no server-to-client stream: GET (SSE) and DELETE (end a session) are 405. */
+export function refuseOtherMethods(ctx: Context): void {
+  if (ctx.method === 'POST') return;
+  throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`, {}, { Allow: 'POST' });
+}

@@ -1,0 +1,80 @@
+import {
+  CallToolRequestSchema,
+  ErrorCode as RpcCode,
+  InitializeRequestSchema,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export { RpcCode };
+
+/** What one POSTed body turned out to be: a message to dispatch, or the JSON-RPC error to answer with. */
+export type Classified =
+  | { kind: 'request'; message: JSONRPCRequest }
+  | { kind: 'notification'; message: JSONRPCNotification }
+  | { kind: 'response'; message: JSONRPCMessage }
+  | { kind: 'invalid'; error: JSONRPCErrorResponse };
+
+export function rpcError(id: JSONRPCRequest['id'] | null, code: number, message: string, data?: unknown): JSONRPCErrorResponse {
+  // The SDK types omit a null id, but JSON-RPC answers a message whose id cannot be read with `id: null`.
+  return { jsonrpc: '2.0', id: id as JSONRPCRequest['id'], error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** Parses the raw body. The SDK's transport does this too; we do it so that bad bytes get a JSON-RPC parse error, not our REST 400. */
+export function parseBody(raw: Buffer): { ok: true; value: unknown } | { ok: false; error: JSONRPCErrorResponse } {
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+  } catch (err) {
+    return { ok: false, error: rpcError(null, RpcCode.ParseError, `Parse error: ${(err as Error).message}`) };
+  }
+}
+
+/**
+ * One JSON-RPC message per POST (MCP 2025-06-18 removed batching; 2025-11-25 keeps it removed), so an
+ * array is an invalid request, as is anything that is not a request, notification or response.
+ */
+export function classify(value: unknown): Classified {
+  if (Array.isArray(value)) {
+    return { kind: 'invalid', error: rpcError(null, RpcCode.InvalidRequest, 'Invalid request: send one JSON-RPC message per POST; batches are not supported.') };
+  }
+  if (isJSONRPCRequest(value)) return { kind: 'request', message: value };
+  if (isJSONRPCNotification(value)) return { kind: 'notification', message: value };
+  if (isJSONRPCResultResponse(value) || isJSONRPCErrorResponse(value)) return { kind: 'response', message: value };
+  return { kind: 'invalid', error: rpcError(idOf(value), RpcCode.InvalidRequest, 'Invalid request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0", a string "method" and, for a request, a string or number "id".') };
+}
+
+function idOf(value: unknown): JSONRPCRequest['id'] | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** The methods we serve, with the SDK schema their params must satisfy. */
+const PARAM_SCHEMAS: Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+};
+
+export const SERVED_METHODS = Object.keys(PARAM_SCHEMAS);
+
+/**
+ * Checks a request before the SDK sees it: an unknown method → -32601, params that do not fit → -32602.
+ * (The SDK would answer a params mismatch of ping or tools/list with -32603, an internal error, which it is not.)
+ */
+export function checkRequest(message: JSONRPCRequest): JSONRPCErrorResponse | null {
+  const schema = PARAM_SCHEMAS[message.method];
+  if (!schema) return rpcError(message.id, RpcCode.MethodNotFound, `Method not found: ${message.method}. This server offers ${SERVED_METHODS.join(', ')}.`);
+  const parsed = schema.safeParse(message);
+  if (parsed.success) return null;
+  const detail = (parsed.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+  return rpcError(message.id, RpcCode.InvalidParams, `Invalid params for ${message.method}: ${detail}`);
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { found, requireFields } from './require.js';
+import { defineTool } from './types.js';
+
+const status = z.enum(['open', 'in_progress', 'done', 'failed']);
+
+const input = z.object({
+  action: z.enum(['create', 'list', 'get', 'update']),
+  id: z.string().min(1).optional().describe('get, update: the quest.'),
+  title: z.string().min(1).max(500).optional().describe('create (required), update.'),
+  status: status.optional().describe('update: the new status; list: filter.'),
+  result: z.unknown().optional().describe('update: what the quest produced.'),
+  agent_id: z.string().min(1).nullable().optional().describe('create/update: the agent on it; list: filter.'),
+  session_id: z.string().min(1).nullable().optional().describe('create/update: the session it belongs to; list: filter.'),
+});
+
+/** Quests of the key's Company: the same services as /api/quests. */
+export const questsTool = defineTool({
+  name: 'quests',
+  title: 'Quests',
+  description: 'Quests (units of work) of the Company. Actions: create {title, agent_id?, session_id?}, list {status?, agent_id?, session_id?}, get {id}, update {id, status?, result?, title?, agent_id?, session_id?}.',
+  input,
+  run: async (args, ctx) => {
+    const quests = (await ctx.services()).quests;
+    switch (args.action) {
+      case 'create': {
+        const a = requireFields(args, 'create', 'title');
+        return { ok: true, quest: await quests.create({ title: a.title, agent_id: a.agent_id ?? null, session_id: a.session_id ?? null }) };
+      }
+      case 'list': {
+        const filter = { status: args.status, agent_id: args.agent_id ?? undefined, session_id: args.session_id ?? undefined };
+        return { quests: quests.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
+      }
+      case 'get': {
+        const a = requireFields(args, 'get', 'id');
+        return { quest: found(quests.get(a.id), 'quest', a.id) };
+      }
+      case 'update': {
+        const a = requireFields(args, 'update', 'id');
+        const change = { status: a.status, result: a.result, title: a.title, agent_id: a.agent_id, session_id: a.session_id };
+        return { ok: true, quest: await quests.update(a.id, Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))) };
+      }
+    }
+  },
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { found, requireFields } from './require.js';
+import { defineTool } from './types.js';
+
+const input = z.object({
+  action: z.enum(['list', 'get', 'create', 'stop']),
+  id: z.string().min(1).optional().describe('get, stop: the session.'),
+  agent_id: z.string().min(1).optional().describe('create: the agent (required); list: filter.'),
+  gateway_channel_id: z.string().min(1).optional().describe('create: the channel the session talks on.'),
+  status: z.string().min(1).optional().describe('list: filter, e.g. active or stopped.'),
+});
+
+/** Agent sessions of the key's Company: the same services as /api/sessions. */
+export const sessionsTool = defineTool({
+  name: 'sessions',
+  title: 'Agent sessions',
+  description: 'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?}, stop {id}.',
+  input,
+  run: async (args, ctx) => {
+    const sessions = (await ctx.services()).sessions;
+    switch (args.action) {
+      case 'list': {
+        const filter = { agent_id: args.agent_id, status: args.status };
+        return { sessions: sessions.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
+      }
+      case 'get': {
+        const a = requireFields(args, 'get', 'id');
+        return { session: found(sessions.get(a.id), 'session', a.id) };
+      }
+      case 'create': {
+        const a = requireFields(args, 'create', 'agent_id');
+        return { ok: true, session: await sessions.create({ agent_id: a.agent_id, gateway_channel_id: a.gateway_channel_id ?? null }) };
+      }
+      case 'stop': {
+        const a = requireFields(args, 'stop', 'id');
+        return { ok: true, session: await sessions.stop(a.id) };
+      }
+    }
+  },
+});
