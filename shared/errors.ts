@@ -25,6 +25,19 @@ export const ErrorCode = {
   // tiers and tenants
   subscriptionRequired: 'subscription_required',
   companyRequired: 'company_required',
+  // runtime and events (issue 6)
+  agentNotFound: 'agent_not_found',
+  sessionNotFound: 'session_not_found',
+  questNotFound: 'quest_not_found',
+  eventNotFound: 'event_not_found',
+  invalidEventPattern: 'invalid_event_pattern',
+  dottedEventName: 'dotted_event_name',
+  unknownTool: 'unknown_tool',
+  invalidToolArgs: 'invalid_tool_args',
+  matcherUnsupported: 'matcher_unsupported',
+  invalidTransition: 'invalid_transition',
+  sessionStopped: 'session_stopped',
+  noAgentForRecipient: 'no_agent_for_recipient',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];
