@@ -78,6 +78,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
+        runtimes.drain?.();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

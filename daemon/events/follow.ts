@@ -18,17 +18,20 @@ export function waitForEvents<T>(ctx: Context, events: EventsService, seconds: n
       if (done) return;
       done = true;
       unsubscribe();
+      unrelease();
       clearTimeout(timer);
-      ctx.req.off('close', onClose);
+      ctx.res.off('close', onClose);
       resolve(value);
     };
     const unsubscribe = events.subscribe(() => {
       const found = probe();
       if (found !== null) finish(found);
     });
+    // A daemon shutting down answers its long-polls at once (with what there is) instead of holding them.
+    const unrelease = events.onRelease?.(() => finish(probe())) ?? (() => {});
     const timer = setTimeout(() => finish(null), seconds * 1000);
     timer.unref?.();
     const onClose = () => finish(null);
-    ctx.req.on('close', onClose);
+    ctx.res.on('close', onClose);
   });
 }

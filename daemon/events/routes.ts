@@ -80,7 +80,7 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services']): void 
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });
-  const update = async (ctx: any) => void (ctx.body = { ok: true, event: await ev.update!(ctx.params.id, ctx.request.body ?? {}) });
+  const update = async (ctx: any) => void (ctx.body = { ok: true, event: await ev.update(ctx.params.id, ctx.request.body ?? {}) });
   router.patch('/api/events/:id', update);
   router.post('/api/events/:id', update);
   router.post('/api/events/:id/enable', async (ctx) => void (ctx.body = { ok: true, event: await ev.setEnabled(ctx.params.id!, true) }));

@@ -38,6 +38,8 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
   const configured = createConfiguredEvents(deps);
   const dispatcher = createDispatcher(deps);
   const listeners = new Set<(event: EventRow) => void>();
+  const releasers = new Set<() => void>();
+  let released = false;
 
   const append = async (input: EmitInput): Promise<EventRow> => {
     const parent = input.caused_by ? log.get(input.caused_by) : undefined;
@@ -95,6 +97,19 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       return { event, fired };
     },
     trace: (eventId) => buildTrace(log, (id) => core.docs.firings.data.firings[id] ?? [], eventId),
+    releaseWaiters() {
+      released = true;
+      for (const fn of [...releasers]) fn();
+      releasers.clear();
+    },
+    onRelease(fn) {
+      if (released) {
+        queueMicrotask(fn);
+        return () => {};
+      }
+      releasers.add(fn);
+      return () => void releasers.delete(fn);
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -15,7 +15,7 @@ import type { RuntimeCore } from './core.js';
 import { createMessenger } from './messages.js';
 import { createQuestsService } from './quests.js';
 import { runtimeRoutes } from './routes.js';
-import type { CompanyServices, EmitInput } from './services.js';
+import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
 import { openRuntimeDocs } from './store.js';
 
@@ -34,7 +34,7 @@ export interface RuntimeOptions {
 }
 
 export interface OpenedRuntime extends CompanyRuntime {
-  services: Required<CompanyServices> & { sessions: Required<CompanyServices['sessions']> };
+  services: Required<CompanyServices> & { sessions: Required<CompanyServices['sessions']>; events: Required<EventsService> };
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */
   recovery: string[];

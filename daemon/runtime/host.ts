@@ -42,6 +42,9 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
       await Promise.allSettled([...opening.values()]);
       await Promise.all(opened.map((r) => r.close()));
     },
+    drain() {
+      for (const r of opened) r.services.events.releaseWaiters();
+    },
     opened: () => [...opened],
   };
 }

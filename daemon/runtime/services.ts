@@ -167,6 +167,10 @@ export interface EventsService {
   /** Issue 6 additions: one logged occurrence by id, and the id of the newest one (a live follower's start). */
   occurrence?(id: string): EventRow | undefined;
   lastId?(): string | null;
+  /** Issue 6 addition: ends every pending long-poll now (and any started later) so a shutdown is not held open. */
+  releaseWaiters?(): void;
+  /** Issue 6 addition: calls `fn` once when waiters are released; returns an unsubscribe. */
+  onRelease?(fn: () => void): () => void;
 }
 
 export interface CompanyServices {

@@ -69,6 +69,16 @@ test('long-poll: wait holds the request until a new matching event arrives', asy
   assert.is(res.body.cursor, wanted.event.id);
 });
 
+test('a shutdown releases pending long-polls at once, with an empty page and a cursor', async () => {
+  const t = await createRuntimeTestApp();
+  const first = (await t.post('/api/events/trigger', { type: 'session:custom' })).body.event;
+  const pending = t.get(`/api/events?since_id=${first.id}&wait=60`);
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  t.services.events.releaseWaiters();
+  const res = await pending;
+  assert.equal(res.body, { events: [], next_since_id: null, cursor: first.id });
+});
+
 test('GET /api/events/:id shows a configured event or a logged occurrence', async () => {
   const t = await createRuntimeTestApp();
   const cfg = (await t.post('/api/events', { type: 'session:custom' })).body.event;
