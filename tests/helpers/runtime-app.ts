@@ -47,6 +47,11 @@ export async function createRuntimeTestApp(options: { clock?: FakeClock; storage
     await next();
     if (ctx.status === 404 && ctx.body == null) throw new ApiError(404, 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
   });
+  // The one non-tenant route the CLI needs to resolve --company, standing in for the gateway's.
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/api/companies') ctx.body = { companies: [{ id: company.id, name: company.name }] };
+    else await next();
+  });
   app.use(async (ctx) => {
     ctx.state.tenant = { user: { id: company.owner_id } as never, company, via: 'session' } satisfies TenantCaller;
     await runtime.handle(ctx);
