@@ -7,6 +7,7 @@ import type { OpenedRuntime } from '../runtime/company-runtime.js';
 import type { EventFilter } from '../runtime/services.js';
 import { MAX_LIMIT } from './log/array-log.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from './follow.js';
+import { streamEvents } from './stream.js';
 
 const id = z.string().trim().min(1).max(200);
 const listQuery = z.object({
@@ -54,6 +55,11 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services']): void 
       // Where to continue from, always set: the last event returned, else the cursor given, else the log's end.
       cursor: events.at(-1)?.id ?? q.since_id ?? lastSeen,
     };
+  });
+
+  router.get('/api/events/stream', (ctx) => {
+    const q = validate(listQuery, ctx.query);
+    streamEvents(ctx, ev, { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id }, q.since_id);
   });
 
   router.post('/api/events', async (ctx) => {

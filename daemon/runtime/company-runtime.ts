@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import type { CompanyRef, CompanyRuntime } from '../gateway/seam.js';
+import { tenantOf, type CompanyRef, type CompanyRuntime } from '../gateway/seam.js';
 import { defaultEmitters, type EmitterRegistry } from '../events/emitters.js';
 import { DEFAULT_MAX_DEPTH } from '../events/dispatch.js';
 import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
@@ -81,7 +81,12 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     services,
     recovery: log.recovery,
     // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
-    handle: (ctx: Context) => allowed(ctx as any, () => routes(ctx as any, async () => {})) as Promise<void>,
+    handle: (ctx: Context) => {
+      // Defence in depth: the gateway chose this Company for this caller; a request for another
+      // Company reaching this runtime is a wiring bug, and must never read or write its data.
+      if (tenantOf(ctx).company.id !== options.company.id) throw new Error(`runtime of ${options.company.id} got a request for ${tenantOf(ctx).company.id}`);
+      return allowed(ctx as any, () => routes(ctx as any, async () => {})) as Promise<void>;
+    },
     async close() {
       await Promise.all([docs.runtime.flush(), docs.firings.flush()]);
       await log.close();

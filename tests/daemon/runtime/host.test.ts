@@ -43,4 +43,14 @@ test('file storage keeps agents, sessions, quests and configured events under th
   assert.is(again.services.events.listConfigured({ event_type: 'session:stopped' }).length, 2, 'the seeded marker and ours');
 });
 
+test('a runtime refuses a request whose tenant is another Company', async () => {
+  const rt = await hostOver(tempDir(), 'memory').open(company);
+  const ctx = { state: { tenant: { company: { ...company, id: 'cmp_other' } } }, path: '/api/agents', method: 'GET' } as any;
+  let err: unknown;
+  await Promise.resolve()
+    .then(() => rt.handle(ctx))
+    .catch((e) => (err = e));
+  assert.match(String(err), /got a request for cmp_other/);
+});
+
 test.run();
