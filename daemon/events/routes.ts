@@ -21,10 +21,10 @@ const listQuery = z.object({
   configured: z.enum(['true', 'false']).optional(),
   wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
 });
-const triggerBody = z.union([
-  z.object({ configured_event_id: id, content: z.unknown().optional() }).strict(),
-  z.object({ type: z.string(), agent_id: id.nullish(), session_id: id.nullish(), quest_id: id.nullish(), content: z.unknown().optional() }).strict(),
-]);
+const triggerById = z.object({ configured_event_id: id, content: z.unknown().optional() }).strict();
+const triggerByType = z
+  .object({ type: z.string().min(1).max(200), agent_id: id.nullish(), session_id: id.nullish(), quest_id: id.nullish(), content: z.unknown().optional() })
+  .strict();
 const traceInput = z.object({ event_id: id });
 
 /**
@@ -68,8 +68,12 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services']): void 
   });
 
   router.post('/api/events/trigger', async (ctx) => {
-    const body = validate(triggerBody, ctx.request.body);
-    const emitted = 'configured_event_id' in body ? await ev.fire(body.configured_event_id, { content: body.content }) : await ev.emit(body);
+    const raw = ctx.request.body;
+    // Two shapes; picking the schema first makes the 400 name the field that is wrong.
+    const byId = typeof raw === 'object' && raw !== null && 'configured_event_id' in raw;
+    const emitted = byId
+      ? await ev.fire(validate(triggerById, raw).configured_event_id, { content: (raw as { content?: unknown }).content })
+      : await ev.emit(validate(triggerByType, raw));
     ctx.body = { ok: true, ...emitted };
   });
 

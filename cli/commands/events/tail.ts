@@ -35,6 +35,7 @@ export async function runTail(opts: TailOptions, ctx: CliContext): Promise<void>
   const since = opts.sinceId ? opts.since : (opts.since ?? new Date(ctx.now()).toISOString());
   let cursor = opts.sinceId;
   let failures = 0;
+  if (!lines) ctx.err(`following events ${cursor ? `after ${cursor}` : `since ${since}`} (Ctrl-C to stop)`);
   while (!opts.signal?.aborted) {
     let page: { events: EventRow[]; next_since_id: string | null; cursor?: string | null };
     try {
