@@ -22,6 +22,17 @@ export const emitSchema = z.object({
   caused_by: idField,
 });
 
+/** The same checks GET /api/events makes, for callers that are not HTTP (MCP tools). */
+const filterSchema = z.object({
+  event_type: z.string().min(1).max(200).optional(),
+  agent_id: z.string().min(1).max(200).optional(),
+  session_id: z.string().min(1).max(200).optional(),
+  quest_id: z.string().min(1).max(200).optional(),
+  since: z.iso.datetime({ offset: true, message: 'since must be an ISO 8601 timestamp' }).optional(),
+  since_id: z.string().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+});
+
 export interface EventsServiceDeps {
   core: RuntimeCore;
   log: EventLog;
@@ -71,7 +82,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     setEnabled: (id, enabled) => configured.setEnabled(id, enabled),
     update: (id, change) => configured.update(id, change),
     delete: (id) => configured.delete(id),
-    list: (filter = {}) => log.query(filter),
+    list: (filter = {}) => log.query(validate(filterSchema, filter)),
     occurrence: (id) => log.get(id),
     lastId: () => log.lastId(),
     async emit(input) {
