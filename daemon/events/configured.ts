@@ -98,7 +98,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       const tool_calls = body.tool_calls ? tools.check(body.tool_calls as ToolCall[]) : undefined;
       const m = body.matcher !== undefined ? parseMatcher(body.matcher, matcher) : undefined;
       const cfg = await core.docs.runtime.update((d) => {
-        const c = find(id) && d.configured[id]!;
+        const c = d.configured[id] ?? find(id); // the live record, or a 404
         if (tool_calls) c.tool_calls = tool_calls;
         if (m !== undefined) c.matcher = m;
         if (body.enabled !== undefined) c.enabled = body.enabled;

@@ -29,7 +29,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
   /** Runs a change on a session that must still be active; 409 once it is stopped. */
   const change = (id: string, fn: (s: RuntimeSession) => void) =>
     core.docs.runtime.update((d) => {
-      const s = requireSession(core, id) && d.sessions[id]!;
+      const s = d.sessions[id] ?? requireSession(core, id); // the live record, or a 404
       if (s.status === 'stopped') throw conflict(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
       fn(s);
       return copy(s);
