@@ -48,6 +48,14 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
     ...copy(cfg),
     status: !emitters.has(prefixOf(cfg.type)) ? 'armed' : cfg.enabled ? 'active' : 'paused',
   });
+  // Pattern → ids, so dispatch looks only at configured events of the event's own pattern (every
+  // session seeds nine). Built on first use; types never change; deleted ids are skipped on read.
+  let byType: Map<string, Set<string>> | null = null;
+  const index = (cfg: ConfiguredEvent) => {
+    if (!byType) return;
+    if (!byType.has(cfg.type)) byType.set(cfg.type, new Set());
+    byType.get(cfg.type)!.add(cfg.id);
+  };
   const find = (id: string) => {
     const cfg = all()[id];
     if (!cfg) throw notFound(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
@@ -78,6 +86,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         created_at: nowIso(core),
       };
       await core.docs.runtime.update((d) => void (d.configured[cfg.id] = cfg));
+      index(cfg);
       return present(cfg);
     },
     get: (id: string) => (all()[id] ? present(all()[id]!) : undefined),
@@ -116,9 +125,20 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       });
     },
     /** Enabled events of this exact pattern whose scope covers the event; the matcher hook decides the rest. */
-    candidates(type: string) {
-      return Object.values(all()).filter((c) => c.type === type && c.enabled && emitters.has(prefixOf(c.type)));
+    candidates(type: string): ConfiguredEvent[] {
+      if (!byType) {
+        byType = new Map();
+        Object.values(all()).forEach(index);
+      }
+      const out: ConfiguredEvent[] = [];
+      for (const id of byType.get(type) ?? []) {
+        const c = all()[id];
+        if (!c) byType.get(type)!.delete(id);
+        else if (c.enabled && emitters.has(prefixOf(c.type))) out.push(c);
+      }
+      return out;
     },
+    index,
   };
 }
 

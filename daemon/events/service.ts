@@ -3,7 +3,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import type { RuntimeCore } from '../runtime/core.js';
-import type { CompanyServices, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
+import type { CompanyServices, ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { createDispatcher } from './dispatch.js';
 import type { EmitterRegistry } from './emitters.js';
@@ -44,7 +44,7 @@ export interface EventsServiceDeps {
 }
 
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
-export function createEventsService(deps: EventsServiceDeps): Required<EventsService> {
+export function createEventsService(deps: EventsServiceDeps): Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } {
   const { core, log } = deps;
   const configured = createConfiguredEvents(deps);
   const dispatcher = createDispatcher(deps);
@@ -75,7 +75,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     return row;
   };
 
-  const service: Required<EventsService> = {
+  const service: Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } = {
     create: (input) => configured.create(input),
     get: (id) => configured.get(id),
     listConfigured: (filter) => configured.list(filter),
@@ -107,6 +107,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       const fired = await dispatcher.dispatch(event, [cfg]);
       return { event, fired };
     },
+    indexConfigured: (cfg: ConfiguredEvent) => configured.index(cfg),
     trace: (eventId) => buildTrace(log, (id) => core.docs.firings.data.firings[id] ?? [], eventId),
     releaseWaiters() {
       released = true;

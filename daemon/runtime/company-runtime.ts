@@ -51,6 +51,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     ids: options.ids,
     docs,
     emit: (input: EmitInput) => events.emit(input),
+    indexConfigured: (cfg) => events.indexConfigured(cfg),
   };
   const events = createEventsService({
     core,

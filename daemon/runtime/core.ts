@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { CompanyRef } from '../gateway/seam.js';
-import type { EmitInput, Emitted } from './services.js';
+import type { ConfiguredEvent, EmitInput, Emitted } from './services.js';
 import type { RuntimeDocs } from './store.js';
 import { notFound } from '../http/api-error.js';
 import { ErrorCode } from '../../shared/errors.js';
@@ -13,6 +13,8 @@ export interface RuntimeCore {
   ids: IdGenerator;
   docs: RuntimeDocs;
   emit(input: EmitInput): Promise<Emitted>;
+  /** Tells dispatch's pattern index about a configured event written straight to the document (seeded markers). */
+  indexConfigured(cfg: ConfiguredEvent): void;
 }
 
 export const nowIso = (core: RuntimeCore) => new Date(core.clock.now()).toISOString();

@@ -71,6 +71,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
         d.sessions[session.id] = session;
         for (const m of markers) d.configured[m.id] = m;
       });
+      markers.forEach(core.indexConfigured);
       await core.emit({ type: 'session:start', ...about(session), content: { agent_id: session.agent_id, gateway_channel_id: session.gateway_channel_id }, caused_by });
       return copy(live(session.id));
     },

@@ -46,6 +46,16 @@ test('a paused configured event does not fire on its pattern, but fires when tri
   assert.is((await t.post('/api/events/trigger', { configured_event_id: 'cev_nope' })).status, 404);
 });
 
+test('a deleted configured event stops firing; one created later fires', async () => {
+  const t = await createRuntimeTestApp();
+  const a = (await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'a' } }] })).body.event;
+  assert.is((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired.length, 1);
+  await t.del(`/api/events/${a.id}`);
+  assert.equal((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired, []);
+  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'b' } }] });
+  assert.is((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired[0].result.title, 'b');
+});
+
 test('fan-out isolation: a failing call is recorded, the others still run', async () => {
   const t = await createRuntimeTestApp();
   await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.update', args: { quest_id: 'qst_missing', status: 'done' } }] });
