@@ -70,7 +70,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
-    const runtimes = createRuntimeHost({ config, clock, ids, log });
+    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file' });
     const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log, runtimes };
     server.on('request', createApp(deps).callback());
     lock.update(url);
@@ -78,6 +78,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
+        runtimes.drain?.();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

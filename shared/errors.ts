@@ -54,6 +54,19 @@ export const ErrorCode = {
   notAcceptable: 'not_acceptable',
   originNotAllowed: 'origin_not_allowed',
   unsupportedProtocolVersion: 'unsupported_protocol_version',
+  // runtime and events (issue 6)
+  agentNotFound: 'agent_not_found',
+  sessionNotFound: 'session_not_found',
+  questNotFound: 'quest_not_found',
+  eventNotFound: 'event_not_found',
+  invalidEventPattern: 'invalid_event_pattern',
+  dottedEventName: 'dotted_event_name',
+  unknownTool: 'unknown_tool',
+  invalidToolArgs: 'invalid_tool_args',
+  matcherUnsupported: 'matcher_unsupported',
+  invalidTransition: 'invalid_transition',
+  sessionStopped: 'session_stopped',
+  noAgentForRecipient: 'no_agent_for_recipient',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

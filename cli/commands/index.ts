@@ -23,6 +23,14 @@ import { passkeysListCommand } from './passkeys/list.js';
 import { callCommand as mcpCallCommand } from './mcp/call.js';
 import { mcpCommand } from './mcp/serve.js';
 import { toolsCommand as mcpToolsCommand } from './mcp/tools.js';
+import { listCommand as eventsListCommand } from './events/list.js';
+import { tailCommand as eventsTailCommand } from './events/tail.js';
+import { createCommand as eventsCreateCommand } from './events/create.js';
+import { enableCommand as eventsEnableCommand } from './events/enable.js';
+import { disableCommand as eventsDisableCommand } from './events/disable.js';
+import { deleteCommand as eventsDeleteCommand } from './events/delete.js';
+import { triggerCommand as eventsTriggerCommand } from './events/trigger.js';
+import { traceCommand as eventsTraceCommand } from './events/trace.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -73,4 +81,16 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(passkeysDeleteCommand(makeCtx)),
   );
   program.addCommand(mcpCommand(makeCtx, [mcpCallCommand(makeCtx), mcpToolsCommand(makeCtx)]));
+  program.addCommand(
+    new Command('events')
+      .description("a Company's events: list, follow, configure, trigger and trace")
+      .addCommand(eventsListCommand(makeCtx))
+      .addCommand(eventsTailCommand(makeCtx))
+      .addCommand(eventsCreateCommand(makeCtx))
+      .addCommand(eventsEnableCommand(makeCtx))
+      .addCommand(eventsDisableCommand(makeCtx))
+      .addCommand(eventsDeleteCommand(makeCtx))
+      .addCommand(eventsTriggerCommand(makeCtx))
+      .addCommand(eventsTraceCommand(makeCtx)),
+  );
 }

@@ -45,6 +45,8 @@ export interface RuntimeHost {
   open(company: CompanyRef): Promise<CompanyRuntime>;
   /** Flushes and closes every open runtime (daemon shutdown). */
   close(): Promise<void>;
+  /** Answers pending long-polls now, so the server can finish in-flight requests (called first at shutdown). */
+  drain?(): void;
 }
 
 /** Each Company's runtime keeps its files here, under the daemon's data folder. */

@@ -1,15 +1,50 @@
 import type { Deps } from '../deps.js';
-import type { RuntimeHost } from '../gateway/seam.js';
+import { companyDataDir, type CompanyRef, type RuntimeHost } from '../gateway/seam.js';
+import { mkdirSync } from 'node:fs';
+import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './company-runtime.js';
+
+export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids' | 'log'> {
+  /** 'file' keeps each Company's runtime under its data folder; 'memory' keeps nothing (tests). */
+  storage?: 'memory' | 'file';
+  /** Test and issue-7 hooks passed to every runtime. */
+  runtime?: Pick<RuntimeOptions, 'emitters' | 'matcher' | 'tools' | 'maxDepth'>;
+}
 
 /**
- * The Company runtimes (issue 6 replaces this file). Until the runtime lands, opening a Company's
- * runtime fails with a clear 501-free answer: the gateway's hand-off reaches no routes.
+ * The Company runtimes of this daemon. Each is opened on first use, once: concurrent first
+ * requests share the same opening, so two runtimes never write the same folder.
  */
-export function createRuntimeHost(_deps: Pick<Deps, 'config' | 'clock' | 'ids' | 'log'>): RuntimeHost {
+export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { opened(): OpenedRuntime[] } {
+  const storage = options.storage ?? 'file';
+  const opening = new Map<string, Promise<OpenedRuntime>>();
+
+  const openOne = async (company: CompanyRef): Promise<OpenedRuntime> => {
+    const dir = companyDataDir(options.config.dataDir, company.id);
+    if (storage === 'file') mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const runtime = await openCompanyRuntime({ company, dir, storage, clock: options.clock, ids: options.ids, ...options.runtime });
+    for (const problem of runtime.recovery) options.log.warn('event log recovery', { company_id: company.id, problem });
+    return runtime;
+  };
+
+  const opened: OpenedRuntime[] = [];
   return {
-    open: async () => {
-      throw new Error('the Company runtime is not built yet');
+    open(company) {
+      let runtime = opening.get(company.id);
+      if (!runtime) {
+        runtime = openOne(company).then((r) => (opened.push(r), r));
+        // A failed open is not cached: the next request tries again.
+        runtime.catch(() => opening.delete(company.id));
+        opening.set(company.id, runtime);
+      }
+      return runtime;
     },
-    close: async () => {},
+    async close() {
+      await Promise.allSettled([...opening.values()]);
+      await Promise.all(opened.map((r) => r.close()));
+    },
+    drain() {
+      for (const r of opened) r.services.events.releaseWaiters();
+    },
+    opened: () => [...opened],
   };
 }

@@ -27,6 +27,13 @@ export interface RuntimeSession {
   gateway_channel_id: string | null;
   transcript: TranscriptEntry[];
   created_at: string;
+  /** Issue 6 additions: `running` between a turn's start and its completion. */
+  turn_status?: 'idle' | 'running';
+  turns_completed?: number;
+  /** Characters of transcript the session may hold before `context:budget:exceeded`; null: no budget. */
+  context_budget?: number | null;
+  context_used?: number;
+  stopped_at?: string | null;
 }
 
 export type QuestStatus = 'open' | 'in_progress' | 'done' | 'failed';
@@ -103,6 +110,8 @@ export interface Firing {
   ok: boolean;
   result?: unknown;
   error?: string;
+  /** Set when the call was not run at all: the causation depth guard stopped a likely loop. */
+  skipped?: 'depth_limit';
 }
 
 export interface EventFilter {
@@ -153,6 +162,15 @@ export interface EventsService {
   trace(eventId: string): TraceNode | null;
   /** Calls `listener` with every event once it is on disk (detectors, channels, live streams). Returns an unsubscribe. */
   subscribe(listener: (event: EventRow) => void): () => void;
+  /** Issue 6 addition: replaces a configured event's tool calls and/or matcher (how seeded lifecycle markers are extended). */
+  update?(id: string, change: { tool_calls?: ToolCall[]; matcher?: Matcher | null; enabled?: boolean }): Promise<ConfiguredEvent>;
+  /** Issue 6 additions: one logged occurrence by id, and the id of the newest one (a live follower's start). */
+  occurrence?(id: string): EventRow | undefined;
+  lastId?(): string | null;
+  /** Issue 6 addition: ends every pending long-poll now (and any started later) so a shutdown is not held open. */
+  releaseWaiters?(): void;
+  /** Issue 6 addition: calls `fn` once when waiters are released; returns an unsubscribe. */
+  onRelease?(fn: () => void): () => void;
 }
 
 export interface CompanyServices {
@@ -163,12 +181,17 @@ export interface CompanyServices {
     list(): Agent[];
   };
   sessions: {
-    create(input: { agent_id: string; gateway_channel_id?: string | null }): Promise<RuntimeSession>;
+    create(input: { agent_id: string; gateway_channel_id?: string | null; context_budget?: number | null }, caused_by?: string | null): Promise<RuntimeSession>;
     get(id: string): RuntimeSession | undefined;
     list(filter?: { agent_id?: string; status?: string }): RuntimeSession[];
     stop(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     /** Appends a message to the transcript; `startTurn` also begins an execution (session:execution_start). */
     append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null }): Promise<RuntimeSession>;
+    /** Issue 6 additions: the turn cycle (session:execution_start, session:step_start, session:first_execution_complete) and field updates. */
+    startTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
+    step?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
+    completeTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
+    update?(id: string, change: { gateway_channel_id?: string | null; context_budget?: number | null; status?: 'stopped' }, caused_by?: string | null): Promise<RuntimeSession>;
   };
   quests: {
     create(input: { title: string; agent_id?: string | null; session_id?: string | null }, caused_by?: string | null): Promise<Quest>;

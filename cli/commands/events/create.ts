@@ -1,0 +1,59 @@
+import { Command } from 'commander';
+import { parsePattern } from '../../../shared/patterns.js';
+import type { ConfiguredEvent, ToolCall } from '../../../daemon/runtime/services.js';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { collect, parseJsonFlag, runtimeApi, withCompany } from './shared.js';
+
+export interface CreateOptions {
+  company?: string;
+  pattern: string;
+  toolCalls: string[];
+  agent?: string;
+  session?: string;
+  quest?: string;
+  matcher?: string;
+  paused?: boolean;
+}
+
+/** Checks a `--tool-call` value: a JSON object `{ "tool": "...", "args": { ... } }`. */
+export function parseToolCall(raw: string): ToolCall {
+  const value = parseJsonFlag('--tool-call', raw) as Partial<ToolCall> | null;
+  if (!value || typeof value !== 'object' || Array.isArray(value) || typeof value.tool !== 'string') {
+    throw new UsageError(`--tool-call must be an object with a "tool": ${raw}`, `e.g. --tool-call '{"tool":"quests.create","args":{"title":"Triage"}}'`);
+  }
+  return { tool: value.tool, args: (value.args ?? {}) as Record<string, unknown> };
+}
+
+/** `svc events create`: a configured event (pattern + tool calls); the daemon says whether it is active, paused or armed. */
+export async function runCreate(opts: CreateOptions, ctx: CliContext): Promise<void> {
+  const parsed = parsePattern(opts.pattern);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  const body = {
+    type: opts.pattern,
+    tool_calls: opts.toolCalls.map(parseToolCall),
+    agent_id: opts.agent,
+    session_id: opts.session,
+    quest_id: opts.quest,
+    enabled: !opts.paused,
+    matcher: opts.matcher ? parseJsonFlag('--matcher', opts.matcher) : undefined,
+  };
+  const api = await runtimeApi(ctx, opts.company);
+  const { event } = await api.post<{ ok: true; event: ConfiguredEvent }>('/api/events', body);
+  if (ctx.json) return ctx.printJson(event);
+  ctx.out(`created ${event.id}  ${event.type}  (${event.status})`);
+  if (event.status === 'armed') ctx.err(`note: nothing emits '${event.type.split(':')[0]}:' events on this daemon yet, so it is armed and will not fire`);
+}
+
+export function createCommand(makeCtx: ContextFactory): Command {
+  const cmd = withCompany(new Command('create').description('create a configured event: a pattern plus tool calls'))
+    .requiredOption('--pattern <pattern>', 'the event pattern, <prefix>:<name>, e.g. session:start')
+    .option('--tool-call <json>', 'a tool call {"tool":"…","args":{…}} (repeatable)', collect, [])
+    .option('--agent <id>', 'only for events about this agent')
+    .option('--session <id>', 'only for events about this session')
+    .option('--quest <id>', 'only for events about this quest')
+    .option('--matcher <json>', 'a matcher, e.g. {"kind":"exact","agent_id":"agt_…"}')
+    .option('--paused', 'create it disabled');
+  return action(cmd, makeCtx, (ctx, flags) => runCreate({ ...flags, toolCalls: flags.toolCall } as CreateOptions, ctx));
+}

@@ -1,0 +1,58 @@
+import { Command } from 'commander';
+import type { ConfiguredEvent, EventRow } from '../../../daemon/runtime/services.js';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { filterQuery, formatEvent, runtimeApi, withCompany, withFilters } from './shared.js';
+
+export interface ListOptions {
+  company?: string;
+  type?: string;
+  agent?: string;
+  session?: string;
+  quest?: string;
+  since?: string;
+  sinceId?: string;
+  limit?: number;
+  configured?: boolean;
+}
+
+/** `svc events list`: one page of the log (oldest first), or the configured events with --configured. */
+export async function runList(opts: ListOptions, ctx: CliContext): Promise<void> {
+  const api = await runtimeApi(ctx, opts.company);
+  const query = filterQuery(opts);
+  if (opts.configured) {
+    const { events } = await api.get<{ events: ConfiguredEvent[] }>('/api/events', { ...query, configured: true });
+    if (ctx.json) return ctx.printJson({ events });
+    if (events.length === 0) ctx.err('no configured events');
+    for (const e of events) {
+      const scope = [e.agent_id && `agent=${e.agent_id}`, e.session_id && `session=${e.session_id}`, e.quest_id && `quest=${e.quest_id}`].filter(Boolean).join(' ');
+      const calls = e.tool_calls.map((c) => c.tool).join(', ') || '(no tool calls)';
+      ctx.out([e.id, e.status.padEnd(6), e.type, scope, calls].filter(Boolean).join('  '));
+    }
+    return;
+  }
+  const page = await api.get<{ events: EventRow[]; next_since_id: string | null }>('/api/events', {
+    ...query,
+    since: opts.since,
+    since_id: opts.sinceId,
+    limit: opts.limit,
+  });
+  if (ctx.json) return ctx.printJson(page);
+  if (page.events.length === 0) ctx.err('no events');
+  for (const e of page.events) ctx.out(formatEvent(ctx, e));
+  if (page.next_since_id) ctx.err(`more: svc events list --since-id ${page.next_since_id}`);
+}
+
+export function listCommand(makeCtx: ContextFactory): Command {
+  const cmd = withCompany(withFilters(new Command('list').description('list events, oldest first (or configured events with --configured)')))
+    .option('--since <time>', 'only events at or after this ISO time')
+    .option('--since-id <id>', 'only events after this id (the next_since_id of a previous page)')
+    .option('--limit <n>', 'at most this many (1-1000, default 100)')
+    .option('--configured', 'list the configured events (patterns and tool calls) instead');
+  return action(cmd, makeCtx, (ctx, flags) => {
+    const limit = flags.limit === undefined ? undefined : Number(flags.limit);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new UsageError('--limit must be a whole number from 1 to 1000');
+    return runList({ ...flags, limit, sinceId: flags.sinceId, configured: Boolean(flags.configured) } as ListOptions, ctx);
+  });
+}

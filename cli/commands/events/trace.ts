@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import type { TraceNode } from '../../../daemon/runtime/services.js';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { runtimeApi, withCompany } from './shared.js';
+
+/** `svc events trace <event id>`: the causation tree — what the event fired and what that caused. */
+export async function runTrace(eventId: string, opts: { company?: string }, ctx: CliContext): Promise<void> {
+  const api = await runtimeApi(ctx, opts.company);
+  const tree = await api.get<TraceNode & { truncated?: boolean }>('/api/events/trace', { event_id: eventId });
+  if (ctx.json) return ctx.printJson(tree);
+  for (const line of renderTree(tree)) ctx.out(line);
+  if (tree.truncated) ctx.err('note: the tree was cut at its size limit');
+}
+
+/** Box-drawing lines: each event, then its firings and its child events, indented under it. */
+export function renderTree(node: TraceNode, prefix = '', last = true, root = true): string[] {
+  const e = node.event;
+  const head = `${e.type}  ${e.id}  ${e.created_at}`;
+  const lines = [root ? head : `${prefix}${last ? '└─ ' : '├─ '}${head}`];
+  const inner = root ? '' : prefix + (last ? '   ' : '│  ');
+  const items = [...node.fired.map((f) => ({ fired: f })), ...node.children.map((c) => ({ child: c }))];
+  items.forEach((item, i) => {
+    const isLast = i === items.length - 1;
+    if ('fired' in item) {
+      const f = item.fired;
+      const status = f.skipped ? 'SKIPPED' : f.ok ? 'ok' : 'FAIL';
+      lines.push(`${inner}${isLast ? '└─ ' : '├─ '}fired ${f.tool} [${status}]${f.error ? `  ${f.error}` : ''}  (${f.configured_event_id})`);
+    } else {
+      lines.push(...renderTree(item.child, inner, isLast, false));
+    }
+  });
+  return lines;
+}
+
+export function traceCommand(makeCtx: ContextFactory): Command {
+  const cmd = withCompany(new Command('trace').description('show what an event fired and everything that caused, as a tree').argument('<event id>', 'an event id (ev_…)'));
+  return action(cmd, makeCtx, (ctx, flags, id: string) => runTrace(id, flags, ctx));
+}

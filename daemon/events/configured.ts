@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { parsePattern, prefixOf } from '../../shared/patterns.js';
+import { ApiError, notFound } from '../http/api-error.js';
+import { validate } from '../http/validate.js';
+import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
+import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
+import type { EmitterRegistry } from './emitters.js';
+import { parseMatcher, type MatcherHook } from './matchers.js';
+import type { ToolRegistry } from './tools.js';
+
+const toolCallSchema = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), z.unknown()).default({}) });
+const toolCallsSchema = z.array(toolCallSchema).max(50);
+
+export const newConfiguredSchema = z.object({
+  type: z.string().min(1).max(200),
+  tool_calls: toolCallsSchema.default([]),
+  agent_id: z.string().min(1).max(200).nullable().optional(),
+  session_id: z.string().min(1).max(200).nullable().optional(),
+  quest_id: z.string().min(1).max(200).nullable().optional(),
+  enabled: z.boolean().optional(),
+  matcher: z.unknown().optional(),
+  timezone: z.string().min(1).max(100).nullable().optional(),
+});
+
+export const configuredChangeSchema = z.object({ tool_calls: toolCallsSchema.optional(), matcher: z.unknown().optional(), enabled: z.boolean().optional() });
+
+/** A pattern as the bus accepts it, or a 400 that explains why not (dotted names get their own code). */
+export function checkPattern(type: string): string {
+  const parsed = parsePattern(type);
+  if (parsed.ok) return type.trim();
+  const code = parsed.problem === 'dotted' ? ErrorCode.dottedEventName : ErrorCode.invalidEventPattern;
+  throw new ApiError(400, code, parsed.message);
+}
+
+export interface ConfiguredDeps {
+  core: RuntimeCore;
+  emitters: EmitterRegistry;
+  matcher: MatcherHook;
+  tools: ToolRegistry;
+}
+
+/** Configured events: a pattern, tool calls, an optional scope; `status` is computed on every read. */
+export function createConfiguredEvents({ core, emitters, matcher, tools }: ConfiguredDeps) {
+  const all = () => core.docs.runtime.data.configured;
+  /** Armed beats paused: an event whose prefix nothing emits cannot fire either way (spec §3.5). */
+  const present = (cfg: ConfiguredEvent): ConfiguredEvent => ({
+    ...copy(cfg),
+    status: !emitters.has(prefixOf(cfg.type)) ? 'armed' : cfg.enabled ? 'active' : 'paused',
+  });
+  // Pattern → ids, so dispatch looks only at configured events of the event's own pattern (every
+  // session seeds nine). Built on first use; types never change; deleted ids are skipped on read.
+  let byType: Map<string, Set<string>> | null = null;
+  const index = (cfg: ConfiguredEvent) => {
+    if (!byType) return;
+    if (!byType.has(cfg.type)) byType.set(cfg.type, new Set());
+    byType.get(cfg.type)!.add(cfg.id);
+  };
+  const find = (id: string) => {
+    const cfg = all()[id];
+    if (!cfg) throw notFound(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
+    return cfg;
+  };
+
+  return {
+    present,
+    async create(input: NewConfiguredEvent): Promise<ConfiguredEvent> {
+      const body = validate(newConfiguredSchema, input);
+      const type = checkPattern(body.type);
+      const tool_calls = tools.check(body.tool_calls as ToolCall[]);
+      const m = parseMatcher(body.matcher, matcher);
+      if (body.agent_id) requireAgent(core, body.agent_id);
+      if (body.session_id) requireSession(core, body.session_id);
+      if (body.quest_id) requireQuest(core, body.quest_id);
+      const cfg: ConfiguredEvent = {
+        id: core.ids('cev'),
+        type,
+        tool_calls,
+        agent_id: body.agent_id ?? null,
+        session_id: body.session_id ?? null,
+        quest_id: body.quest_id ?? null,
+        enabled: body.enabled ?? true,
+        status: 'active',
+        matcher: m,
+        timezone: body.timezone ?? null,
+        created_at: nowIso(core),
+      };
+      await core.docs.runtime.update((d) => void (d.configured[cfg.id] = cfg));
+      index(cfg);
+      return present(cfg);
+    },
+    get: (id: string) => (all()[id] ? present(all()[id]!) : undefined),
+    list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> = {}): ConfiguredEvent[] {
+      return Object.values(all())
+        .filter(
+          (c) =>
+            (filter.event_type === undefined || c.type === filter.event_type) &&
+            (filter.agent_id === undefined || c.agent_id === filter.agent_id) &&
+            (filter.session_id === undefined || c.session_id === filter.session_id) &&
+            (filter.quest_id === undefined || c.quest_id === filter.quest_id),
+        )
+        .map(present);
+    },
+    async update(id: string, input: unknown): Promise<ConfiguredEvent> {
+      const body = validate(configuredChangeSchema, input);
+      find(id);
+      const tool_calls = body.tool_calls ? tools.check(body.tool_calls as ToolCall[]) : undefined;
+      const m = body.matcher !== undefined ? parseMatcher(body.matcher, matcher) : undefined;
+      const cfg = await core.docs.runtime.update((d) => {
+        const c = d.configured[id] ?? find(id); // the live record, or a 404
+        if (tool_calls) c.tool_calls = tool_calls;
+        if (m !== undefined) c.matcher = m;
+        if (body.enabled !== undefined) c.enabled = body.enabled;
+        return copy(c);
+      });
+      return present(cfg);
+    },
+    setEnabled(id: string, enabled: boolean) {
+      return this.update(id, { enabled });
+    },
+    async delete(id: string): Promise<void> {
+      await core.docs.runtime.update((d) => {
+        find(id);
+        delete d.configured[id];
+      });
+    },
+    /** Enabled events of this exact pattern whose scope covers the event; the matcher hook decides the rest. */
+    candidates(type: string): ConfiguredEvent[] {
+      if (!byType) {
+        byType = new Map();
+        Object.values(all()).forEach(index);
+      }
+      const out: ConfiguredEvent[] = [];
+      for (const id of byType.get(type) ?? []) {
+        const c = all()[id];
+        if (!c) byType.get(type)!.delete(id);
+        else if (c.enabled && emitters.has(prefixOf(c.type))) out.push(c);
+      }
+      return out;
+    },
+    index,
+  };
+}
+
+export type ConfiguredEvents = ReturnType<typeof createConfiguredEvents>;

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { notFound } from '../http/api-error.js';
+import { validate } from '../http/validate.js';
+import type { RuntimeCore } from '../runtime/core.js';
+import type { CompanyServices, ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
+import { checkPattern, createConfiguredEvents } from './configured.js';
+import { createDispatcher } from './dispatch.js';
+import type { EmitterRegistry } from './emitters.js';
+import type { EventLog } from './log/types.js';
+import type { MatcherHook } from './matchers.js';
+import { buildTrace } from './trace.js';
+import type { ToolRegistry } from './tools.js';
+
+const idField = z.string().min(1).max(200).nullable().optional();
+export const emitSchema = z.object({
+  type: z.string().min(1).max(200),
+  agent_id: idField,
+  session_id: idField,
+  quest_id: idField,
+  content: z.unknown().optional(),
+  caused_by: idField,
+});
+
+/** The same checks GET /api/events makes, for callers that are not HTTP (MCP tools). */
+const filterSchema = z.object({
+  event_type: z.string().min(1).max(200).optional(),
+  agent_id: z.string().min(1).max(200).optional(),
+  session_id: z.string().min(1).max(200).optional(),
+  quest_id: z.string().min(1).max(200).optional(),
+  since: z.iso.datetime({ offset: true, message: 'since must be an ISO 8601 timestamp' }).optional(),
+  since_id: z.string().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+});
+
+export interface EventsServiceDeps {
+  core: RuntimeCore;
+  log: EventLog;
+  emitters: EmitterRegistry;
+  matcher: MatcherHook;
+  tools: ToolRegistry;
+  services: () => CompanyServices;
+  maxDepth: number;
+}
+
+/** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
+export function createEventsService(deps: EventsServiceDeps): Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } {
+  const { core, log } = deps;
+  const configured = createConfiguredEvents(deps);
+  const dispatcher = createDispatcher(deps);
+  const listeners = new Set<(event: EventRow) => void>();
+  const releasers = new Set<() => void>();
+  let released = false;
+
+  const append = async (input: EmitInput): Promise<EventRow> => {
+    const parent = input.caused_by ? log.get(input.caused_by) : undefined;
+    if (input.caused_by && !parent) throw notFound(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
+    const row = await log.append({
+      type: input.type,
+      agent_id: input.agent_id ?? null,
+      session_id: input.session_id ?? null,
+      quest_id: input.quest_id ?? null,
+      content: input.content ?? null,
+      causation_id: parent?.id ?? null,
+      // Everything a root cause sets off shares its correlation id (trace and queries group by it).
+      correlation_id: parent?.correlation_id ?? null,
+    });
+    for (const listener of listeners) {
+      try {
+        listener(row);
+      } catch {
+        // A listener's failure is its own: the event is on disk and dispatch goes on.
+      }
+    }
+    return row;
+  };
+
+  const service: Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } = {
+    create: (input) => configured.create(input),
+    get: (id) => configured.get(id),
+    listConfigured: (filter) => configured.list(filter),
+    setEnabled: (id, enabled) => configured.setEnabled(id, enabled),
+    update: (id, change) => configured.update(id, change),
+    delete: (id) => configured.delete(id),
+    list: (filter = {}) => log.query(validate(filterSchema, filter)),
+    occurrence: (id) => log.get(id),
+    lastId: () => log.lastId(),
+    async emit(input) {
+      const body = validate(emitSchema, input);
+      const type = checkPattern(body.type);
+      const event = await append({ ...body, type });
+      const fired = await dispatcher.dispatch(event, dispatcher.select(event, configured.candidates(type)));
+      return { event, fired } satisfies Emitted;
+    },
+    async fire(configuredId, options = {}) {
+      const cfg = configured.get(configuredId);
+      if (!cfg) throw notFound(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
+      const event = await append({
+        type: cfg.type,
+        agent_id: cfg.agent_id,
+        session_id: cfg.session_id,
+        quest_id: cfg.quest_id,
+        content: options.content ?? { fired_configured_event: cfg.id },
+        caused_by: options.caused_by,
+      });
+      // Firing by id runs this one configured event (even paused or armed: the caller asked for it by name).
+      const fired = await dispatcher.dispatch(event, [cfg]);
+      return { event, fired };
+    },
+    indexConfigured: (cfg: ConfiguredEvent) => configured.index(cfg),
+    trace: (eventId) => buildTrace(log, (id) => core.docs.firings.data.firings[id] ?? [], eventId),
+    releaseWaiters() {
+      released = true;
+      for (const fn of [...releasers]) fn();
+      releasers.clear();
+    },
+    onRelease(fn) {
+      if (released) {
+        queueMicrotask(fn);
+        return () => {};
+      }
+      releasers.add(fn);
+      return () => void releasers.delete(fn);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+  return service;
+}

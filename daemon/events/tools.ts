@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { ApiError } from '../http/api-error.js';
+import { messageSchema } from '../runtime/messages.js';
+import { newQuestSchema, questChangeSchema } from '../runtime/quests.js';
+import type { CompanyServices, EventRow, ToolCall } from '../runtime/services.js';
+
+/** What a tool call runs with: the runtime's services, and the event that fired it (the cause of what it does). */
+export interface ToolContext {
+  services: CompanyServices;
+  event: EventRow;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** Checked when the configured event is created, so a broken call is refused up front. */
+  args: z.ZodType;
+  run(args: any, ctx: ToolContext): Promise<unknown>;
+}
+
+const sessionsUpdateArgs = z
+  .object({
+    session_id: z.string().min(1).optional(),
+    status: z.literal('stopped').optional(),
+    gateway_channel_id: z.string().min(1).max(200).nullable().optional(),
+    context_budget: z.number().int().min(1).nullable().optional(),
+    append: z.object({ from: z.string().min(1).max(200).optional(), text: z.string().min(1).max(100_000) }).optional(),
+    start_turn: z.boolean().optional(),
+  })
+  .strict();
+
+/** Ids a tool call leaves out are taken from the event that fired it (a quest's own event updates that quest). */
+const orEvent = (given: string | undefined, fromEvent: string | null, what: string): string => {
+  const id = given ?? fromEvent;
+  if (!id) throw new ApiError(400, ErrorCode.invalidToolArgs, `${what} is missing, and the event that fired this call has none.`);
+  return id;
+};
+
+export const BUILTIN_TOOLS: ToolDefinition[] = [
+  {
+    name: 'quests.create',
+    description: 'Creates a quest: { title, agent_id?, session_id? }.',
+    args: newQuestSchema.strict(),
+    run: (args, { services, event }) => services.quests.create(args, event.id),
+  },
+  {
+    name: 'quests.update',
+    description: "Moves or edits a quest: { quest_id? (default: the event's quest), status?, result?, title?, agent_id?, session_id? }.",
+    args: questChangeSchema.extend({ quest_id: z.string().min(1).optional() }).strict(),
+    run: ({ quest_id, ...change }, { services, event }) => services.quests.update(orEvent(quest_id, event.quest_id, 'quest_id'), change, event.id),
+  },
+  {
+    name: 'message_to',
+    description: 'Sends a message to an agent id or a role (one of its agents is picked) and starts a turn: { to, text, from? }.',
+    args: messageSchema.strict(),
+    run: (args, { services, event }) => services.messageTo(args, event.id),
+  },
+  {
+    name: 'sessions.update',
+    description:
+      "Changes a session: { session_id? (default: the event's session), status?: 'stopped', gateway_channel_id?, context_budget?, append?: { from?, text }, start_turn? }.",
+    args: sessionsUpdateArgs,
+    run: async ({ session_id, status, append, start_turn, ...fields }, { services, event }) => {
+      const id = orEvent(session_id, event.session_id, 'session_id');
+      const sessions = services.sessions;
+      if (Object.keys(fields).length > 0) await sessions.update!(id, fields, event.id);
+      if (append) await sessions.append(id, { from: append.from ?? `event:${event.id}`, text: append.text }, { caused_by: event.id });
+      if (start_turn) await sessions.startTurn!(id, event.id);
+      if (status === 'stopped') return sessions.stop(id, event.id);
+      return sessions.get(id);
+    },
+  },
+];
+
+export interface ToolRegistry {
+  get(name: string): ToolDefinition | undefined;
+  names(): string[];
+  /** Checks tool names and arguments; throws a 400 naming the bad call. */
+  check(calls: ToolCall[]): ToolCall[];
+}
+
+export function createToolRegistry(extra: ToolDefinition[] = []): ToolRegistry {
+  const tools = new Map([...BUILTIN_TOOLS, ...extra].map((t) => [t.name, t]));
+  return {
+    get: (name) => tools.get(name),
+    names: () => [...tools.keys()].sort(),
+    check(calls) {
+      return calls.map((call, i) => {
+        const tool = tools.get(call.tool);
+        if (!tool) {
+          throw new ApiError(400, ErrorCode.unknownTool, `tool_calls.${i}.tool: unknown tool '${call.tool}'; available: ${[...tools.keys()].sort().join(', ')}.`);
+        }
+        const parsed = tool.args.safeParse(call.args ?? {});
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          const field = [`tool_calls.${i}.args`, ...issue.path].join('.');
+          throw new ApiError(400, ErrorCode.invalidToolArgs, `${field}: ${issue.message} (tool ${call.tool})`);
+        }
+        return { tool: call.tool, args: (call.args ?? {}) as Record<string, unknown> };
+      });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { CompanyRef } from '../gateway/seam.js';
+import type { ConfiguredEvent, EmitInput, Emitted } from './services.js';
+import type { RuntimeDocs } from './store.js';
+import { notFound } from '../http/api-error.js';
+import { ErrorCode } from '../../shared/errors.js';
+
+/** What the runtime's pieces share: the Company, time, ids, the documents, and `emit` (the events bus). */
+export interface RuntimeCore {
+  company: CompanyRef;
+  clock: Clock;
+  ids: IdGenerator;
+  docs: RuntimeDocs;
+  emit(input: EmitInput): Promise<Emitted>;
+  /** Tells dispatch's pattern index about a configured event written straight to the document (seeded markers). */
+  indexConfigured(cfg: ConfiguredEvent): void;
+}
+
+export const nowIso = (core: RuntimeCore) => new Date(core.clock.now()).toISOString();
+
+export function requireAgent(core: RuntimeCore, id: string) {
+  const agent = core.docs.runtime.data.agents[id];
+  if (!agent) throw notFound(`No agent ${id} in this Company.`, ErrorCode.agentNotFound);
+  return agent;
+}
+
+export function requireSession(core: RuntimeCore, id: string) {
+  const session = core.docs.runtime.data.sessions[id];
+  if (!session) throw notFound(`No session ${id} in this Company.`, ErrorCode.sessionNotFound);
+  return session;
+}
+
+export function requireQuest(core: RuntimeCore, id: string) {
+  const quest = core.docs.runtime.data.quests[id];
+  if (!quest) throw notFound(`No quest ${id} in this Company.`, ErrorCode.questNotFound);
+  return quest;
+}
+
+/** Copies a record for the caller, so nobody mutates the live document outside `update`. */
+export const copy = <T>(value: T): T => structuredClone(value);

@@ -1,0 +1,105 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCreate } from '../../../cli/commands/events/create.js';
+import { runList } from '../../../cli/commands/events/list.js';
+import { runToggle } from '../../../cli/commands/events/toggle.js';
+import { runTrace } from '../../../cli/commands/events/trace.js';
+import { runTrigger } from '../../../cli/commands/events/trigger.js';
+import { UsageError, ApiRequestError } from '../../../cli/errors.js';
+import { createFakeCli } from '../../helpers/cli.js';
+import { createRuntimeApi } from '../../helpers/runtime-api.js';
+import { createRuntimeTestApp } from '../../helpers/runtime-app.js';
+
+async function setup(json = false) {
+  const t = await createRuntimeTestApp();
+  const { api, calls } = createRuntimeApi(t);
+  const cli = createFakeCli({ api, json });
+  return { t, cli, calls };
+}
+
+test('create sends the pattern and tool calls with X-Company, and reports the status', async () => {
+  const { t, cli, calls } = await setup();
+  await runCreate({ company: 'acme', pattern: 'session:stopped', toolCalls: ['{"tool":"quests.create","args":{"title":"Wrap up"}}'] }, cli.ctx);
+  assert.match(cli.stdout(), /^created cev_\S+  session:stopped  \(active\)/);
+  const post = calls.find((c) => c.method === 'POST')!;
+  assert.is(post.headers['X-Company'], t.company.id);
+  assert.equal((post.body as any).tool_calls, [{ tool: 'quests.create', args: { title: 'Wrap up' } }]);
+  assert.is(t.services.events.listConfigured().length, 1);
+});
+
+test('create refuses a dotted name and bad tool-call JSON before calling the daemon', async () => {
+  const { cli, calls } = await setup();
+  const dotted = await runCreate({ company: 'acme', pattern: 'agent.spawned', toolCalls: [] }, cli.ctx).catch((e) => e);
+  assert.instance(dotted, UsageError);
+  assert.match(dotted.message, /dotted names are not patterns/);
+  const bad = await runCreate({ company: 'acme', pattern: 'session:start', toolCalls: ['{tool:'] }, cli.ctx).catch((e) => e);
+  assert.instance(bad, UsageError);
+  assert.match(bad.message, /--tool-call is not valid JSON/);
+  assert.is(calls.filter((c) => c.method === 'POST').length, 0);
+});
+
+test('an armed event is created with a note on stderr', async () => {
+  const { cli } = await setup();
+  await runCreate({ company: 'acme', pattern: 'webhook:github', toolCalls: [] }, cli.ctx);
+  assert.match(cli.stdout(), /\(armed\)/);
+  assert.match(cli.stderr(), /armed and will not fire/);
+});
+
+test('enable, disable and delete by id; an unknown id is a daemon 404', async () => {
+  const { t, cli } = await setup();
+  const cfg = await t.services.events.create({ type: 'session:start', tool_calls: [] });
+  await runToggle('disable', cfg.id, { company: 'acme' }, cli.ctx);
+  assert.is(t.services.events.get(cfg.id)?.status, 'paused');
+  await runToggle('enable', cfg.id, { company: 'acme' }, cli.ctx);
+  await runToggle('delete', cfg.id, { company: 'acme' }, cli.ctx);
+  assert.is(t.services.events.get(cfg.id), undefined);
+  assert.match(cli.stdout(), /paused[\s\S]*active[\s\S]*deleted/);
+  const err = await runToggle('delete', cfg.id, { company: 'acme' }, cli.ctx).catch((e) => e);
+  assert.instance(err, ApiRequestError);
+  assert.is(err.status, 404);
+});
+
+test('list maps the filter flags to the query; --json prints the answer', async () => {
+  const { t, cli, calls } = await setup(true);
+  await t.services.events.emit({ type: 'session:custom', agent_id: 'agt_1' });
+  await t.services.events.emit({ type: 'session:custom', agent_id: 'agt_2' });
+  await runList({ company: 'acme', type: 'session:custom', agent: 'agt_2', limit: 10 }, cli.ctx);
+  const get = calls.find((c) => c.path === '/api/events')!;
+  assert.equal(get.query, { event_type: 'session:custom', agent_id: 'agt_2', limit: 10 });
+  const out = JSON.parse(cli.stdout());
+  assert.is(out.events.length, 1);
+  assert.is(out.next_since_id, null);
+});
+
+test('list --configured shows patterns, statuses and tool calls', async () => {
+  const { t, cli } = await setup();
+  await t.services.events.create({ type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] });
+  await runList({ company: 'acme', configured: true }, cli.ctx);
+  assert.match(cli.stdout(), /cev_\S+  active  session:stopped  quests\.create/);
+});
+
+test('trigger a pattern or a configured id; what fired is listed', async () => {
+  const { t, cli, calls } = await setup();
+  const cfg = await t.services.events.create({ type: 'session:custom', tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }] });
+  await runTrigger('session:custom', { company: 'acme', content: '{"n":1}' }, cli.ctx);
+  assert.match(cli.stdout(), /session:custom[\s\S]*\{"n":1\}[\s\S]*ok   quests\.create/);
+  await runTrigger(cfg.id, { company: 'acme' }, cli.ctx);
+  assert.is((calls.at(-1)!.body as any).configured_event_id, cfg.id);
+  assert.is(t.services.quests.list().length, 2);
+  assert.instance(await runTrigger('idea.tagged', { company: 'acme' }, cli.ctx).catch((e) => e), UsageError);
+});
+
+test('trace prints the causation tree', async () => {
+  const { t, cli } = await setup();
+  await t.services.agents.create({ name: 'A', role: 'ops' });
+  await t.services.events.create({ type: 'session:custom', tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }] });
+  const { event } = await t.services.events.emit({ type: 'session:custom' });
+  await runTrace(event.id, { company: 'acme' }, cli.ctx);
+  const lines = cli.stdout().trim().split('\n');
+  assert.match(lines[0]!, /^session:custom  ev_/);
+  assert.match(lines[1]!, /^├─ fired message_to \[ok\]/);
+  assert.match(lines[2]!, /^├─ session:start  ev_/);
+  assert.match(lines[3]!, /^└─ session:execution_start  ev_/);
+});
+
+test.run();
