@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { Router } from '@koa/router';
 import { ErrorCode } from '../shared/errors.js';
 import type { Deps } from './deps.js';
+import { accountRouters } from './auth/routes.js';
 import { devRoutes } from './dev/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { ApiError } from './http/api-error.js';
@@ -49,5 +50,5 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
 };
 
 function routeGroups(deps: Deps): Router[] {
-  return [healthRoutes(), devRoutes(deps)];
+  return [healthRoutes(), devRoutes(deps), ...accountRouters(deps)];
 }
