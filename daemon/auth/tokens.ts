@@ -21,7 +21,8 @@ export interface TokenClaims {
 
 export function signToken(secret: Buffer, claims: Omit<TokenClaims, 'iat' | 'exp'>, nowMs: number, ttlMs: number): string {
   const iat = Math.floor(nowMs / 1000);
-  return jwt.sign({ ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) }, secret, { algorithm: 'HS256', noTimestamp: true });
+  // No noTimestamp option: jsonwebtoken would then delete the iat we set, and verifyToken requires it.
+  return jwt.sign({ ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) }, secret, { algorithm: 'HS256' });
 }
 
 /** The claims of a well-formed, correctly signed, unexpired token; null for anything else. */
