@@ -64,6 +64,8 @@ export function finishEmailChange(deps: Deps): Middleware {
     if (!attempt.ok) throw codeRefusal(attempt.reason);
     if (attempt.record.user_id !== user.id) throw codeRefusal('wrong');
     const now = isoAt(deps.clock.now());
+    // `user` is the live record: read the old address before the update rewrites it.
+    const oldEmail = user.email;
     let updated;
     try {
       updated = await deps.stores.users.update(user.id, (u) => {
@@ -78,7 +80,7 @@ export function finishEmailChange(deps: Deps): Middleware {
     await deps.stores.sessions.revokeAll(user.id, now);
     await deps.stores.codes.endAll('password_reset', user.id, now);
     const { token } = await issueSession(deps, { user: updated!, kind: 'full', method: session.method as AuthMethod[], ctx });
-    if (user.email) sendInBackground(deps, 'e-mail changed notice', () => sendEmailChangeNotice(deps, user.email!, pending, true));
+    if (oldEmail) sendInBackground(deps, 'e-mail changed notice', () => sendEmailChangeNotice(deps, oldEmail, pending, true));
     ctx.body = { ok: true, email: pending, token };
   };
 }
