@@ -31,6 +31,19 @@ export function createAuthLimits(deps: Pick<Deps, 'clock' | 'config'>): AuthLimi
   };
 }
 
+/**
+ * The app's one set of throttles: `deps.authLimits` when given (tests), else made on first use and
+ * kept per deps object, so every router that asks (password login here, login codes or TOTP
+ * elsewhere) counts against the same buckets and the same per-account ceiling.
+ */
+const perDeps = new WeakMap<object, AuthLimits>();
+export function authLimitsFor(deps: Pick<Deps, 'clock' | 'config' | 'authLimits'>): AuthLimits {
+  if (deps.authLimits) return deps.authLimits;
+  let limits = perDeps.get(deps);
+  if (!limits) perDeps.set(deps, (limits = createAuthLimits(deps)));
+  return limits;
+}
+
 /** Counts one attempt against `limiter`, or throws the 429 with Retry-After. */
 export function enforceLimit(limiter: RateLimiter, key: string, message?: string): void {
   const wait = limiter.hit(key);

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { requireUser } from '../http/user-guard.js';
 import { meRoutes } from '../me/routes.js';
 import { updateAvatar } from './avatar.js';
-import { createAuthLimits } from './limits.js';
+import { authLimitsFor } from './limits.js';
 import { loginWithPassword } from './login-password.js';
 import { changePassword } from './password-change.js';
 import { setWelcomeName, updateProfile } from './profile.js';
@@ -14,11 +14,11 @@ import { resendCode, verifyEmail } from './verify.js';
 
 /**
  * The account routes (issue 3): signup and verification, password login, recovery, profile and
- * sessions under /api/auth, and the caller's own account under /api/me. The throttles are built
- * here once per app (or taken from deps, for tests), so every route shares the same buckets.
+ * sessions under /api/auth, and the caller's own account under /api/me. The throttles come from
+ * authLimitsFor(deps): one set per app (or deps.authLimits, for tests), shared by every route.
  */
 export function accountRouters(deps: Deps): Router[] {
-  const limits = deps.authLimits ?? createAuthLimits(deps);
+  const limits = authLimitsFor(deps);
   const router = new Router({ prefix: '/api/auth' });
   const fullUser = requireUser(deps);
 
