@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import { VERSION } from '../shared/version.js';
 import { ApiRequestError, FailedError } from './errors.js';
 
 export interface RequestOptions {
@@ -27,7 +28,8 @@ export function createApiClient(baseUrl: string, defaultToken: () => Promise<str
     const url = new URL(base + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const token = options.token === undefined ? await defaultToken() : options.token;
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    // The user agent names the CLI in `svc sessions list` (the daemon records it per session).
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `svc/${VERSION} node/${process.versions.node}`, ...options.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (options.body !== undefined) {

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { Router } from '@koa/router';
 import { ErrorCode } from '../shared/errors.js';
 import type { Deps } from './deps.js';
+import { accountRouters } from './auth/routes.js';
 import { devRoutes } from './dev/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { ApiError } from './http/api-error.js';
@@ -65,6 +66,8 @@ function routeGroups(deps: Deps): Router[] {
   return [
     healthRoutes(),
     devRoutes(deps),
+    // accounts: signup, login, recovery, profile, sessions (issue 3)
+    ...accountRouters(deps),
     // second factors and passwordless logins (issue 4)
     totpRoutes(deps),
     loginCodeRoutes(deps),

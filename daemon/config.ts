@@ -50,6 +50,15 @@ export interface AuthConfig {
   lockoutMs: number;
   /** Issue 4: second factors and passwordless logins (daemon/auth/factors-config.ts). */
   factors: FactorsConfig;
+  // accounts (issue 3): the signup/resend bucket, the login throttle and the reset-link lifetime
+  /** Signup + resend-code, per e-mail: 1 per 60 s and 5 per hour. */
+  signupPerEmail: { limit: number; windowMs: number }[];
+  /** Routes that send e-mail (signup, resend, forgot-password, e-mail change), per client address: 30 per 5 min. */
+  mailPerAddress: { limit: number; windowMs: number }[];
+  /** Password login per client address: 30 per 5 min (the per-account ceiling comes on top). */
+  loginPerAddress: { limit: number; windowMs: number }[];
+  /** Password-reset links: 30 min. */
+  resetTtlMs: number;
 }
 
 export const DEFAULT_AUTH: AuthConfig = {
@@ -60,6 +69,10 @@ export const DEFAULT_AUTH: AuthConfig = {
   failureCeiling: 10,
   lockoutMs: 15 * 60_000,
   factors: DEFAULT_FACTORS,
+  signupPerEmail: [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3600_000 }],
+  mailPerAddress: [{ limit: 30, windowMs: 5 * 60_000 }],
+  loginPerAddress: [{ limit: 30, windowMs: 5 * 60_000 }],
+  resetTtlMs: 30 * 60_000,
 };
 
 export type ConfigOverrides = Omit<Partial<Config>, 'auth'> & { auth?: Partial<AuthConfig> };

@@ -7,6 +7,7 @@ import type { Mailer } from './mailer.js';
 import type { Random } from './random.js';
 import type { Stores } from './store/types.js';
 import type { RuntimeHost } from './gateway/seam.js';
+import type { AuthLimits } from './auth/limits.js';
 
 /** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
 export interface Deps {
@@ -20,4 +21,6 @@ export interface Deps {
   /** The Company runtimes behind the gateway (daemon/gateway/seam.ts). */
   runtimes: RuntimeHost;
   log: Logger;
+  /** Signup/resend/login throttles (issue 3); built once by the auth routes when absent, injectable for tests. */
+  authLimits?: AuthLimits;
 }

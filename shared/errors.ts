@@ -67,6 +67,22 @@ export const ErrorCode = {
   invalidTransition: 'invalid_transition',
   sessionStopped: 'session_stopped',
   noAgentForRecipient: 'no_agent_for_recipient',
+  // accounts (issue 3): signup, verification, password login, recovery, profile, sessions
+  invalidCredentials: 'invalid_credentials',
+  accountLocked: 'account_locked',
+  inviteInvalid: 'invite_invalid',
+  passwordInvalid: 'password_invalid',
+  invalidCode: 'invalid_code',
+  codeExpired: 'code_expired',
+  codeBurned: 'code_burned',
+  alreadyVerified: 'already_verified',
+  resetTokenInvalid: 'reset_token_invalid',
+  emailTaken: 'email_taken',
+  sameEmail: 'same_email',
+  noEmailChange: 'no_email_change',
+  avatarInvalid: 'avatar_invalid',
+  avatarTooLarge: 'avatar_too_large',
+  avatarNotSet: 'avatar_not_set',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

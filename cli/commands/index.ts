@@ -14,7 +14,6 @@ import { keysCreateCommand } from './keys/create.js';
 import { keysListCommand } from './keys/list.js';
 import { keysRevokeCommand } from './keys/revoke.js';
 import { keysValidateCommand } from './keys/validate.js';
-import { loginCommand } from './auth/login-factors.js';
 import { totpDisableCommand } from './totp/disable.js';
 import { totpEnableCommand } from './totp/enable.js';
 import { totpStatusCommand } from './totp/status.js';
@@ -31,6 +30,17 @@ import { disableCommand as eventsDisableCommand } from './events/disable.js';
 import { deleteCommand as eventsDeleteCommand } from './events/delete.js';
 import { triggerCommand as eventsTriggerCommand } from './events/trigger.js';
 import { traceCommand as eventsTraceCommand } from './events/trace.js';
+import { loginCommand } from './auth/login.js';
+import { logoutCommand } from './auth/logout.js';
+import { signupCommand } from './auth/signup.js';
+import { verifyCommand } from './auth/verify.js';
+import { whoamiCommand } from './auth/whoami.js';
+import { passwordChangeCommand } from './password/change.js';
+import { passwordForgotCommand } from './password/forgot.js';
+import { passwordResetCommand } from './password/reset.js';
+import { sessionsListCommand } from './sessions/list.js';
+import { sessionsRevokeCommand } from './sessions/revoke.js';
+import { sessionsRevokeOthersCommand } from './sessions/revoke-others.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -65,8 +75,7 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(keysValidateCommand(makeCtx)),
   );
   program.addCommand(new Command('account-key').description('your account key (ak_)').addCommand(accountKeyRotateCommand(makeCtx)));
-  // issue 4: passwordless logins and two-factor
-  program.addCommand(loginCommand(makeCtx));
+  // issue 4: two-factor (the passwordless login flags are on `svc login`)
   program.addCommand(
     new Command('totp')
       .description('two-factor authentication with an authenticator app')
@@ -92,5 +101,25 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(eventsDeleteCommand(makeCtx))
       .addCommand(eventsTriggerCommand(makeCtx))
       .addCommand(eventsTraceCommand(makeCtx)),
+  );
+  // accounts (issue 3)
+  program.addCommand(signupCommand(makeCtx));
+  program.addCommand(verifyCommand(makeCtx));
+  program.addCommand(loginCommand(makeCtx));
+  program.addCommand(logoutCommand(makeCtx));
+  program.addCommand(whoamiCommand(makeCtx));
+  program.addCommand(
+    new Command('sessions')
+      .description('list and end your login sessions')
+      .addCommand(sessionsListCommand(makeCtx))
+      .addCommand(sessionsRevokeCommand(makeCtx))
+      .addCommand(sessionsRevokeOthersCommand(makeCtx)),
+  );
+  program.addCommand(
+    new Command('password')
+      .description('change, forget or reset your password')
+      .addCommand(passwordChangeCommand(makeCtx))
+      .addCommand(passwordForgotCommand(makeCtx))
+      .addCommand(passwordResetCommand(makeCtx)),
   );
 }

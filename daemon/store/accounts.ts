@@ -49,6 +49,32 @@ export function createUserStore(doc: Doc<AccountsData>): UserStore {
         Object.assign(user, draft);
         return user;
       }),
+    createWithInvite: (user, inviteHash, atIso) =>
+      doc.update((data) => {
+        const invite = data.invites.find((i) => i.hash === inviteHash);
+        if (!invite || invite.used_at) return 'invite_invalid' as const;
+        if (user.email && data.users.some((u) => u.email === user.email)) return 'email_taken' as const;
+        invite.used_at = atIso;
+        invite.used_by = user.id;
+        data.users.push(user);
+        return 'created' as const;
+      }),
+    setPassword: (id, passwordHash, atIso, keepSessionId, change) =>
+      doc.update((data) => {
+        const user = data.users.find((u) => u.id === id);
+        if (!user) return undefined;
+        user.password_hash = passwordHash;
+        user.password_changed_at = atIso;
+        change?.(user);
+        let revoked = 0;
+        for (const s of data.sessions) {
+          if (s.user_id === id && !s.revoked_at && s.id !== keepSessionId) {
+            s.revoked_at = atIso;
+            revoked++;
+          }
+        }
+        return revoked;
+      }),
   };
 }
 

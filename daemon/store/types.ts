@@ -50,8 +50,22 @@ export interface UserRecord {
   email_verified_at?: string | null;
   /** `scrypt$N$r$p$salt$hash` (auth/passwords.ts); null for accounts without a password. */
   password_hash?: string | null;
+  // accounts (issue 3): profile, avatar, recovery and e-mail change
+  password_changed_at?: string | null;
+  display_name?: string | null;
+  timezone?: string | null;
+  locale?: string | null;
+  /** Set once the first-run welcome flow named the user (POST /api/auth/welcome/profile-name). */
+  welcome_completed_at?: string | null;
+  /** The image itself, checked by magic bytes and capped at 48 KiB (daemon/auth/avatar.ts). */
+  avatar?: { type: string; data_base64: string; updated_at: string } | null;
+  /** The address an e-mail change waits to confirm (the code went there). */
+  pending_email?: string | null;
   [field: string]: unknown;
 }
+
+/** What creating an account against an invite came to; expected "no" answers are values. */
+export type SignupResult = 'created' | 'invite_invalid' | 'email_taken';
 
 export interface UserStore {
   findById(id: string): UserRecord | undefined;
@@ -64,6 +78,16 @@ export interface UserStore {
    * nothing). Fails with `email_taken` if the change gives it another user's e-mail. Undefined when no such user.
    */
   update(id: string, change: (user: UserRecord) => void): Promise<UserRecord | undefined>;
+  /**
+   * Consumes the invite and creates the user in one atomic step: the invite is spent only when
+   * the account is made, and a used or unknown invite creates nothing.
+   */
+  createWithInvite(user: UserRecord, inviteHash: string, atIso: string): Promise<SignupResult>;
+  /**
+   * Sets the password hash and revokes the user's live sessions but `keepSessionId`, atomically
+   * (a reset keeps none, a change keeps the caller's). Undefined when no such user, else how many were revoked.
+   */
+  setPassword(id: string, passwordHash: string, atIso: string, keepSessionId: string | null, change?: (user: UserRecord) => void): Promise<number | undefined>;
 }
 
 /** What an e-mailed code is for; a code for one purpose never works for another. */

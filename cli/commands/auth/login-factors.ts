@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { promptLine } from '../../prompt-secret.js';
@@ -40,10 +39,7 @@ export async function runFactorLogin(opts: FactorLoginOptions, ctx: CliContext):
   else ctx.out(`Logged in to ${ctx.url()} as ${who}.`);
 }
 
-/**
- * Adds the issue-4 flags to a `login` command (issue 3's, or the stand-alone one below). `--email`
- * is not among them: the password login has it already.
- */
+/** Adds the passwordless flags to `svc login` (login.ts). `--email` is not among them: the password login has it already. */
 export function addFactorLoginFlags(cmd: Command): Command {
   return cmd
     .option('--email-code', 'log in with a code (and magic link) e-mailed to you', false)
@@ -63,10 +59,3 @@ export const factorOptionsOf = (flags: Record<string, any>): FactorLoginOptions 
   totpCode: flags.totpCode,
   data: flags.data,
 });
-
-export function loginCommand(makeCtx: ContextFactory): Command {
-  const cmd = addFactorLoginFlags(
-    new Command('login').description('log in: with an e-mailed code (--email-code) or a wallet (--wallet)').option('--email <address>', 'the account e-mail'),
-  );
-  return action(cmd, makeCtx, (ctx, flags) => runFactorLogin(factorOptionsOf(flags), ctx));
-}

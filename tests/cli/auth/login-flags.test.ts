@@ -17,11 +17,13 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   return { code, out, err };
 }
 
-test('svc login: no method, or two, is a usage error (exit 2) with a clear line', async () => {
+test('svc login: the password login by default needs --email without a terminal; two methods is a usage error (exit 2)', async () => {
   const none = await run(['login']);
   assert.is(none.code, 2);
-  assert.match(none.err, /--email-code or --wallet/);
-  assert.is((await run(['login', '--email-code', '--wallet'])).code, 2);
+  assert.match(none.err, /--email/);
+  const two = await run(['login', '--email-code', '--wallet']);
+  assert.is(two.code, 2);
+  assert.match(two.err, /--email-code or --wallet/);
 });
 
 test('svc login --wallet refuses a malformed key and never takes one from argv', async () => {

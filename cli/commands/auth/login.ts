@@ -1,0 +1,66 @@
+import { Command } from 'commander';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { promptLine, promptSecret, readStdinLines, requireInteractive } from '../../prompt.js';
+import { saveLogin } from '../../session.js';
+import { addFactorLoginFlags, factorOptionsOf, runFactorLogin } from './login-factors.js';
+
+export interface LoginOptions {
+  email?: string;
+  passwordStdin?: boolean;
+  /** The 6-digit TOTP code, when the account has two-factor login (else asked for on a terminal). */
+  otp?: string;
+}
+
+type LoginAnswer = { ok: boolean; token?: string; pending_verification?: boolean; totp_required?: boolean; partial_token?: string };
+
+/** `svc login`: e-mail + password (typed without echo, or --password-stdin; never a flag). */
+export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<void> {
+  let email = opts.email;
+  if (!email) {
+    requireInteractive(ctx, 'the e-mail address', 'pass --email');
+    email = await promptLine(ctx, 'E-mail: ');
+  }
+  let password: string;
+  if (opts.passwordStdin) password = (await readStdinLines(ctx, 1, 'the password'))[0]!;
+  else {
+    requireInteractive(ctx, 'the password', 'pipe it in with --password-stdin');
+    password = await promptSecret(ctx, 'Password: ');
+  }
+  let res = await ctx.api().post<LoginAnswer>('/api/auth/login', { email, password }, { token: null });
+  if (res.totp_required && res.partial_token) res = await completeTotp(ctx, res.partial_token, opts.otp);
+  await saveLogin(ctx, res.token!);
+  if (ctx.json) return ctx.printJson({ ok: true, email, pending_verification: Boolean(res.pending_verification) });
+  if (res.pending_verification) {
+    ctx.out(`Logged in as ${email}, but the address is not verified yet.`);
+    ctx.err("next: svc verify --code <code>   (a new code: svc verify --resend)");
+    return;
+  }
+  ctx.out(`Logged in as ${email}.`);
+}
+
+/** The second step of a two-factor login (spec §3.3): the partial token plus the authenticator's code. */
+async function completeTotp(ctx: CliContext, partialToken: string, otp?: string): Promise<LoginAnswer> {
+  let code = otp;
+  if (!code) {
+    if (!ctx.interactive) throw new UsageError('this account needs a two-factor code', 'pass --totp-code <6 digits>');
+    code = await promptSecret(ctx, 'Two-factor code: ');
+  }
+  return ctx.api().post<LoginAnswer>('/api/auth/totp/login', { partial_token: partialToken, code }, { token: null });
+}
+
+/** `svc login`: the password by default; `--email-code` and `--wallet` are the passwordless ways (login-factors.ts). */
+export function loginCommand(makeCtx: ContextFactory): Command {
+  const cmd = addFactorLoginFlags(
+    new Command('login')
+      .description('log in: e-mail and password (default), an e-mailed code (--email-code) or a wallet (--wallet)')
+      .option('--email <email>', 'your e-mail address')
+      .option('--password-stdin', 'read the password from stdin instead of asking'),
+  );
+  return action(cmd, makeCtx, (ctx, flags) =>
+    flags.emailCode || flags.wallet
+      ? runFactorLogin(factorOptionsOf(flags), ctx)
+      : runLogin({ email: flags.email, passwordStdin: flags.passwordStdin, otp: flags.totpCode }, ctx),
+  );
+}

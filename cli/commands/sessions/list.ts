@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import { action, type ContextFactory } from '../../command.js';
+import type { CliContext } from '../../context.js';
+import { requireToken } from '../../session.js';
+import { formatTable } from '../../table.js';
+
+export interface SessionRow {
+  id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  method: string[];
+  user_agent: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+/** `svc sessions list`: the account's live sessions, this one marked with `*`. */
+export async function runSessionsList(_opts: Record<string, never>, ctx: CliContext): Promise<void> {
+  const token = await requireToken(ctx);
+  const { sessions } = await ctx.api().get<{ sessions: SessionRow[] }>('/api/auth/sessions', { token });
+  if (ctx.json) return ctx.printJson(sessions);
+  const rows = sessions.map((s) => [
+    (s.current ? '* ' : '  ') + s.id,
+    s.created_at.slice(0, 16).replace('T', ' '),
+    s.last_seen_at.slice(0, 16).replace('T', ' '),
+    s.method.join('+'),
+    [s.ip, s.user_agent].filter(Boolean).join(' ').slice(0, 48) || '-',
+  ]);
+  for (const line of formatTable(['  ID', 'CREATED', 'LAST SEEN', 'METHOD', 'CLIENT'], rows)) ctx.out(line);
+}
+
+export function sessionsListCommand(makeCtx: ContextFactory): Command {
+  const cmd = new Command('list').description('list your active sessions (* = this one)');
+  return action(cmd, makeCtx, (ctx) => runSessionsList({}, ctx));
+}

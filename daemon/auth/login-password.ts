@@ -1,0 +1,54 @@
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/api-error.js';
+import { validate } from '../http/validate.js';
+import type { UserRecord } from '../store/types.js';
+import { normalizeEmail } from './email-codes.js';
+import { enforceLimit, enforceNotLocked, type AuthLimits } from './limits.js';
+import { completeFirstFactor } from './login-outcome.js';
+import { dummyHash, verifyPassword } from './passwords.js';
+import { emailField, passwordField } from './schemas.js';
+import { issueSession } from './session-issuer.js';
+
+const loginBody = z.object({ email: emailField, password: passwordField });
+
+/** One answer for "no such e-mail" and "wrong password" (SECURITY.md attack case 6). */
+export const invalidCredentials = () => new ApiError(401, ErrorCode.invalidCredentials, 'The e-mail or password is incorrect.');
+
+/**
+ * POST /api/auth/login and its alias /api/auth/login/email {email, password} → { ok, token }
+ * (or the TOTP step, decided by completeFirstFactor). Throttled per client address and per
+ * account; an unknown e-mail costs the same scrypt work and counts toward the same ceiling.
+ */
+export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
+  return async (ctx) => {
+    const input = validate(loginBody, ctx.request.body);
+    const email = normalizeEmail(input.email);
+    enforceLimit(limits.loginAddress, ctx.ip);
+    const ceilingKey = `pwd:${email}`;
+    enforceNotLocked(limits.failures, ceilingKey);
+    const user = await checkPassword(deps, email, input.password);
+    if (!user) {
+      limits.failures.fail(ceilingKey);
+      throw invalidCredentials();
+    }
+    limits.failures.succeed(ceilingKey);
+    if (!user.email_verified_at) {
+      // The password is right but the signup code was never entered: a session that reaches only verify and resend.
+      const { token } = await issueSession(deps, { user, kind: 'unverified', method: ['pwd'], ctx });
+      ctx.body = { ok: true, token, pending_verification: true };
+      return;
+    }
+    ctx.body = await completeFirstFactor(deps, ctx, user, ['pwd']);
+  };
+}
+
+/** The user when `password` is theirs; null otherwise, after the same scrypt work either way. */
+export async function checkPassword(deps: Pick<Deps, 'stores' | 'config'>, email: string, password: string): Promise<UserRecord | null> {
+  const user = deps.stores.users.findByEmail(email);
+  const stored = user?.password_hash ?? (await dummyHash(deps.config.auth.passwordHash));
+  const ok = await verifyPassword(password, stored, deps.config.auth.passwordHash.maxmem);
+  return ok && user?.password_hash ? user : null;
+}

@@ -1,0 +1,77 @@
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { badRequest } from '../http/api-error.js';
+import { validate } from '../http/validate.js';
+import type { UserRecord } from '../store/types.js';
+import { sendInBackground, sendSignupAttemptNotice, sendVerifyCode } from './account-mail.js';
+import { issueEmailCode, normalizeEmail } from './email-codes.js';
+import { hashInviteCode } from './invite-codes.js';
+import { enforceLimit, type AuthLimits } from './limits.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+import { emailField, passwordField } from './schemas.js';
+import { issueSession } from './session-issuer.js';
+import { signToken } from './tokens.js';
+
+const signupBody = z.object({
+  email: emailField,
+  password: passwordField,
+  invite_code: z.string({ message: 'invite_code is required' }).trim().min(1, 'invite_code is required').max(64, 'is too long'),
+});
+
+const inviteRefused = () => badRequest('The invite code is unknown or was used already.', ErrorCode.inviteInvalid);
+
+/**
+ * POST /api/auth/signup {email, password, invite_code} → { ok, token, pending_verification: true }.
+ *
+ * A taken e-mail gets the very same answer (SECURITY.md: no enumeration): the token is a signed
+ * decoy naming no session, the invite is left unspent (it is consumed only when an account is
+ * made), and the address's owner is told that someone tried. The password is hashed on both paths
+ * so the scrypt work does not tell them apart.
+ */
+export function signup(deps: Deps, limits: AuthLimits): Middleware {
+  return async (ctx) => {
+    const input = validate(signupBody, ctx.request.body);
+    const email = normalizeEmail(input.email);
+    enforceLimit(limits.mailAddress, ctx.ip);
+    const problem = passwordProblem(input.password);
+    if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
+    // A bad invite creates nothing and sends nothing, whatever the e-mail: checked before the e-mail matters.
+    const inviteHash = hashInviteCode(input.invite_code);
+    const invite = deps.stores.invites.find(inviteHash);
+    if (!invite || invite.used_at) throw inviteRefused();
+    // Drawn only with a valid invite, so strangers cannot drain an address's code bucket through signup.
+    enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+
+    const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
+    const now = isoAt(deps.clock.now());
+    const user: UserRecord = {
+      id: deps.ids('usr'),
+      email,
+      tier: deps.config.defaultTier,
+      created_at: now,
+      email_verified_at: null,
+      password_hash: passwordHash,
+      password_changed_at: now,
+    };
+    const result = await deps.stores.users.createWithInvite(user, inviteHash, now);
+    if (result === 'invite_invalid') throw inviteRefused(); // spent by a concurrent signup meanwhile
+    if (result === 'email_taken') {
+      sendInBackground(deps, 'signup attempt notice', () => sendSignupAttemptNotice(deps, email));
+      ctx.body = { ok: true, token: decoyToken(deps, email), pending_verification: true };
+      return;
+    }
+    const { code } = await issueEmailCode(deps, { purpose: 'verify', email, userId: user.id });
+    await sendVerifyCode(deps, email, code!);
+    const { token } = await issueSession(deps, { user, kind: 'unverified', method: ['signup'], ctx });
+    ctx.body = { ok: true, token, pending_verification: true };
+  };
+}
+
+/** Looks like a real unverified token, but names a session that never existed: it opens nothing. */
+function decoyToken(deps: Deps, email: string): string {
+  const claims = { user_id: deps.ids('usr'), email, sid: deps.ids('ses'), typ: 'unverified' as const, amr: ['signup'] };
+  return signToken(deps.secrets.jwtSecret, claims, deps.clock.now(), deps.config.auth.sessionTtlMs);
+}

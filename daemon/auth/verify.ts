@@ -1,0 +1,71 @@
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/api-error.js';
+import { bearerToken, requireUser, userOf } from '../http/user-guard.js';
+import { validate } from '../http/validate.js';
+import { sendInBackground, sendVerifyCode } from './account-mail.js';
+import { codeRefusal } from './code-errors.js';
+import { consumeEmailCode, issueEmailCode, normalizeEmail } from './email-codes.js';
+import { enforceLimit, type AuthLimits } from './limits.js';
+import { codeField, emailField } from './schemas.js';
+import { issueSession } from './session-issuer.js';
+
+const verifyBody = z.object({ email: emailField, code: codeField });
+
+/**
+ * POST /api/auth/verify {email, code} → { ok, token }: the signup code moves the account to
+ * verified. Every earlier session of the account was unverified; they end, and a fresh full one starts.
+ */
+export function verifyEmail(deps: Deps): Middleware {
+  return async (ctx) => {
+    const input = validate(verifyBody, ctx.request.body);
+    const attempt = await consumeEmailCode(deps, 'verify', input.email, input.code);
+    if (!attempt.ok) throw codeRefusal(attempt.reason);
+    const now = isoAt(deps.clock.now());
+    const user = await deps.stores.users.update(attempt.record.user_id ?? '', (u) => {
+      u.email_verified_at ??= now;
+    });
+    if (!user || user.email !== attempt.record.email) throw codeRefusal('wrong');
+    await deps.stores.sessions.revokeAll(user.id, now);
+    const { token } = await issueSession(deps, { user, kind: 'full', method: ['verify'], ctx });
+    ctx.body = { ok: true, token };
+  };
+}
+
+const resendBody = z.object({ email: emailField.optional() });
+
+/**
+ * POST /api/auth/resend-code: a new signup code, which ends the old one. Takes the unverified
+ * signup token (Authorization: Bearer) or `{email}`. It draws on the signup bucket of the address.
+ * With `{email}` the answer is the same whether or not an account waits for verification there.
+ */
+export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
+  const guard = requireUser(deps, { allowUnverified: true });
+  return async (ctx) => {
+    const input = validate(resendBody, ctx.request.body);
+    enforceLimit(limits.mailAddress, ctx.ip);
+    if (bearerToken(ctx)) {
+      await guard(ctx, async () => {});
+      const { user } = userOf(ctx);
+      if (user.email_verified_at || !user.email) throw new ApiError(409, ErrorCode.alreadyVerified, 'This account is verified already.');
+      enforceLimit(limits.signupEmail, user.email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+      await sendNewCode(deps, user.id, user.email);
+      ctx.body = { ok: true, message: `A new code was sent to ${user.email}.` };
+      return;
+    }
+    if (!input.email) throw new ApiError(400, ErrorCode.validationFailed, 'Send the signup token (Authorization: Bearer) or {"email": "..."}.');
+    const email = normalizeEmail(input.email);
+    enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    const user = deps.stores.users.findByEmail(email);
+    if (user && !user.email_verified_at) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user.id, email));
+    ctx.body = { ok: true, message: `If ${email} has an account waiting for verification, a new code is on its way.` };
+  };
+}
+
+async function sendNewCode(deps: Deps, userId: string, email: string) {
+  const { code } = await issueEmailCode(deps, { purpose: 'verify', email, userId });
+  await sendVerifyCode(deps, email, code!);
+}
