@@ -1,4 +1,5 @@
 import type { SessionRecord, UserRecord } from '../store/types.js';
+import { totpEnabled } from '../auth/totp/totp-codes.js';
 
 /**
  * The user as the API shows it: never the password hash or the avatar bytes. The avatar is a URL
@@ -9,7 +10,10 @@ export function presentUser(user: UserRecord) {
     id: user.id,
     email: user.email,
     email_verified: Boolean(user.email_verified_at),
-    pending_verification: !user.email_verified_at,
+    // A wallet-only account has no e-mail to verify (docs/auth.md), so nothing is pending for it.
+    pending_verification: Boolean(user.email) && !user.email_verified_at,
+    wallet_address: typeof user.wallet_address === 'string' ? user.wallet_address : null,
+    totp_enabled: totpEnabled(user),
     tier: user.tier,
     display_name: user.display_name ?? null,
     timezone: user.timezone ?? null,

@@ -23,6 +23,10 @@ test('signup with an invite, then login: a wallet account has email null in its 
   assert.is(verifyToken(t.deps.secrets.jwtSecret, login.body.token, t.clock.now())!.user_id, claims.user_id);
   // A second signup for the same wallet is refused.
   assert.is((await signUp(t, wallet)).status, 409);
+  // GET /api/me shows the address, no e-mail, and nothing pending: there is no e-mail to verify.
+  const me = await t.get('/api/me', { authorization: `Bearer ${login.body.token}` });
+  assert.is(me.status, 200);
+  assert.equal([me.body.email, me.body.wallet_address, me.body.pending_verification, me.body.totp_enabled], [null, wallet.address.toLowerCase(), false, false]);
 });
 
 test('signup needs a valid, unused invite; login needs an account', async () => {
