@@ -148,3 +148,37 @@ export class StoreConflict extends Error {
     this.name = 'StoreConflict';
   }
 }
+
+// --- schedules (issue 7): the scheduler's tick cursors, one store per Company runtime ---
+
+/** Where one scheduled event stands. Ticks at or before `last_tick` or `baseline` never fire. */
+export interface TickCursor {
+  /** The latest tick claimed (fired or being fired); a tick's identity is (event id, tick time). */
+  last_tick: string | null;
+  /** Whether the scheduler last saw the event active; false while paused or armed. */
+  active: boolean;
+  /** When it (last) became active: ticks before its creation or re-enabling never fire. */
+  baseline: string;
+}
+
+/** One change of a walk: set the active state and baseline, and/or claim a tick. */
+export interface TickUpdate {
+  id: string;
+  active: boolean;
+  baseline?: string;
+  /** Claim this tick: refused when it is not later than the cursor's `last_tick` (already claimed). */
+  tick?: string;
+}
+
+export interface TickStore {
+  get(id: string): TickCursor | undefined;
+  /**
+   * Applies a walk's updates in one atomic, durable write and returns the ticks it claimed. A tick
+   * is claimed here before it fires, so two walks (or a walk after a restart) never fire it twice.
+   */
+  commit(updates: TickUpdate[]): Promise<Array<{ id: string; tick: string }>>;
+  /** Drops the cursors of deleted events. */
+  forget(ids: string[]): Promise<void>;
+  /** Ids with a cursor. */
+  ids(): string[];
+}
