@@ -49,8 +49,25 @@ export function timezoneProblem(tz: string): string | null {
   }
 }
 
+/**
+ * Checks are memoised (bounded): validating an expression costs several parses, and the scheduler
+ * re-reads thousands of stored patterns that share a handful of expressions on every walk.
+ */
+const checked = new Map<string, ScheduleCheck>();
+const MAX_CHECKED = 2_000;
+
 /** Parses `schedule:<expr>` with an optional zone (UTC when absent); invalid input gets the reason. */
 export function parseSchedule(pattern: string, timezone?: string | null): ScheduleCheck {
+  const key = `${timezone ?? '\u0001'}\u0000${pattern}`;
+  let check = checked.get(key);
+  if (!check) {
+    if (checked.size >= MAX_CHECKED) checked.clear();
+    checked.set(key, (check = checkSchedule(pattern, timezone)));
+  }
+  return check;
+}
+
+function checkSchedule(pattern: string, timezone?: string | null): ScheduleCheck {
   if (!isSchedulePattern(pattern)) return { ok: false, reason: `a scheduled event's pattern starts with '${SCHEDULE_PREFIX}'` };
   const tz = timezone ?? 'UTC';
   const tzProblem = timezoneProblem(tz);
