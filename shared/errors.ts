@@ -25,6 +25,12 @@ export const ErrorCode = {
   // tiers and tenants
   subscriptionRequired: 'subscription_required',
   companyRequired: 'company_required',
+  // emitters (issue 7): schedules, detectors, channels
+  invalidSchedule: 'invalid_schedule',
+  invalidMatcher: 'invalid_matcher',
+  signatureInvalid: 'signature_invalid',
+  signatureExpired: 'signature_expired',
+  channelExists: 'channel_exists',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];
