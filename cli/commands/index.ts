@@ -6,6 +6,7 @@ import { startCommand } from './daemon/start.js';
 import { statusCommand } from './daemon/status.js';
 import { stopCommand } from './daemon/stop.js';
 import { mailCommand } from './mail/list.js';
+import { webhookCommand } from './webhook/send.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(inviteCommand(makeCtx))
       .addCommand(tierCommand(makeCtx)),
   );
+  program.addCommand(webhookCommand(makeCtx));
 }
