@@ -63,6 +63,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   /** Compiled expressions by `<fields>|<zone>`, and the next tick each event waits for. */
   const compiled = new Map<string, CronExpression>();
   const waiting = new Map<string, { key: string; next: number | null }>();
+  /** Each event's checked pattern: validating costs several parses, so it is done once per event. */
+  const checks = new Map<string, { type: string; tz: string | null | undefined; check: ReturnType<typeof parseSchedule> }>();
   /** When this process last saw an event inactive: the baseline if it is re-enabled. */
   const inactiveSeen = new Map<string, number>();
   let chain: Promise<unknown> = Promise.resolve();
@@ -95,7 +97,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         waiting.delete(cfg.id);
         continue;
       }
-      const check = parseSchedule(cfg.type, cfg.timezone);
+      let entry = checks.get(cfg.id);
+      if (!entry || entry.type !== cfg.type || entry.tz !== cfg.timezone) {
+        checks.set(cfg.id, (entry = { type: cfg.type, tz: cfg.timezone, check: parseSchedule(cfg.type, cfg.timezone) }));
+      }
+      const check = entry.check;
       if (!check.ok) {
         report.invalid.push({ id: cfg.id, reason: check.reason });
         continue;
@@ -126,7 +132,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     // Claim before firing: once this write is on disk the ticks are ours, whatever happens next.
     const claimed = await ticks.commit(updates);
     await ticks.forget(gone);
-    for (const id of gone) waiting.delete(id);
+    for (const id of gone) waiting.delete(id), checks.delete(id);
     const patternOf = new Map(scheduled.map((c) => [c.id, c.type]));
     await Promise.all(
       claimed.map(async ({ id, tick }) => {
