@@ -4,11 +4,9 @@ import type { ConfiguredEvent, EventsService } from '../../runtime/services.js';
 import type { TickStore, TickUpdate } from '../../store/types.js';
 import { compileSchedule, firstTickAfter, isSchedulePattern, latestTickAtOrBefore, parseSchedule } from './cron.js';
 import { selectDueTicks, type DuePolicy } from './due-ticks.js';
+import { createMinuteLoop, realTimer, type SchedulerTimer } from './minute-loop.js';
 
-export interface SchedulerTimer {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
+export type { SchedulerTimer } from './minute-loop.js';
 
 export interface SchedulerOptions {
   clock: Clock;
@@ -40,14 +38,6 @@ export interface Scheduler {
 }
 
 export const DEFAULT_POLICY: DuePolicy = { missed: 'latest', maxCatchUp: 100, graceMs: 90_000 };
-const MINUTE = 60_000;
-/** Walk a little after the minute so a tick at :00 is surely due on the clock we read. */
-const WALK_OFFSET_MS = 250;
-
-const realTimer: SchedulerTimer = {
-  set: (fn, ms) => setTimeout(fn, ms).unref(),
-  clear: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 /**
  * The minute walker of spec §6.4. Each walk lists the `schedule:` configured events, claims the
@@ -68,8 +58,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   /** When this process last saw an event inactive: the baseline if it is re-enabled. */
   const inactiveSeen = new Map<string, number>();
   let chain: Promise<unknown> = Promise.resolve();
-  let handle: unknown = null;
-  let running = false;
 
   function baselineOf(cfg: ConfiguredEvent, wasInactive: boolean, now: number): number {
     let at = Date.parse(cfg.created_at) || 0;
@@ -87,6 +75,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const late = new Set<string>();
     const memo = new Map<string, { latest: number | null; next: number | null }>();
     const seen = new Set<string>();
+    /** Applied only once the claims are on disk: if the write fails, the next walk retries these ticks. */
+    const nextWaits: Array<[string, { key: string; next: number | null }]> = [];
     const scheduled = events.listConfigured().filter((c) => isSchedulePattern(c.type));
     for (const cfg of scheduled) {
       seen.add(cfg.id);
@@ -126,13 +116,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         if (t.late) late.add(`${cfg.id}@${isoAt(t.at)}`);
       }
       if (due.dropped > 0) report.dropped.push({ id: cfg.id, count: due.dropped });
-      waiting.set(cfg.id, { key, next: m.next });
+      nextWaits.push([cfg.id, { key, next: m.next }]);
     }
     const gone = ticks.ids().filter((id) => !seen.has(id));
     // Claim before firing: once this write is on disk the ticks are ours, whatever happens next.
     const claimed = await ticks.commit(updates);
+    for (const [id, wait] of nextWaits) waiting.set(id, wait);
     await ticks.forget(gone);
-    for (const id of gone) waiting.delete(id), checks.delete(id);
+    for (const id of gone) waiting.delete(id), checks.delete(id), inactiveSeen.delete(id);
     const patternOf = new Map(scheduled.map((c) => [c.id, c.type]));
     await Promise.all(
       claimed.map(async ({ id, tick }) => {
@@ -157,27 +148,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     return next;
   };
 
-  const loop = (): void => {
-    walk()
-      .catch((err) => options.onError?.(err))
-      .finally(() => {
-        if (!running) return;
-        const now = clock.now();
-        handle = timer.set(loop, MINUTE - (now % MINUTE) + WALK_OFFSET_MS);
-      });
-  };
+  const minuteLoop = createMinuteLoop({ clock, timer, run: walk, onError: options.onError });
 
   return {
     walk,
-    start() {
-      if (running) return;
-      running = true;
-      loop();
-    },
+    start: () => minuteLoop.start(),
     async stop() {
-      running = false;
-      if (handle !== null) timer.clear(handle);
-      handle = null;
+      minuteLoop.stop();
       await chain;
     },
   };
