@@ -24,10 +24,8 @@ export async function createMemoryTickStore(): Promise<TickStore> {
  */
 export function createTickStore(doc: Doc<TicksData>): TickStore {
   return {
-    get: (id) => {
-      const c = doc.data.cursors[id];
-      return c ? { ...c } : undefined;
-    },
+    // The live row, read-only by type: the scheduler reads 10 000 of these per walk, so no copy.
+    get: (id) => doc.data.cursors[id],
     ids: () => Object.keys(doc.data.cursors),
     commit: async (updates) => {
       if (updates.length === 0) return [];

@@ -171,7 +171,7 @@ export interface TickUpdate {
 }
 
 export interface TickStore {
-  get(id: string): TickCursor | undefined;
+  get(id: string): Readonly<TickCursor> | undefined;
   /**
    * Applies a walk's updates in one atomic, durable write and returns the ticks it claimed. A tick
    * is claimed here before it fires, so two walks (or a walk after a restart) never fire it twice.

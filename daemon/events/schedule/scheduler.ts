@@ -71,6 +71,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   async function walkOnce(): Promise<WalkReport> {
     const now = clock.now();
     const report: WalkReport = { at: isoAt(now), fired: [], failed: [], dropped: [], invalid: [] };
+    // Thousands of cursors share a few baselines and tick times: convert each distinct one once per walk.
+    const msOf = memoise((iso: string) => Date.parse(iso));
+    const isoOf = memoise(isoAt);
     const updates: TickUpdate[] = [];
     const late = new Set<string>();
     const memo = new Map<string, { latest: number | null; next: number | null }>();
@@ -97,10 +100,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         continue;
       }
       const key = `${check.schedule.fields}|${check.schedule.timezone}`;
-      let baseline = cursor ? Date.parse(cursor.baseline) : NaN;
+      let baseline = cursor ? msOf(cursor.baseline) : NaN;
       if (!cursor || !cursor.active) {
         baseline = baselineOf(cfg, Boolean(cursor), now);
-        updates.push({ id: cfg.id, active: true, baseline: isoAt(baseline) });
+        updates.push({ id: cfg.id, active: true, baseline: isoOf(baseline) });
         inactiveSeen.delete(cfg.id);
       }
       const wait = waiting.get(cfg.id);
@@ -109,11 +112,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (!expr) compiled.set(key, (expr = compileSchedule(check.schedule)));
       let m = memo.get(key);
       if (!m) memo.set(key, (m = { latest: latestTickAtOrBefore(expr, now), next: firstTickAfter(expr, now) }));
-      const from = Math.max(baseline, cursor?.last_tick ? Date.parse(cursor.last_tick) : -Infinity);
+      const from = Math.max(baseline, cursor?.last_tick ? msOf(cursor.last_tick) : -Infinity);
       const due = selectDueTicks(expr, from, now, m.latest, policy);
       for (const t of due.fire) {
-        updates.push({ id: cfg.id, active: true, tick: isoAt(t.at) });
-        if (t.late) late.add(`${cfg.id}@${isoAt(t.at)}`);
+        const tick = isoOf(t.at);
+        updates.push({ id: cfg.id, active: true, tick });
+        if (t.late) late.add(`${cfg.id}@${tick}`);
       }
       if (due.dropped > 0) report.dropped.push({ id: cfg.id, count: due.dropped });
       nextWaits.push([cfg.id, { key, next: m.next }]);
@@ -157,5 +161,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       minuteLoop.stop();
       await chain;
     },
+  };
+}
+
+function memoise<K, V>(fn: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) cache.set(key, (value = fn(key)));
+    return value;
   };
 }

@@ -143,6 +143,28 @@ test('a failing fire is reported and does not stop the others; the tick stays cl
   assert.equal((await scheduler.walk()).failed, [], 'not retried in the same minute');
 });
 
+test('a failed claim write fires nothing, and the next walk retries the tick', async () => {
+  const clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'));
+  const events = createFakeEvents(clock);
+  const inner = await createMemoryTickStore();
+  let failNext = false;
+  const ticks = { ...inner, commit: async (u: Parameters<typeof inner.commit>[0]) => { if (failNext) { failNext = false; throw new Error('disk full'); } return inner.commit(u); } };
+  const scheduler = createScheduler({ clock, events: events.service, ticks });
+  await events.service.create({ type: 'schedule:* * * * *', tool_calls: [] });
+  await scheduler.walk();
+  clock.set('2026-01-15T12:01:00.250Z');
+  failNext = true;
+  try {
+    await scheduler.walk();
+    assert.unreachable('the walk should fail');
+  } catch (err) {
+    assert.match((err as Error).message, 'disk full');
+  }
+  assert.equal(events.fires, []);
+  clock.advance(10_000);
+  assert.equal((await scheduler.walk()).fired.map((f) => f.tick), ['2026-01-15T12:01:00.000Z']);
+});
+
 test('timezones: a 09:00 Europe/Berlin schedule fires at 08:00Z in winter', async () => {
   const { clock, events, scheduler } = await setup('2026-01-15T07:00:00Z');
   await events.service.create({ type: 'schedule:0 9 * * *', tool_calls: call('x'), timezone: 'Europe/Berlin' });
