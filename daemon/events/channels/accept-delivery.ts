@@ -41,11 +41,12 @@ export function acceptDelivery(req: DeliveryRequest, deps: { sealer: Sealer; ded
   if (!req.deliveryId || !DELIVERY_ID.test(req.deliveryId)) {
     return { ok: false, status: 400, code: ErrorCode.validationFailed, message: 'X-Svc-Delivery header required: 1-128 letters, digits, . _ : -' };
   }
+  const body = decodeBody(req.rawBody, req.contentType);
+  if (!body.ok) return { ok: false, status: 400, code: ErrorCode.invalidJson, message: body.message };
+  // Remembered only once accepted: a refused delivery may be fixed and resent under the same id.
   if (!deps.dedup.firstSeen(`${req.companyId}/${req.channel}`, req.deliveryId, req.nowMs)) {
     return { ok: true, duplicate: true, delivery_id: req.deliveryId };
   }
-  const body = decodeBody(req.rawBody, req.contentType);
-  if (!body.ok) return { ok: false, status: 400, code: ErrorCode.invalidJson, message: body.message };
   return {
     ok: true,
     duplicate: false,

@@ -77,8 +77,10 @@ test('failures: bad signature, unknown channel, replay, bad delivery id, bad JSO
   assert.is(noId.ok ? 0 : noId.status, 400);
   const badId = send({ deliveryId: 'has space' });
   assert.is(badId.ok ? '' : badId.code, 'validation_failed');
-  const badJson = send({ body: '{nope' });
+  const badJson = send({ body: '{nope', deliveryId: 'fixme' });
   assert.is(badJson.ok ? '' : badJson.code, 'invalid_json');
+  const fixed = send({ body: '{"ok":1}', deliveryId: 'fixme' });
+  assert.ok(fixed.ok && !fixed.duplicate, 'a refused delivery id is not remembered');
   const huge = send({ body: 'x'.repeat(300 * 1024), contentType: 'text/plain' });
   assert.is(huge.ok ? 0 : huge.status, 413);
 });
