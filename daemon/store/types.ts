@@ -182,3 +182,35 @@ export interface TickStore {
   /** Ids with a cursor. */
   ids(): string[];
 }
+
+// --- questions (issue 7): decision requests agents raise, one store per Company runtime ---
+
+export interface QuestionRecord {
+  id: string;
+  agent_id: string;
+  session_id: string | null;
+  quest_id: string | null;
+  question: string;
+  /** When set, the answer must be one of these. */
+  options: string[] | null;
+  /** The `question:asked` event: the answer's cause, so trace links the two. */
+  asked_event_id: string | null;
+  status: 'open' | 'answered';
+  answer: string | null;
+  answered_by: string | null;
+  created_at: string;
+  answered_at: string | null;
+}
+
+export type AnswerOutcome =
+  | { ok: true; record: QuestionRecord }
+  | { ok: false; reason: 'not_found' | 'already_answered' };
+
+export interface QuestionStore {
+  add(record: QuestionRecord): Promise<QuestionRecord>;
+  get(id: string): QuestionRecord | undefined;
+  /** Oldest first. */
+  list(filter?: { status?: 'open' | 'answered'; agent_id?: string; session_id?: string }): QuestionRecord[];
+  /** Records the answer once, atomically: of two concurrent answers exactly one wins. */
+  answer(id: string, answer: string, by: string, atIso: string): Promise<AnswerOutcome>;
+}
