@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { ConfiguredEvent, EventRow, Matcher } from '../../runtime/services.js';
 import { createBoundedRegex, type BoundedRegex } from './bounded-regex.js';
+import { parseMatcher, type MatcherCheck } from './matcher-schema.js';
 import { readField, textOf } from './field-path.js';
 import { regexProblem } from './regex-safety.js';
 import { createWindowCounter, type WindowCounter } from './window-counter.js';
@@ -13,6 +14,10 @@ import { createWindowCounter, type WindowCounter } from './window-counter.js';
  */
 export interface MatcherEngine {
   allows(cfg: ConfiguredEvent, event: EventRow): boolean;
+  /** Every kind of services.ts `Matcher` is evaluated here (the dispatcher's MatcherHook asks). */
+  supports(kind: Matcher['kind']): boolean;
+  /** The creation-time check (shape, field path, regex safety): a matcher that fails is never stored. */
+  check(input: unknown): MatcherCheck;
   /** Drops the window state of a deleted configured event. */
   forget(configuredId: string): void;
 }
@@ -49,6 +54,8 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
   };
 
   return {
+    supports: (kind) => kind === 'exact' || kind === 'predicated' || kind === 'window',
+    check: parseMatcher,
     allows(cfg, event) {
       if (cfg.type !== event.type) return false;
       const m = cfg.matcher;

@@ -20,6 +20,13 @@ test('no matcher: the pattern alone decides', () => {
   assert.not.ok(engine.allows(cfg('shell:command_failed', null), ev('shell:other')));
 });
 
+test('plugs in as the dispatcher hook: supports every kind, checks at creation', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  assert.ok(['exact', 'predicated', 'window'].every((k) => engine.supports(k as 'exact')));
+  assert.ok(engine.check({ kind: 'window', count: 2, within_ms: 60_000 }).ok);
+  assert.not.ok(engine.check({ kind: 'predicated', field: 'text', regex: '(a+)+' }).ok);
+});
+
 test('exact: the pattern for one agent only', () => {
   const engine = createMatcherEngine({ clock: new FakeClock() });
   const c = cfg('loop:detected', { kind: 'exact', agent_id: 'ag_1' });
