@@ -109,7 +109,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       const wait = waiting.get(cfg.id);
       if (wait && wait.key === key && (wait.next === null || now < wait.next)) continue;
       let expr = compiled.get(key);
-      if (!expr) compiled.set(key, (expr = compileSchedule(check.schedule)));
+      if (!expr) {
+        if (compiled.size >= 10_000) compiled.clear(); // bound: expressions of long-deleted schedules
+        compiled.set(key, (expr = compileSchedule(check.schedule)));
+      }
       let m = memo.get(key);
       if (!m) memo.set(key, (m = { latest: latestTickAtOrBefore(expr, now), next: firstTickAfter(expr, now) }));
       const from = Math.max(baseline, cursor?.last_tick ? msOf(cursor.last_tick) : -Infinity);
