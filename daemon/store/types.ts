@@ -214,3 +214,19 @@ export interface QuestionStore {
   /** Records the answer once, atomically: of two concurrent answers exactly one wins. */
   answer(id: string, answer: string, by: string, atIso: string): Promise<AnswerOutcome>;
 }
+
+// --- webhook channels (issue 7): one store per Company runtime; secrets are sealed, never plain ---
+
+type ChannelRecord = import('../events/channels/channel-secrets.js').ChannelRecord;
+
+export interface ChannelStore {
+  get(name: string): ChannelRecord | undefined;
+  /** Oldest first. */
+  list(): ChannelRecord[];
+  /** Fails with StoreConflict('channel_exists') when the name is taken. */
+  create(record: ChannelRecord): Promise<void>;
+  /** Replaces a channel's record (a rotation); false when there is no such channel. */
+  replace(record: ChannelRecord): Promise<boolean>;
+  /** False when there is no such channel. */
+  delete(name: string): Promise<boolean>;
+}
