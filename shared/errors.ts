@@ -83,6 +83,12 @@ export const ErrorCode = {
   avatarInvalid: 'avatar_invalid',
   avatarTooLarge: 'avatar_too_large',
   avatarNotSet: 'avatar_not_set',
+  // emitters (issue 7): schedules, detectors, channels
+  invalidSchedule: 'invalid_schedule',
+  invalidMatcher: 'invalid_matcher',
+  signatureInvalid: 'signature_invalid',
+  signatureExpired: 'signature_expired',
+  channelExists: 'channel_exists',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -41,6 +41,7 @@ import { passwordResetCommand } from './password/reset.js';
 import { sessionsListCommand } from './sessions/list.js';
 import { sessionsRevokeCommand } from './sessions/revoke.js';
 import { sessionsRevokeOthersCommand } from './sessions/revoke-others.js';
+import { webhookCommand } from './webhook/send.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -122,4 +123,5 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(passwordForgotCommand(makeCtx))
       .addCommand(passwordResetCommand(makeCtx)),
   );
+  program.addCommand(webhookCommand(makeCtx));
 }

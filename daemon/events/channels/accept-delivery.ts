@@ -1,0 +1,72 @@
+import { ErrorCode } from '../../../shared/errors.js';
+import type { EmitInput } from '../../runtime/services.js';
+import type { Sealer } from '../../store/sealer.js';
+import { secretsOf, type ChannelRecord } from './channel-secrets.js';
+import { DELIVERY_ID, type DeliveryDedup } from './delivery-dedup.js';
+import { signatureFailureMessages, verifySignature } from './webhook-signature.js';
+
+/**
+ * The core of `POST /api/webhooks/{channel}`, free of HTTP: signature, replay window, delivery id
+ * dedup, then the `webhook:<channel>` event to emit. An unknown channel answers exactly like a bad
+ * signature, so an unauthenticated caller cannot probe which channels exist.
+ */
+export const MAX_WEBHOOK_BODY = 256 * 1024;
+
+export interface DeliveryRequest {
+  channel: string;
+  /** Scopes dedup to one Company: two Companies may have channels with the same name. */
+  companyId: string;
+  record: ChannelRecord | undefined;
+  signature: string | undefined;
+  deliveryId: string | undefined;
+  contentType: string | undefined;
+  rawBody: Buffer;
+  nowMs: number;
+}
+
+export type DeliveryOutcome =
+  | { ok: true; duplicate: false; delivery_id: string; emit: EmitInput }
+  | { ok: true; duplicate: true; delivery_id: string }
+  | { ok: false; status: 400 | 401 | 413; code: string; message: string };
+
+export function acceptDelivery(req: DeliveryRequest, deps: { sealer: Sealer; dedup: DeliveryDedup }): DeliveryOutcome {
+  if (req.rawBody.length > MAX_WEBHOOK_BODY) return { ok: false, status: 413, code: ErrorCode.payloadTooLarge, message: `webhook body over ${MAX_WEBHOOK_BODY / 1024} KiB` };
+  const secrets = req.record ? secretsOf(req.record, deps.sealer, req.nowMs) : [];
+  // With no channel there is no secret: verifying against none fails the same way a forgery does.
+  const check = verifySignature({ header: req.signature, secrets, rawBody: req.rawBody, nowMs: req.nowMs });
+  if (!check.ok) {
+    const expired = check.reason === 'too_old' || check.reason === 'in_future';
+    return { ok: false, status: 401, code: expired ? ErrorCode.signatureExpired : ErrorCode.signatureInvalid, message: signatureFailureMessages[check.reason] };
+  }
+  if (!req.deliveryId || !DELIVERY_ID.test(req.deliveryId)) {
+    return { ok: false, status: 400, code: ErrorCode.validationFailed, message: 'X-Svc-Delivery header required: 1-128 letters, digits, . _ : -' };
+  }
+  const body = decodeBody(req.rawBody, req.contentType);
+  if (!body.ok) return { ok: false, status: 400, code: ErrorCode.invalidJson, message: body.message };
+  // Remembered only once accepted: a refused delivery may be fixed and resent under the same id.
+  if (!deps.dedup.firstSeen(`${req.companyId}/${req.channel}`, req.deliveryId, req.nowMs)) {
+    return { ok: true, duplicate: true, delivery_id: req.deliveryId };
+  }
+  return {
+    ok: true,
+    duplicate: false,
+    delivery_id: req.deliveryId,
+    emit: {
+      type: `webhook:${req.channel}`,
+      content: { channel: req.channel, delivery_id: req.deliveryId, signed_at: new Date(check.timestamp * 1000).toISOString(), body: body.value },
+    },
+  };
+}
+
+function decodeBody(raw: Buffer, contentType: string | undefined): { ok: true; value: unknown } | { ok: false; message: string } {
+  const text = raw.toString('utf8');
+  if (!contentType || /^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    if (text.trim() === '') return { ok: true, value: null };
+    try {
+      return { ok: true, value: JSON.parse(text) };
+    } catch {
+      return { ok: false, message: 'webhook body is not valid JSON (send another content type to deliver plain text)' };
+    }
+  }
+  return { ok: true, value: text };
+}

@@ -1,0 +1,34 @@
+import { ErrorCode } from '../../shared/errors.js';
+import type { Matcher, NewConfiguredEvent } from '../runtime/services.js';
+import { parseMatcher } from './detectors/matcher-schema.js';
+import { isSchedulePattern, nextRuns, parseSchedule } from './schedule/cron.js';
+
+/**
+ * The emitter-specific checks of creating a configured event (`POST /api/events`, the events
+ * tool): a `schedule:` pattern must parse, a timezone belongs only to a schedule, and a matcher
+ * must pass `parseMatcher`. The events service calls this before storing; the answer says which
+ * error code to use, so the route stays thin.
+ */
+export type EmitterInputCheck =
+  | { ok: true; matcher: Matcher | null; timezone: string | null }
+  | { ok: false; code: typeof ErrorCode.invalidSchedule | typeof ErrorCode.invalidMatcher; message: string };
+
+export function checkEmitterInput(input: Pick<NewConfiguredEvent, 'type' | 'timezone' | 'matcher'>): EmitterInputCheck {
+  const timezone = input.timezone ?? null;
+  if (isSchedulePattern(input.type)) {
+    const check = parseSchedule(input.type, timezone);
+    if (!check.ok) return { ok: false, code: ErrorCode.invalidSchedule, message: check.reason };
+  } else if (timezone !== null) {
+    return { ok: false, code: ErrorCode.invalidSchedule, message: "timezone applies only to 'schedule:' patterns" };
+  }
+  if (input.matcher === undefined || input.matcher === null) return { ok: true, matcher: null, timezone };
+  if (isSchedulePattern(input.type)) return { ok: false, code: ErrorCode.invalidMatcher, message: 'a scheduled event cannot have a matcher: its ticks always fire' };
+  const matcher = parseMatcher(input.matcher);
+  if (!matcher.ok) return { ok: false, code: ErrorCode.invalidMatcher, message: matcher.reason };
+  return { ok: true, matcher: matcher.matcher, timezone };
+}
+
+/** The `next_runs` a listing adds to a scheduled event (empty for other patterns). */
+export function nextRunsOf(cfg: { type: string; timezone?: string | null }, nowMs: number): string[] {
+  return isSchedulePattern(cfg.type) ? nextRuns(cfg.type, cfg.timezone, nowMs, 5) : [];
+}

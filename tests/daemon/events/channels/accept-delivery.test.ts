@@ -1,0 +1,105 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { acceptDelivery, type DeliveryRequest } from '../../../../daemon/events/channels/accept-delivery.js';
+import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret, secretsOf } from '../../../../daemon/events/channels/channel-secrets.js';
+import { createDeliveryDedup } from '../../../../daemon/events/channels/delivery-dedup.js';
+import { signDelivery } from '../../../../daemon/events/channels/webhook-signature.js';
+import { cryptoRandom } from '../../../../daemon/random.js';
+import { createSealer } from '../../../../daemon/store/sealer.js';
+
+const sealer = createSealer(randomBytes(32));
+const now = Date.parse('2026-01-15T12:00:00Z');
+
+function setup() {
+  const { record, secret } = createChannel('github', { random: cryptoRandom, sealer, nowIso: new Date(now).toISOString() });
+  const dedup = createDeliveryDedup();
+  const send = (over: Partial<DeliveryRequest> & { body?: string; signWith?: string } = {}) => {
+    const raw = Buffer.from(over.body ?? '{"text":"build red","ref":"main"}');
+    return acceptDelivery(
+      { channel: 'github', companyId: 'co_1', record, signature: signDelivery(over.signWith ?? secret, raw, now), deliveryId: 'dlv_1', contentType: 'application/json', rawBody: raw, nowMs: now, ...over },
+      { sealer, dedup },
+    );
+  };
+  return { record, secret, send };
+}
+
+test('channel secrets: whsec_ + 256 bits, sealed at rest, never listed', () => {
+  const { record, secret } = setup();
+  assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+  assert.not.ok(JSON.stringify(record).includes(secret.slice(6)), 'no plaintext secret in the record');
+  assert.equal(secretsOf(record, sealer, now), [secret]);
+  assert.not.ok(JSON.stringify(describeChannel(record)).includes('whsec'));
+  assert.is(channelNameProblem('github'), null);
+  assert.ok(channelNameProblem('Bad Name'));
+  assert.ok(channelNameProblem('a'.repeat(64)));
+});
+
+test('rotation keeps the previous secret for the grace period only', () => {
+  const { record, secret } = setup();
+  const rotated = rotateChannelSecret(record, { random: cryptoRandom, sealer, nowMs: now, graceMs: 60_000 });
+  assert.equal(secretsOf(rotated.record, sealer, now + 1_000), [rotated.secret, secret]);
+  assert.equal(secretsOf(rotated.record, sealer, now + 61_000), [rotated.secret]);
+  const revoked = rotateChannelSecret(record, { random: cryptoRandom, sealer, nowMs: now, graceMs: 0 });
+  assert.equal(secretsOf(revoked.record, sealer, now), [revoked.secret]);
+});
+
+test('a signed delivery becomes a webhook:<channel> event with its body', () => {
+  const { send } = setup();
+  const out = send();
+  assert.ok(out.ok && !out.duplicate);
+  if (out.ok && !out.duplicate) {
+    assert.equal(out.emit, {
+      type: 'webhook:github',
+      content: { channel: 'github', delivery_id: 'dlv_1', signed_at: '2026-01-15T12:00:00.000Z', body: { text: 'build red', ref: 'main' } },
+    });
+  }
+});
+
+test('the same delivery id is acknowledged as a duplicate, not emitted again; per company and channel', () => {
+  const { send } = setup();
+  assert.ok(send().ok);
+  assert.equal(send(), { ok: true, duplicate: true, delivery_id: 'dlv_1' });
+  const other = send({ companyId: 'co_2' });
+  assert.ok(other.ok && !other.duplicate);
+  const next = send({ deliveryId: 'dlv_2' });
+  assert.ok(next.ok && !next.duplicate);
+});
+
+test('failures: bad signature, unknown channel, replay, bad delivery id, bad JSON, huge body', () => {
+  const { send } = setup();
+  assert.equal(send({ signWith: 'whsec_forged' }), { ok: false, status: 401, code: 'signature_invalid', message: 'signature does not match the body and the channel secret' });
+  assert.equal(send({ record: undefined }), send({ signWith: 'whsec_forged' }), 'unknown channel looks like a bad signature');
+  const replay = send({ signature: signDelivery('x', 'y', now - 600_000) });
+  assert.is(replay.ok ? '' : replay.code, 'signature_expired');
+  assert.is(send({ signature: undefined }).ok, false);
+  const noId = send({ deliveryId: undefined });
+  assert.is(noId.ok ? 0 : noId.status, 400);
+  const badId = send({ deliveryId: 'has space' });
+  assert.is(badId.ok ? '' : badId.code, 'validation_failed');
+  const badJson = send({ body: '{nope', deliveryId: 'fixme' });
+  assert.is(badJson.ok ? '' : badJson.code, 'invalid_json');
+  const fixed = send({ body: '{"ok":1}', deliveryId: 'fixme' });
+  assert.ok(fixed.ok && !fixed.duplicate, 'a refused delivery id is not remembered');
+  const huge = send({ body: 'x'.repeat(300 * 1024), contentType: 'text/plain' });
+  assert.is(huge.ok ? 0 : huge.status, 413);
+});
+
+test('non-JSON bodies are delivered as text; an empty JSON body as null', () => {
+  const { send } = setup();
+  const text = send({ body: 'hello', contentType: 'text/plain', deliveryId: 'a' });
+  assert.ok(text.ok && !text.duplicate && (text.emit.content as { body: unknown }).body === 'hello');
+  const empty = send({ body: '', deliveryId: 'b' });
+  assert.ok(empty.ok && !empty.duplicate && (empty.emit.content as { body: unknown }).body === null);
+});
+
+test('dedup memory is bounded and forgets ids past the retention', () => {
+  const dedup = createDeliveryDedup({ retentionMs: 1_000, maxIds: 10 });
+  for (let i = 0; i < 100; i++) dedup.firstSeen('c', `d${i}`, now);
+  assert.ok(dedup.size() <= 10);
+  assert.ok(dedup.firstSeen('c', 'x', now));
+  assert.not.ok(dedup.firstSeen('c', 'x', now + 500));
+  assert.ok(dedup.firstSeen('c', 'x', now + 1_500), 'forgotten after the retention (the signature window has closed by then)');
+});
+
+test.run();

@@ -1,0 +1,62 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decideMention } from '../../../../daemon/events/channels/mention-gate.js';
+import { messageFromBody, routeInboundMessage } from '../../../../daemon/events/channels/inbound-router.js';
+import type { RuntimeSession } from '../../../../daemon/runtime/services.js';
+
+const bob = { id: 'ag_01HX', name: 'bob' };
+
+test('a mention by @name, @id or <@id>, or a direct message, starts a turn', () => {
+  assert.is(decideMention(bob, { text: '@bob can you look?' }), 'turn');
+  assert.is(decideMention(bob, { text: 'hey @Bob, thoughts?' }), 'turn');
+  assert.is(decideMention(bob, { text: 'ping @ag_01HX' }), 'turn');
+  assert.is(decideMention(bob, { text: '<@ag_01HX> please' }), 'turn');
+  assert.is(decideMention(bob, { text: 'thanks @bob.' }), 'turn');
+  assert.is(decideMention(bob, { text: 'no mention at all', direct: true }), 'turn');
+  assert.is(decideMention({ id: 'ag_2', name: 'Research Bot' }, { text: 'cc @research bot' }), 'turn');
+});
+
+test('anything else is only appended', () => {
+  assert.is(decideMention(bob, { text: 'bob said hi' }), 'append', 'a bare name is not a mention');
+  assert.is(decideMention(bob, { text: '@bobby is out' }), 'append');
+  assert.is(decideMention(bob, { text: '@bob-bot run' }), 'append');
+  assert.is(decideMention(bob, { text: 'mail alice@bob.com' }), 'append');
+  assert.is(decideMention(bob, { text: 'write to x@bob' }), 'append', 'an e-mail-like handle is not a mention');
+  assert.is(decideMention(bob, { text: '' }), 'append');
+  assert.is(decideMention({ id: 'ag_3', name: 'a.b*' }, { text: '@aXb' }), 'append', 'names are matched literally');
+});
+
+test('inbound messages land on bridged active sessions through the gate', async () => {
+  const session = (id: string, agent: string, channel: string | null, status = 'active'): RuntimeSession => ({ id, agent_id: agent, status, gateway_channel_id: channel, transcript: [], created_at: '' });
+  const sessions = [session('s1', 'ag_01HX', 'slack'), session('s2', 'ag_2', 'slack'), session('s3', 'ag_01HX', 'mail'), session('s4', 'ag_2', 'slack', 'stopped')];
+  const appended: Array<{ id: string; text: string; startTurn: boolean; caused_by: string | null | undefined }> = [];
+  const services = {
+    agents: { get: (id: string) => [bob, { id: 'ag_2', name: 'carol', role: null, created_at: '' }].find((a) => a.id === id) as any, list: () => [], create: async () => ({}) as any },
+    sessions: {
+      list: (f?: { status?: string }) => sessions.filter((s) => !f?.status || s.status === f.status),
+      append: async (id: string, entry: { text: string }, o?: { startTurn?: boolean; caused_by?: string | null }) => {
+        appended.push({ id, text: entry.text, startTurn: Boolean(o?.startTurn), caused_by: o?.caused_by });
+        return sessions.find((s) => s.id === id)!;
+      },
+    },
+  };
+  const routed = await routeInboundMessage(services, { channel: 'slack', from: 'dana', text: '@bob deploy is red' }, 'ev_9');
+  assert.equal(routed, [
+    { session_id: 's1', agent_id: 'ag_01HX', decision: 'turn' },
+    { session_id: 's2', agent_id: 'ag_2', decision: 'append' },
+  ]);
+  assert.equal(appended, [
+    { id: 's1', text: '@bob deploy is red', startTurn: true, caused_by: 'ev_9' },
+    { id: 's2', text: '@bob deploy is red', startTurn: false, caused_by: 'ev_9' },
+  ]);
+});
+
+test('a webhook body becomes a message only when it carries text', () => {
+  assert.equal(messageFromBody('slack', { text: 'hi @bob', user: 'dana', direct: true }), { channel: 'slack', from: 'dana', text: 'hi @bob', direct: true });
+  assert.equal(messageFromBody('slack', { message: 'hi' }), { channel: 'slack', from: 'webhook:slack', text: 'hi', direct: false });
+  assert.is(messageFromBody('slack', { ref: 'main' }), null);
+  assert.is(messageFromBody('slack', 'plain'), null);
+  assert.is(messageFromBody('slack', [1]), null);
+});
+
+test.run();

@@ -1,0 +1,118 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createBoundedRegex } from '../../../../daemon/events/detectors/bounded-regex.js';
+import { createMatcherEngine } from '../../../../daemon/events/detectors/matcher-engine.js';
+import { createWindowCounter } from '../../../../daemon/events/detectors/window-counter.js';
+import type { ConfiguredEvent, EventRow, Matcher } from '../../../../daemon/runtime/services.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+
+const cfg = (type: string, matcher: Matcher | null, id = 'cfg_1'): ConfiguredEvent => ({
+  id, type, tool_calls: [], agent_id: null, session_id: null, quest_id: null, enabled: true, status: 'active', matcher, created_at: '2026-01-01T00:00:00.000Z',
+});
+let n = 0;
+const ev = (type: string, over: Partial<EventRow> = {}): EventRow => ({
+  id: `ev_${++n}`, type, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: 'x', ...over,
+});
+
+test('no matcher: the pattern alone decides', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  assert.ok(engine.allows(cfg('shell:command_failed', null), ev('shell:command_failed')));
+  assert.not.ok(engine.allows(cfg('shell:command_failed', null), ev('shell:other')));
+});
+
+test('plugs in as the dispatcher hook: supports every kind, checks at creation', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  assert.ok(['exact', 'predicated', 'window'].every((k) => engine.supports(k as 'exact')));
+  assert.ok(engine.check({ kind: 'window', count: 2, within_ms: 60_000 }).ok);
+  assert.not.ok(engine.check({ kind: 'predicated', field: 'text', regex: '(a+)+' }).ok);
+});
+
+test('exact: the pattern for one agent only', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  const c = cfg('loop:detected', { kind: 'exact', agent_id: 'ag_1' });
+  assert.ok(engine.allows(c, ev('loop:detected', { agent_id: 'ag_1' })));
+  assert.not.ok(engine.allows(c, ev('loop:detected', { agent_id: 'ag_2' })));
+  assert.not.ok(engine.allows(c, ev('loop:detected')));
+});
+
+test('predicated: a regex over a dotted content field', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  const c = cfg('guardrail:violation', { kind: 'predicated', field: 'output.text', regex: 'rm\\s+-rf', flags: 'i' });
+  assert.ok(engine.allows(c, ev('guardrail:violation', { content: { output: { text: 'then RM  -RF /' } } })));
+  assert.not.ok(engine.allows(c, ev('guardrail:violation', { content: { output: { text: 'ls -la' } } })));
+  assert.not.ok(engine.allows(c, ev('guardrail:violation', { content: { output: 'flat' } })), 'missing field');
+  assert.not.ok(engine.allows(c, ev('guardrail:violation', { content: null })));
+  const num = cfg('shell:command_failed', { kind: 'predicated', field: 'exit_code', regex: '^(1|2)$' });
+  assert.ok(engine.allows(num, ev('shell:command_failed', { content: { exit_code: 2 } })), 'numbers are spelled out');
+  const arr = cfg('graph_guardrail:high_impact', { kind: 'predicated', field: 'files.0', regex: '^migrations/' });
+  assert.ok(engine.allows(arr, ev('graph_guardrail:high_impact', { content: { files: ['migrations/001.sql'] } })));
+  const proto = cfg('guardrail:violation', { kind: 'predicated', field: 'toString', regex: 'function' });
+  assert.not.ok(engine.allows(proto, ev('guardrail:violation', { content: {} })), 'inherited properties are not fields');
+});
+
+test('predicated: only the first 4 KiB of a field are examined', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  const c = cfg('guardrail:violation', { kind: 'predicated', field: 'text', regex: 'SECRET' });
+  assert.ok(engine.allows(c, ev('guardrail:violation', { content: { text: 'x'.repeat(4000) + 'SECRET' } })));
+  assert.not.ok(engine.allows(c, ev('guardrail:violation', { content: { text: 'x'.repeat(5000) + 'SECRET' } })));
+});
+
+test('predicated: a pathological match is cut off by the time bound and counts as no match', () => {
+  // Bypass the creation-time screen on purpose, as a matcher stored before a rule change could.
+  const timeouts: string[] = [];
+  const regex = createBoundedRegex({ timeoutMs: 20, maxInput: 100_000 });
+  const outcome = regex.test(/^(a+)+$/, 'a'.repeat(40) + 'b');
+  assert.is(outcome, 'timeout');
+  const engine = createMatcherEngine({ clock: new FakeClock(), regex, onTimeout: (c) => timeouts.push(c.id) });
+  const poly = cfg('guardrail:violation', { kind: 'predicated', field: 'text', regex: '.*a.*a.*a.*a.*b' });
+  assert.not.ok(engine.allows(poly, ev('guardrail:violation', { content: { text: 'a'.repeat(20_000) } })));
+  assert.equal(timeouts, ['cfg_1']);
+});
+
+test('predicated: a stored matcher that fails the screen never matches', () => {
+  const engine = createMatcherEngine({ clock: new FakeClock() });
+  const c = cfg('guardrail:violation', { kind: 'predicated', field: 'text', regex: '(a+)+' });
+  assert.not.ok(engine.allows(c, ev('guardrail:violation', { content: { text: 'aaa' } })));
+});
+
+test('window: the N-th event within T fires once, then the cooldown stops re-firing', () => {
+  const clock = new FakeClock();
+  const engine = createMatcherEngine({ clock });
+  const c = cfg('ideas:threshold_reached', { kind: 'window', count: 3, within_ms: 60_000, cooldown_ms: 300_000 });
+  const hit = () => engine.allows(c, ev('ideas:threshold_reached'));
+  assert.equal([hit(), hit(), hit()], [false, false, true]);
+  clock.advance(10_000);
+  assert.equal([hit(), hit(), hit(), hit()], [false, false, false, false], 'cooling down');
+  clock.advance(300_000);
+  assert.equal([hit(), hit()], [false, false]);
+  clock.advance(61_000);
+  assert.equal([hit(), hit()], [false, false], 'the older one left the window');
+  assert.is(hit(), true);
+});
+
+test('window: grouped by agent or session counts each group apart', () => {
+  const clock = new FakeClock();
+  const engine = createMatcherEngine({ clock });
+  const c = cfg('loop:detected', { kind: 'window', count: 2, within_ms: 60_000, group_by: 'agent' });
+  assert.not.ok(engine.allows(c, ev('loop:detected', { agent_id: 'a' })));
+  assert.not.ok(engine.allows(c, ev('loop:detected', { agent_id: 'b' })));
+  assert.ok(engine.allows(c, ev('loop:detected', { agent_id: 'a' })));
+  assert.ok(engine.allows(c, ev('loop:detected', { agent_id: 'b' })));
+  const s = cfg('loop:detected', { kind: 'window', count: 2, within_ms: 60_000, group_by: 'session' }, 'cfg_2');
+  assert.not.ok(engine.allows(s, ev('loop:detected', { session_id: 's1', agent_id: 'a' })));
+  assert.not.ok(engine.allows(s, ev('loop:detected', { session_id: 's2', agent_id: 'a' })));
+});
+
+test('window state is bounded: past the cap the least recently used groups are forgotten', () => {
+  const windows = createWindowCounter({ maxEntries: 50 });
+  const rule = { count: 5, within_ms: 60_000, cooldown_ms: 0 };
+  for (let i = 0; i < 1_000; i++) windows.hit(`k${i}`, 1_000, rule);
+  assert.ok(windows.size() <= 50, `holds ${windows.size()}`);
+  for (let i = 0; i < 4; i++) windows.hit('hot', 2_000 + i, rule);
+  for (let i = 0; i < 40; i++) windows.hit(`cold${i}`, 3_000, rule);
+  assert.ok(windows.hit('hot', 4_000, rule), 'a recently used group kept its count');
+  windows.forget('k');
+  assert.ok(windows.size() <= 50);
+});
+
+test.run();
