@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Clock } from '../../clock.js';
+import { GroupCommitWriter } from './group-commit.js';
+import { LogCore } from './log-core.js';
+import { listSegments, nodeSegmentIo, type SegmentIo } from './segment-io.js';
+import { scanSegments } from './segment-scan.js';
+import { SegmentStore } from './segment-store.js';
+import type { EventLog, EventLogStats } from './types.js';
+
+export interface FileLogOptions {
+  clock: Clock;
+  /** A segment is closed and the next one started once a batch would take it past this size. */
+  segmentBytes?: number;
+  /** Recent lines kept in memory for reads. */
+  cacheLines?: number;
+  io?: SegmentIo;
+}
+
+const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+// Offsets are kept as 32-bit numbers.
+const MAX_SEGMENT_BYTES = 2 ** 31;
+
+/**
+ * Opens (or creates) the event log under `<dir>/events/`: reads every segment once to rebuild
+ * the indexes (cutting a torn tail, skipping corrupt lines — see `recovery`), then appends with
+ * group commit. Only `close` releases the files; appends after it fail.
+ */
+export async function openEventLog(dir: string, options: FileLogOptions): Promise<EventLog> {
+  const eventsDir = join(dir, 'events');
+  mkdirSync(eventsDir, { recursive: true });
+  const segmentBytes = Math.min(MAX_SEGMENT_BYTES, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES);
+  const store = new SegmentStore(eventsDir, options.cacheLines);
+  const core = new LogCore(options.clock, store);
+
+  const segments = listSegments(eventsDir);
+  const { recovery, tailSize } = scanSegments(eventsDir, segments, (e) => {
+    store.add(e.segment, e.offset, e.length);
+    core.commit(e);
+  });
+  core.continueAfter(core.index.lastSeq());
+
+  const writer = new GroupCommitWriter(eventsDir, options.io ?? nodeSegmentIo, segmentBytes, segments.at(-1) ?? 1, tailSize, (batch) => {
+    for (const w of batch) {
+      store.add(w.segment, w.offset, w.length, w.event.line);
+      core.commit(w.event);
+    }
+  });
+  let closed = false;
+
+  return {
+    async append(input) {
+      if (closed) throw new Error('the event log is closed');
+      const event = core.prepare(input);
+      await writer.append(event);
+      return event.row;
+    },
+    get: (id) => core.get(id),
+    query: (query) => core.query(query),
+    lastId: () => core.lastId(),
+    recovery,
+    stats: (): EventLogStats => ({
+      events: core.index.count,
+      batches: writer.stats.batches,
+      syncs: writer.stats.syncs,
+      index_bytes: core.index.bytes() + store.bytes(),
+    }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await writer.settle();
+      writer.close();
+      store.close();
+    },
+  };
+}
