@@ -1,0 +1,167 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openEventLog, type EventLog, type NewEventRow, type SegmentIo } from '../../../../daemon/events/log/index.js';
+import { nodeSegmentIo } from '../../../../daemon/events/log/segment-io.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
+
+const event = (n: number, extra: Partial<NewEventRow> = {}): NewEventRow => ({ type: 'test:n', agent_id: `a${n % 3}`, session_id: null, quest_id: null, causation_id: null, content: { n }, ...extra });
+const segmentFile = (dir: string, n = 1) => join(dir, 'events', `${String(n).padStart(6, '0')}.jsonl`);
+
+/** An io seam that counts syncs and can hold a sync until the test releases it. */
+function countingIo() {
+  const counts = { writes: 0, syncs: 0 };
+  let gate: Promise<void> | null = null;
+  let open: () => void = () => {};
+  const io: SegmentIo = {
+    write: (fd, data, position) => (counts.writes++, nodeSegmentIo.write(fd, data, position)),
+    sync: async (fd) => {
+      counts.syncs++;
+      if (gate) await gate;
+      return nodeSegmentIo.sync(fd);
+    },
+    truncate: nodeSegmentIo.truncate,
+  };
+  return {
+    io,
+    counts,
+    hold: () => void (gate = new Promise((resolve) => (open = () => ((gate = null), resolve())))),
+    release: () => open(),
+  };
+}
+
+test('an acknowledged append is there after reopening, and ids continue above it', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log: EventLog = await openEventLog(dir, { clock });
+  const written = [];
+  for (let i = 0; i < 5; i++) written.push(await log.append(event(i, { quest_id: 'q1' })));
+  await log.close();
+  log = await openEventLog(dir, { clock });
+  assert.equal(log.recovery, []);
+  assert.equal(log.query({}).events, written);
+  assert.equal(log.query({ agent_id: 'a1' }).events, [written[1], written[4]], 'indexes rebuilt from disk');
+  assert.is(log.lastId(), written[4]!.id);
+  const next = await log.append(event(5));
+  assert.ok(next.id > written[4]!.id);
+  assert.is(next.id, 'evt_0000000000000006');
+  await log.close();
+});
+
+test('group commit: many concurrent appends share few syncs, each acknowledged only after its sync', async () => {
+  const dir = tempDir('svc-events');
+  const { io, counts, hold, release } = countingIo();
+  const log = await openEventLog(dir, { clock: new FakeClock(), io });
+  hold();
+  const first = log.append(event(0));
+  let firstDone = false;
+  void first.then(() => (firstDone = true));
+  await new Promise((r) => setImmediate(r));
+  // The first batch is stuck in its sync: everything appended now must wait for the next batch.
+  const rest = Array.from({ length: 199 }, (_, i) => log.append(event(i + 1)));
+  await new Promise((r) => setImmediate(r));
+  assert.is(firstDone, false, 'not acknowledged before its sync returned');
+  assert.is(log.lastId(), null, 'not visible to readers before it is durable');
+  assert.is(counts.syncs, 1);
+  release();
+  const rows = await Promise.all([first, ...rest]);
+  assert.is(rows.length, 200);
+  assert.ok(counts.syncs <= 3, `200 appends took ${counts.syncs} syncs`);
+  assert.is(counts.writes, counts.syncs, 'one write per batch');
+  assert.is(log.stats!().syncs, counts.syncs);
+  assert.is(log.query({ limit: 1000 }).events.length, 200);
+  await log.close();
+});
+
+test('a torn last line is cut off at start and the log goes on cleanly', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock });
+  const a = await log.append(event(1));
+  const b = await log.append(event(2));
+  await log.close();
+  const intact = statSync(segmentFile(dir)).size;
+  appendFileSync(segmentFile(dir), '{"id":"evt_0000000000000003","type":"test:n","agent_');
+  log = await openEventLog(dir, { clock });
+  assert.is(log.recovery.length, 1);
+  assert.match(log.recovery[0]!, /000001\.jsonl: cut an unfinished last line at byte/);
+  assert.is(statSync(segmentFile(dir)).size, intact, 'the file is cut back to its last complete line');
+  assert.equal(log.query({}).events, [a, b]);
+  const c = await log.append(event(3));
+  assert.is(c.id, 'evt_0000000000000003', 'the torn event was never acknowledged, so its id is reused');
+  await log.close();
+  log = await openEventLog(dir, { clock });
+  assert.equal(log.recovery, []);
+  assert.equal(log.query({}).events, [a, b, c]);
+  await log.close();
+});
+
+test('a corrupt line in the middle is skipped and reported, never fatal', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock });
+  const rows = [];
+  for (let i = 0; i < 4; i++) rows.push(await log.append(event(i)));
+  await log.close();
+  const lines = readFileSync(segmentFile(dir), 'utf8').split('\n');
+  lines[1] = '{"id":"evt_00000000000\u0000garbage';
+  lines[2] = '{"id":"evt_0000000000000001","type":"dup","agent_id":null,"session_id":null,"quest_id":null,"causation_id":null,"correlation_id":"x","created_at":"2026-01-01T00:00:00Z","content":1}';
+  writeFileSync(segmentFile(dir), lines.join('\n'));
+  log = await openEventLog(dir, { clock });
+  assert.is(log.recovery.length, 2);
+  assert.match(log.recovery[0]!, /000001\.jsonl line 2 \(byte \d+\): skipped a corrupt line/);
+  assert.match(log.recovery[1]!, /line 3 .*not above the previous id/);
+  assert.equal(log.query({}).events, [rows[0], rows[3]]);
+  assert.is((await log.append(event(9))).id, 'evt_0000000000000005');
+  await log.close();
+});
+
+test('segments roll at their size and are all read back', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock, segmentBytes: 1024, cacheLines: 4 });
+  const rows = [];
+  for (let i = 0; i < 40; i++) rows.push(await log.append(event(i, { content: { n: i, pad: 'x'.repeat(100) } })));
+  assert.ok(readdirSync(join(dir, 'events')).length >= 5);
+  for (const name of readdirSync(join(dir, 'events'))) assert.ok(statSync(join(dir, 'events', name)).size <= 1024);
+  assert.equal(log.query({ limit: 1000 }).events, rows, 'reads across segments, past the small cache');
+  await log.close();
+  log = await openEventLog(dir, { clock, segmentBytes: 1024 });
+  assert.equal(log.query({ agent_id: 'a2', limit: 1000 }).events, rows.filter((_, i) => i % 3 === 2));
+  assert.is(log.get(rows[7]!.id)!.id, rows[7]!.id);
+  await log.close();
+});
+
+test('a failed write rejects its batch, leaves no trace, and later appends go on', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let failNext = false;
+  const io: SegmentIo = {
+    ...nodeSegmentIo,
+    write: async (fd, data, position) => {
+      if (failNext) {
+        failNext = false;
+        // Half the batch reaches the file before the disk gives up.
+        await nodeSegmentIo.write(fd, data.subarray(0, data.length >> 1), position);
+        throw new Error('EIO: i/o error');
+      }
+      return nodeSegmentIo.write(fd, data, position);
+    },
+  };
+  let log = await openEventLog(dir, { clock, io });
+  const a = await log.append(event(1));
+  failNext = true;
+  const err = await log.append(event(2)).catch((e: Error) => e);
+  assert.match(String(err), /could not write to disk: EIO/);
+  const c = await log.append(event(3));
+  assert.equal(log.query({}).events, [a, c]);
+  await log.close();
+  log = await openEventLog(dir, { clock });
+  assert.equal(log.recovery, [], 'the half-written batch was cut back before the next write');
+  assert.equal(log.query({}).events, [a, c]);
+  await log.close();
+});
+
+test.run();
