@@ -6,7 +6,6 @@
  */
 const PREFIX = 'evt_';
 const WIDTH = 16;
-const SHAPE = /^evt_\d{16}$/;
 
 export function formatEventId(seq: number): string {
   return PREFIX + String(seq).padStart(WIDTH, '0');
@@ -14,7 +13,13 @@ export function formatEventId(seq: number): string {
 
 /** The sequence number of a well-formed id, or null. */
 export function parseEventId(id: unknown): number | null {
-  if (typeof id !== 'string' || !SHAPE.test(id)) return null;
-  const seq = Number(id.slice(PREFIX.length));
+  // A character loop rather than a regex: this runs for every line at start.
+  if (typeof id !== 'string' || id.length !== PREFIX.length + WIDTH || !id.startsWith(PREFIX)) return null;
+  let seq = 0;
+  for (let i = PREFIX.length; i < id.length; i++) {
+    const digit = id.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    seq = seq * 10 + digit;
+  }
   return Number.isSafeInteger(seq) ? seq : null;
 }

@@ -31,13 +31,16 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
   mkdirSync(eventsDir, { recursive: true });
   const segmentBytes = Math.min(MAX_SEGMENT_BYTES, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES);
   const store = new SegmentStore(eventsDir, options.cacheLines);
-  const core = new LogCore(options.clock, store);
+  const recovery: string[] = [];
+  const core = new LogCore(options.clock, store, recovery);
 
   const segments = listSegments(eventsDir);
-  const { recovery, tailSize } = scanSegments(eventsDir, segments, (e) => {
+  const scanned = scanSegments(eventsDir, segments, (e) => {
     store.add(e.segment, e.offset, e.length);
-    core.commit(e);
+    core.index.add(e.fields);
   });
+  recovery.push(...scanned.recovery);
+  const tailSize = scanned.tailSize;
   core.continueAfter(core.index.lastSeq());
 
   const writer = new GroupCommitWriter(eventsDir, options.io ?? nodeSegmentIo, segmentBytes, segments.at(-1) ?? 1, tailSize, (batch) => {

@@ -25,6 +25,10 @@ export class Growable<T extends TypedArray> {
     this.data[this.length++] = value;
   }
 
+  set(index: number, value: number): void {
+    this.data[index] = value;
+  }
+
   at(index: number): number {
     return this.data[index]!;
   }

@@ -4,6 +4,7 @@ import { badRequest } from '../../http/api-error.js';
 import type { EventRow } from '../../runtime/services.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import { EventIndex } from './event-index.js';
+import { fieldsOf } from './index-fields.js';
 import { decodeEventLine, encodeEventLine } from './line-format.js';
 import { planQuery } from './log-query.js';
 import type { LogQuery, NewEventRow } from './types.js';
@@ -33,6 +34,8 @@ export class LogCore {
   constructor(
     private readonly clock: Clock,
     private readonly source: LineSource,
+    /** Where lines found damaged on reading are reported (the log's `recovery`). */
+    private readonly problems: string[] = [],
   ) {}
 
   /** After loading existing events: ids continue above the highest one seen. */
@@ -67,20 +70,36 @@ export class LogCore {
   }
 
   commit(event: { seq: number; row: EventRow }): number {
-    return this.index.add(event.row, event.seq);
+    return this.index.add(fieldsOf(event.row, event.seq));
   }
 
   get(id: string): EventRow | undefined {
     const seq = parseEventId(id);
     const position = seq === null ? -1 : this.index.positionOf(seq);
     if (position < 0) return undefined;
-    return decodeEventLine(this.source.read([position])[0]!) ?? undefined;
+    return this.decode([position])[0];
   }
 
   query(query: LogQuery): { events: EventRow[]; next_since_id: string | null } {
     const { positions, more } = this.index.select(planQuery(query));
-    const events = this.source.read(positions).map((line) => decodeEventLine(line)!);
-    return { events, next_since_id: more ? events[events.length - 1]!.id : null };
+    const events = this.decode(positions);
+    // The cursor is the last position looked at, not the last event returned: a damaged line
+    // left out of this page must not make the next page start before it again.
+    return { events, next_since_id: more ? formatEventId(this.index.seqAt(positions[positions.length - 1]!)) : null };
+  }
+
+  /** Start-up checks a line's frame only; its content is checked here, and a damaged one is left out and reported once. */
+  private decode(positions: readonly number[]): EventRow[] {
+    const lines = this.source.read(positions);
+    const rows: EventRow[] = [];
+    lines.forEach((line, i) => {
+      const row = decodeEventLine(line);
+      if (row) return rows.push(row);
+      const id = formatEventId(this.index.seqAt(positions[i]!));
+      const note = `${id}: left out a line whose content is corrupt`;
+      if (!this.problems.includes(note)) this.problems.push(note);
+    });
+    return rows;
   }
 
   lastId(): string | null {

@@ -1,19 +1,21 @@
 import { readFileSync, truncateSync } from 'node:fs';
-import type { EventRow } from '../../runtime/services.js';
 import { parseEventId } from './event-id.js';
+import { fieldsOf, type IndexFields } from './index-fields.js';
 import { decodeEventLine } from './line-format.js';
+import { LineScanner } from './line-scan.js';
 import { segmentName, segmentPath } from './segment-io.js';
 
 export interface ScannedEvent {
-  row: EventRow;
-  seq: number;
+  /** Reused from one call of `visit` to the next: copy what you keep. */
+  fields: IndexFields;
   segment: number;
   offset: number;
   length: number;
 }
 
 /**
- * Reads every segment once at start and hands each good event to `visit`, oldest first.
+ * Reads every segment once at start and hands each good event to `visit`, oldest first. Lines
+ * the log wrote itself take the byte-level fast path (line-scan.ts); any other goes through JSON.parse.
  * Recovery, reported line by line and never fatal:
  * - the last segment's unfinished last line (a crash mid-write; never acknowledged, since an
  *   append resolves only after its whole line is synced) is cut off, so the next write starts clean;
@@ -24,6 +26,8 @@ export function scanSegments(eventsDir: string, segments: number[], visit: (even
   const recovery: string[] = [];
   let lastSeq = 0;
   let tailSize = 0;
+  const fields: IndexFields = { seq: 0, createdMs: 0, type: '', agent_id: null, session_id: null, quest_id: null, causation_id: null, correlation_id: '', causationSeq: -1, correlationSeq: -1 };
+  const scanner = new LineScanner();
   segments.forEach((segment, i) => {
     const path = segmentPath(eventsDir, segment);
     const data = readFileSync(path);
@@ -42,13 +46,12 @@ export function scanSegments(eventsDir: string, segments: number[], visit: (even
         end = data.length;
       }
       if (end > offset) {
-        const row = decodeEventLine(data.toString('utf8', offset, end));
-        const seq = row ? parseEventId(row.id)! : null;
-        if (row === null || seq === null) recovery.push(`${segmentName(segment)} line ${lineNo} (byte ${offset}): skipped a corrupt line`);
-        else if (seq <= lastSeq) recovery.push(`${segmentName(segment)} line ${lineNo} (byte ${offset}): skipped ${row.id}, not above the previous id`);
+        const ok = scanner.scan(data, offset, end, fields) || decodeInto(data.toString('utf8', offset, end), fields);
+        if (!ok) recovery.push(`${segmentName(segment)} line ${lineNo} (byte ${offset}): skipped a corrupt line`);
+        else if (fields.seq <= lastSeq) recovery.push(`${segmentName(segment)} line ${lineNo} (byte ${offset}): skipped an event whose id is not above the previous one`);
         else {
-          lastSeq = seq;
-          visit({ row, seq, segment, offset, length: end - offset });
+          lastSeq = fields.seq;
+          visit({ fields, segment, offset, length: end - offset });
         }
       }
       offset = end + 1;
@@ -56,4 +59,11 @@ export function scanSegments(eventsDir: string, segments: number[], visit: (even
     if (isTail) tailSize = Math.min(offset, data.length);
   });
   return { recovery, tailSize };
+}
+
+function decodeInto(line: string, fields: IndexFields): boolean {
+  const row = decodeEventLine(line);
+  if (row === null) return false;
+  Object.assign(fields, fieldsOf(row, parseEventId(row.id)!));
+  return true;
 }

@@ -4,7 +4,9 @@ import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } fr
 import { join } from 'node:path';
 import { openEventLog, type EventLog, type NewEventRow, type SegmentIo } from '../../../../daemon/events/log/index.js';
 import { nodeSegmentIo } from '../../../../daemon/events/log/segment-io.js';
+import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
+import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
 const event = (n: number, extra: Partial<NewEventRow> = {}): NewEventRow => ({ type: 'test:n', agent_id: `a${n % 3}`, session_id: null, quest_id: null, causation_id: null, content: { n }, ...extra });
@@ -58,7 +60,8 @@ test('group commit: many concurrent appends share few syncs, each acknowledged o
   const first = log.append(event(0));
   let firstDone = false;
   void first.then(() => (firstDone = true));
-  await new Promise((r) => setImmediate(r));
+  // Wait (on events, not on time) until the first batch is written and stuck in its sync.
+  while (counts.syncs === 0) await new Promise((r) => setImmediate(r));
   // The first batch is stuck in its sync: everything appended now must wait for the next batch.
   const rest = Array.from({ length: 199 }, (_, i) => log.append(event(i + 1)));
   await new Promise((r) => setImmediate(r));
@@ -112,7 +115,7 @@ test('a corrupt line in the middle is skipped and reported, never fatal', async 
   log = await openEventLog(dir, { clock });
   assert.is(log.recovery.length, 2);
   assert.match(log.recovery[0]!, /000001\.jsonl line 2 \(byte \d+\): skipped a corrupt line/);
-  assert.match(log.recovery[1]!, /line 3 .*not above the previous id/);
+  assert.match(log.recovery[1]!, /line 3 .*id is not above the previous one/);
   assert.equal(log.query({}).events, [rows[0], rows[3]]);
   assert.is((await log.append(event(9))).id, 'evt_0000000000000005');
   await log.close();
@@ -161,6 +164,55 @@ test('a failed write rejects its batch, leaves no trace, and later appends go on
   log = await openEventLog(dir, { clock });
   assert.equal(log.recovery, [], 'the half-written batch was cut back before the next write');
   assert.equal(log.query({}).events, [a, c]);
+  await log.close();
+});
+
+test('indexes rebuilt from disk answer like the live ones, odd strings included', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock });
+  const random = seededRandom(7);
+  const all: EventRow[] = [];
+  const odd = ['typ"e:quoted', 'ünï:cödé', 'back\\slash:x', 'emoji:🎉'];
+  for (let i = 0; i < 300; i++) {
+    clock.advance(Math.floor(random() * 3000) - 500);
+    const input = randomEvent(random, all);
+    if (i % 7 === 0) input.type = odd[i % odd.length]!;
+    if (i % 11 === 0) input.agent_id = 'agént "x"';
+    if (i % 13 === 0) input.correlation_id = 'corr-chosen-by-caller';
+    if (i % 17 === 0) input.causation_id = 'evt_0000000000999999';
+    all.push(await log.append(input));
+  }
+  await log.close();
+  log = await openEventLog(dir, { clock });
+  assert.equal(log.recovery, []);
+  for (let round = 0; round < 120; round++) {
+    const query = randomQuery(random, all, clock.now());
+    if (round % 5 === 0) query.event_type = odd[round % odd.length];
+    if (round % 6 === 0) query.correlation_id = 'corr-chosen-by-caller';
+    if (round % 9 === 0) query.causation_id = 'evt_0000000000999999';
+    query.limit = 1000;
+    assert.equal(log.query(query).events, bruteForce(all, query), JSON.stringify(query));
+  }
+  await log.close();
+});
+
+test('a line whose content is damaged is left out when read, reported, and paged past', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock });
+  const rows = [];
+  for (let i = 0; i < 3; i++) rows.push(await log.append(event(i)));
+  await log.close();
+  const text = readFileSync(segmentFile(dir), 'utf8').replace('"content":{"n":1}', '"content":{"n":}');
+  writeFileSync(segmentFile(dir), text);
+  log = await openEventLog(dir, { clock });
+  const first = log.query({ limit: 2 });
+  assert.equal(first.events, [rows[0]]);
+  assert.is(first.next_since_id, rows[1]!.id, 'the cursor moves past the damaged line');
+  assert.equal(log.query({ since_id: first.next_since_id! }).events, [rows[2]]);
+  assert.is(log.get(rows[1]!.id), undefined);
+  assert.equal(log.recovery, [`${rows[1]!.id}: left out a line whose content is corrupt`]);
   await log.close();
 });
 
