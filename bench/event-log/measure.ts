@@ -7,7 +7,10 @@ export function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-export function memoryNow(): { rss: number; heap: number; external: number } {
+/** Memory after two full collections a turn apart (freed buffers are released after the first one's sweep). */
+export async function memoryNow(): Promise<{ rss: number; heap: number; external: number }> {
+  collectGarbage();
+  await new Promise((resolve) => setImmediate(resolve));
   collectGarbage();
   const m = process.memoryUsage();
   return { rss: m.rss, heap: m.heapUsed, external: m.external + m.arrayBuffers };

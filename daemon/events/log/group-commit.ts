@@ -58,13 +58,15 @@ export class GroupCommitWriter {
   }
 
   private async drain(): Promise<void> {
-    // Let the appends of the current tick join the first batch too.
-    await Promise.resolve();
     try {
+      // Before each batch, let pending callbacks run (the appends of this tick, and the callers
+      // the last batch just acknowledged, who often append again at once), so they join it.
+      await nextTurn();
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
         await this.writeBatch(batch);
+        await nextTurn();
       }
     } finally {
       this.flushing = null;
@@ -116,6 +118,8 @@ export class GroupCommitWriter {
     this.fd = openSegment(this.eventsDir, this.segment);
   }
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function openSegment(eventsDir: string, segment: number): number {
   const fd = openSync(segmentPath(eventsDir, segment), constants.O_WRONLY | constants.O_CREAT);
