@@ -19,6 +19,7 @@ export class SegmentStore implements LineSource {
   private readonly lengths = new Growable(Uint32Array);
   private readonly cache = new Map<number, string>();
   private readonly files = new Map<number, number>();
+  private closed = false;
 
   constructor(
     private readonly eventsDir: string,
@@ -34,6 +35,8 @@ export class SegmentStore implements LineSource {
   }
 
   read(positions: readonly number[]): string[] {
+    // After close a read would reopen files nobody closes again.
+    if (this.closed && positions.length > 0) throw new Error('the event log is closed');
     const out = new Array<string>(positions.length);
     let i = 0;
     while (i < positions.length) {
@@ -71,6 +74,7 @@ export class SegmentStore implements LineSource {
   }
 
   close(): void {
+    this.closed = true;
     for (const fd of this.files.values()) closeSync(fd);
     this.files.clear();
     this.cache.clear();
