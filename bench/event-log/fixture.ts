@@ -24,7 +24,7 @@ export function fixtureEvent(i: number): EventRow {
   return {
     id,
     type: TYPES[h % TYPES.length]!,
-    agent_id: `agt_${h % AGENTS}`,
+    agent_id: `agt_${(h >>> 12) % AGENTS}`,
     session_id: `ses_${(h >>> 8) % SESSIONS}`,
     quest_id: h % 5 === 0 ? `qst_${(h >>> 4) % 5000}` : null,
     content: { text: `step ${seq} of the plan`, tokens: h % 1000 },

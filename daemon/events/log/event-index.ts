@@ -1,4 +1,5 @@
 import { Growable, lowerBoundIn } from './growable.js';
+import type { SnapshotParts } from './index-snapshot.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import type { IndexFields } from './index-fields.js';
 import type { IndexedField, PlannedQuery } from './log-query.js';
@@ -31,6 +32,14 @@ export class EventIndex {
   private readonly correlation = new RefIndex();
   private readonly prefixes = new Map<string, string | null>();
   private readonly causation = new RefIndex();
+
+  /** Its columns and maps by name, live, for the snapshot to save or fill. */
+  snapshotParts(): SnapshotParts {
+    return {
+      arrays: { seqs: this.seqs, created: this.created, createdMax: this.createdMax, flags: this.flags, ...prefixed('correlation.', this.correlation.snapshotParts().arrays), ...prefixed('causation.', this.causation.snapshotParts().arrays) },
+      lists: { ...this.maps, ...prefixed('correlation.', this.correlation.snapshotParts().lists), ...prefixed('causation.', this.causation.snapshotParts().lists) },
+    };
+  }
 
   get count(): number {
     return this.seqs.length;
@@ -146,4 +155,8 @@ export class EventIndex {
     list.splice(at, 0, target);
     return list;
   }
+}
+
+function prefixed<T>(prefix: string, record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [prefix + k, v]));
 }

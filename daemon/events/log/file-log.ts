@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { GroupCommitWriter } from './group-commit.js';
+import { readSnapshot, writeSnapshot, type SnapshotParts } from './index-snapshot.js';
 import { LogCore } from './log-core.js';
-import { listSegments, nodeSegmentIo, type SegmentIo } from './segment-io.js';
+import { listSegments, nodeSegmentIo, segmentPath, type SegmentIo } from './segment-io.js';
 import { scanSegments } from './segment-scan.js';
 import { SegmentStore } from './segment-store.js';
 import type { EventLog, EventLogStats } from './types.js';
@@ -15,6 +16,8 @@ export interface FileLogOptions {
   /** Recent lines kept in memory for reads. */
   cacheLines?: number;
   io?: SegmentIo;
+  /** Save the indexes at close and load them at the next start (default true). */
+  snapshot?: boolean;
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -35,12 +38,17 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
   const core = new LogCore(options.clock, store, recovery);
 
   const segments = listSegments(eventsDir);
-  const scanned = scanSegments(eventsDir, segments, (e) => {
-    store.add(e.segment, e.offset, e.length);
-    core.index.add(e.fields);
-  });
-  recovery.push(...scanned.recovery);
-  const tailSize = scanned.tailSize;
+  const parts = snapshotParts(core, store);
+  const useSnapshot = options.snapshot !== false;
+  let tailSize = segments.length > 0 ? statSync(segmentPath(eventsDir, segments.at(-1)!)).size : 0;
+  if (!useSnapshot || !readSnapshot(eventsDir, segments, parts)) {
+    const scanned = scanSegments(eventsDir, segments, (e) => {
+      store.add(e.segment, e.offset, e.length);
+      core.index.add(e.fields);
+    });
+    recovery.push(...scanned.recovery);
+    tailSize = scanned.tailSize;
+  }
   core.continueAfter(core.index.lastSeq());
 
   const writer = new GroupCommitWriter(eventsDir, options.io ?? nodeSegmentIo, segmentBytes, segments.at(-1) ?? 1, tailSize, (batch) => {
@@ -74,6 +82,19 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
       await writer.settle();
       writer.close();
       store.close();
+      if (useSnapshot && writer.healthy) {
+        try {
+          writeSnapshot(eventsDir, listSegments(eventsDir), parts);
+        } catch {
+          // Without a snapshot the next start scans the segments: slower, never wrong.
+        }
+      }
     },
   };
+}
+
+function snapshotParts(core: LogCore, store: SegmentStore): SnapshotParts {
+  const index = core.index.snapshotParts();
+  const files = store.snapshotParts();
+  return { arrays: { ...index.arrays, ...Object.fromEntries(Object.entries(files.arrays).map(([k, v]) => ['store.' + k, v])) }, lists: index.lists };
 }

@@ -48,6 +48,11 @@ export class GroupCommitWriter {
     });
   }
 
+  /** False once a failed write could not be taken back. */
+  get healthy(): boolean {
+    return this.broken === null;
+  }
+
   /** Resolves once everything queued so far is written (or failed). */
   async settle(): Promise<void> {
     while (this.flushing) await this.flushing;

@@ -2,7 +2,7 @@
  * Append-only typed arrays: the per-event columns of the index (sequence, time, file location)
  * cost a few bytes per event instead of a JS object per event.
  */
-type TypedArray = Float64Array | Uint32Array | Uint8Array;
+export type TypedArray = Float64Array | Uint32Array | Uint8Array;
 type Ctor<T extends TypedArray> = new (length: number) => T;
 
 export class Growable<T extends TypedArray> {
@@ -59,6 +59,18 @@ export class Growable<T extends TypedArray> {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** The values (a view, valid until the next push). */
+  contents(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+
+  /** Replaces every value (loading a snapshot). */
+  replace(values: ArrayLike<number>): void {
+    this.data = new this.ctor(Math.max(1024, values.length));
+    this.data.set(values as never);
+    this.length = values.length;
   }
 
   /** Bytes held, for the memory report. */

@@ -1,4 +1,5 @@
 import { Growable } from './growable.js';
+import type { SnapshotParts } from './index-snapshot.js';
 
 /**
  * An index over a field that names another event (causation, correlation). Most values are ids
@@ -39,6 +40,10 @@ export class RefIndex {
     for (let p = target < 0 ? 0 : this.first.at(target); p !== 0; p = this.next.at(p - 1)) out.push(p - 1);
     const more = this.others.get(key);
     return more ? [...out, ...more].sort((a, b) => a - b) : out;
+  }
+
+  snapshotParts(): SnapshotParts {
+    return { arrays: { first: this.first, last: this.last, next: this.next }, lists: { others: this.others } };
   }
 
   bytes(): number {

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Growable } from './growable.js';
+import type { SnapshotParts } from './index-snapshot.js';
 import type { LineSource } from './log-core.js';
 import { segmentPath } from './segment-io.js';
 
@@ -67,6 +68,10 @@ export class SegmentStore implements LineSource {
       i = j;
     }
     return out;
+  }
+
+  snapshotParts(): SnapshotParts {
+    return { arrays: { segments: this.segments, offsets: this.offsets, lengths: this.lengths }, lists: {} };
   }
 
   bytes(): number {

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEventLog, type EventLog, type NewEventRow, type SegmentIo } from '../../../../daemon/events/log/index.js';
+import { formatEventId, openEventLog, type EventLog, type NewEventRow, type SegmentIo } from '../../../../daemon/events/log/index.js';
 import { nodeSegmentIo } from '../../../../daemon/events/log/segment-io.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
@@ -140,17 +140,44 @@ test('indexes rebuilt from disk answer like the live ones, odd strings included'
     all.push(await log.append(input));
   }
   await log.close();
-  log = await openEventLog(dir, { clock });
-  assert.equal(log.recovery, []);
-  for (let round = 0; round < 120; round++) {
-    const query = randomQuery(random, all, clock.now());
-    if (round % 5 === 0) query.event_type = odd[round % odd.length];
-    if (round % 6 === 0) query.correlation_id = 'corr-chosen-by-caller';
-    if (round % 9 === 0) query.causation_id = 'evt_0000000000999999';
-    query.limit = 1000;
-    assert.equal(log.query(query).events, bruteForce(all, query), JSON.stringify(query));
+  // Both ways of rebuilding: scanning every line, and loading the snapshot the close just wrote.
+  for (const snapshot of [false, true]) {
+    log = await openEventLog(dir, { clock, snapshot });
+    assert.equal(log.recovery, []);
+    for (let round = 0; round < 120; round++) {
+      const query = randomQuery(random, all, clock.now());
+      if (round % 5 === 0) query.event_type = odd[round % odd.length];
+      if (round % 6 === 0) query.correlation_id = 'corr-chosen-by-caller';
+      if (round % 9 === 0) query.causation_id = 'evt_0000000000999999';
+      query.limit = 1000;
+      assert.equal(log.query(query).events, bruteForce(all, query), `snapshot ${snapshot}: ${JSON.stringify(query)}`);
+    }
+    const next = await log.append(event(1000));
+    all.push(next);
+    assert.is(next.id, formatEventId(all.length), 'ids continue after the last one');
+    await log.close();
   }
+});
+
+test('the snapshot is used only while the segments are exactly as it saw them', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock });
+  const a = await log.append(event(1));
   await log.close();
+  assert.ok(existsSync(join(dir, 'events', 'index.snapshot')));
+  // Opened from the snapshot, appended to, then "crashed" (never closed): the files grew.
+  log = await openEventLog(dir, { clock });
+  const b = await log.append(event(2));
+  const reopened = await openEventLog(dir, { clock });
+  assert.equal(reopened.query({}).events, [a, b], 'a stale snapshot is ignored, the segments are scanned');
+  await reopened.close();
+  // A damaged snapshot is only a slower start.
+  writeFileSync(join(dir, 'events', 'index.snapshot'), 'garbage');
+  const again = await openEventLog(dir, { clock });
+  assert.equal(again.query({}).events, [a, b]);
+  assert.equal(again.query({ agent_id: 'a2' }).events, [b]);
+  await again.close();
 });
 
 test.run();
