@@ -25,9 +25,10 @@ const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 const MAX_SEGMENT_BYTES = 2 ** 31;
 
 /**
- * Opens (or creates) the event log under `<dir>/events/`: reads every segment once to rebuild
- * the indexes (cutting a torn tail, skipping corrupt lines — see `recovery`), then appends with
- * group commit. Only `close` releases the files; appends after it fail.
+ * Opens (or creates) the event log under `<dir>/events/`: loads the indexes from the snapshot of
+ * the last clean close when the segments are unchanged since, else reads every segment once to
+ * rebuild them (cutting a torn tail, skipping corrupt lines — see `recovery`); then appends with
+ * group commit. `close` waits for queued appends, releases the files and saves the snapshot.
  */
 export async function openEventLog(dir: string, options: FileLogOptions): Promise<EventLog> {
   const eventsDir = join(dir, 'events');

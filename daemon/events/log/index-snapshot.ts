@@ -74,7 +74,7 @@ export function readSnapshot(eventsDir: string, segments: number[], parts: Snaps
       header.version === VERSION &&
       header.segments.length === segments.length &&
       header.segments.every(([n, size], i) => n === segments[i] && statSync(segmentPath(eventsDir, n)).size === size);
-    if (!matches) return discard(path);
+    if (!matches || expectedSize(header, headerEnd) !== data.length) return discard(path);
     let offset = headerEnd;
     for (const { name, kind, length } of header.arrays) {
       const Kind = KINDS[kind];
@@ -94,9 +94,21 @@ export function readSnapshot(eventsDir: string, segments: number[], parts: Snaps
     }
     return true;
   } catch {
-    // A damaged snapshot is only a slower start.
+    // A damaged snapshot is only a slower start: empty whatever was filled, and scan.
+    for (const column of Object.values(parts.arrays)) column.replace([]);
+    for (const map of Object.values(parts.lists)) map.clear();
     return discard(path);
   }
+}
+
+function expectedSize(header: Header, headerEnd: number): number {
+  let size = headerEnd;
+  for (const { kind, length } of header.arrays) {
+    const bytes = length * KINDS[kind].BYTES_PER_ELEMENT;
+    size += bytes + ((8 - (bytes % 8)) % 8);
+  }
+  for (const { counts } of header.lists) for (const count of counts) size += count * 4;
+  return size;
 }
 
 function discard(path: string): false {
