@@ -5,7 +5,7 @@ import { notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import type { OpenedRuntime } from '../runtime/company-runtime.js';
 import type { EventFilter } from '../runtime/services.js';
-import { MAX_LIMIT } from './log/array-log.js';
+import { MAX_LIMIT } from './log/index.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from './follow.js';
 import { streamEvents } from './stream.js';
 

@@ -34,6 +34,6 @@ export function renderTree(node: TraceNode, prefix = '', last = true, root = tru
 }
 
 export function traceCommand(makeCtx: ContextFactory): Command {
-  const cmd = withCompany(new Command('trace').description('show what an event fired and everything that caused, as a tree').argument('<event id>', 'an event id (ev_…)'));
+  const cmd = withCompany(new Command('trace').description('show what an event fired and everything that caused, as a tree').argument('<event id>', 'an event id (evt_…)'));
   return action(cmd, makeCtx, (ctx, flags, id: string) => runTrace(id, flags, ctx));
 }

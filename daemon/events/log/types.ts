@@ -26,5 +26,17 @@ export interface EventLog {
   lastId(): string | null;
   /** Problems met while opening (a corrupt line skipped, a torn tail cut), for the daemon log. */
   readonly recovery: string[];
+  /** Counters for the daemon log and the benchmark (the file log has them; optional for others). */
+  stats?(): EventLogStats;
   close(): Promise<void>;
+}
+
+export interface EventLogStats {
+  /** Events visible (durable). */
+  events: number;
+  /** Batches written since open: each is one write and one sync, however many appends joined it. */
+  batches: number;
+  syncs: number;
+  /** Approximate bytes held by the in-memory indexes and line locations. */
+  index_bytes: number;
 }

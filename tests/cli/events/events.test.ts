@@ -96,10 +96,10 @@ test('trace prints the causation tree', async () => {
   const { event } = await t.services.events.emit({ type: 'session:custom' });
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');
-  assert.match(lines[0]!, /^session:custom  ev_/);
+  assert.match(lines[0]!, /^session:custom  evt_/);
   assert.match(lines[1]!, /^├─ fired message_to \[ok\]/);
-  assert.match(lines[2]!, /^├─ session:start  ev_/);
-  assert.match(lines[3]!, /^└─ session:execution_start  ev_/);
+  assert.match(lines[2]!, /^├─ session:start  evt_/);
+  assert.match(lines[3]!, /^└─ session:execution_start  evt_/);
 });
 
 test.run();

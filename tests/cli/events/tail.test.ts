@@ -40,7 +40,7 @@ test('tail prints history from a cursor, reconnects after a lost connection and 
   const lastOfFirstPage = JSON.parse(lines[2]!).id;
   assert.is(polled[1]!.query.since_id, lastOfFirstPage, 'the failed poll asked from the last printed id');
   assert.is(polled[2]!.query.since_id, lastOfFirstPage, 'and so did the retry');
-  assert.match(cli.stderr(), /connection lost .*reconnecting in 1s, resuming after ev_/);
+  assert.match(cli.stderr(), /connection lost .*reconnecting in 1s, resuming after evt_/);
   assert.match(cli.stderr(), /reconnected/);
   assert.equal(sleeps, [1000]);
 });
