@@ -81,3 +81,38 @@ export async function readStdinLines(ctx: CliContext, count: number, what: strin
   }
   return lines.slice(0, count);
 }
+
+/**
+ * One question for flows that also run without a terminal given a flag: a usage error naming
+ * `flagHint` when there is no terminal; with `secret`, nothing typed is echoed (raw mode on a real
+ * terminal; elsewhere readline with its echo swallowed).
+ */
+export async function ask(ctx: CliContext, question: string, options: { secret?: boolean; flagHint?: string } = {}): Promise<string> {
+  if (!ctx.interactive) throw new UsageError(`cannot ask "${question.trim()}" without a terminal`, options.flagHint);
+  if (!options.secret) return promptLine(ctx, question);
+  if ((ctx.io.stdin as TtyIn).setRawMode) return promptSecret(ctx, question);
+  const output = ctx.io.stderr as NodeJS.WritableStream;
+  const rl = createInterface({ input: ctx.io.stdin, output, terminal: true });
+  // Readline echoes through _writeToOutput; after the question is shown, swallow the echo.
+  const internals = rl as unknown as { _writeToOutput: (s: string) => void };
+  internals._writeToOutput = (chunk: string) => {
+    if (chunk.includes('\n')) output.write('\n');
+  };
+  output.write(question);
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      rl.question('', (answer) => resolve(answer.trim()));
+      rl.once('SIGINT', () => reject(new CancelledError()));
+      rl.once('close', () => reject(new CancelledError()));
+    });
+  } finally {
+    rl.close();
+  }
+}
+
+/** All of stdin, trimmed (a key piped in: `pass show wallet | svc login --wallet`). */
+export async function readAllStdin(ctx: CliContext): Promise<string> {
+  let text = '';
+  for await (const chunk of ctx.io.stdin) text += chunk.toString();
+  return text.trim();
+}

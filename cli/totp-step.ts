@@ -1,5 +1,5 @@
 import type { CliContext } from './context.js';
-import { promptLine } from './prompt-secret.js';
+import { ask } from './prompt.js';
 
 /** What a first-factor login answers (spec §4.2). */
 export type LoginAnswer = { ok: boolean; token?: string; totp_required?: boolean; partial_token?: string };
@@ -13,7 +13,7 @@ export async function finishLogin(ctx: CliContext, answer: LoginAnswer, totpCode
   if (answer.token) return answer.token;
   const code =
     totpCode ??
-    (await promptLine(ctx, 'Two-factor code (or a recovery code): ', { secret: true, flagHint: 'this account has two-factor authentication: pass --totp-code <code>' }));
+    (await ask(ctx, 'Two-factor code (or a recovery code): ', { secret: true, flagHint: 'this account has two-factor authentication: pass --totp-code <code>' }));
   const done = await ctx.api().post<{ token: string }>('/api/auth/totp/login', { partial_token: answer.partial_token, code }, { token: null });
   return done.token;
 }

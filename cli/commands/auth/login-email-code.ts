@@ -2,7 +2,7 @@ import type { MailListResponse } from '../../../shared/wire.js';
 import type { CliContext } from '../../context.js';
 import { FailedError, UsageError } from '../../errors.js';
 import { operatorApi } from '../../operator.js';
-import { promptLine } from '../../prompt-secret.js';
+import { ask } from '../../prompt.js';
 import { finishLogin, type LoginAnswer } from '../../totp-step.js';
 
 export interface EmailCodeOptions {
@@ -31,7 +31,7 @@ export async function loginWithEmailCode(ctx: CliContext, opts: EmailCodeOptions
   if (!ctx.json) ctx.err(`A login code is on its way to ${opts.email}.`);
 
   let typed = opts.code;
-  if (!typed && ctx.interactive) typed = await promptLine(ctx, 'Enter the 6-digit code (or paste the link): ');
+  if (!typed && ctx.interactive) typed = await ask(ctx, 'Enter the 6-digit code (or paste the link): ');
   if (!typed && mail) typed = await waitForCode(mail, opts, before);
   if (!typed) throw new UsageError('no code given', 'pass --code <code>, or run on a terminal');
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { promptLine } from '../../prompt-secret.js';
+import { ask } from '../../prompt.js';
 import { saveLogin } from '../../session.js';
 import { loginWithEmailCode } from './login-email-code.js';
 import { loginWithWallet } from './login-wallet.js';
@@ -26,7 +26,7 @@ export async function runFactorLogin(opts: FactorLoginOptions, ctx: CliContext):
   let token: string;
   let who: string;
   if (opts.emailCode) {
-    const email = opts.email ?? (await promptLine(ctx, 'E-mail: ', { flagHint: 'pass --email <address>' }));
+    const email = opts.email ?? (await ask(ctx, 'E-mail: ', { flagHint: 'pass --email <address>' }));
     token = await loginWithEmailCode(ctx, { email, code: opts.code, totpCode: opts.totpCode, data: opts.data, waitMs: 15_000, intervalMs: 250 });
     who = email;
   } else {

@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import type { CliContext } from '../../context.js';
 import { ApiRequestError, UsageError } from '../../errors.js';
-import { promptLine, readAllStdin } from '../../prompt-secret.js';
+import { ask, readAllStdin } from '../../prompt.js';
 import { finishLogin, type LoginAnswer } from '../../totp-step.js';
 
 export interface WalletOptions {
@@ -53,7 +53,7 @@ export async function loginWithWallet(ctx: CliContext, opts: WalletOptions): Pro
 
 async function readKey(ctx: CliContext): Promise<string> {
   if (ctx.env.SVC_WALLET_KEY) return ctx.env.SVC_WALLET_KEY;
-  if (ctx.interactive) return promptLine(ctx, 'Wallet private key (hex, not shown): ', { secret: true });
+  if (ctx.interactive) return ask(ctx, 'Wallet private key (hex, not shown): ', { secret: true });
   const piped = await readAllStdin(ctx);
   if (!piped) throw new UsageError('no wallet key', 'set SVC_WALLET_KEY or pipe the key on stdin (never pass it as an argument)');
   return piped;

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { promptLine, readAllStdin } from '../../prompt-secret.js';
+import { ask, readAllStdin } from '../../prompt.js';
 
 export interface DisableOptions {
   code?: string;
@@ -15,7 +15,7 @@ export async function runTotpDisable(opts: DisableOptions, ctx: CliContext): Pro
   let proof: { code?: string; password?: string };
   if (opts.code) proof = { code: opts.code };
   else if (opts.passwordStdin) proof = { password: await readAllStdin(ctx) };
-  else if (ctx.interactive) proof = { code: await promptLine(ctx, 'Current two-factor code (or a recovery code): ', { secret: true }) };
+  else if (ctx.interactive) proof = { code: await ask(ctx, 'Current two-factor code (or a recovery code): ', { secret: true }) };
   else throw new UsageError('turning two-factor off needs proof', 'pass --code <code>, or --password-stdin with the password on stdin');
   await ctx.api().post('/api/auth/totp/disable', proof);
   if (ctx.json) ctx.printJson({ ok: true, enabled: false });

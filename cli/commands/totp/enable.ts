@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
-import { promptLine } from '../../prompt-secret.js';
+import { ask } from '../../prompt.js';
 
 export interface EnableOptions {
   /** Confirm a pending enrolment with this code (the non-interactive second step). */
@@ -36,7 +36,7 @@ export async function runTotpEnable(opts: EnableOptions, ctx: CliContext): Promi
     ctx.out(await QRCode.toString(begin.otpauth_uri, { type: 'terminal', small: true }));
     ctx.out(`secret: ${begin.secret}`);
     ctx.out();
-    code = await promptLine(ctx, 'Enter the 6-digit code the app shows: ');
+    code = await ask(ctx, 'Enter the 6-digit code the app shows: ');
   }
   const done = await api.post<{ recovery_codes: string[] }>('/api/auth/totp/enroll/confirm', { code });
   if (ctx.json) return ctx.printJson({ ok: true, enabled: true, recovery_codes: done.recovery_codes });

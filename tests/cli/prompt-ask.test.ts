@@ -6,7 +6,7 @@ import { createFakeCli } from '../helpers/cli.js';
 
 test('a secret prompt shows the question but not what is typed', async () => {
   const cli = createFakeCli({ stdin: 'hunter2-code\n' });
-  const answer = await promptLine({ ...cli.ctx, interactive: true }, 'Code: ', { secret: true });
+  const answer = await ask({ ...cli.ctx, interactive: true }, 'Code: ', { secret: true });
   assert.is(answer, 'hunter2-code');
   assert.match(cli.stderr(), /Code: /);
   assert.not.match(cli.stderr(), /hunter2/);
@@ -14,9 +14,9 @@ test('a secret prompt shows the question but not what is typed', async () => {
 
 test('a plain prompt returns the trimmed line; without a terminal it is a usage error with the flag hint', async () => {
   const cli = createFakeCli({ stdin: '  ada@example.com \n' });
-  assert.is(await promptLine({ ...cli.ctx, interactive: true }, 'E-mail: '), 'ada@example.com');
+  assert.is(await ask({ ...cli.ctx, interactive: true }, 'E-mail: '), 'ada@example.com');
   try {
-    await promptLine(createFakeCli().ctx, 'E-mail: ', { flagHint: 'pass --email' });
+    await ask(createFakeCli().ctx, 'E-mail: ', { flagHint: 'pass --email' });
     assert.unreachable();
   } catch (err) {
     assert.instance(err, UsageError);
