@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { promptLine } from '../../cli/prompt-secret.js';
+import { ask } from '../../cli/prompt.js';
 import { UsageError } from '../../cli/errors.js';
 import { createFakeCli } from '../helpers/cli.js';
 
