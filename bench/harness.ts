@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { seedOutbox } from './seed-outbox.js';
 
 /**
  * What every benchmark case gets: a bare Koa hello-world and the svc daemon, each in its own
@@ -19,6 +20,12 @@ export interface BenchEnv {
   connections: number;
   /** Drive `url` with autocannon; returns requests per second (non-2xx answers fail the case). */
   measure(url: string, options?: LoadOptions): Promise<number>;
+  /**
+   * The daemon against the baseline, measured in alternating slices (baseline, daemon, baseline…)
+   * and reported as the pair whose ratio is the median: load from other processes on the machine
+   * then hits both sides alike instead of skewing one of two back-to-back runs.
+   */
+  compare(daemonUrl: string, options?: LoadOptions & { rounds?: number }): Promise<{ value: number; baseline: number }>;
   /** A call against the daemon, for set-up (sign a user up, create a Company…). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
 }
@@ -61,6 +68,19 @@ export async function measure(url: string, env: Pick<BenchEnv, 'duration' | 'con
   return result.requests.average;
 }
 
+async function compare(env: BenchEnv, daemonUrl: string, options: LoadOptions & { rounds?: number } = {}) {
+  const rounds = options.rounds ?? 3;
+  const slice = Math.max(1, (options.duration ?? env.duration) / rounds);
+  const pairs: Array<{ value: number; baseline: number }> = [];
+  for (let i = 0; i < rounds; i++) {
+    const baseline = await env.measure(env.baseline.url + '/', { duration: slice, connections: options.connections });
+    const value = await env.measure(daemonUrl, { ...options, duration: slice });
+    pairs.push({ value, baseline });
+  }
+  pairs.sort((a, b) => a.value / a.baseline - b.value / b.baseline);
+  return pairs[Math.floor(pairs.length / 2)]!;
+}
+
 export interface Started {
   url: string;
   child: ChildProcess;
@@ -101,6 +121,8 @@ const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 export async function openBenchEnv(options: { duration: number; connections: number }): Promise<BenchEnv & { close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-log-'));
+  // The daemon starts on a data folder that already holds a realistic outbox (see seed-outbox.ts).
+  await seedOutbox(dataDir);
   const baseline = await startServer(here('./baseline-koa.js'), []);
   const daemon = await startServer(
     here('../cli/main.js'),
@@ -114,6 +136,7 @@ export async function openBenchEnv(options: { duration: number; connections: num
     duration: options.duration,
     connections: options.connections,
     measure: (url, o) => measure(url, env, o),
+    compare: (url, o) => compare(env, url, o),
     async call(method, path, body, headers) {
       const res = await fetch(daemon.url + path, {
         method,

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Router } from '@koa/router';
+import { Router } from '@koa/router';
 import { ErrorCode } from '../shared/errors.js';
 import type { Deps } from './deps.js';
 import { devRoutes } from './dev/routes.js';
@@ -32,12 +32,20 @@ export function createApp(deps: Deps): Koa {
   );
 
   app.use(answerUnmatchedWith404);
-
-  for (const router of routeGroups(deps)) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
-  }
+  app.use(dispatchRoutes(routeGroups(deps)));
   return app;
+}
+
+/**
+ * All route groups as one router: their layers are merged into a single table, so a request is
+ * matched once instead of once per group, and one allowedMethods answers 405/501 for all of them.
+ */
+function dispatchRoutes(groups: Router[]): Koa.Middleware {
+  const root = new Router();
+  for (const group of groups) root.use(group.routes());
+  const routes = root.routes() as unknown as Koa.Middleware;
+  const allowed = root.allowedMethods({ throw: true }) as unknown as Koa.Middleware;
+  return (ctx, next) => routes(ctx, () => allowed(ctx, next));
 }
 
 /** Runs the routes, then turns "nothing answered" into the JSON 404 (after allowedMethods had its chance at a 405). */

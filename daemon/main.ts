@@ -12,7 +12,7 @@ import type { Deps } from './deps.js';
 import { createInvite } from './dev/invites.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
-import { createLogger } from './logger.js';
+import { createDaemonLogger } from './logger.js';
 import { createOutboxMailer } from './mailer.js';
 import { cryptoRandom } from './random.js';
 import { openFileStores } from './store/index.js';
@@ -61,7 +61,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const clock = systemClock;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
-    const log = createLogger();
+    const log = createDaemonLogger();
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
     const mailer = createOutboxMailer(stores.outbox, log);
@@ -85,6 +85,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         await runtimes.close();
         await stores.flush();
         lock.release();
+        log.flush();
       })());
     return { url, server, deps, stop };
   } catch (err) {

@@ -4,8 +4,7 @@ import type { BenchCase } from '../harness.js';
 const healthz: BenchCase = {
   name: 'GET /healthz',
   async run(env) {
-    const baseline = await env.measure(env.baseline.url + '/');
-    const value = await env.measure(env.daemon.url + '/healthz');
+    const { value, baseline } = await env.compare(env.daemon.url + '/healthz');
     return [{ name: 'GET /healthz', value, unit: 'req/s', baseline, target: '>= 0.6' }];
   },
 };
