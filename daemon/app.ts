@@ -44,8 +44,19 @@ function dispatchRoutes(groups: Router[]): Koa.Middleware {
   const root = new Router();
   for (const group of groups) root.use(group.routes());
   const routes = root.routes() as unknown as Koa.Middleware;
-  const allowed = root.allowedMethods({ throw: true }) as unknown as Koa.Middleware;
-  return (ctx, next) => routes(ctx, () => allowed(ctx, next));
+  const allowed = root.allowedMethods() as unknown as Koa.Middleware;
+  return (ctx, next) =>
+    routes(ctx, async () => {
+      await allowed(ctx, next);
+      // allowedMethods set 405 (or 501 for a method no route uses) and the Allow header; the answer
+      // still needs our JSON body. Both are the client's mistake, so both are a 405: never a 5xx.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) {
+        const allow = String(ctx.response.get('Allow'));
+        ctx.remove('Allow');
+        if (!allow) throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
+        throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on ${ctx.path}; it takes ${allow}.`, {}, { Allow: allow });
+      }
+    });
 }
 
 /** Runs the routes, then turns "nothing answered" into the JSON 404 (after allowedMethods had its chance at a 405). */
