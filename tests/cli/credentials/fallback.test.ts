@@ -2,6 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
+import { createCliContext } from '../../../cli/context.js';
 import { createCredentialStore, type CredentialStore } from '../../../cli/credentials/index.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -76,6 +78,30 @@ test('SVC_KEYCHAIN=off uses the file without trying the keychain or warning', as
   assert.is(opened, 0);
   assert.equal(warnings, []);
   assert.is(statSync(join(configDir, 'credentials.json')).mode & 0o777, 0o600);
+});
+
+test('through the CLI context, the one warning line goes to stderr and names the file; stdout stays clean', async () => {
+  const configDir = tempDir('svc-config');
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const ctx = createCliContext({
+    io: { stdout, stderr, stdin: new PassThrough() },
+    env: { SVC_CONFIG_DIR: configDir },
+    openKeychain: async () => {
+      throw new Error('Platform failure: DBus error: no session bus');
+    },
+  });
+  await ctx.credentials().set('token:http://x', 'jwt');
+  assert.is(await ctx.credentials().get('token:http://x'), 'jwt');
+  await new Promise((r) => setImmediate(r));
+  assert.is(out, '');
+  const lines = err.trim().split('\n');
+  assert.is(lines.length, 1, err);
+  assert.ok(lines[0]!.includes(join(configDir, 'credentials.json')), lines[0]);
 });
 
 test.run();
