@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { compare, type Comparison } from './compare.js';
+import { load, type LoadOptions } from './load.js';
 import { seedOutbox } from './seed-outbox.js';
 
 /**
@@ -12,6 +13,8 @@ import { seedOutbox } from './seed-outbox.js';
  * process on loopback, started once per run, so every ratio compares two numbers measured in the
  * same run on the same machine.
  */
+export type { LoadOptions } from './load.js';
+
 export interface BenchEnv {
   baseline: { url: string };
   daemon: { url: string; dataDir: string; operatorToken: string };
@@ -25,17 +28,9 @@ export interface BenchEnv {
    * and reported as the pair whose ratio is the median: load from other processes on the machine
    * then hits both sides alike instead of skewing one of two back-to-back runs.
    */
-  compare(daemonUrl: string, options?: LoadOptions & { rounds?: number }): Promise<{ value: number; baseline: number }>;
+  compare(daemonUrl: string, options?: LoadOptions & { rounds?: number }): Promise<Comparison>;
   /** A call against the daemon, for set-up (sign a user up, create a Company…). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-}
-
-export interface LoadOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
-  headers?: Record<string, string>;
-  body?: unknown;
-  duration?: number;
-  connections?: number;
 }
 
 /** One line of the report. `ratio` = value / baseline when there is a baseline. */
@@ -45,6 +40,8 @@ export interface BenchRow {
   unit: string;
   baseline?: number;
   baselineName?: string;
+  /** Baseline CPU per request ÷ the daemon's (see compare.ts), printed after the ratio. */
+  cpuRatio?: number;
   /** e.g. '>= 0.6': printed next to the ratio, and marked when missed. */
   target?: string;
 }
@@ -52,33 +49,6 @@ export interface BenchRow {
 export interface BenchCase {
   name: string;
   run(env: BenchEnv): Promise<BenchRow[]>;
-}
-
-export async function measure(url: string, env: Pick<BenchEnv, 'duration' | 'connections'>, options: LoadOptions = {}): Promise<number> {
-  const result = await autocannon({
-    url,
-    method: options.method ?? 'GET',
-    headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-    duration: options.duration ?? env.duration,
-    connections: options.connections ?? env.connections,
-  });
-  const bad = result.non2xx + result.errors;
-  if (bad > 0) throw new Error(`${options.method ?? 'GET'} ${url}: ${bad} of ${result.requests.total} requests failed (non-2xx or socket errors)`);
-  return result.requests.average;
-}
-
-async function compare(env: BenchEnv, daemonUrl: string, options: LoadOptions & { rounds?: number } = {}) {
-  const rounds = options.rounds ?? 3;
-  const slice = Math.max(1, (options.duration ?? env.duration) / rounds);
-  const pairs: Array<{ value: number; baseline: number }> = [];
-  for (let i = 0; i < rounds; i++) {
-    const baseline = await env.measure(env.baseline.url + '/', { duration: slice, connections: options.connections });
-    const value = await env.measure(daemonUrl, { ...options, duration: slice });
-    pairs.push({ value, baseline });
-  }
-  pairs.sort((a, b) => a.value / a.baseline - b.value / b.baseline);
-  return pairs[Math.floor(pairs.length / 2)]!;
 }
 
 export interface Started {
@@ -135,8 +105,8 @@ export async function openBenchEnv(options: { duration: number; connections: num
     daemon: { url: daemon.url, dataDir, operatorToken },
     duration: options.duration,
     connections: options.connections,
-    measure: (url, o) => measure(url, env, o),
-    compare: (url, o) => compare(env, url, o),
+    measure: async (url, o) => (await load(url, env, o)).rps,
+    compare: (url, o) => compare({ url: baseline.url, pid: baseline.child.pid }, { url, pid: daemon.child.pid }, env, o),
     async call(method, path, body, headers) {
       const res = await fetch(daemon.url + path, {
         method,
