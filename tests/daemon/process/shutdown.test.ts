@@ -34,13 +34,13 @@ test('stop() lets an in-flight request finish, then flushes, logs and releases t
       },
     );
     req.on('error', reject);
-    req.write('{');
-    // Give the server the headers first, then start stopping with the body half sent.
-    setTimeout(() => {
+    // Once the server has the request (headers in, body half sent), start stopping, then send the rest.
+    daemon.server.once('request', () => {
       events.push('stop');
       stopped = daemon.stop().then(() => void events.push('stopped'));
       setImmediate(() => req.end('}'));
-    }, 50);
+    });
+    req.write('{');
   });
   let stopped: Promise<void> | undefined;
   const res = await answered;
