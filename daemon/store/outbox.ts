@@ -34,6 +34,32 @@ export function createOutbox(doc: Doc<OutboxData>, deps: { clock: Clock; ids: Id
     opened.set(m.id, message);
     return { ...message };
   };
+  // Rows by lower-cased recipient, in outbox order, built on first use and kept in step inside the
+  // same synchronous update that changes the rows: `?to=` reads one short list instead of
+  // lower-casing every address in the outbox on every poll.
+  let byRecipient: Map<string, SealedMail[]> | null = null;
+  const indexRow = (index: Map<string, SealedMail[]>, m: SealedMail) => {
+    const key = m.to.toLowerCase();
+    const rows = index.get(key);
+    if (rows) rows.push(m);
+    else index.set(key, [m]);
+  };
+  const recipientIndex = () => {
+    if (!byRecipient) {
+      byRecipient = new Map();
+      for (const m of doc.data.mail) indexRow(byRecipient, m);
+    }
+    return byRecipient;
+  };
+  const forget = (dropped: SealedMail) => {
+    opened.delete(dropped.id);
+    if (!byRecipient) return;
+    // The outbox drops its oldest rows, so each is the first of its recipient's list.
+    const key = dropped.to.toLowerCase();
+    const rows = byRecipient.get(key);
+    if (rows?.[0] === dropped) rows.shift();
+    if (rows?.length === 0) byRecipient.delete(key);
+  };
   return {
     async record(mail: NewMail) {
       const row: SealedMail = {
@@ -45,17 +71,15 @@ export function createOutbox(doc: Doc<OutboxData>, deps: { clock: Clock; ids: Id
       };
       await doc.update((data) => {
         data.mail.push(row);
-        if (data.mail.length > deps.max) {
-          for (const dropped of data.mail.splice(0, data.mail.length - deps.max)) opened.delete(dropped.id);
-        }
+        if (byRecipient) indexRow(byRecipient, row);
+        if (data.mail.length > deps.max) data.mail.splice(0, data.mail.length - deps.max).forEach(forget);
       });
       return unseal(row);
     },
     async list(filter = {}) {
-      const to = filter.to?.toLowerCase();
-      return doc.data.mail
-        .filter((m) => (!to || m.to.toLowerCase() === to) && (!filter.sinceId || m.id > filter.sinceId))
-        .map(unseal);
+      const rows = filter.to ? (recipientIndex().get(filter.to.toLowerCase()) ?? []) : doc.data.mail;
+      const since = filter.sinceId;
+      return (since ? rows.filter((m) => m.id > since) : rows).map(unseal);
     },
   };
 }
