@@ -20,6 +20,16 @@ function svc(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
+/** Whatever happened in a test, no daemon outlives it: stop the folder's daemon, and kill it if it will not stop. */
+async function cleanUp(data: string): Promise<void> {
+  await svc(['daemon', 'stop', '--data', data]);
+  const lock = readLock(data);
+  if (lock && processIsAlive(lock.pid)) {
+    process.kill(lock.pid, 'SIGKILL');
+    await gone(lock.pid);
+  }
+}
+
 /** Waits for a process to be gone (after kill -9, stop). */
 async function gone(pid: number): Promise<void> {
   while (processIsAlive(pid)) await new Promise((r) => setTimeout(r, 20));
@@ -27,13 +37,14 @@ async function gone(pid: number): Promise<void> {
 
 test('daemon start / status / a second start refused / stop, from separate processes', async () => {
   const data = tempDir('svc-data');
-  const start = await svc(['daemon', 'start', '--port', '0', '--data', data]);
-  assert.is(start.code, 0, start.stderr);
-  assert.match(start.stdout, /svc daemon started \(pid \d+\)/);
-  assert.match(start.stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
-  assert.match(start.stdout, /invite code: [0-9A-Z]{4}(-[0-9A-Z]{4}){3}/);
-  const lock = readLock(data)!;
+  let lock = readLock(data);
   try {
+    const start = await svc(['daemon', 'start', '--port', '0', '--data', data]);
+    assert.is(start.code, 0, start.stderr);
+    assert.match(start.stdout, /svc daemon started \(pid \d+\)/);
+    assert.match(start.stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(start.stdout, /invite code: [0-9A-Z]{4}(-[0-9A-Z]{4}){3}/);
+    lock = readLock(data)!;
     const status = await svc(['--json', 'daemon', 'status', '--data', data]);
     assert.is(status.code, 0, status.stderr);
     const s = JSON.parse(status.stdout);
@@ -47,12 +58,13 @@ test('daemon start / status / a second start refused / stop, from separate proce
     const foreground = await svc(['daemon', 'start', '--foreground', '--port', '0', '--data', data]);
     assert.is(foreground.code, 1, 'the lock refuses a foreground start too');
     assert.ok(foreground.stderr.includes('is using the data folder'), foreground.stderr);
-  } finally {
     const stop = await svc(['daemon', 'stop', '--data', data]);
     assert.is(stop.code, 0, stop.stderr);
     assert.is(stop.stdout.trim(), `stopped svc daemon (pid ${lock.pid})`);
+  } finally {
+    await cleanUp(data);
   }
-  assert.not.ok(processIsAlive(lock.pid));
+  assert.not.ok(processIsAlive(lock!.pid));
   assert.is(readLock(data), null, 'a clean stop removes the lock');
   const after = await svc(['daemon', 'status', '--data', data]);
   assert.is(after.code, 1);
@@ -60,6 +72,14 @@ test('daemon start / status / a second start refused / stop, from separate proce
 
 test('the foreground banner, then kill -9 and a new start recovers the stale lock and intact JSON files', async () => {
   const data = tempDir('svc-data');
+  try {
+    await crashAndRecover(data);
+  } finally {
+    await cleanUp(data);
+  }
+});
+
+async function crashAndRecover(data: string): Promise<void> {
   const child = spawn(process.execPath, [CLI, 'daemon', 'start', '--foreground', '--port', '0', '--data', data], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout! });
@@ -89,15 +109,11 @@ test('the foreground banner, then kill -9 and a new start recovers the stale loc
   const start = await svc(['daemon', 'start', '--port', '0', '--data', data]);
   assert.is(start.code, 0, start.stderr);
   const lock = readLock(data)!;
-  try {
-    assert.is.not(lock.pid, child.pid);
-    const accounts = JSON.parse(readFileSync(join(data, 'accounts.json'), 'utf8'));
-    assert.is(accounts.invites.length, 3, 'the old invites survived, plus the new banner one');
-    const mail = await fetch(`${lock.url}/api/dev/mail`, { headers: { authorization: `Bearer ${token}` } });
-    assert.is(mail.status, 200, 'the operator token survived the crash');
-  } finally {
-    await svc(['daemon', 'stop', '--data', data]);
-  }
-});
+  assert.is.not(lock.pid, child.pid);
+  const accounts = JSON.parse(readFileSync(join(data, 'accounts.json'), 'utf8'));
+  assert.is(accounts.invites.length, 3, 'the old invites survived, plus the new banner one');
+  const mail = await fetch(`${lock.url}/api/dev/mail`, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(mail.status, 200, 'the operator token survived the crash');
+}
 
 test.run();
