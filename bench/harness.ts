@@ -4,13 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { compare, type Comparison } from './compare.js';
+import { load, type LoadOptions } from './load.js';
+import { seedOutbox } from './seed-outbox.js';
 
 /**
  * What every benchmark case gets: a bare Koa hello-world and the svc daemon, each in its own
  * process on loopback, started once per run, so every ratio compares two numbers measured in the
  * same run on the same machine.
  */
+export type { LoadOptions } from './load.js';
+
 export interface BenchEnv {
   baseline: { url: string };
   daemon: { url: string; dataDir: string; operatorToken: string };
@@ -19,16 +23,14 @@ export interface BenchEnv {
   connections: number;
   /** Drive `url` with autocannon; returns requests per second (non-2xx answers fail the case). */
   measure(url: string, options?: LoadOptions): Promise<number>;
+  /**
+   * The daemon against the baseline, measured in alternating slices (baseline, daemon, baseline…)
+   * and reported as the pair whose ratio is the median: load from other processes on the machine
+   * then hits both sides alike instead of skewing one of two back-to-back runs.
+   */
+  compare(daemonUrl: string, options?: LoadOptions & { rounds?: number }): Promise<Comparison>;
   /** A call against the daemon, for set-up (sign a user up, create a Company…). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-}
-
-export interface LoadOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
-  headers?: Record<string, string>;
-  body?: unknown;
-  duration?: number;
-  connections?: number;
 }
 
 /** One line of the report. `ratio` = value / baseline when there is a baseline. */
@@ -38,6 +40,8 @@ export interface BenchRow {
   unit: string;
   baseline?: number;
   baselineName?: string;
+  /** Baseline CPU per request ÷ the daemon's (see compare.ts), printed after the ratio. */
+  cpuRatio?: number;
   /** e.g. '>= 0.6': printed next to the ratio, and marked when missed. */
   target?: string;
 }
@@ -45,20 +49,6 @@ export interface BenchRow {
 export interface BenchCase {
   name: string;
   run(env: BenchEnv): Promise<BenchRow[]>;
-}
-
-export async function measure(url: string, env: Pick<BenchEnv, 'duration' | 'connections'>, options: LoadOptions = {}): Promise<number> {
-  const result = await autocannon({
-    url,
-    method: options.method ?? 'GET',
-    headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-    duration: options.duration ?? env.duration,
-    connections: options.connections ?? env.connections,
-  });
-  const bad = result.non2xx + result.errors;
-  if (bad > 0) throw new Error(`${options.method ?? 'GET'} ${url}: ${bad} of ${result.requests.total} requests failed (non-2xx or socket errors)`);
-  return result.requests.average;
 }
 
 export interface Started {
@@ -101,6 +91,8 @@ const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 export async function openBenchEnv(options: { duration: number; connections: number }): Promise<BenchEnv & { close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-log-'));
+  // The daemon starts on a data folder that already holds a realistic outbox (see seed-outbox.ts).
+  await seedOutbox(dataDir);
   const baseline = await startServer(here('./baseline-koa.js'), []);
   const daemon = await startServer(
     here('../cli/main.js'),
@@ -113,7 +105,8 @@ export async function openBenchEnv(options: { duration: number; connections: num
     daemon: { url: daemon.url, dataDir, operatorToken },
     duration: options.duration,
     connections: options.connections,
-    measure: (url, o) => measure(url, env, o),
+    measure: async (url, o) => (await load(url, env, o)).rps,
+    compare: (url, o) => compare({ url: baseline.url, pid: baseline.child.pid }, { url, pid: daemon.child.pid }, env, o),
     async call(method, path, body, headers) {
       const res = await fetch(daemon.url + path, {
         method,

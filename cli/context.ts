@@ -48,6 +48,8 @@ export interface ContextOptions {
   globals?: GlobalOptions;
   /** Tests inject fakes here. */
   overrides?: Partial<Pick<CliContext, 'api' | 'credentials' | 'config' | 'now'>>;
+  /** Tests inject a keychain (a failing one, say) behind the real credential store. */
+  openKeychain?: () => Promise<CredentialStore>;
 }
 
 export function createCliContext(options: ContextOptions = {}): CliContext {
@@ -70,7 +72,7 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     configDir,
     urlGiven: Boolean(globals.url ?? env.SVC_URL),
     url,
-    credentials: options.overrides?.credentials ?? once(() => createCredentialStore({ configDir, env, warn: (l) => ctx.err(l) })),
+    credentials: options.overrides?.credentials ?? once(() => createCredentialStore({ configDir, env, warn: (l) => ctx.err(l), openKeychain: options.openKeychain })),
     config: options.overrides?.config ?? once(() => createConfigFile(configDir)),
     api:
       options.overrides?.api ??

@@ -18,6 +18,7 @@ import { totpRoutes } from './auth/totp/routes.js';
 import { loginCodeRoutes } from './auth/login-code/routes.js';
 import { walletRoutes } from './auth/wallet/routes.js';
 import { passkeyRoutes } from './auth/passkeys/routes.js';
+import { dispatchRoutes } from './http/route-dispatch.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -44,12 +45,8 @@ export function createApp(deps: Deps): Koa {
   );
 
   app.use(answerUnmatchedWith404);
-
-  for (const router of routeGroups(deps)) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
-  }
-  // After every router: only requests no router answered reach the Company runtimes (issue 5).
+  app.use(dispatchRoutes(routeGroups(deps)));
+  // After every route group: only requests no route answered reach the Company runtimes (issue 5).
   app.use(tenantGateway(deps));
   return app;
 }

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
@@ -12,9 +11,10 @@ import type { Deps } from './deps.js';
 import { createInvite } from './dev/invites.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
-import { createLogger } from './logger.js';
+import { createDaemonLogger, type LineOutput } from './logger.js';
 import { createOutboxMailer } from './mailer.js';
 import { cryptoRandom } from './random.js';
+import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
@@ -25,6 +25,8 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
+  /** Where log lines go (default stderr); tests capture them. */
+  logOutput?: LineOutput;
 }
 
 export interface RunningDaemon {
@@ -61,7 +63,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const clock = systemClock;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
-    const log = createLogger();
+    const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
     const mailer = createOutboxMailer(stores.outbox, log);
@@ -79,13 +81,11 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const stop = () =>
       (stopping ??= (async () => {
         runtimes.drain?.();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
         await stores.flush();
         lock.release();
+        log.flush();
       })());
     return { url, server, deps, stop };
   } catch (err) {
@@ -125,21 +125,6 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
-}
-
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is in use; pass --port N (or --port 0 for a free one)`));
-      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on ${host}:${port}; pick a port above 1024`));
-      else reject(err);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 // `node dist/daemon/main.js [--port N] [--host H] [--data DIR]` works without the CLI too.

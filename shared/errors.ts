@@ -89,6 +89,8 @@ export const ErrorCode = {
   signatureInvalid: 'signature_invalid',
   signatureExpired: 'signature_expired',
   channelExists: 'channel_exists',
+  // operator surface (issue 2)
+  userNotFound: 'user_not_found',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -4,9 +4,8 @@ import type { BenchCase } from '../harness.js';
 const healthz: BenchCase = {
   name: 'GET /healthz',
   async run(env) {
-    const baseline = await env.measure(env.baseline.url + '/');
-    const value = await env.measure(env.daemon.url + '/healthz');
-    return [{ name: 'GET /healthz', value, unit: 'req/s', baseline, target: '>= 0.6' }];
+    const measured = await env.compare(env.daemon.url + '/healthz');
+    return [{ name: 'GET /healthz', ...measured, unit: 'req/s', target: '>= 0.6' }];
   },
 };
 export default healthz;

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import { z } from 'zod';
+import { ErrorCode } from '../../shared/errors.js';
 import { TIERS } from '../../shared/wire.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/api-error.js';
@@ -35,7 +36,7 @@ export function devRoutes(deps: Deps): Router {
   router.post('/tier', async (ctx) => {
     const body = validate(tierBody, ctx.request.body);
     const user = deps.stores.users.findByEmail(body.email);
-    if (!user) throw notFound(`No user has the e-mail ${body.email}.`, 'user_not_found');
+    if (!user) throw notFound(`No user has the e-mail ${body.email}.`, ErrorCode.userNotFound);
     const updated = await deps.stores.users.setTier(user.id, body.tier);
     ctx.body = { ok: true, user: { id: user.id, email: user.email, tier: updated?.tier ?? body.tier } };
   });

@@ -24,6 +24,15 @@ test('a known path with the wrong method is a JSON 405', async () => {
   const res = await t.request({ method: 'DELETE', url: '/healthz' });
   assert.is(res.status, 405);
   assert.is(res.body.code, 'method_not_allowed');
+  assert.is(res.headers.allow, 'HEAD, GET');
+  assert.match(res.body.error, 'DELETE is not supported on /healthz; it takes HEAD, GET.');
+  const dev = await t.request({ method: 'PUT', url: '/api/dev/mail', headers: t.operator });
+  assert.is(dev.status, 405);
+  assert.is(dev.headers.allow, 'HEAD, GET');
+  const unknown = await t.request({ method: 'PROPFIND', url: '/healthz' });
+  assert.is(unknown.status, 405);
+  assert.is(unknown.body.code, 'method_not_allowed');
+  assert.is(unknown.headers.allow, 'HEAD, GET');
 });
 
 test('malformed JSON is a 400 that says so', async () => {

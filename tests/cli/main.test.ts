@@ -1,0 +1,87 @@
+import { PassThrough } from 'node:stream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { main, reportError } from '../../cli/main.js';
+import { ApiRequestError, AuthRequiredError, CancelledError, FailedError, NotFoundError, UsageError } from '../../cli/errors.js';
+import { VERSION } from '../../shared/version.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+function captureIo() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return { io: { stdout, stderr, stdin: new PassThrough() }, out: () => out, err: () => err };
+}
+
+const env = () => ({ SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_KEYCHAIN: 'off' });
+
+test('error classes map to exit codes: usage 2, auth 4, not found / failed 1, cancelled 130', () => {
+  const cases: Array<[Error, number]> = [
+    [new UsageError('bad flag'), 2],
+    [new AuthRequiredError('not logged in'), 4],
+    [new NotFoundError('no such key'), 1],
+    [new FailedError('it broke'), 1],
+    [new CancelledError(), 130],
+    [new ApiRequestError(401, 'unauthorized', 'bad token', {}), 4],
+    [new ApiRequestError(400, 'invalid_input', 'bad input', {}), 2],
+    [new ApiRequestError(404, 'not_found', 'gone', {}), 1],
+    [new ApiRequestError(409, 'conflict', 'taken', {}), 1],
+    [new Error('anything unexpected'), 1],
+  ];
+  for (const [error, code] of cases) {
+    const c = captureIo();
+    assert.is(reportError(error, c.io), code, `${error.name}: ${error.message}`);
+    assert.ok(c.err().startsWith(`svc: ${error.message}\n`), c.err());
+    assert.not.ok(c.err().includes('    at '), 'no stack trace');
+  }
+});
+
+test('an error with a hint prints it on a second line', () => {
+  const c = captureIo();
+  reportError(new AuthRequiredError('not logged in'), c.io);
+  assert.is(c.err(), "svc: not logged in\nhint: run 'svc login' first\n");
+});
+
+test('svc --version prints the version and exits 0', async () => {
+  const c = captureIo();
+  assert.is(await main(['--version'], { io: c.io, env: env() }), 0);
+  assert.is(c.out().trim(), VERSION);
+});
+
+test('svc --help exits 0; an unknown command or option exits 2 with the reason on stderr', async () => {
+  const help = captureIo();
+  assert.is(await main(['--help'], { io: help.io, env: env() }), 0);
+  assert.ok(help.out().includes('daemon'));
+  const unknown = captureIo();
+  assert.is(await main(['frobnicate'], { io: unknown.io, env: env() }), 2);
+  assert.match(unknown.err(), /unknown command 'frobnicate'/);
+  const badOption = captureIo();
+  assert.is(await main(['daemon', 'status', '--bogus'], { io: badOption.io, env: env() }), 2);
+  assert.match(badOption.err(), /unknown option '--bogus'/);
+});
+
+test('a missing argument and a bad value are usage errors (exit 2)', async () => {
+  const missing = captureIo();
+  assert.is(await main(['admin', 'tier', 'ada@example.com'], { io: missing.io, env: env() }), 2);
+  assert.match(missing.err(), /missing required argument 'tier'/);
+  const tier = captureIo();
+  assert.is(await main(['admin', 'tier', 'ada@example.com', 'gold'], { io: tier.io, env: env() }), 2);
+  assert.match(tier.err(), /svc: unknown tier 'gold'/);
+  const port = captureIo();
+  assert.is(await main(['daemon', 'start', '--port', 'http'], { io: port.io, env: env() }), 2);
+  assert.match(port.err(), /invalid port 'http'/);
+});
+
+test('svc daemon status with no daemon exits 1; svc admin invite with no token exits 4', async () => {
+  const status = captureIo();
+  assert.is(await main(['daemon', 'status'], { io: status.io, env: env() }), 1);
+  assert.match(status.err(), /no svc daemon is running on /);
+  const invite = captureIo();
+  assert.is(await main(['admin', 'invite', '--url', 'http://127.0.0.1:9'], { io: invite.io, env: env() }), 4);
+  assert.match(invite.err(), /svc: no operator token in /);
+});
+
+test.run();

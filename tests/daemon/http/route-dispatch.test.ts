@@ -1,0 +1,74 @@
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { inject } from 'light-my-request';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../../../daemon/http/api-error.js';
+import { errorRenderer } from '../../../daemon/http/error-renderer.js';
+import { dispatchRoutes } from '../../../daemon/http/route-dispatch.js';
+import { silentLogger } from '../../../daemon/logger.js';
+
+/** Three groups as areas write them: one guarded by an unprefixed router.use, one prefixed, one with a parameter prefix. */
+function appWith(order: string[] = []) {
+  const guarded = new Router();
+  guarded.use(async (ctx, next) => {
+    order.push('guard');
+    if (ctx.get('x-key') !== 'yes') throw new ApiError(401, 'unauthorized', 'no key');
+    await next();
+  });
+  guarded.get('/api/keys', (ctx) => void (ctx.body = { group: 'keys' }));
+  const prefixed = new Router({ prefix: '/api/things' });
+  prefixed.get('/', (ctx) => void (ctx.body = { group: 'things' }));
+  prefixed.post('/:id', (ctx) => void (ctx.body = { id: ctx.params.id }));
+  const param = new Router({ prefix: '/api/companies/:company' });
+  param.get('/agents', (ctx) => void (ctx.body = { company: ctx.params.company }));
+  const app = new Koa();
+  app.use(errorRenderer(silentLogger));
+  app.use(dispatchRoutes([guarded, prefixed, param]));
+  // What comes after the routes (the tenant gateway in the daemon): answers only its own paths.
+  app.use((ctx) => {
+    if (!ctx.path.startsWith('/api/elsewhere')) return;
+    order.push('fallthrough');
+    ctx.body = { fallthrough: true };
+  });
+  const handler = app.callback();
+  return async (method: string, url: string, headers: Record<string, string> = {}) => {
+    const res = await inject(handler, { method: method as 'GET', url, headers });
+    return { status: res.statusCode, body: res.payload ? JSON.parse(res.payload) : null, allow: res.headers.allow };
+  };
+}
+
+test("a group's unprefixed router.use guard guards only that group's routes", async () => {
+  const order: string[] = [];
+  const call = appWith(order);
+  assert.is((await call('GET', '/api/keys')).status, 401);
+  assert.equal((await call('GET', '/api/keys', { 'x-key': 'yes' })).body, { group: 'keys' });
+  order.length = 0;
+  assert.equal((await call('GET', '/api/things')).body, { group: 'things' });
+  assert.equal((await call('GET', '/api/companies/acme/agents')).body, { company: 'acme' });
+  assert.equal(order, [], 'the keys guard never ran for the other groups');
+});
+
+test('prefixes match case-insensitively, as the routers do; parameter prefixes always get their chance', async () => {
+  const call = appWith();
+  assert.equal((await call('GET', '/API/Things')).body, { group: 'things' });
+  assert.equal((await call('POST', '/api/things/42')).body, { id: '42' });
+  assert.equal((await call('GET', '/api/companies/x/agents')).body, { company: 'x' });
+});
+
+test('a request no group answers goes on to what comes after the routes', async () => {
+  const order: string[] = [];
+  const call = appWith(order);
+  assert.equal((await call('GET', '/api/elsewhere')).body, { fallthrough: true });
+  assert.equal(order, ['fallthrough']);
+});
+
+test('a wrong method is one 405 with an Allow header that covers the groups that matched the path', async () => {
+  const call = appWith();
+  const res = await call('DELETE', '/api/things/42');
+  assert.is(res.status, 405);
+  assert.is(res.allow, 'POST');
+  assert.is(res.body.code, 'method_not_allowed');
+});
+
+test.run();
