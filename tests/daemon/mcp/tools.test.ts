@@ -1,5 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createUser } from '../../helpers/accounts.js';
+import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
 const test = suite<{ t: McpTestApp }>('mcp tools against the real runtime');
@@ -173,6 +175,23 @@ test('quests update, agents, sessions and message_to act on the key\'s Company',
   const services = await t.services();
   assert.equal(services.quests.list().map((q) => q.id), [quest.id]);
   assert.equal(services.sessions.get(sent.structuredContent.session_id)?.transcript.map((e) => e.text), ['hello']);
+});
+
+test('a key reaches only its own Company: another owner\'s key sees none of it, and ids from it are not found', async ({ t }) => {
+  const quest = (await call(t, 'quests', { action: 'create', title: 'Private to acme' })).structuredContent.quest;
+  const cev = (await call(t, 'events', { action: 'create', type: 'session:stopped', tool_calls: [] })).structuredContent.event;
+  const other = await createUser(t, { tier: 'company' });
+  const otherCo = await createCompany(t, other, 'globex');
+  const otherKey = (await createSecretKey(t, other, otherCo.id)).key;
+  const as = async (name: string, args: unknown) =>
+    (await t.mcp({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, { authorization: `Bearer ${otherKey}` })).body.result;
+  assert.is((await as('whoami', {})).structuredContent.company.id, otherCo.id);
+  assert.equal((await as('quests', { action: 'list' })).structuredContent.quests, []);
+  assert.ok((await as('quests', { action: 'get', id: quest.id })).isError);
+  assert.ok((await as('events', { action: 'delete', id: cev.id })).isError);
+  assert.equal((await as('events', { action: 'list', configured: true })).structuredContent.events, []);
+  // Still there for acme's own key.
+  assert.is((await call(t, 'events', { action: 'list', configured: true })).structuredContent.events[0].id, cev.id);
 });
 
 test.run();
