@@ -9,7 +9,8 @@ import { serveTestApp } from '../../helpers/test-app.js';
 const test = suite('mcp: the official SDK client over Streamable HTTP');
 
 test('initialize → tools/list → every events action → the triggered quest through quests, on a real socket', async () => {
-  const t = await createMcpTestApp();
+  // File storage, as the daemon runs: the runtime's documents and the stores on disk.
+  const t = await createMcpTestApp({ storage: 'file' });
   const served = await serveTestApp(t);
   const client = new Client({ name: 'sdk-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/api/mcp`), {
