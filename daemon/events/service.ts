@@ -28,7 +28,7 @@ const filterSchema = z.object({
   agent_id: z.string().min(1).max(200).optional(),
   session_id: z.string().min(1).max(200).optional(),
   quest_id: z.string().min(1).max(200).optional(),
-  since: z.iso.datetime({ offset: true, message: 'since must be an ISO 8601 timestamp' }).optional(),
+  since: z.iso.datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' }).optional(),
   since_id: z.string().min(1).max(200).optional(),
   limit: z.number().int().min(1).max(1000).optional(),
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { found, requireFields } from './require.js';
+import { ErrorCode } from '../../../shared/errors.js';
+import { notFound } from '../../http/api-error.js';
+import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 
 const id = z.string().min(1);
@@ -12,9 +14,9 @@ const input = z.object({
   action: z.enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace']).describe('What to do (spec §4.7).'),
   id: id.optional().describe('enable, disable, delete: the configured event. trigger: fire this configured event now (instead of `type`).'),
   type: z.string().min(1).max(200).optional().describe('create: the pattern, e.g. `quest:completed` or `schedule:*/5 * * * *`. trigger: the event type to emit. list: same as event_type.'),
-  tool_calls: z.array(toolCall).min(1).max(20).optional().describe('create: the tool calls to run when the pattern matches.'),
+  tool_calls: z.array(toolCall).max(50).optional().describe('create: the tool calls to run when the pattern matches (none: a marker).'),
   enabled: z.boolean().optional().describe('create: start enabled (default true).'),
-  timezone: z.string().max(64).optional().describe('create: IANA zone of a schedule: pattern (default UTC).'),
+  timezone: z.string().min(1).max(100).optional().describe('create: IANA zone of a schedule: pattern (default UTC).'),
   matcher: z.record(z.string(), z.unknown()).optional().describe('create: a detector matcher (exact, predicated or window).'),
   agent_id: id.optional().describe('create/trigger: scope or subject; list: filter.'),
   session_id: id.optional(),
@@ -39,10 +41,10 @@ export const eventsTool = defineTool({
     const events = (await ctx.services()).events;
     switch (args.action) {
       case 'create': {
-        const a = requireFields(args, 'create', 'type', 'tool_calls');
+        const a = requireFields(args, 'create', 'type');
         const event = await events.create({
           type: a.type,
-          tool_calls: a.tool_calls,
+          tool_calls: a.tool_calls ?? [],
           agent_id: a.agent_id ?? null,
           session_id: a.session_id ?? null,
           quest_id: a.quest_id ?? null,
@@ -55,7 +57,10 @@ export const eventsTool = defineTool({
       case 'list': {
         const filter = { event_type: args.event_type ?? args.type, agent_id: args.agent_id, session_id: args.session_id, quest_id: args.quest_id };
         if (args.configured) return { events: events.listConfigured(dropUndefined(filter)) };
-        return { ...events.list(dropUndefined({ ...filter, since: args.since, since_id: args.since_id, limit: args.limit })) };
+        // As GET /api/events: the cursor to follow from, taken before the query so nothing is missed.
+        const lastSeen = events.lastId?.() ?? null;
+        const page = events.list(dropUndefined({ ...filter, since: args.since, since_id: args.since_id, limit: args.limit }));
+        return { ...page, cursor: page.events.at(-1)?.id ?? args.since_id ?? lastSeen };
       }
       case 'enable':
       case 'disable': {
@@ -65,7 +70,7 @@ export const eventsTool = defineTool({
       case 'delete': {
         const a = requireFields(args, 'delete', 'id');
         await events.delete(a.id);
-        return { ok: true, deleted: a.id };
+        return { ok: true, id: a.id, deleted: true };
       }
       case 'trigger': {
         if (args.id) return { ok: true, ...(await events.fire(args.id, { content: args.content })) };
@@ -75,7 +80,8 @@ export const eventsTool = defineTool({
       }
       case 'trace': {
         const a = requireFields(args, 'trace', 'event_id');
-        const node = found(events.trace(a.event_id), 'event', a.event_id);
+        const node = events.trace(a.event_id);
+        if (!node) throw notFound(`No event ${a.event_id} in this Company's log.`, ErrorCode.eventNotFound);
         return { ...node };
       }
     }

@@ -6,15 +6,16 @@ const input = z.object({
   action: z.enum(['list', 'get', 'create', 'stop']),
   id: z.string().min(1).optional().describe('get, stop: the session.'),
   agent_id: z.string().min(1).optional().describe('create: the agent (required); list: filter.'),
-  gateway_channel_id: z.string().min(1).optional().describe('create: the channel the session talks on.'),
-  status: z.string().min(1).optional().describe('list: filter, e.g. active or stopped.'),
+  gateway_channel_id: z.string().min(1).max(200).optional().describe('create: the channel the session talks on.'),
+  context_budget: z.number().int().min(1).nullable().optional().describe('create: characters of transcript before context:budget:exceeded (default 100000; null: none).'),
+  status: z.enum(['active', 'stopped']).optional().describe('list: filter.'),
 });
 
 /** Agent sessions of the key's Company: the same services as /api/sessions. */
 export const sessionsTool = defineTool({
   name: 'sessions',
   title: 'Agent sessions',
-  description: 'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?}, stop {id}.',
+  description: 'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?, context_budget?}, stop {id}.',
   input,
   run: async (args, ctx) => {
     const sessions = (await ctx.services()).sessions;
@@ -29,7 +30,8 @@ export const sessionsTool = defineTool({
       }
       case 'create': {
         const a = requireFields(args, 'create', 'agent_id');
-        return { ok: true, session: await sessions.create({ agent_id: a.agent_id, gateway_channel_id: a.gateway_channel_id ?? null }) };
+        const input = { agent_id: a.agent_id, gateway_channel_id: a.gateway_channel_id ?? null, ...(a.context_budget !== undefined ? { context_budget: a.context_budget } : {}) };
+        return { ok: true, session: await sessions.create(input) };
       }
       case 'stop': {
         const a = requireFields(args, 'stop', 'id');

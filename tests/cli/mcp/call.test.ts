@@ -4,26 +4,29 @@ import { run as runCall } from '../../../cli/commands/mcp/call.js';
 import { run as runTools } from '../../../cli/commands/mcp/tools.js';
 import { AuthRequiredError, FailedError, UsageError } from '../../../cli/errors.js';
 import { createFakeCli } from '../../helpers/cli.js';
-import { createMcpTestApp, MCP_KEYS } from '../../helpers/mcp-app.js';
+import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 import { serveTestApp } from '../../helpers/test-app.js';
 
-const test = suite<{ url: string; close(): Promise<void> }>('svc mcp call / tools');
+const test = suite<{ t: McpTestApp; url: string; close(): Promise<void> }>('svc mcp call / tools');
+let secret = '';
 test.before(async (ctx) => {
-  const served = await serveTestApp(await createMcpTestApp());
+  ctx.t = await createMcpTestApp();
+  secret = ctx.t.keys.secret;
+  const served = await serveTestApp(ctx.t);
   ctx.url = served.url;
   ctx.close = served.close;
 });
 test.after(async (ctx) => ctx.close());
 
-const cliFor = (url: string, json = false, key = MCP_KEYS.secret) => createFakeCli({ json, env: { SVC_URL: url, SVC_SECRET_KEY: key } });
+const cliFor = (url: string, json = false, key = secret) => createFakeCli({ json, env: { SVC_URL: url, SVC_SECRET_KEY: key } });
 
-test('tools/call prints the tool\'s text; --json the raw result', async ({ url }) => {
+test('tools/call prints the tool\'s text; --json the raw result', async ({ t, url }) => {
   const cli = cliFor(url);
   await runCall({ params: '{"name":"whoami","arguments":{}}' }, cli.ctx, 'tools/call');
   assert.is(JSON.parse(cli.stdout()).company.name, 'acme');
   const json = cliFor(url, true);
   await runCall({ params: '{"name":"whoami"}' }, json.ctx, 'tools/call');
-  assert.is(JSON.parse(json.stdout()).structuredContent.user.email, 'ada@example.com');
+  assert.is(JSON.parse(json.stdout()).structuredContent.user.email, t.owner.user.email);
 });
 
 test('other methods print their result as JSON', async ({ url }) => {
@@ -35,7 +38,7 @@ test('other methods print their result as JSON', async ({ url }) => {
   assert.is(JSON.parse(init.stdout()).protocolVersion, '2025-11-25');
 });
 
-test('a failing tool, a JSON-RPC error, bad --params, a refused key: CLI errors', async ({ url }) => {
+test('a failing tool, a JSON-RPC error, bad --params, a refused key: CLI errors', async ({ t, url }) => {
   const failing = runCall({ params: '{"name":"quests","arguments":{"action":"get","id":"qst_x"}}' }, cliFor(url).ctx, 'tools/call');
   await failing.then(() => assert.unreachable(), (err) => {
     assert.instance(err, FailedError);
@@ -44,6 +47,10 @@ test('a failing tool, a JSON-RPC error, bad --params, a refused key: CLI errors'
   await runCall({}, cliFor(url).ctx, 'resources/list').then(() => assert.unreachable(), (err) => assert.match(err.message, /JSON-RPC -32601/));
   await runCall({ params: '[1]' }, cliFor(url).ctx, 'tools/call').then(() => assert.unreachable(), (err) => assert.instance(err, UsageError));
   await runCall({}, cliFor(url, false, 'sk_bad').ctx, 'ping').then(() => assert.unreachable(), (err) => assert.instance(err, AuthRequiredError));
+  await runCall({}, cliFor(url, false, t.keys.trial).ctx, 'ping').then(() => assert.unreachable(), (err) => {
+    assert.instance(err, FailedError);
+    assert.match(err.message, /Company subscription/);
+  });
   await runCall({}, createFakeCli({ env: { SVC_URL: url } }).ctx, 'ping').then(() => assert.unreachable(), (err) => assert.instance(err, AuthRequiredError));
 });
 

@@ -1,15 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { formatKey } from '../../../shared/keys.js';
 import { run as runRelay } from '../../../cli/commands/mcp/serve.js';
 import { currentCompanyKey } from '../../../cli/company.js';
 import { accounts } from '../../../cli/credentials/index.js';
 import { createFakeCli } from '../../helpers/cli.js';
-import { createMcpTestApp, MCP_COMPANY, MCP_KEYS } from '../../helpers/mcp-app.js';
+import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 import { serveTestApp } from '../../helpers/test-app.js';
 
-const test = suite<{ url: string; close(): Promise<void> }>('svc mcp relay');
+const test = suite<{ t: McpTestApp; url: string; close(): Promise<void> }>('svc mcp relay');
 test.before(async (ctx) => {
-  const served = await serveTestApp(await createMcpTestApp());
+  ctx.t = await createMcpTestApp();
+  const served = await serveTestApp(ctx.t);
   ctx.url = served.url;
   ctx.close = served.close;
 });
@@ -27,39 +30,42 @@ async function relay(stdin: string, env: Record<string, string | undefined>) {
   return { out, stderr: cli.stderr(), cli };
 }
 
-test('one stdout line per response, none for a notification; a bad line gets a parse error and the relay goes on', async ({ url }) => {
+test('one stdout line per response, none for a notification; a bad line gets a parse error and the relay goes on', async ({ t, url }) => {
   const { out, stderr } = await relay(lines(initialize, initialized, '{not json', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, whoami(3), [{ jsonrpc: '2.0', id: 4, method: 'ping' }], ''), {
     SVC_URL: url,
-    SVC_SECRET_KEY: MCP_KEYS.secret,
-    SVC_ACCOUNT_KEY: MCP_KEYS.account,
+    SVC_SECRET_KEY: t.keys.secret,
+    SVC_ACCOUNT_KEY: t.keys.account,
   });
   assert.is(out.length, 5);
   assert.is(out[0].result.protocolVersion, '2025-11-25');
   assert.equal(out[1], { jsonrpc: '2.0', id: null, error: { code: -32700, message: out[1].error.message } });
   assert.ok(out[2].result.tools.length >= 6);
   assert.is(out[3].id, 3);
-  assert.is(out[3].result.structuredContent.company.id, MCP_COMPANY.id);
+  assert.is(out[3].result.structuredContent.company.id, t.company.id);
   assert.is(out[3].result.structuredContent.account_key, true);
   assert.is(out[4].error.code, -32600);
   assert.match(stderr, /relaying stdio to/);
 });
 
 test('401: each request gets an error saying what to do; the notification none', async ({ url }) => {
-  const { out } = await relay(lines(initialize, initialized, whoami(2)), { SVC_URL: url, SVC_SECRET_KEY: 'sk_wrong' });
+  const { out } = await relay(lines(initialize, initialized, whoami(2)), { SVC_URL: url, SVC_SECRET_KEY: formatKey('secret', randomBytes(32)) });
   assert.equal(out.map((m) => m.id), [1, 2]);
   assert.is(out[0].error.code, -32000);
   assert.is(out[0].error.data.http_status, 401);
   assert.match(out[0].error.message, /svc keys create/);
+  assert.match(out[0].error.message, /revoked or never existed/);
+  assert.equal(out[1], { jsonrpc: '2.0', id: 2, error: out[0].error });
 });
 
-test('402: the message names the tier to get', async ({ url }) => {
-  const { out } = await relay(lines(initialize), { SVC_URL: url, SVC_SECRET_KEY: MCP_KEYS.trial });
+test('402: the message names the tier to get', async ({ t, url }) => {
+  const { out } = await relay(lines(initialize), { SVC_URL: url, SVC_SECRET_KEY: t.keys.trial });
   assert.is(out[0].error.data.http_status, 402);
-  assert.match(out[0].error.message, /Company subscription.*svc admin tier/);
+  assert.is(out[0].error.code, -32000);
+  assert.match(out[0].error.message, /Company subscription.*trial tier.*svc admin tier/);
 });
 
 test('daemon down: an error per request telling to start it', async () => {
-  const { out } = await relay(lines(initialize, whoami(2)), { SVC_URL: 'http://127.0.0.1:1', SVC_SECRET_KEY: MCP_KEYS.secret });
+  const { out } = await relay(lines(initialize, whoami(2)), { SVC_URL: 'http://127.0.0.1:1', SVC_SECRET_KEY: formatKey('secret', randomBytes(32)) });
   assert.equal(out.map((m) => m.id), [1, 2]);
   assert.match(out[0].error.message, /Cannot reach the svc daemon at http:\/\/127\.0\.0\.1:1.*svc daemon start/);
 });
@@ -71,14 +77,14 @@ test('no key anywhere: requests answered with how to set one, nothing sent', asy
   assert.match(stderr, /No secret key/);
 });
 
-test('without the variables it uses the stored keys of the current Company', async ({ url }) => {
+test('without the variables it uses the stored keys of the current Company', async ({ t, url }) => {
   const cli = createFakeCli({ stdin: lines(initialize, whoami(2)), env: { SVC_URL: url } });
-  cli.credentials.set(accounts.secretKey(url, MCP_COMPANY.id), MCP_KEYS.secret);
-  cli.credentials.set(accounts.accountKey(url), MCP_KEYS.account);
-  cli.ctx.config().set(currentCompanyKey(url), { id: MCP_COMPANY.id, name: MCP_COMPANY.name });
+  cli.credentials.set(accounts.secretKey(url, t.company.id), t.keys.secret);
+  cli.credentials.set(accounts.accountKey(url), t.keys.account);
+  cli.ctx.config().set(currentCompanyKey(url), { id: t.company.id, name: t.company.name });
   await runRelay({}, cli.ctx);
   const out = cli.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  assert.is(out[1].result.structuredContent.key_id, 'key_test');
+  assert.is(out[1].result.structuredContent.key_id, t.keys.secretId);
   assert.is(out[1].result.structuredContent.account_key, true);
 });
 

@@ -1,6 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createMcpTestApp, MCP_KEYS, type McpTestApp } from '../../helpers/mcp-app.js';
+import { randomBytes } from 'node:crypto';
+import { formatKey } from '../../../shared/keys.js';
+import { createUser } from '../../helpers/accounts.js';
+import { rotateAccountKey } from '../../helpers/keys.js';
+import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
 const test = suite<{ t: McpTestApp }>('mcp transport');
 test.before(async (ctx) => {
@@ -136,8 +140,20 @@ test('401 without a key or with an unknown one, 402 on the trial tier, before an
   const none = await t.raw({ payload: JSON.stringify(init()), headers: { authorization: '' } });
   assert.is(none.status, 401);
   assert.is(none.body.code, 'unauthorized');
-  assert.is((await t.mcp(init(), { authorization: 'Bearer sk_nope' })).status, 401);
-  const trial = await t.mcp(init(), { authorization: `Bearer ${MCP_KEYS.trial}` });
+  assert.is((await t.mcp(init(), { authorization: 'Bearer sk_nope' })).body.code, 'malformed_key');
+  assert.is((await t.mcp(init(), { authorization: `Bearer ${t.owner.token}` })).body.code, 'malformed_key');
+  const unknown = await t.mcp(init(), { authorization: `Bearer ${formatKey('secret', randomBytes(32))}` });
+  assert.is(unknown.status, 401);
+  assert.is(unknown.body.code, 'invalid_key');
+  assert.not.ok('jsonrpc' in unknown.body);
+  // An account key must belong to the secret key's user; the lapsed user's own key is theirs.
+  const otherUser = await createUser(t, { tier: 'company' });
+  const foreignAk = await rotateAccountKey(t, otherUser);
+  const mismatch = await t.mcp(init(), { 'x-api-key': foreignAk });
+  assert.is(mismatch.status, 401);
+  assert.is(mismatch.body.code, 'account_key_mismatch');
+  assert.is((await t.mcp(init(), { 'x-api-key': t.keys.account })).status, 200);
+  const trial = await t.mcp(init(), { authorization: `Bearer ${t.keys.trial}` });
   assert.is(trial.status, 402);
   assert.is(trial.body.code, 'subscription_required');
 });
