@@ -1,6 +1,8 @@
 /**
- * Event patterns (spec §6.1, §6.2): `<prefix>:<name>`, where the prefix is one of the eleven known
- * dispatch prefixes. The daemon validates configured events with this, the CLI checks input early.
+ * Event patterns (spec §6.1, §6.2): `<prefix>:<name>`. The eleven known dispatch prefixes each have
+ * an emitter; any other well-formed prefix is accepted too, and such a configured event is stored
+ * and shown as `armed` and never fires (spec §3.5) — so a typo is visible, not silently lost.
+ * The daemon validates configured events with this, the CLI checks input early.
  */
 export const KNOWN_PREFIXES = [
   'schedule',
@@ -31,11 +33,14 @@ export const LIFECYCLE_PATTERNS = [
   'context:budget:exceeded',
 ] as const;
 
-export type PatternProblem = 'empty' | 'dotted' | 'no_prefix' | 'unknown_prefix' | 'no_name' | 'bad_characters';
+export type PatternProblem = 'empty' | 'dotted' | 'no_prefix' | 'bad_prefix' | 'no_name' | 'bad_characters';
 
 export type ParsedPattern =
-  | { ok: true; prefix: EventPrefix; name: string }
+  | { ok: true; prefix: string; name: string; /** One of the eleven dispatch prefixes. */ known: boolean }
   | { ok: false; problem: PatternProblem; message: string };
+
+/** A prefix is a lower-case identifier: `session`, `graph_guardrail`, `deploy`. */
+const PREFIX_SHAPE = /^[a-z][a-z0-9_-]{0,39}$/;
 
 const MAX_PATTERN = 200;
 
@@ -61,13 +66,13 @@ export function parsePattern(raw: string): ParsedPattern {
   }
   const prefix = pattern.slice(0, colon);
   const name = pattern.slice(colon + 1);
-  if (!(KNOWN_PREFIXES as readonly string[]).includes(prefix)) {
-    return fail('unknown_prefix', `Unknown event prefix '${prefix}': use one of ${KNOWN_PREFIXES.join(', ')}.`);
+  if (!PREFIX_SHAPE.test(prefix)) {
+    return fail('bad_prefix', `'${prefix}' is not a prefix: use a lower-case word such as ${KNOWN_PREFIXES.slice(0, 3).join(', ')} before the colon.`);
   }
   // A schedule's name is a cron expression (spaces, stars, slashes): issue 7's scheduler validates it.
   if (name.trim().length === 0) return fail('no_name', `'${pattern}' has no name after '${prefix}:'.`);
   if (prefix !== 'schedule' && /\s/.test(name)) return fail('bad_characters', `An event name cannot contain spaces: '${name}'.`);
-  return { ok: true, prefix: prefix as EventPrefix, name };
+  return { ok: true, prefix, name, known: (KNOWN_PREFIXES as readonly string[]).includes(prefix) };
 }
 
 /** The prefix of an already valid pattern (`context:budget:exceeded` → `context`). */

@@ -9,7 +9,7 @@ test('the eleven prefixes and nine lifecycle patterns of the spec', () => {
 });
 
 test('a pattern splits into prefix and name; the name may hold colons', () => {
-  assert.equal(parsePattern('context:budget:exceeded'), { ok: true, prefix: 'context', name: 'budget:exceeded' });
+  assert.equal(parsePattern('context:budget:exceeded'), { ok: true, prefix: 'context', name: 'budget:exceeded', known: true });
   assert.is(prefixOf('context:budget:exceeded'), 'context');
 });
 
@@ -22,12 +22,18 @@ test('a dotted name is refused with an explanation', () => {
   }
 });
 
-test('unknown prefix, no prefix, no name and empty are refused', () => {
+test('an unknown but well-formed prefix is accepted and marked unknown (it is stored armed)', () => {
+  assert.equal(parsePattern('deploy:done'), { ok: true, prefix: 'deploy', name: 'done', known: false });
+  assert.equal(parsePattern('cron:tick'), { ok: true, prefix: 'cron', name: 'tick', known: false });
+});
+
+test('a malformed prefix, no prefix, no name and empty are refused', () => {
   const problem = (p: string) => {
     const r = parsePattern(p);
     return r.ok ? 'ok' : r.problem;
   };
-  assert.is(problem('cron:tick'), 'unknown_prefix');
+  assert.is(problem('Session Start:x'), 'bad_prefix');
+  assert.is(problem(':x'), 'bad_prefix');
   assert.is(problem('started'), 'no_prefix');
   assert.is(problem('session:'), 'no_name');
   assert.is(problem('  '), 'empty');

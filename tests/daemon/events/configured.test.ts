@@ -53,9 +53,12 @@ test('a dotted name is refused with a 400 explaining that dotted names are not p
   assert.is((await t.post('/api/events/trigger', { type: 'agent.spawned' })).body.code, 'dotted_event_name');
 });
 
-test('unknown prefixes, unknown tools and bad tool args are 400s', async () => {
+test('an unknown prefix is stored armed (spec §3.5); a malformed prefix, unknown tools and bad tool args are 400s', async () => {
   const t = await createRuntimeTestApp();
-  assert.is((await t.post('/api/events', { type: 'cron:tick', tool_calls: [] })).body.code, 'invalid_event_pattern');
+  const armed = await t.post('/api/events', { type: 'cron:tick', tool_calls: [] });
+  assert.is(armed.status, 201);
+  assert.is(armed.body.event.status, 'armed');
+  assert.is((await t.post('/api/events', { type: 'Cron Tick:x', tool_calls: [] })).body.code, 'invalid_event_pattern');
   const tool = await t.post('/api/events', { type: 'session:start', tool_calls: [{ tool: 'rm -rf', args: {} }] });
   assert.is(tool.body.code, 'unknown_tool');
   assert.match(tool.body.error, /quests\.create/);

@@ -70,7 +70,7 @@ test('trigger (by type and by id), list, list configured and trace answer the sa
 test('refusals carry the same sentence', async ({ t }) => {
   const cases: [Record<string, unknown>, 'GET' | 'POST' | 'DELETE', string, unknown?][] = [
     [{ action: 'create', type: 'agent.spawned', tool_calls: calls }, 'POST', '/api/events', { type: 'agent.spawned', tool_calls: calls }],
-    [{ action: 'create', type: 'cron:tick', tool_calls: calls }, 'POST', '/api/events', { type: 'cron:tick', tool_calls: calls }],
+    [{ action: 'create', type: 'Cron Tick:x', tool_calls: calls }, 'POST', '/api/events', { type: 'Cron Tick:x', tool_calls: calls }],
     [{ action: 'create', type: 'session:stopped', tool_calls: [{ tool: 'nope', args: {} }] }, 'POST', '/api/events', { type: 'session:stopped', tool_calls: [{ tool: 'nope', args: {} }] }],
     [{ action: 'create', type: 'session:stopped', tool_calls: [{ tool: 'message_to', args: {} }] }, 'POST', '/api/events', { type: 'session:stopped', tool_calls: [{ tool: 'message_to', args: {} }] }],
     [{ action: 'enable', id: 'cev_nope' }, 'POST', '/api/events/cev_nope/enable'],

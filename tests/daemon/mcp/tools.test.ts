@@ -68,10 +68,13 @@ test('a service error (404) becomes an isError result with its message', async (
   assert.match(s.content[0]!.text, /No agent agt_missing in this Company/);
 });
 
-test('the runtime\'s pattern rules: an unknown prefix or a dotted name is refused with its reason', async ({ t }) => {
+test('the runtime\'s pattern rules: an unknown prefix is stored armed; a malformed one or a dotted name is refused with its reason', async ({ t }) => {
   const unknown = await call(t, 'events', { action: 'create', type: 'deploy:done', tool_calls: [] });
-  assert.ok(unknown.isError);
-  assert.match(unknown.content[0]!.text, /deploy/);
+  assert.not.ok(unknown.isError, unknown.content[0]?.text);
+  assert.is(unknown.structuredContent.event.status, 'armed');
+  const malformed = await call(t, 'events', { action: 'create', type: 'Deploy Done:x', tool_calls: [] });
+  assert.ok(malformed.isError);
+  assert.match(malformed.content[0]!.text, /Deploy Done/);
   const dotted = await call(t, 'events', { action: 'trigger', type: 'agent.spawned' });
   assert.ok(dotted.isError);
   assert.match(dotted.content[0]!.text, /dotted name/);
