@@ -57,11 +57,24 @@ export async function loginWithLink(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>
   return completeFirstFactor(deps, ctx, user, ['magic_link']);
 }
 
-/** A consumed login code proves the mailbox, which is all that signup verification asks. */
+/**
+ * A consumed login code proves the mailbox, which is all that signup verification asks. On a
+ * never-verified account this is also where pre-account-takeover is stopped: whoever signed up with
+ * this address chose its password without proving the mailbox (it may be an attacker who knew the
+ * victim would sign in by e-mail later), so that password and the unverified sessions end here.
+ * The real owner sets a password through forgot-password.
+ */
 async function markEmailProven(deps: Deps, userId: string): Promise<UserRecord | undefined> {
   const user = deps.stores.users.findById(userId);
   if (!user || user.email_verified_at) return user;
-  return deps.stores.users.update(userId, (u) => {
-    u.email_verified_at ??= isoAt(deps.clock.now());
+  const now = isoAt(deps.clock.now());
+  let provenHere = false;
+  const proven = await deps.stores.users.update(userId, (u) => {
+    if (u.email_verified_at) return; // verified by a racing request in the meantime: nothing to undo
+    u.email_verified_at = now;
+    u.password_hash = null;
+    provenHere = true;
   });
+  if (provenHere) await deps.stores.sessions.revokeAll(userId, now);
+  return proven;
 }
