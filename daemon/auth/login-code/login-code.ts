@@ -23,7 +23,10 @@ export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
   }
   const { code, linkToken } = await issueEmailCode(deps, { purpose: 'login', email: user.email, userId: user.id, withLink: true });
   const link = magicLinkUrl(deps.config.publicUrl, linkToken!);
-  await deps.mailer.send({
+  // Not awaited: the answer must not wait on the mailer (a second durable write, or SMTP), nor fail
+  // with it, or its time and status would tell known addresses from unknown ones. The row is stored.
+  const to = user.email;
+  void deps.mailer.send({
     to: user.email,
     subject: `Your svc login code: ${code}`,
     text: [
@@ -35,7 +38,7 @@ export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
     ].join('\n'),
     code,
     link,
-  });
+  }).catch((err: unknown) => deps.log.error('login code mail not sent', { to, err }));
 }
 
 export type CodeLoginResult = { ok: true; outcome: LoginOutcome } | { ok: false; reason: 'wrong' | 'burned' | 'expired' | 'no_code' };
