@@ -50,6 +50,8 @@ export const ErrorCode = {
   passkeyVerificationFailed: 'passkey_verification_failed',
   passkeyTaken: 'passkey_already_registered',
   passkeyNotFound: 'passkey_not_found',
+  // security review (review-1)
+  recentLoginRequired: 'recent_login_required',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

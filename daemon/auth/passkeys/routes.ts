@@ -33,7 +33,14 @@ export function passkeyRoutes(deps: Deps): Router {
 
   router.post('/passkey/register-begin', signedIn, async (ctx) => {
     const { name } = validate(registerBegin, ctx.request.body);
-    ctx.body = await beginRegistration(deps, userOf(ctx).user, name ?? 'passkey');
+    const { user, session } = userOf(ctx);
+    // A passkey survives session revocation and password resets: a stolen or left-open session
+    // must not be able to plant one for lasting access. Only a recent login may add one.
+    const recentMs = deps.config.auth.factors.passkeyRecentLoginMs;
+    if (deps.clock.now() - Date.parse(session.created_at) > recentMs) {
+      throw new ApiError(403, ErrorCode.recentLoginRequired, `Adding a passkey needs a recent login: log in again, then add it within ${Math.round(recentMs / 60_000)} minutes.`);
+    }
+    ctx.body = await beginRegistration(deps, user, name ?? 'passkey');
   });
 
   router.post('/passkey/register-finish', signedIn, async (ctx) => {
