@@ -7,6 +7,7 @@ import { ApiError, conflict, notFound } from '../../http/api-error.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
+import { assertRecentLogin } from '../recent-login.js';
 import { issueSession } from '../session-issuer.js';
 import { beginLogin, beginRegistration, finishLogin, finishRegistration, type Failure } from './ceremonies.js';
 
@@ -34,12 +35,8 @@ export function passkeyRoutes(deps: Deps): Router {
   router.post('/passkey/register-begin', signedIn, async (ctx) => {
     const { name } = validate(registerBegin, ctx.request.body);
     const { user, session } = userOf(ctx);
-    // A passkey survives session revocation and password resets: a stolen or left-open session
-    // must not be able to plant one for lasting access. Only a recent login may add one.
-    const recentMs = deps.config.auth.factors.passkeyRecentLoginMs;
-    if (deps.clock.now() - Date.parse(session.created_at) > recentMs) {
-      throw new ApiError(403, ErrorCode.recentLoginRequired, `Adding a passkey needs a recent login: log in again, then add it within ${Math.round(recentMs / 60_000)} minutes.`);
-    }
+    // A passkey survives session revocation and password resets: a stolen session must not plant one.
+    assertRecentLogin(deps, session, 'Adding a passkey');
     ctx.body = await beginRegistration(deps, user, name ?? 'passkey');
   });
 

@@ -6,6 +6,7 @@ import { ApiError, badRequest, conflict } from '../../http/api-error.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
+import { assertRecentLogin } from '../recent-login.js';
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes } from './enrolment.js';
 import { finishPartialLogin } from './partial-login.js';
 import { totpOf } from './totp-codes.js';
@@ -47,7 +48,8 @@ export function totpRoutes(deps: Deps): Router {
   });
 
   router.post('/enroll', signedIn, async (ctx) => {
-    const { user } = userOf(ctx);
+    const { user, session } = userOf(ctx);
+    assertRecentLogin(deps, session, 'Turning on two-factor authentication');
     const result = await beginTotpEnrolment(deps, user.id, user.email ?? (user.wallet_address as string | undefined) ?? user.id);
     if (!result.ok) throw conflict('Two-factor authentication is on already. Disable it first to enrol a new app.', ErrorCode.totpAlreadyEnabled);
     ctx.body = result;
