@@ -67,6 +67,7 @@ function hintForStatus(status: number, code: string): string | undefined {
   if (status === 401) return "run 'svc login' (or set SVC_TOKEN / SVC_SECRET_KEY)";
   if (status === 402) return "API keys need the company or owner tier; on a local daemon: 'svc admin tier <email> company'";
   if (status === 403 && code === 'verification_pending') return "verify your e-mail first: 'svc verify'";
+  if (status === 403 && code === 'recent_login_required') return "run 'svc login' again, then retry within 10 minutes";
   if (status === 429) return 'wait a moment and try again';
   return undefined;
 }

@@ -14,7 +14,8 @@ export function createOutboxMailer(outbox: MailOutbox, log: Logger): Mailer {
   return {
     async send(mail) {
       const message = await outbox.record(mail);
-      log.info(`mail to ${mail.to}: ${mail.subject}`, { mail_id: message.id, read_with: `svc mail --to ${mail.to}` });
+      // Not the subject: it may carry the code, and the daemon log is a file in the data folder.
+      log.info(`mail to ${mail.to}`, { mail_id: message.id, read_with: `svc mail --to ${mail.to}` });
       return message;
     },
   };

@@ -91,6 +91,8 @@ export const ErrorCode = {
   channelExists: 'channel_exists',
   // operator surface (issue 2)
   userNotFound: 'user_not_found',
+  // security review (review-1)
+  recentLoginRequired: 'recent_login_required',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

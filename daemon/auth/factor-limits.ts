@@ -14,12 +14,22 @@ export interface FactorLimits {
   throttle(ctx: Pick<Context, 'ip'>): void;
   /** Throws 429 while `accountKey` is locked out. */
   guardAccount(accountKey: string): void;
+  /**
+   * Checks the lock-out and counts this attempt as a failure in one synchronous step, before the
+   * caller awaits anything: otherwise a burst of parallel guesses all passes the check before the
+   * first failure is counted. Call `ceiling.succeed(accountKey)` when the attempt was right.
+   */
+  beginAttempt(accountKey: string): void;
 }
 
 export function createFactorLimits(deps: Pick<Deps, 'clock' | 'config'>): FactorLimits {
   const { failureCeiling, lockoutMs, factors } = deps.config.auth;
   const perAddress = createRateLimiter(deps.clock, [{ limit: factors.perAddressLimit, windowMs: 5 * 60_000 }]);
   const ceiling = createFailureCeiling(deps.clock, failureCeiling, lockoutMs);
+  const guardAccount = (accountKey: string) => {
+    const locked = ceiling.lockedFor(accountKey);
+    if (locked !== null) throw tooManyRequests(locked, 'Too many failed attempts on this account. Try again later.');
+  };
   return {
     perAddress,
     ceiling,
@@ -27,9 +37,10 @@ export function createFactorLimits(deps: Pick<Deps, 'clock' | 'config'>): Factor
       const wait = perAddress.hit(ctx.ip || 'unknown');
       if (wait !== null) throw tooManyRequests(wait);
     },
-    guardAccount(accountKey) {
-      const locked = ceiling.lockedFor(accountKey);
-      if (locked !== null) throw tooManyRequests(locked, 'Too many failed attempts on this account. Try again later.');
+    guardAccount,
+    beginAttempt(accountKey) {
+      guardAccount(accountKey);
+      ceiling.fail(accountKey);
     },
   };
 }

@@ -24,6 +24,8 @@ export interface FactorsConfig {
   webauthnOrigin: string;
   /** 32-byte challenges, single use, 5 min. */
   webauthnChallengeTtlMs: number;
+  /** Adding a passkey or starting a TOTP enrolment needs a session this young (daemon/auth/recent-login.ts). */
+  recentLoginMs: number;
   /** Requests per client address and route family, per 5 min (login codes, wallet, passkeys, TOTP). */
   perAddressLimit: number;
 }
@@ -42,5 +44,6 @@ export const DEFAULT_FACTORS: FactorsConfig = {
   webauthnRpName: 'svc',
   webauthnOrigin: 'http://localhost:7878',
   webauthnChallengeTtlMs: 5 * 60_000,
+  recentLoginMs: 10 * 60_000,
   perAddressLimit: 30,
 };

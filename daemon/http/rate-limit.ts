@@ -57,14 +57,31 @@ export interface FailureCeiling {
   /** Records a failure; the `max`-th consecutive one starts the lock-out. */
   fail(key: string): void;
   succeed(key: string): void;
+  /** How many keys are remembered (a memory check: it must not grow with every made-up e-mail). */
+  tracked(): number;
 }
+
+/** Failures older than this with no lock-out running are forgotten (the map is fed by unauthenticated callers). */
+const FORGET_FAILURES_MS = 24 * 3600_000;
 
 /**
  * SECURITY.md: 10 consecutive failures per account and factor lock it for 15 minutes. Callers key
  * it by `<factor>:<email>` for unknown e-mails too, so a lock-out does not reveal which exist.
  */
 export function createFailureCeiling(clock: Clock, max: number, lockMs: number): FailureCeiling {
-  const state = new Map<string, { failures: number; lockedUntil: number }>();
+  const state = new Map<string, { failures: number; lockedUntil: number; lastAt: number }>();
+  let sweepAt = clock.now() + FORGET_FAILURES_MS;
+  // Every key is named by the caller (`login_code:<any e-mail>`), so without a sweep each guess at a
+  // made-up address would stay in memory for good. A key is dropped once its lock-out is over (the
+  // next failure would start from zero anyway) or after a day without failures and no lock-out.
+  const sweep = (now: number) => {
+    for (const [key, s] of state) {
+      const lockOver = s.lockedUntil > 0 && s.lockedUntil <= now;
+      const idle = s.lockedUntil === 0 && s.lastAt <= now - FORGET_FAILURES_MS;
+      if (lockOver || idle) state.delete(key);
+    }
+    sweepAt = now + Math.min(lockMs, FORGET_FAILURES_MS);
+  };
   return {
     lockedFor(key) {
       const s = state.get(key);
@@ -72,17 +89,20 @@ export function createFailureCeiling(clock: Clock, max: number, lockMs: number):
       return Math.ceil((s.lockedUntil - clock.now()) / 1000);
     },
     fail(key) {
-      const s = state.get(key) ?? { failures: 0, lockedUntil: 0 };
+      if (clock.now() >= sweepAt) sweep(clock.now());
+      const s = state.get(key) ?? { failures: 0, lockedUntil: 0, lastAt: 0 };
       if (s.lockedUntil && s.lockedUntil <= clock.now()) {
         s.failures = 0;
         s.lockedUntil = 0;
       }
       s.failures++;
+      s.lastAt = clock.now();
       if (s.failures >= max) s.lockedUntil = clock.now() + lockMs;
       state.set(key, s);
     },
     succeed(key) {
       state.delete(key);
     },
+    tracked: () => state.size,
   };
 }

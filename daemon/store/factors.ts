@@ -10,17 +10,15 @@ export interface FactorsData {
 
 export const factorsDefaults = (): FactorsData => ({ challenges: [], passkeys: [], wallets: [] });
 
-const DAY_MS = 24 * 3600_000;
-
 /** Every method is one synchronous check-and-set inside `doc.update`: of 20 racing consumers, one wins. */
 export function createChallengeStore(doc: Doc<FactorsData>): ChallengeStore {
   const live = (c: ChallengeRecord, nowIso: string) => !c.ended_at && c.expires_at > nowIso;
   return {
     create: (record) =>
       doc.update((data) => {
-        // Forget rows that ended or expired over a day ago; nonces are requested without an account and would pile up.
-        const horizon = new Date(Date.parse(record.created_at) - DAY_MS).toISOString();
-        data.challenges = data.challenges.filter((c) => (c.ended_at ?? c.expires_at) > horizon);
+        // Keep only live rows: nonces and login challenges are handed to anyone who asks, and a row that
+        // ended or expired can never be consumed again, so keeping it would only grow this file.
+        data.challenges = data.challenges.filter((c) => live(c, record.created_at));
         data.challenges.push(record);
       }),
     consume: (kind, secretHash, nowIso) =>

@@ -9,8 +9,9 @@ import type { MailOutbox, NewMail } from './types.js';
 interface SealedMail {
   id: string;
   to: string;
-  subject: string;
-  /** `{ text, code, link }`, sealed. */
+  /** Only on rows written before subjects were sealed; new rows keep it inside `sealed`. */
+  subject?: string;
+  /** `{ subject, text, code, link }`, sealed: a subject may carry the code ("Your svc login code: 183920"). */
   sealed: string;
   created_at: string;
 }
@@ -29,8 +30,8 @@ export function createOutbox(doc: Doc<OutboxData>, deps: { clock: Clock; ids: Id
   const unseal = (m: SealedMail): MailMessage => {
     const hit = opened.get(m.id);
     if (hit) return { ...hit };
-    const { text, code, link } = JSON.parse(deps.sealer.open(m.sealed)) as Pick<MailMessage, 'text' | 'code' | 'link'>;
-    const message = { id: m.id, to: m.to, subject: m.subject, text, code, link, created_at: m.created_at };
+    const { subject, text, code, link } = JSON.parse(deps.sealer.open(m.sealed)) as Partial<Pick<MailMessage, 'subject'>> & Pick<MailMessage, 'text' | 'code' | 'link'>;
+    const message = { id: m.id, to: m.to, subject: subject ?? m.subject ?? '', text, code, link, created_at: m.created_at };
     opened.set(m.id, message);
     return { ...message };
   };
@@ -65,8 +66,7 @@ export function createOutbox(doc: Doc<OutboxData>, deps: { clock: Clock; ids: Id
       const row: SealedMail = {
         id: deps.ids('mail'),
         to: mail.to,
-        subject: mail.subject,
-        sealed: deps.sealer.seal(JSON.stringify({ text: mail.text, code: mail.code ?? null, link: mail.link ?? null })),
+        sealed: deps.sealer.seal(JSON.stringify({ subject: mail.subject, text: mail.text, code: mail.code ?? null, link: mail.link ?? null })),
         created_at: isoAt(deps.clock.now()),
       };
       await doc.update((data) => {

@@ -23,7 +23,10 @@ export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
   }
   const { code, linkToken } = await issueEmailCode(deps, { purpose: 'login', email: user.email, userId: user.id, withLink: true });
   const link = magicLinkUrl(deps.config.publicUrl, linkToken!);
-  await deps.mailer.send({
+  // Not awaited: the answer must not wait on the mailer (a second durable write, or SMTP), nor fail
+  // with it, or its time and status would tell known addresses from unknown ones. The row is stored.
+  const to = user.email;
+  void deps.mailer.send({
     to: user.email,
     subject: `Your svc login code: ${code}`,
     text: [
@@ -35,7 +38,7 @@ export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
     ].join('\n'),
     code,
     link,
-  });
+  }).catch((err: unknown) => deps.log.error('login code mail not sent', { to, err }));
 }
 
 export type CodeLoginResult = { ok: true; outcome: LoginOutcome } | { ok: false; reason: 'wrong' | 'burned' | 'expired' | 'no_code' };
@@ -57,11 +60,24 @@ export async function loginWithLink(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>
   return completeFirstFactor(deps, ctx, user, ['magic_link']);
 }
 
-/** A consumed login code proves the mailbox, which is all that signup verification asks. */
+/**
+ * A consumed login code proves the mailbox, which is all that signup verification asks. On a
+ * never-verified account this is also where pre-account-takeover is stopped: whoever signed up with
+ * this address chose its password without proving the mailbox (it may be an attacker who knew the
+ * victim would sign in by e-mail later), so that password and the unverified sessions end here.
+ * The real owner sets a password through forgot-password.
+ */
 async function markEmailProven(deps: Deps, userId: string): Promise<UserRecord | undefined> {
   const user = deps.stores.users.findById(userId);
   if (!user || user.email_verified_at) return user;
-  return deps.stores.users.update(userId, (u) => {
-    u.email_verified_at ??= isoAt(deps.clock.now());
+  const now = isoAt(deps.clock.now());
+  let provenHere = false;
+  const proven = await deps.stores.users.update(userId, (u) => {
+    if (u.email_verified_at) return; // verified by a racing request in the meantime: nothing to undo
+    u.email_verified_at = now;
+    u.password_hash = null;
+    provenHere = true;
   });
+  if (provenHere) await deps.stores.sessions.revokeAll(userId, now);
+  return proven;
 }

@@ -7,6 +7,7 @@ import { ApiError, conflict, notFound } from '../../http/api-error.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
+import { assertRecentLogin } from '../recent-login.js';
 import { issueSession } from '../session-issuer.js';
 import { beginLogin, beginRegistration, finishLogin, finishRegistration, type Failure } from './ceremonies.js';
 
@@ -33,7 +34,10 @@ export function passkeyRoutes(deps: Deps): Router {
 
   router.post('/passkey/register-begin', signedIn, async (ctx) => {
     const { name } = validate(registerBegin, ctx.request.body);
-    ctx.body = await beginRegistration(deps, userOf(ctx).user, name ?? 'passkey');
+    const { user, session } = userOf(ctx);
+    // A passkey survives session revocation and password resets: a stolen session must not plant one.
+    assertRecentLogin(deps, session, 'Adding a passkey');
+    ctx.body = await beginRegistration(deps, user, name ?? 'passkey');
   });
 
   router.post('/passkey/register-finish', signedIn, async (ctx) => {

@@ -34,7 +34,7 @@ export async function beginTotpEnrolment(deps: EnrolDeps, userId: string, accoun
 /** Step 2: the first code activates TOTP (and counts as used), and the recovery codes are made — shown this once. */
 export async function confirmTotpEnrolment(deps: EnrolDeps, userId: string, code: string): Promise<ConfirmResult> {
   const now = deps.clock.now();
-  const { codes, hashes } = newRecoveryCodes(deps.random);
+  const { codes, hashes } = newRecoveryCodes(deps.random, deps.secrets.codeKey);
   let result: ConfirmResult = { ok: false, reason: 'not_pending' };
   await deps.stores.users.update(userId, (user) => {
     const totp = totpOf(user);
@@ -67,7 +67,7 @@ export async function disableTotp(deps: EnrolDeps, userId: string, proof: { code
 /** New recovery codes (the old ones stop working), after proving a current code. */
 export async function regenerateRecoveryCodes(deps: EnrolDeps, userId: string, code: string): Promise<string[] | null> {
   if ((await spendSecondFactor(deps, userId, code)) === null) return null;
-  const { codes, hashes } = newRecoveryCodes(deps.random);
+  const { codes, hashes } = newRecoveryCodes(deps.random, deps.secrets.codeKey);
   await deps.stores.users.update(userId, (user) => {
     const totp = totpOf(user);
     if (totp) totp.recovery = hashes.map((hash) => ({ hash, used_at: null }));

@@ -34,11 +34,11 @@ export async function finishPartialLogin(deps: Deps, ctx: Pick<Context, 'get' | 
   const row = await deps.stores.challenges.countTry(claims.sid, 'partial_login', isoAt(deps.clock.now()), partialMaxTries);
   if (!row || row.subject !== claims.user_id) return { ok: false, reason: 'bad_token' };
 
+  // Counted as a failure now, in the same step as the lock-out check (a burst over many partial tokens
+  // would otherwise all be checked before the first failure counted); cleared below when right.
+  limits.beginAttempt(accountKey);
   const method = await spendSecondFactor(deps, claims.user_id, code);
-  if (!method) {
-    limits.ceiling.fail(accountKey);
-    return { ok: false, reason: 'wrong_code', userId: claims.user_id };
-  }
+  if (!method) return { ok: false, reason: 'wrong_code', userId: claims.user_id };
   // Two different valid codes (steps t and t+1) could both pass the step check; only one request ends the row.
   if (!(await deps.stores.challenges.end(row.id, isoAt(deps.clock.now())))) return { ok: false, reason: 'bad_token' };
 

@@ -6,6 +6,7 @@ import { ApiError, badRequest, conflict } from '../../http/api-error.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
+import { assertRecentLogin } from '../recent-login.js';
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes } from './enrolment.js';
 import { finishPartialLogin } from './partial-login.js';
 import { totpOf } from './totp-codes.js';
@@ -47,7 +48,8 @@ export function totpRoutes(deps: Deps): Router {
   });
 
   router.post('/enroll', signedIn, async (ctx) => {
-    const { user } = userOf(ctx);
+    const { user, session } = userOf(ctx);
+    assertRecentLogin(deps, session, 'Turning on two-factor authentication');
     const result = await beginTotpEnrolment(deps, user.id, user.email ?? (user.wallet_address as string | undefined) ?? user.id);
     if (!result.ok) throw conflict('Two-factor authentication is on already. Disable it first to enrol a new app.', ErrorCode.totpAlreadyEnabled);
     ctx.body = result;
@@ -68,13 +70,11 @@ export function totpRoutes(deps: Deps): Router {
   router.post('/disable', signedIn, async (ctx) => {
     const { user } = userOf(ctx);
     const body = validate(disableBody, ctx.request.body);
-    limits.guardAccount(`totp:${user.id}`);
+    if (!totpOf(user)?.enabled_at) throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
+    limits.beginAttempt(`totp:${user.id}`); // counted before the await: a burst of guesses cannot slip past the ceiling
     const result = await disableTotp(deps, user.id, body);
     if (result === 'not_enabled') throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
-    if (result === 'refused') {
-      limits.ceiling.fail(`totp:${user.id}`);
-      throw new ApiError(401, ErrorCode.totpInvalidCode, 'The code or password is not right.');
-    }
+    if (result === 'refused') throw new ApiError(401, ErrorCode.totpInvalidCode, 'The code or password is not right.');
     limits.ceiling.succeed(`totp:${user.id}`);
     ctx.body = { ok: true, enabled: false };
   });
@@ -83,12 +83,10 @@ export function totpRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     const body = validate(confirmBody, ctx.request.body);
     if (!totpOf(user)?.enabled_at) throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
-    limits.guardAccount(`totp:${user.id}`);
+    limits.beginAttempt(`totp:${user.id}`);
     const codes = await regenerateRecoveryCodes(deps, user.id, body.code);
-    if (!codes) {
-      limits.ceiling.fail(`totp:${user.id}`);
-      throw wrongCode();
-    }
+    if (!codes) throw wrongCode();
+    limits.ceiling.succeed(`totp:${user.id}`);
     ctx.body = { ok: true, recovery_codes: codes };
   });
 

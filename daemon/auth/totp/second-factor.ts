@@ -23,7 +23,7 @@ export async function spendSecondFactor(deps: Pick<Deps, 'clock' | 'stores' | 's
       totp.last_step = step;
       method = 'otp';
     } else if (looksLikeRecoveryCode(code)) {
-      const hash = hashRecoveryCode(code);
+      const hash = hashRecoveryCode(deps.secrets.codeKey, code);
       const entry = totp.recovery.find((r) => r.hash === hash && !r.used_at);
       if (!entry) return;
       entry.used_at = isoAt(now);

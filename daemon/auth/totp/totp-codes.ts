@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { generateSecret, generateSync, generateURI } from 'otplib';
 import { createSealer, type Sealer } from '../../store/sealer.js';
 import type { Random } from '../../random.js';
@@ -60,17 +60,21 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const RECOVERY_CODE_COUNT = 10;
 
 /** Ten recovery codes `xxxxx-xxxxx` (50 random bits each); only their hashes are kept. */
-export function newRecoveryCodes(random: Random): { codes: string[]; hashes: string[] } {
+export function newRecoveryCodes(random: Random, codeKey: Buffer): { codes: string[]; hashes: string[] } {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
     let s = '';
     for (let i = 0; i < 10; i++) s += (i === 5 ? '-' : '') + ALPHABET[random.int(0, 32)];
     return s;
   });
-  return { codes, hashes: codes.map(hashRecoveryCode) };
+  return { codes, hashes: codes.map((code) => hashRecoveryCode(codeKey, code)) };
 }
 
-/** Case, spaces and dashes do not matter when a recovery code is typed back. */
-export const hashRecoveryCode = (code: string) =>
-  createHash('sha256').update(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`).digest('hex');
+/**
+ * Case, spaces and dashes do not matter when a recovery code is typed back. Keyed (HMAC with the
+ * code key), as e-mailed codes are: 50 bits under a plain hash could be brute-forced offline from
+ * a copy of the users document.
+ */
+export const hashRecoveryCode = (codeKey: Buffer, code: string) =>
+  createHmac('sha256', codeKey).update(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`).digest('hex');
 
 export const looksLikeRecoveryCode = (code: string) => /^[0-9a-z]{5}-?[0-9a-z]{5}$/i.test(code.trim());
