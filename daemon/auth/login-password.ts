@@ -29,11 +29,11 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
     enforceLimit(limits.loginAddress, ctx.ip);
     const ceilingKey = `pwd:${email}`;
     enforceNotLocked(limits.failures, ceilingKey);
+    // Count the attempt as a failure before the scrypt wait and clear it on success: counted after
+    // the wait, a burst of parallel guesses would all pass the check before the first one counted.
+    limits.failures.fail(ceilingKey);
     const user = await checkPassword(deps, email, input.password);
-    if (!user) {
-      limits.failures.fail(ceilingKey);
-      throw invalidCredentials();
-    }
+    if (!user) throw invalidCredentials();
     limits.failures.succeed(ceilingKey);
     if (!user.email_verified_at) {
       // The password is right but the signup code was never entered: a session that reaches only verify and resend.

@@ -49,6 +49,24 @@ test('the per-account ceiling: 10 failures lock the account 15 min (429), unknow
   assert.is((await t.post('/api/auth/login', { email: 'lock@example.com', password })).status, 200);
 });
 
+test('the ceiling holds for a parallel burst: of 40 concurrent wrong guesses at most 10 are checked', async () => {
+  const t = await createTestApp({ config: { auth: { loginPerAddress: [{ limit: 1000, windowMs: 60_000 }] } } });
+  const { password } = await createUser(t, { email: 'burst@example.com' });
+  const answers = await Promise.all(Array.from({ length: 40 }, () => t.post('/api/auth/login', { email: 'burst@example.com', password: 'wrong password here' })));
+  assert.is(answers.filter((a) => a.status === 401).length, 10);
+  assert.is(answers.filter((a) => a.status === 429).length, 30);
+  // Locked now: even the right password waits out the lock-out.
+  assert.is((await t.post('/api/auth/login', { email: 'burst@example.com', password })).status, 429);
+});
+
+test('a right password after 9 failures logs in and clears the count', async () => {
+  const t = await createTestApp({ config: { auth: { loginPerAddress: [{ limit: 1000, windowMs: 60_000 }] } } });
+  const { password } = await createUser(t, { email: 'nine@example.com' });
+  for (let i = 0; i < 9; i++) await t.post('/api/auth/login', { email: 'nine@example.com', password: 'wrong password here' });
+  assert.is((await t.post('/api/auth/login', { email: 'nine@example.com', password })).status, 200);
+  for (let i = 0; i < 9; i++) assert.is((await t.post('/api/auth/login', { email: 'nine@example.com', password: 'wrong password here' })).status, 401);
+});
+
 test('password login is throttled per client address: 30 per 5 min', async () => {
   const t = await createTestApp();
   const { password } = await createUser(t, { email: 'many@example.com' });
