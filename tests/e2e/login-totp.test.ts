@@ -1,10 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { totpCodeAt } from '../../daemon/auth/totp/totp-codes.js';
-import { CLI_MAIN, startDaemonProcess } from '../helpers/daemon-process.js';
+import { runCli as svc, startDaemonProcess } from '../helpers/daemon-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
@@ -13,18 +12,6 @@ import { tempDir } from '../helpers/temp-dir.js';
  * drift is allowed), so the login can use the current step's code without waiting for a new step.
  */
 const PASSWORD = 'correct horse battery staple';
-
-function svc(args: string[], env: Record<string, string>, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 test('svc login with a password and --totp-code against a real daemon; no code → usage error; a replayed code → refused', async () => {
   const dataDir = tempDir('svc-e2e-totp');
