@@ -18,6 +18,7 @@ import { totpRoutes } from './auth/totp/routes.js';
 import { loginCodeRoutes } from './auth/login-code/routes.js';
 import { walletRoutes } from './auth/wallet/routes.js';
 import { passkeyRoutes } from './auth/passkeys/routes.js';
+import { inboundWebhookRoutes, WEBHOOK_PATH } from './events/channels/inbound-route.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -39,7 +40,7 @@ export function createApp(deps: Deps): Koa {
       limitFor: (path) =>
         AUTH_PREFIXES.some((p) => path.startsWith(p)) ? deps.config.limits.authBodyBytes : deps.config.limits.bodyBytes,
       // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
-      passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH,
+      passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path),
     }),
   );
 
@@ -78,5 +79,7 @@ function routeGroups(deps: Deps): Router[] {
     keyRoutes(deps),
     billingRoutes(deps),
     mcpRoutes(deps),
+    // inbound webhooks: signed, no token, before the gateway (issue 7; the exception is explained there)
+    inboundWebhookRoutes(deps),
   ];
 }

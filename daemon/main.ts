@@ -70,7 +70,9 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
-    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file' });
+    const sealer = createSealer(secrets.mailKey);
+    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file', sealer, random });
+    await openEveryRuntime(stores, runtimes, log);
     const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log, runtimes };
     server.on('request', createApp(deps).callback());
     lock.update(url);
@@ -125,6 +127,21 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * Schedules must fire for every Company, not only those someone happened to call since the start:
+ * each runtime is opened now (its scheduler starts with it). One that fails to open is logged and
+ * retried on its first request, and never stops the daemon from serving the others.
+ */
+async function openEveryRuntime(stores: Deps['stores'], runtimes: Deps['runtimes'], log: Deps['log']): Promise<void> {
+  for (const c of stores.companies.list()) {
+    try {
+      await runtimes.open({ id: c.id, name: c.name, owner_id: c.owner_id });
+    } catch (err) {
+      log.error('could not open a Company runtime at start', { company_id: c.id, err: String((err as Error)?.message ?? err) });
+    }
+  }
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {

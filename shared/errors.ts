@@ -89,6 +89,7 @@ export const ErrorCode = {
   signatureInvalid: 'signature_invalid',
   signatureExpired: 'signature_expired',
   channelExists: 'channel_exists',
+  channelNotFound: 'channel_not_found',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];
