@@ -9,6 +9,7 @@ import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
 import type { MatcherHook } from '../events/matchers.js';
 import { createMatcherEngine } from '../events/detectors/matcher-engine.js';
 import { createCauseReporter } from '../events/detectors/cause-reporter.js';
+import { createBoundedRegex } from '../events/detectors/bounded-regex.js';
 import type { SchedulerTimer } from '../events/schedule/scheduler.js';
 import type { DuePolicy } from '../events/schedule/due-ticks.js';
 import type { Random } from '../random.js';
@@ -71,7 +72,8 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   const company_id = options.company.id;
   // Per Company: window counts and cooldowns never leak from one Company to another.
   const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, onTimeout: (cfg, ev) => problem('matcher regex timed out', { company_id, configured_event_id: cfg.id, event_id: ev.id }) });
-  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) } });
+  // The built-in rules are ours and linear: a generous bound, so a loaded machine never skips a guardrail.
+  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex: createBoundedRegex({ timeoutMs: 250 }) });
   const core: RuntimeCore = {
     company: options.company,
     clock: options.clock,
