@@ -49,7 +49,13 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
   });
+}
+
+function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
+  if (value === 'latest' || value === 'skip' || value === 'all') return value;
+  throw new Error(`invalid SVC_SCHEDULE_MISSED ${value}: use latest, skip or all`);
 }
 
 /** Takes the data folder, binds the port and serves until stop() (signals are wired by runDaemon). */
