@@ -28,6 +28,9 @@ import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
 import { openRuntimeDocs } from './store.js';
 
+/** The run-time bound of a user matcher's regular expression (docs/emitters.md). */
+export const MATCHER_REGEX_TIMEOUT_MS = 100;
+
 export interface RuntimeOptions {
   company: CompanyRef;
   /** The Company's data folder (companyDataDir); unused with memory storage. */
@@ -71,7 +74,15 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   const problem = options.onProblem ?? (() => {});
   const company_id = options.company.id;
   // Per Company: window counts and cooldowns never leak from one Company to another.
-  const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, onTimeout: (cfg, ev) => problem('matcher regex timed out', { company_id, configured_event_id: cfg.id, event_id: ev.id }) });
+  // 100 ms per test: the static screen already refuses catastrophic patterns; this bound is the
+  // backstop, and a tighter one made matches fail (as "no match") whenever the machine was busy.
+  const matcher =
+    options.matcher ??
+    createMatcherEngine({
+      clock: options.clock,
+      regex: createBoundedRegex({ timeoutMs: MATCHER_REGEX_TIMEOUT_MS }),
+      onTimeout: (cfg, ev) => problem('matcher regex timed out', { company_id, configured_event_id: cfg.id, event_id: ev.id }),
+    });
   // The built-in rules are ours and linear: a generous bound, so a loaded machine never skips a guardrail.
   const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex: createBoundedRegex({ timeoutMs: 250 }) });
   const core: RuntimeCore = {

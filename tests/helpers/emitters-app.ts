@@ -8,6 +8,8 @@ import type { OpenedRuntime } from '../../daemon/runtime/company-runtime.js';
 import type { DuePolicy } from '../../daemon/events/schedule/due-ticks.js';
 import type { SchedulerTimer } from '../../daemon/events/schedule/scheduler.js';
 import { createSealer, type Sealer } from '../../daemon/store/sealer.js';
+import { createMatcherEngine } from '../../daemon/events/detectors/matcher-engine.js';
+import { createBoundedRegex } from '../../daemon/events/detectors/bounded-regex.js';
 import { createUser, type TestUser } from './accounts.js';
 import { FakeClock } from './fake-clock.js';
 import { createCompany } from './keys.js';
@@ -84,7 +86,9 @@ export async function createEmitterTestApp(options: EmitterTestOptions = {}): Pr
     log: silentLogger,
     storage: options.storage ?? 'memory',
     sealer: options.sealer ?? createSealer(randomBytes(32)),
-    runtime: { schedulerTimer: timer, schedulePolicy: options.policy },
+    // Matching bounded at 5 s here: these tests check the wiring, and a loaded test machine must not
+    // turn a match into a timeout (the bound itself is tested in tests/daemon/events/detectors/).
+    runtime: { schedulerTimer: timer, schedulePolicy: options.policy, matcher: createMatcherEngine({ clock, regex: createBoundedRegex({ timeoutMs: 5_000 }) }) },
   });
   const t = await createTestApp({ clock, dataDir, storage: options.storage, runtimes });
   const user = await createUser(t, { tier: 'company' });
