@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
   schedulerTimer?: SchedulerTimer;
   schedulePolicy?: Partial<DuePolicy>;
+  /** The bound of the built-in guardrail rules (250 ms; tests on a loaded machine raise it). */
+  detectorRegexTimeoutMs?: number;
   /** Problems worth a line in the daemon log (a failed schedule walk, a detector error, a regex timeout). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
@@ -84,7 +86,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
       onTimeout: (cfg, ev) => problem('matcher regex timed out', { company_id, configured_event_id: cfg.id, event_id: ev.id }),
     });
   // The built-in rules are ours and linear: a generous bound, so a loaded machine never skips a guardrail.
-  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex: createBoundedRegex({ timeoutMs: 250 }) });
+  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex: createBoundedRegex({ timeoutMs: options.detectorRegexTimeoutMs ?? 250 }) });
   const core: RuntimeCore = {
     company: options.company,
     clock: options.clock,
