@@ -76,6 +76,8 @@ export function detectorRoutes(router: Router, deps: { core: RuntimeCore; causes
 
   router.post('/api/questions', async (ctx) => {
     const body = validate(askBody, ctx.request.body);
+    requireAgent(core, body.agent_id); // the runtime's 404 codes (agent_not_found, session_not_found)
+    if (body.session_id) requireSession(core, body.session_id);
     const asked = await questions.ask({ ...body, question: (body.question ?? body.text)! });
     ctx.status = 201;
     ctx.body = { ok: true, question: asked.question, event: asked.emitted.event, fired: asked.emitted.fired };
