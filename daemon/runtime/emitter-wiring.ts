@@ -60,7 +60,18 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
   const company_id = o.core.company.id;
   const scheduler = createScheduler({
     clock: o.clock,
-    events: o.services.events,
+    events: {
+      listConfigured: (filter) => o.services.events.listConfigured(filter),
+      // A tick whose fire fails stays claimed (at most once): say so in the daemon log.
+      fire: async (id, options) => {
+        try {
+          return await o.services.events.fire(id, options);
+        } catch (err) {
+          o.onError('scheduled event failed to fire', { company_id, configured_event_id: id, err: String((err as Error)?.message ?? err) });
+          throw err;
+        }
+      },
+    },
     ticks: o.stores.ticks,
     policy: o.schedulePolicy,
     timer: o.timer,
