@@ -116,6 +116,20 @@ test('rotation keeps the old secret for the grace period; grace_ms 0 revokes it;
   assert.is((await deliver(a, 'ci', revoked.body.secret, { n: 5 })).status, 401);
 });
 
+test("tenant isolation: another Company's channel of the same name and its secret never reach this Company", async () => {
+  const { a, secret } = await withChannel('ci');
+  const other = (await a.t.post('/api/companies', { name: 'Other' }, a.user.auth)).body;
+  const otherSecret = (await a.t.post('/api/channels', { name: 'ci' }, { ...a.user.auth, 'x-company': other.id })).body.secret;
+  assert.is((await deliver(a, 'ci', otherSecret, { to: 'acme' })).status, 401, "the other Company's secret is not Acme's");
+  const there = await deliver(a, 'ci', otherSecret, { to: 'other' }, { company: other.id });
+  assert.is(there.status, 200);
+  assert.is((await deliver(a, 'ci', secret, { to: 'other' }, { company: other.id })).status, 401);
+  assert.is(a.runtime.services.events.list({ event_type: 'webhook:ci' }).events.length, 0, 'nothing reached Acme');
+  // Dedup is per Company: the same delivery id in both is accepted in both.
+  assert.is((await deliver(a, 'ci', secret, { n: 1 }, { delivery: 'same-id' })).body.duplicate, false);
+  assert.is((await deliver(a, 'ci', otherSecret, { n: 1 }, { delivery: 'same-id', company: other.id })).body.duplicate, false);
+});
+
 test('deliveries are rate limited per client address', async () => {
   const { a } = await withChannel();
   let last = 0;
