@@ -78,10 +78,12 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
     const sealer = createSealer(secrets.mailKey);
     const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file', sealer, random });
-    await openEveryRuntime(stores, runtimes, log);
     const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log, runtimes };
     server.on('request', createApp(deps).callback());
     lock.update(url);
+    // After the handler is attached: requests arriving meanwhile are served (a runtime they need
+    // is opened once, shared with this loop).
+    await openEveryRuntime(stores, runtimes, log);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
