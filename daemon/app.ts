@@ -19,6 +19,7 @@ import { loginCodeRoutes } from './auth/login-code/routes.js';
 import { walletRoutes } from './auth/wallet/routes.js';
 import { passkeyRoutes } from './auth/passkeys/routes.js';
 import { dispatchRoutes } from './http/route-dispatch.js';
+import { inboundWebhookRoutes, WEBHOOK_PATH } from './events/channels/inbound-route.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -40,7 +41,7 @@ export function createApp(deps: Deps): Koa {
       limitFor: (path) =>
         AUTH_PREFIXES.some((p) => path.toLowerCase().startsWith(p)) ? deps.config.limits.authBodyBytes : deps.config.limits.bodyBytes,
       // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
-      passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH,
+      passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path),
     }),
   );
 
@@ -75,5 +76,7 @@ function routeGroups(deps: Deps): Router[] {
     keyRoutes(deps),
     billingRoutes(deps),
     mcpRoutes(deps),
+    // inbound webhooks: signed, no token, before the gateway (issue 7; the exception is explained there)
+    inboundWebhookRoutes(deps),
   ];
 }

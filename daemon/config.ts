@@ -27,6 +27,8 @@ export interface Config {
   auth: AuthConfig;
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
+  /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
+  scheduleMissed?: 'latest' | 'skip' | 'all';
 }
 
 /** scrypt cost (SECURITY.md: N=2^17, r=8, p=1, maxmem 256 MiB). Tests lower it; the default never changes. */

@@ -51,7 +51,13 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
   });
+}
+
+function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
+  if (value === 'latest' || value === 'skip' || value === 'all') return value;
+  throw new Error(`invalid SVC_SCHEDULE_MISSED ${value}: use latest, skip or all`);
 }
 
 /** Takes the data folder, binds the port and serves until stop() (signals are wired by runDaemon). */
@@ -72,10 +78,14 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
-    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file' });
+    const sealer = createSealer(secrets.mailKey);
+    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file', sealer, random });
     const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log, runtimes };
     server.on('request', createApp(deps).callback());
     lock.update(url);
+    // After the handler is attached: requests arriving meanwhile are served (a runtime they need
+    // is opened once, shared with this loop).
+    await openEveryRuntime(stores, runtimes, log);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
@@ -125,6 +135,21 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * Schedules must fire for every Company, not only those someone happened to call since the start:
+ * each runtime is opened now (its scheduler starts with it). One that fails to open is logged and
+ * retried on its first request, and never stops the daemon from serving the others.
+ */
+async function openEveryRuntime(stores: Deps['stores'], runtimes: Deps['runtimes'], log: Deps['log']): Promise<void> {
+  for (const c of stores.companies.list()) {
+    try {
+      await runtimes.open({ id: c.id, name: c.name, owner_id: c.owner_id });
+    } catch (err) {
+      log.error('could not open a Company runtime at start', { company_id: c.id, err: String((err as Error)?.message ?? err) });
+    }
+  }
 }
 
 // `node dist/daemon/main.js [--port N] [--host H] [--data DIR]` works without the CLI too.

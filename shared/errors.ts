@@ -93,6 +93,8 @@ export const ErrorCode = {
   userNotFound: 'user_not_found',
   // security review (review-1)
   recentLoginRequired: 'recent_login_required',
+  // emitters (issue 7): channels
+  channelNotFound: 'channel_not_found',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

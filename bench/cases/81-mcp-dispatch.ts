@@ -34,7 +34,7 @@ const dispatch: BenchCase = {
       const services = (await host.open(company)).services;
       for (let i = 0; i < 20; i++) await services.events.emit({ type: 'session:stopped', content: { i } });
       const keyAuth = { user: { id: 'usr_bench', email: 'bench@example.com', tier: 'company', created_at: '' }, company, keyId: 'key_bench', accountKey: false } as KeyAuth;
-      const ctx: ToolContext = { keyAuth, services: async () => services };
+      const ctx: ToolContext = { keyAuth, services: async () => services, now: systemClock.now };
       const dispatcher = createMcpDispatcher(silentLogger);
       const call = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name: 'events', arguments: ARGS } });
 

@@ -42,6 +42,10 @@ import { sessionsListCommand } from './sessions/list.js';
 import { sessionsRevokeCommand } from './sessions/revoke.js';
 import { sessionsRevokeOthersCommand } from './sessions/revoke-others.js';
 import { webhookCommand } from './webhook/send.js';
+import { channelsCreateCommand } from './channels/create.js';
+import { channelsListCommand } from './channels/list.js';
+import { channelsRotateCommand } from './channels/rotate.js';
+import { channelsDeleteCommand } from './channels/delete.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
@@ -124,4 +128,12 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(passwordResetCommand(makeCtx)),
   );
   program.addCommand(webhookCommand(makeCtx));
+  program.addCommand(
+    new Command('channels')
+      .description('inbound webhook channels of a Company (issue 7)')
+      .addCommand(channelsCreateCommand(makeCtx))
+      .addCommand(channelsListCommand(makeCtx))
+      .addCommand(channelsRotateCommand(makeCtx))
+      .addCommand(channelsDeleteCommand(makeCtx)),
+  );
 }

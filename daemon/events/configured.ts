@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
+import { checkEmitterInput } from './emitter-input.js';
 import type { EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
@@ -24,6 +25,13 @@ export const newConfiguredSchema = z.object({
 });
 
 export const configuredChangeSchema = z.object({ tool_calls: toolCallsSchema.optional(), matcher: z.unknown().optional(), enabled: z.boolean().optional() });
+
+/** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
+function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {
+  const check = checkEmitterInput(input as Parameters<typeof checkEmitterInput>[0]);
+  if (!check.ok) throw new ApiError(400, check.code, check.message);
+  return check;
+}
 
 /** A pattern as the bus accepts it, or a 400 that explains why not (dotted names get their own code). */
 export function checkPattern(type: string): string {
@@ -68,7 +76,10 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       const body = validate(newConfiguredSchema, input);
       const type = checkPattern(body.type);
       const tool_calls = tools.check(body.tool_calls as ToolCall[]);
-      const m = parseMatcher(body.matcher, matcher);
+      // Structure and the hook's kinds first (a clear field error), then the emitter's own checks.
+      parseMatcher(body.matcher, matcher);
+      const checked = checkEmitter({ type, timezone: body.timezone ?? null, matcher: body.matcher ?? null });
+      const m = checked.matcher;
       if (body.agent_id) requireAgent(core, body.agent_id);
       if (body.session_id) requireSession(core, body.session_id);
       if (body.quest_id) requireQuest(core, body.quest_id);
@@ -82,8 +93,10 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         enabled: body.enabled ?? true,
         status: 'active',
         matcher: m,
-        timezone: body.timezone ?? null,
+        timezone: checked.timezone,
         created_at: nowIso(core),
+        // The scheduler never fires a tick from before this (spec §6.4: no catch-up for a paused time).
+        enabled_at: (body.enabled ?? true) ? nowIso(core) : null,
       };
       await core.docs.runtime.update((d) => void (d.configured[cfg.id] = cfg));
       index(cfg);
@@ -103,16 +116,23 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
     },
     async update(id: string, input: unknown): Promise<ConfiguredEvent> {
       const body = validate(configuredChangeSchema, input);
-      find(id);
+      const current = find(id);
       const tool_calls = body.tool_calls ? tools.check(body.tool_calls as ToolCall[]) : undefined;
-      const m = body.matcher !== undefined ? parseMatcher(body.matcher, matcher) : undefined;
+      let m: ConfiguredEvent['matcher'] | undefined;
+      if (body.matcher !== undefined) {
+        parseMatcher(body.matcher, matcher);
+        m = checkEmitter({ type: current.type, timezone: current.timezone ?? null, matcher: body.matcher }).matcher;
+      }
       const cfg = await core.docs.runtime.update((d) => {
         const c = d.configured[id] ?? find(id); // the live record, or a 404
         if (tool_calls) c.tool_calls = tool_calls;
         if (m !== undefined) c.matcher = m;
+        if (body.enabled === true && !c.enabled) c.enabled_at = nowIso(core);
         if (body.enabled !== undefined) c.enabled = body.enabled;
         return copy(c);
       });
+      // A new matcher starts counting afresh: old window hits were counted under other rules.
+      if (m !== undefined) matcher.forget?.(id);
       return present(cfg);
     },
     setEnabled(id: string, enabled: boolean) {
@@ -123,6 +143,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         find(id);
         delete d.configured[id];
       });
+      matcher.forget?.(id);
     },
     /** Enabled events of this exact pattern whose scope covers the event; the matcher hook decides the rest. */
     candidates(type: string): ConfiguredEvent[] {

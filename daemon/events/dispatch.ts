@@ -1,4 +1,4 @@
-import type { RuntimeCore } from '../runtime/core.js';
+import { reportCause, type RuntimeCore } from '../runtime/core.js';
 import type { CompanyServices, ConfiguredEvent, EventRow, Firing } from '../runtime/services.js';
 import type { EventLog } from './log/types.js';
 import type { MatcherHook } from './matchers.js';
@@ -46,6 +46,11 @@ export function createDispatcher(deps: DispatchDeps) {
     try {
       const args = tool.args.parse(call.args ?? {});
       const result = await tool.run(args, { services: deps.services(), event });
+      // Tool calls made for an agent or a session feed loop detection (the same call again and again).
+      if (event.agent_id || event.session_id) {
+        const scope = { agent_id: event.agent_id, session_id: event.session_id, caused_by: event.id };
+        await reportCause(deps.core, (c) => c.reportToolCall(scope, { tool: call.tool, args }));
+      }
       return { ...base, ok: true, result: result ?? null };
     } catch (err) {
       return { ...base, ok: false, error: (err as Error).message || String(err) };

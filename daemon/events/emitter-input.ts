@@ -32,3 +32,11 @@ export function checkEmitterInput(input: Pick<NewConfiguredEvent, 'type' | 'time
 export function nextRunsOf(cfg: { type: string; timezone?: string | null }, nowMs: number): string[] {
   return isSchedulePattern(cfg.type) ? nextRuns(cfg.type, cfg.timezone, nowMs, 5) : [];
 }
+
+/**
+ * A configured event as REST and MCP show it: a scheduled one carries its next 5 runs (spec §6.4),
+ * computed when shown and never stored, so the minute walk never pays for them.
+ */
+export function presentConfigured<T extends { type: string; timezone?: string | null }>(cfg: T, nowMs: number): T | (T & { next_runs: string[] }) {
+  return isSchedulePattern(cfg.type) ? { ...cfg, next_runs: nextRunsOf(cfg, nowMs) } : cfg;
+}

@@ -13,6 +13,8 @@ export interface MatcherHook {
   allows(cfg: ConfiguredEvent, event: EventRow): boolean;
   /** Kinds this hook can evaluate; creating a configured event with another kind is refused. */
   supports(kind: Matcher['kind']): boolean;
+  /** Drops per-event state (windows) when a configured event's matcher changes or it is deleted. */
+  forget?(configuredId: string): void;
 }
 
 export const matcherSchema = z.discriminatedUnion('kind', [

@@ -4,7 +4,9 @@ import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import type { OpenedRuntime } from '../runtime/company-runtime.js';
-import type { EventFilter } from '../runtime/services.js';
+import type { ConfiguredEvent, EventFilter } from '../runtime/services.js';
+import { presentConfigured } from './emitter-input.js';
+import { isSchedulePattern } from './schedule/cron.js';
 import { MAX_LIMIT } from './log/index.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from './follow.js';
 import { streamEvents } from './stream.js';
@@ -19,6 +21,7 @@ const listQuery = z.object({
   since_id: id.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
   configured: z.enum(['true', 'false']).optional(),
+  scheduled: z.enum(['true', 'false']).optional(),
   wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
 });
 const triggerById = z.object({ configured_event_id: id, content: z.unknown().optional() }).strict();
@@ -31,14 +34,17 @@ const traceInput = z.object({ event_id: id });
  * The events routes (CONTRACT §8 plus enable/disable/delete and live following). `/trace` and
  * `/trigger` come before `/:id` so they are never read as ids.
  */
-export function eventRoutes(router: Router, s: OpenedRuntime['services']): void {
+export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: () => number = Date.now): void {
   const ev = s.events;
+  const view = (cfg: ConfiguredEvent) => presentConfigured(cfg, now());
 
   router.get('/api/events', async (ctx) => {
     const q = validate(listQuery, ctx.query);
     const filter: EventFilter = { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id };
-    if (q.configured === 'true') {
-      ctx.body = { events: ev.listConfigured(filter) };
+    if (q.configured === 'true' || q.scheduled === 'true') {
+      const all = ev.listConfigured(filter);
+      const chosen = q.scheduled === 'true' ? all.filter((c) => isSchedulePattern(c.type)) : q.scheduled === 'false' ? all.filter((c) => !isSchedulePattern(c.type)) : all;
+      ctx.body = { events: chosen.map(view) };
       return;
     }
     const query = { ...filter, since: q.since, since_id: q.since_id, limit: q.limit };
@@ -64,7 +70,7 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services']): void 
 
   router.post('/api/events', async (ctx) => {
     ctx.status = 201;
-    ctx.body = { ok: true, event: await ev.create(ctx.request.body as any) };
+    ctx.body = { ok: true, event: view(await ev.create(ctx.request.body as any)) };
   });
 
   router.post('/api/events/trigger', async (ctx) => {
@@ -86,15 +92,16 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services']): void 
   router.post('/api/events/trace', (ctx) => void (ctx.body = trace(validate(traceInput, ctx.request.body).event_id)));
 
   router.get('/api/events/:id', (ctx) => {
-    const found = ev.get(ctx.params.id!) ?? ev.occurrence?.(ctx.params.id!);
+    const cfg = ev.get(ctx.params.id!);
+    const found = cfg ? view(cfg) : ev.occurrence?.(ctx.params.id!);
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });
-  const update = async (ctx: any) => void (ctx.body = { ok: true, event: await ev.update(ctx.params.id, ctx.request.body ?? {}) });
+  const update = async (ctx: any) => void (ctx.body = { ok: true, event: view(await ev.update(ctx.params.id, ctx.request.body ?? {})) });
   router.patch('/api/events/:id', update);
   router.post('/api/events/:id', update);
-  router.post('/api/events/:id/enable', async (ctx) => void (ctx.body = { ok: true, event: await ev.setEnabled(ctx.params.id!, true) }));
-  router.post('/api/events/:id/disable', async (ctx) => void (ctx.body = { ok: true, event: await ev.setEnabled(ctx.params.id!, false) }));
+  router.post('/api/events/:id/enable', async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, true)) }));
+  router.post('/api/events/:id/disable', async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, false)) }));
   router.delete('/api/events/:id', async (ctx) => {
     await ev.delete(ctx.params.id!);
     ctx.body = { ok: true, id: ctx.params.id, deleted: true };

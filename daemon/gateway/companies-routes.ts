@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { requireUser, userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
 import { companyView, createCompany } from './companies.js';
+import { seedDefaultSchedules } from '../events/schedule/defaults.js';
 
 /**
  * A Company name: what users type after `--root` and `svc companies use`. Letters, digits, spaces
@@ -28,6 +29,14 @@ export function companiesRoutes(deps: Deps): Router {
   router.post('/', guard, async (ctx) => {
     const { name } = validate(companyBody, ctx.request.body);
     const company = await createCompany(deps, userOf(ctx).user, name);
+    // Open its runtime now (its scheduler runs from the start) and give it the default schedules, paused.
+    // The Company exists either way: a failure here is logged, never answered as a failed create.
+    try {
+      const runtime = await deps.runtimes.open({ id: company.id, name: company.name, owner_id: company.owner_id });
+      await seedDefaultSchedules(runtime.services.events);
+    } catch (err) {
+      deps.log.error('could not seed the default schedules of a new Company', { company_id: company.id, err: String((err as Error)?.message ?? err) });
+    }
     ctx.status = 201;
     ctx.body = { ok: true, ...companyView(company) };
   });

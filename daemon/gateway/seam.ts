@@ -19,8 +19,12 @@ export interface CompanyRef {
 export interface TenantCaller {
   user: UserRecord;
   company: CompanyRef;
-  /** A dashboard session (JWT) or a secret key bound to this Company. */
-  via: 'session' | 'secret_key';
+  /**
+   * A dashboard session (JWT) or a secret key bound to this Company; `webhook` (issue 7) is an
+   * unauthenticated inbound delivery whose signature the runtime checks: it reaches
+   * `POST /api/webhooks/{channel}` only, and `user` is then the Company's owner record.
+   */
+  via: 'session' | 'secret_key' | 'webhook';
   keyId?: string;
 }
 

@@ -23,7 +23,7 @@ export interface McpEndpointOptions {
  * mounted before it, and the raw body (app.ts lets /api/mcp pass the JSON parser so that a body
  * that does not parse gets a JSON-RPC parse error rather than our REST 400).
  */
-export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log'>, options: McpEndpointOptions = {}): Middleware {
+export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock'>, options: McpEndpointOptions = {}): Middleware {
   const dispatcher = createMcpDispatcher(deps.log);
   const openServices = options.services ?? (async (k: KeyAuth) => (await deps.runtimes.open(k.company)).services);
   const origins = new Set([new URL(deps.config.publicUrl).origin, ...(options.allowedOrigins ?? []), ...(deps.config.mcpAllowedOrigins ?? [])]);
@@ -54,7 +54,7 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log'>, opt
     }
     const refused = checkRequest(message.message);
     let services: Promise<CompanyServices> | undefined;
-    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)) };
+    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)), now: deps.clock.now };
     answer(ctx, 200, refused ?? (await dispatcher.request(message.message, toolContext)));
   };
 }

@@ -6,7 +6,16 @@ import { tenantOf, type CompanyRef, type CompanyRuntime } from '../gateway/seam.
 import { defaultEmitters, type EmitterRegistry } from '../events/emitters.js';
 import { DEFAULT_MAX_DEPTH } from '../events/dispatch.js';
 import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
-import { exactMatcher, type MatcherHook } from '../events/matchers.js';
+import type { MatcherHook } from '../events/matchers.js';
+import { createMatcherEngine } from '../events/detectors/matcher-engine.js';
+import { createCauseReporter } from '../events/detectors/cause-reporter.js';
+import { createBoundedRegex } from '../events/detectors/bounded-regex.js';
+import type { SchedulerTimer } from '../events/schedule/scheduler.js';
+import type { DuePolicy } from '../events/schedule/due-ticks.js';
+import type { Random } from '../random.js';
+import type { Sealer } from '../store/sealer.js';
+import { WEBHOOK_PATH } from '../events/channels/inbound-route.js';
+import { openEmitterStores, wireEmitters, type WiredEmitters } from './emitter-wiring.js';
 import { eventRoutes } from '../events/routes.js';
 import { createEventsService } from '../events/service.js';
 import { createToolRegistry, type ToolDefinition } from '../events/tools.js';
@@ -18,6 +27,9 @@ import { runtimeRoutes } from './routes.js';
 import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
 import { openRuntimeDocs } from './store.js';
+
+/** The run-time bound of a user matcher's regular expression (docs/emitters.md). */
+export const MATCHER_REGEX_TIMEOUT_MS = 100;
 
 export interface RuntimeOptions {
   company: CompanyRef;
@@ -31,10 +43,25 @@ export interface RuntimeOptions {
   /** More tools for configured events (beyond quests.create, quests.update, message_to, sessions.update). */
   tools?: ToolDefinition[];
   maxDepth?: number;
+  /** Seals webhook channel secrets at rest (the daemon's sealing key). */
+  sealer: Sealer;
+  random: Random;
+  /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
+  schedulerTimer?: SchedulerTimer;
+  schedulePolicy?: Partial<DuePolicy>;
+  /** The bound of the built-in guardrail rules (250 ms; tests on a loaded machine raise it). */
+  detectorRegexTimeoutMs?: number;
+  /** Problems worth a line in the daemon log (a failed schedule walk, a detector error, a regex timeout). */
+  onProblem?(message: string, fields: Record<string, unknown>): void;
 }
 
+export type OpenedServices = Required<CompanyServices> & { sessions: Required<CompanyServices['sessions']>; events: Required<EventsService> };
+
 export interface OpenedRuntime extends CompanyRuntime {
-  services: Required<CompanyServices> & { sessions: Required<CompanyServices['sessions']>; events: Required<EventsService> };
+  services: OpenedServices;
+  /** Issue 7: the minute scheduler (tests walk it by hand) and the question desk. */
+  scheduler: WiredEmitters['scheduler'];
+  questions: WiredEmitters['questions'];
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */
   recovery: string[];
@@ -44,7 +71,22 @@ export interface OpenedRuntime extends CompanyRuntime {
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
   const docs = await openRuntimeDocs(options.storage, options.dir);
   const log = options.storage === 'file' ? await openEventLog(options.dir, { clock: options.clock }) : createMemoryEventLog({ clock: options.clock });
+  const emitterStores = await openEmitterStores(options.storage, options.dir);
   let services: OpenedRuntime['services'] | undefined;
+  const problem = options.onProblem ?? (() => {});
+  const company_id = options.company.id;
+  // Per Company: window counts and cooldowns never leak from one Company to another.
+  // 100 ms per test: the static screen already refuses catastrophic patterns; this bound is the
+  // backstop, and a tighter one made matches fail (as "no match") whenever the machine was busy.
+  const matcher =
+    options.matcher ??
+    createMatcherEngine({
+      clock: options.clock,
+      regex: createBoundedRegex({ timeoutMs: MATCHER_REGEX_TIMEOUT_MS }),
+      onTimeout: (cfg, ev) => problem('matcher regex timed out', { company_id, configured_event_id: cfg.id, event_id: ev.id }),
+    });
+  // The built-in rules are ours and linear: a generous bound, so a loaded machine never skips a guardrail.
+  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex: createBoundedRegex({ timeoutMs: options.detectorRegexTimeoutMs ?? 250 }) });
   const core: RuntimeCore = {
     company: options.company,
     clock: options.clock,
@@ -52,12 +94,14 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     docs,
     emit: (input: EmitInput) => events.emit(input),
     indexConfigured: (cfg) => events.indexConfigured(cfg),
+    causes,
+    onDetectorError: (err) => problem('detector failed', { company_id, err: String((err as Error)?.message ?? err) }),
   };
   const events = createEventsService({
     core,
     log,
     emitters: options.emitters ?? defaultEmitters,
-    matcher: options.matcher ?? exactMatcher,
+    matcher,
     tools: createToolRegistry(options.tools),
     services: () => services!,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -72,23 +116,36 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     events,
   };
 
+  const emitters = wireEmitters({
+    core, services, stores: emitterStores, causes, clock: options.clock, ids: options.ids, sealer: options.sealer, random: options.random,
+    schedulePolicy: options.schedulePolicy, timer: options.schedulerTimer, onError: problem,
+  });
+
   const router = new Router();
   runtimeRoutes(router, services);
-  eventRoutes(router, services);
+  eventRoutes(router, services, options.clock.now);
+  emitters.routes(router);
   const routes = router.routes();
   const allowed = router.allowedMethods({ throw: true });
 
+  emitters.scheduler.start();
   return {
     services,
+    scheduler: emitters.scheduler,
+    questions: emitters.questions,
     recovery: log.recovery,
     // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
     handle: (ctx: Context) => {
       // Defence in depth: the gateway chose this Company for this caller; a request for another
       // Company reaching this runtime is a wiring bug, and must never read or write its data.
-      if (tenantOf(ctx).company.id !== options.company.id) throw new Error(`runtime of ${options.company.id} got a request for ${tenantOf(ctx).company.id}`);
+      const tenant = tenantOf(ctx);
+      if (tenant.company.id !== options.company.id) throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
+      // An unauthenticated webhook delivery may reach its one route and nothing else.
+      if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path)) throw new Error(`webhook caller reached ${ctx.path}`);
       return allowed(ctx as any, () => routes(ctx as any, async () => {})) as Promise<void>;
     },
     async close() {
+      await emitters.scheduler.stop();
       await Promise.all([docs.runtime.flush(), docs.firings.flush()]);
       await log.close();
     },

@@ -3,6 +3,7 @@ import type { IdGenerator } from '../ids.js';
 import type { CompanyRef } from '../gateway/seam.js';
 import type { ConfiguredEvent, EmitInput, Emitted } from './services.js';
 import type { RuntimeDocs } from './store.js';
+import type { CauseReporter } from '../events/detectors/cause-reporter.js';
 import { notFound } from '../http/api-error.js';
 import { ErrorCode } from '../../shared/errors.js';
 
@@ -15,6 +16,22 @@ export interface RuntimeCore {
   emit(input: EmitInput): Promise<Emitted>;
   /** Tells dispatch's pattern index about a configured event written straight to the document (seeded markers). */
   indexConfigured(cfg: ConfiguredEvent): void;
+  /** Issue 7: the detectors' cause reporter; the runtime reports agent output, tool calls and finished quests where they happen. */
+  causes?: CauseReporter;
+  onDetectorError?(err: unknown): void;
+}
+
+/**
+ * Reports a cause to the detectors without letting a detector's failure undo the change that
+ * caused it: the message is stored, the quest is done; a detector that breaks is only logged.
+ */
+export async function reportCause(core: RuntimeCore, report: (causes: CauseReporter) => Promise<unknown>): Promise<void> {
+  if (!core.causes) return;
+  try {
+    await report(core.causes);
+  } catch (err) {
+    core.onDetectorError?.(err);
+  }
 }
 
 export const nowIso = (core: RuntimeCore) => new Date(core.clock.now()).toISOString();

@@ -1,13 +1,22 @@
 import type { Deps } from '../deps.js';
 import { companyDataDir, type CompanyRef, type RuntimeHost } from '../gateway/seam.js';
 import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { cryptoRandom, type Random } from '../random.js';
+import { createSealer, type Sealer } from '../store/sealer.js';
 import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './company-runtime.js';
 
 export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids' | 'log'> {
   /** 'file' keeps each Company's runtime under its data folder; 'memory' keeps nothing (tests). */
   storage?: 'memory' | 'file';
   /** Test and issue-7 hooks passed to every runtime. */
-  runtime?: Pick<RuntimeOptions, 'emitters' | 'matcher' | 'tools' | 'maxDepth'>;
+  runtime?: Pick<RuntimeOptions, 'emitters' | 'matcher' | 'tools' | 'maxDepth' | 'schedulerTimer' | 'schedulePolicy' | 'detectorRegexTimeoutMs'>;
+  /**
+   * Seals webhook channel secrets (main.ts: the daemon's sealing key). Without one, a key made for
+   * this process only: fine for tests, and channel secrets then do not survive a restart.
+   */
+  sealer?: Sealer;
+  random?: Random;
 }
 
 /**
@@ -17,11 +26,14 @@ export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids
 export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { opened(): OpenedRuntime[] } {
   const storage = options.storage ?? 'file';
   const opening = new Map<string, Promise<OpenedRuntime>>();
+  const sealer = options.sealer ?? createSealer(randomBytes(32));
+  const onProblem = (message: string, fields: Record<string, unknown>) => options.log.warn(message, fields);
 
   const openOne = async (company: CompanyRef): Promise<OpenedRuntime> => {
     const dir = companyDataDir(options.config.dataDir, company.id);
     if (storage === 'file') mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const runtime = await openCompanyRuntime({ company, dir, storage, clock: options.clock, ids: options.ids, ...options.runtime });
+    const runtime = await openCompanyRuntime({ company, dir, storage, clock: options.clock, ids: options.ids, sealer, random: options.random ?? cryptoRandom, onProblem,
+      schedulePolicy: options.config.scheduleMissed ? { missed: options.config.scheduleMissed } : undefined, ...options.runtime });
     for (const problem of runtime.recovery) options.log.warn('event log recovery', { company_id: company.id, problem });
     return runtime;
   };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflict } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
+import { copy, nowIso, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
 
 export const QUEST_STATUSES = ['open', 'in_progress', 'done', 'failed'] as const;
@@ -91,6 +91,10 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
         return copy(q);
       });
       await emitQuestLifecycle(core, before, quest, caused_by);
+      // Moved to done just now, without a result: agent:premature_completion (the reporter decides).
+      if (before.status !== 'done' && quest.status === 'done') {
+        await reportCause(core, (c) => c.reportQuestDone({ agent_id: quest.agent_id, session_id: quest.session_id, caused_by }, quest));
+      }
       return copy(requireQuest(core, id));
     },
   };

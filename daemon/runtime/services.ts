@@ -90,6 +90,8 @@ export interface ConfiguredEvent {
   /** IANA zone of a `schedule:` pattern (UTC when absent). */
   timezone?: string | null;
   created_at: string;
+  /** Issue 7: when it was last enabled (null while created paused); the scheduler's baseline. */
+  enabled_at?: string | null;
 }
 
 export interface NewConfiguredEvent {

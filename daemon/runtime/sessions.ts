@@ -3,7 +3,7 @@ import { LIFECYCLE_PATTERNS } from '../../shared/patterns.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflict } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, requireAgent, requireSession, type RuntimeCore } from './core.js';
+import { copy, nowIso, reportCause, requireAgent, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, ConfiguredEvent, RuntimeSession } from './services.js';
 
 /** Characters of transcript a session holds before `context:budget:exceeded`, unless it says otherwise. */
@@ -105,6 +105,8 @@ export function createSessionsService(core: RuntimeCore): Sessions {
         s.transcript.push({ at: nowIso(core), from: String(entry.from), text });
       });
       if (crossed) await core.emit({ type: 'context:budget:exceeded', ...about(s), content: { budget: s.context_budget, used: s.context_used }, caused_by: options.caused_by });
+      // The agent's own output goes to the detectors (guardrail:violation, loop:detected); users' messages do not.
+      if (isAgentAuthor(core, s, String(entry.from))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
       if (options.startTurn) return service.startTurn(id, options.caused_by);
       return copy(live(id));
     },
@@ -142,4 +144,11 @@ export function createSessionsService(core: RuntimeCore): Sessions {
     },
   };
   return service;
+}
+
+/** A message is the agent's own when `from` is its id, its name (case-insensitive), or `agent`. */
+function isAgentAuthor(core: RuntimeCore, s: RuntimeSession, from: string): boolean {
+  if (from === s.agent_id || from.toLowerCase() === 'agent') return true;
+  const name = core.docs.runtime.data.agents[s.agent_id]?.name;
+  return name !== undefined && name.toLowerCase() === from.toLowerCase();
 }

@@ -23,5 +23,6 @@ export function createCompanyStore(doc: Doc<CompaniesData>): CompanyStore {
       }),
     findById: (id) => doc.data.companies.find((c) => c.id === id),
     listByOwner: (ownerId) => doc.data.companies.filter((c) => c.owner_id === ownerId),
+    list: () => [...doc.data.companies],
   };
 }

@@ -17,6 +17,8 @@ export interface CompanyStore {
   findById(id: string): CompanyRecord | undefined;
   /** The owner's Companies, oldest first. */
   listByOwner(ownerId: string): CompanyRecord[];
+  /** Every Company, oldest first (issue 7: the daemon opens each runtime at start so schedules run). */
+  list(): CompanyRecord[];
 }
 
 export interface SecretKeyRecord {

@@ -62,7 +62,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
   const stores = options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
   const log = options.log ?? silentLogger;
-  const runtimes = options.runtimes ?? createRuntimeHost({ config, clock, ids, log, storage: options.storage ?? 'memory' });
+  const runtimes = options.runtimes ?? createRuntimeHost({ config, clock, ids, log, storage: options.storage ?? 'memory', sealer: storeDeps.sealer, random });
   const deps: Deps = { config, clock, random, ids, secrets, stores, log, runtimes, mailer: createOutboxMailer(stores.outbox, log) };
   const app = createApp(deps);
   const handler = app.callback();

@@ -3,6 +3,7 @@ import type { ConfiguredEvent, EventRow } from '../../../daemon/runtime/services
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { formatScheduledRows, type ScheduledRow } from '../../format/scheduled-events.js';
 import { filterQuery, formatEvent, runtimeApi, withCompany, withFilters } from './shared.js';
 
 export interface ListOptions {
@@ -15,12 +16,19 @@ export interface ListOptions {
   sinceId?: string;
   limit?: number;
   configured?: boolean;
+  scheduled?: boolean;
 }
 
 /** `svc events list`: one page of the log (oldest first), or the configured events with --configured. */
 export async function runList(opts: ListOptions, ctx: CliContext): Promise<void> {
   const api = await runtimeApi(ctx, opts.company);
   const query = filterQuery(opts);
+  if (opts.scheduled) {
+    const { events } = await api.get<{ events: ScheduledRow[] }>('/api/events', { ...query, configured: true, scheduled: true });
+    if (ctx.json) return ctx.printJson({ events });
+    for (const line of formatScheduledRows(events, ctx.now())) ctx.out(line);
+    return;
+  }
   if (opts.configured) {
     const { events } = await api.get<{ events: ConfiguredEvent[] }>('/api/events', { ...query, configured: true });
     if (ctx.json) return ctx.printJson({ events });
@@ -49,10 +57,11 @@ export function listCommand(makeCtx: ContextFactory): Command {
     .option('--since <time>', 'only events at or after this ISO time')
     .option('--since-id <id>', 'only events after this id (the next_since_id of a previous page)')
     .option('--limit <n>', 'at most this many (1-1000, default 100)')
-    .option('--configured', 'list the configured events (patterns and tool calls) instead');
+    .option('--configured', 'list the configured events (patterns and tool calls) instead')
+    .option('--scheduled', "list the 'schedule:' configured events: status (active/paused/armed), zone and next run");
   return action(cmd, makeCtx, (ctx, flags) => {
     const limit = flags.limit === undefined ? undefined : Number(flags.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new UsageError('--limit must be a whole number from 1 to 1000');
-    return runList({ ...flags, limit, sinceId: flags.sinceId, configured: Boolean(flags.configured) } as ListOptions, ctx);
+    return runList({ ...flags, limit, sinceId: flags.sinceId, configured: Boolean(flags.configured), scheduled: Boolean(flags.scheduled) } as ListOptions, ctx);
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { presentConfigured } from '../../events/emitter-input.js';
 import { ErrorCode } from '../../../shared/errors.js';
 import { notFound } from '../../http/api-error.js';
 import { requireFields } from './require.js';
@@ -52,11 +53,11 @@ export const eventsTool = defineTool({
           timezone: a.timezone ?? null,
           matcher: (a.matcher as never) ?? null,
         });
-        return { ok: true, event };
+        return { ok: true, event: presentConfigured(event, ctx.now()) };
       }
       case 'list': {
         const filter = { event_type: args.event_type ?? args.type, agent_id: args.agent_id, session_id: args.session_id, quest_id: args.quest_id };
-        if (args.configured) return { events: events.listConfigured(dropUndefined(filter)) };
+        if (args.configured) return { events: events.listConfigured(dropUndefined(filter)).map((c) => presentConfigured(c, ctx.now())) };
         // As GET /api/events: the cursor to follow from, taken before the query so nothing is missed.
         const lastSeen = events.lastId?.() ?? null;
         const page = events.list(dropUndefined({ ...filter, since: args.since, since_id: args.since_id, limit: args.limit }));
@@ -65,7 +66,7 @@ export const eventsTool = defineTool({
       case 'enable':
       case 'disable': {
         const a = requireFields(args, args.action, 'id');
-        return { ok: true, event: await events.setEnabled(a.id, args.action === 'enable') };
+        return { ok: true, event: presentConfigured(await events.setEnabled(a.id, args.action === 'enable'), ctx.now()) };
       }
       case 'delete': {
         const a = requireFields(args, 'delete', 'id');

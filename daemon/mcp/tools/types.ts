@@ -6,6 +6,8 @@ import type { CompanyServices } from '../../runtime/services.js';
 export interface ToolContext {
   keyAuth: KeyAuth;
   services(): Promise<CompanyServices>;
+  /** The daemon's clock (a fake one in tests), for what is computed when shown (a schedule's next runs). */
+  now(): number;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRuntimeTestApp } from '../../helpers/runtime-app.js';
+import { createEmitterRegistry, RUNTIME_EMITTERS } from '../../../daemon/events/emitters.js';
+import { exactMatcher } from '../../../daemon/events/matchers.js';
 
 test('POST /api/events creates a configured event → { ok, event } with status active', async () => {
   const t = await createRuntimeTestApp();
@@ -31,7 +33,8 @@ test('enabled:false is paused; enable, disable and delete over REST', async () =
 });
 
 test('a known prefix with no emitter is stored and shown as armed, and never fires', async () => {
-  const t = await createRuntimeTestApp();
+  // Every prefix has an emitter since issue 7: a registry without `webhook` plays one that has none.
+  const t = await createRuntimeTestApp({ runtime: { emitters: createEmitterRegistry(RUNTIME_EMITTERS) } });
   const e = (await t.post('/api/events', { type: 'webhook:github', tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] })).body.event;
   assert.is(e.status, 'armed');
   assert.is((await t.post(`/api/events/${e.id}/disable`)).body.event.status, 'armed', 'armed wins over paused');
@@ -70,8 +73,8 @@ test('an unknown prefix is stored armed (spec §3.5); a malformed prefix, unknow
   assert.is((await t.post('/api/events', { type: 'session:start', agent_id: 'agt_nope' })).body.code, 'agent_not_found');
 });
 
-test('matchers: exact is accepted, predicated and window refused for now, nonsense is a 400', async () => {
-  const t = await createRuntimeTestApp();
+test('matchers: with the exact-only hook, predicated and window are refused; nonsense is a 400', async () => {
+  const t = await createRuntimeTestApp({ runtime: { matcher: exactMatcher } });
   const ok = await t.post('/api/events', { type: 'loop:detected', tool_calls: [], matcher: { kind: 'exact', agent_id: 'agt_1' } });
   assert.is(ok.status, 201);
   assert.equal(ok.body.event.matcher, { kind: 'exact', agent_id: 'agt_1' });

@@ -40,7 +40,9 @@ test('create, enable, disable and delete answer the same', async ({ t }) => {
   const viaTool = await tool(t, { action: 'create', type: 'session:stopped', tool_calls: calls, enabled: false });
   assert.equal(shape(viaTool), shape(viaRest));
   assert.is(viaTool.event.status, 'paused');
-  assert.equal(await tool(t, { action: 'enable', id: viaRest.event.id }), { ...viaRest, event: { ...viaRest.event, enabled: true, status: 'active' } });
+  const enabled = await tool(t, { action: 'enable', id: viaRest.event.id });
+  assert.type(enabled.event.enabled_at, 'string');
+  assert.equal(enabled, { ...viaRest, event: { ...viaRest.event, enabled: true, status: 'active', enabled_at: enabled.event.enabled_at } });
   assert.equal(await tool(t, { action: 'disable', id: viaRest.event.id }), await rest(t, 'POST', `/api/events/${viaRest.event.id}/disable`));
   assert.equal(await tool(t, { action: 'delete', id: viaTool.event.id }), { ok: true, id: viaTool.event.id, deleted: true });
   assert.equal(await rest(t, 'DELETE', `/api/events/${viaRest.event.id}`), { ok: true, id: viaRest.event.id, deleted: true });

@@ -80,10 +80,11 @@ test('the runtime\'s pattern rules: an unknown prefix is stored armed; a malform
   assert.match(dotted.content[0]!.text, /dotted name/);
   const badTool = await call(t, 'events', { action: 'create', type: 'session:stopped', tool_calls: [{ tool: 'rm.rf', args: {} }] });
   assert.match(badTool.content[0]!.text, /tool_calls\.0\.tool: unknown tool 'rm\.rf'/);
-  const marker = await call(t, 'events', { action: 'create', type: 'webhook:github' });
+  // No tool calls: a marker, active because `question:` has an emitter.
+  const marker = await call(t, 'events', { action: 'create', type: 'question:asked' });
   assert.not.ok(marker.isError, marker.content[0]?.text);
   assert.equal(marker.structuredContent.event.tool_calls, []);
-  assert.is(marker.structuredContent.event.status, 'armed');
+  assert.is(marker.structuredContent.event.status, 'active');
 });
 
 test('every events action, and the quest a triggered event created is visible through quests', async ({ t }) => {
@@ -123,10 +124,14 @@ test('every events action, and the quest a triggered event created is visible th
   assert.equal(page.structuredContent.events.map((e: any) => e.type), ['session:start']);
   assert.is(page.structuredContent.next_since_id, page.structuredContent.events[0].id);
 
-  // The reviewer's new session seeded its nine lifecycle markers, scoped to it.
+  // The reviewer's new session seeded its nine lifecycle markers, scoped to it; the Company's four
+  // default schedules (paused) come with their next runs.
   const configured = (await call(t, 'events', { action: 'list', configured: true })).structuredContent.events;
-  assert.equal(configured.filter((e: any) => e.session_id === null).map((e: any) => e.id), [cev.id]);
-  assert.is(configured.length, 10);
+  const schedules = configured.filter((e: any) => e.type.startsWith('schedule:'));
+  assert.is(schedules.length, 4);
+  assert.ok(schedules.every((e: any) => e.status === 'paused' && e.next_runs.length === 5));
+  assert.equal(configured.filter((e: any) => e.session_id === null && !e.type.startsWith('schedule:')).map((e: any) => e.id), [cev.id]);
+  assert.is(configured.length, 14);
 
   const trace = (await call(t, 'events', { action: 'trace', event_id: root.id })).structuredContent;
   assert.is(trace.event.id, root.id);
@@ -192,9 +197,11 @@ test('a key reaches only its own Company: another owner\'s key sees none of it, 
   assert.equal((await as('quests', { action: 'list' })).structuredContent.quests, []);
   assert.ok((await as('quests', { action: 'get', id: quest.id })).isError);
   assert.ok((await as('events', { action: 'delete', id: cev.id })).isError);
-  assert.equal((await as('events', { action: 'list', configured: true })).structuredContent.events, []);
+  // globex sees only its own configured events (its default schedules), none of acme's.
+  const theirs = (await as('events', { action: 'list', configured: true })).structuredContent.events;
+  assert.ok(theirs.every((e: any) => e.type.startsWith('schedule:') && e.id !== cev.id));
   // Still there for acme's own key.
-  assert.is((await call(t, 'events', { action: 'list', configured: true })).structuredContent.events[0].id, cev.id);
+  assert.ok((await call(t, 'events', { action: 'list', configured: true })).structuredContent.events.some((e: any) => e.id === cev.id));
 });
 
 test.run();

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../../daemon/clock.js';
+import { createIdGenerator } from '../../daemon/ids.js';
+import { cryptoRandom } from '../../daemon/random.js';
+import { openCompanyRuntime } from '../../daemon/runtime/company-runtime.js';
+import { createSealer } from '../../daemon/store/sealer.js';
+import type { BenchCase, BenchRow } from '../harness.js';
+
+/**
+ * Dispatch latency (issue 7): from an event's append to its configured tool call's effect — a
+ * quest created and durable — in process, through a real Company runtime (JSON Lines event log,
+ * matcher engine, detectors wired). `emit` resolves once the tool calls ran, so the effect is in
+ * place when it returns. Sequential emits: this is latency, not throughput.
+ */
+const N = 400;
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
+
+async function measure(storage: 'memory' | 'file'): Promise<{ appendToEffect: number[]; emitTotal: number[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-dispatch-'));
+  const timer = { set: () => null, clear: () => {} }; // no minute walks during the measurement
+  const runtime = await openCompanyRuntime({
+    company: { id: 'cmp_bench', name: 'bench', owner_id: 'usr_bench' },
+    dir, storage, clock: systemClock, ids: createIdGenerator(systemClock, cryptoRandom),
+    sealer: createSealer(randomBytes(32)), random: cryptoRandom, schedulerTimer: timer,
+  });
+  const events = runtime.services.events;
+  await events.create({ type: 'webhook:bench', tool_calls: [{ tool: 'quests.create', args: { title: 'from the bench' } }] });
+  let appendedAt = 0;
+  const stop = events.subscribe((e) => {
+    if (e.type === 'webhook:bench') appendedAt = performance.now();
+  });
+  const appendToEffect: number[] = [];
+  const emitTotal: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const started = performance.now();
+    const { fired } = await events.emit({ type: 'webhook:bench', content: { i } });
+    const done = performance.now();
+    if (!fired[0]?.ok) throw new Error(`tool call failed: ${fired[0]?.error}`);
+    if (i >= 20) {
+      // the first emits warm the JIT and the log's files
+      appendToEffect.push(done - appendedAt);
+      emitTotal.push(done - started);
+    }
+  }
+  stop();
+  if (runtime.services.quests.list().length !== N) throw new Error('not every emit created its quest');
+  await runtime.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { appendToEffect, emitTotal };
+}
+
+const dispatchLatency: BenchCase = {
+  name: 'dispatch latency',
+  async run() {
+    const rows: BenchRow[] = [];
+    for (const storage of ['file', 'memory'] as const) {
+      const m = await measure(storage);
+      rows.push(
+        { name: `${storage}: append → tool call effect, p50`, value: quantile(m.appendToEffect, 0.5), unit: 'ms' },
+        { name: `${storage}: append → tool call effect, p99`, value: quantile(m.appendToEffect, 0.99), unit: 'ms' },
+        { name: `${storage}: emit (append + dispatch + effect), p50`, value: quantile(m.emitTotal, 0.5), unit: 'ms' },
+        { name: `${storage}: emit (append + dispatch + effect), p99`, value: quantile(m.emitTotal, 0.99), unit: 'ms' },
+      );
+    }
+    return rows;
+  },
+};
+
+export default dispatchLatency;

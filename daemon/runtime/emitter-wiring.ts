@@ -1,0 +1,90 @@
+import type { Router } from '@koa/router';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Random } from '../random.js';
+import type { Sealer } from '../store/sealer.js';
+import type { ChannelStore, QuestionStore, TickStore } from '../store/types.js';
+import { createMemoryChannelStore, openFileChannelStore } from '../store/channels.js';
+import { createMemoryQuestionStore, openFileQuestionStore } from '../store/questions.js';
+import { createMemoryTickStore, openFileTickStore } from '../store/ticks.js';
+import { channelRoutes } from '../events/channels/routes.js';
+import { createDeliveryDedup } from '../events/channels/delivery-dedup.js';
+import type { CauseReporter } from '../events/detectors/cause-reporter.js';
+import { createQuestionDesk, type QuestionDesk } from '../events/detectors/questions.js';
+import { detectorRoutes } from '../events/detectors/routes.js';
+import { createScheduler, type Scheduler, type SchedulerTimer } from '../events/schedule/scheduler.js';
+import type { DuePolicy } from '../events/schedule/due-ticks.js';
+import type { RuntimeCore } from './core.js';
+import type { OpenedServices } from './company-runtime.js';
+
+export interface EmitterStores {
+  ticks: TickStore;
+  questions: QuestionStore;
+  channels: ChannelStore;
+}
+
+/** The emitters' own records, next to the runtime's: schedule-ticks.json, questions.json, channels.json. */
+export async function openEmitterStores(storage: 'memory' | 'file', dir: string): Promise<EmitterStores> {
+  if (storage === 'memory') return { ticks: await createMemoryTickStore(), questions: await createMemoryQuestionStore(), channels: await createMemoryChannelStore() };
+  return { ticks: await openFileTickStore(dir), questions: await openFileQuestionStore(dir), channels: await openFileChannelStore(dir) };
+}
+
+export interface EmitterWiringOptions {
+  core: RuntimeCore;
+  services: OpenedServices;
+  stores: EmitterStores;
+  causes: CauseReporter;
+  clock: Clock;
+  ids: IdGenerator;
+  sealer: Sealer;
+  random: Random;
+  /** Missed-tick policy (docs/emitters.md): `latest` by default. */
+  schedulePolicy?: Partial<DuePolicy>;
+  /** The minute timer; tests pass a fake one so no test waits a real minute. */
+  timer?: SchedulerTimer;
+  onError(message: string, fields: Record<string, unknown>): void;
+}
+
+export interface WiredEmitters {
+  scheduler: Scheduler;
+  questions: QuestionDesk;
+  routes(router: Router): void;
+}
+
+/**
+ * Issue 7's emitters for one Company: the minute scheduler over its configured events, the
+ * question desk, and the detector, question and channel routes. The scheduler is started by the
+ * caller once the runtime is complete, and stopped before its stores close.
+ */
+export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
+  const company_id = o.core.company.id;
+  const scheduler = createScheduler({
+    clock: o.clock,
+    events: {
+      listConfigured: (filter) => o.services.events.listConfigured(filter),
+      // A tick whose fire fails stays claimed (at most once): say so in the daemon log.
+      fire: async (id, options) => {
+        try {
+          return await o.services.events.fire(id, options);
+        } catch (err) {
+          o.onError('scheduled event failed to fire', { company_id, configured_event_id: id, err: String((err as Error)?.message ?? err) });
+          throw err;
+        }
+      },
+    },
+    ticks: o.stores.ticks,
+    policy: o.schedulePolicy,
+    timer: o.timer,
+    onError: (err) => o.onError('schedule walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
+  });
+  const questions = createQuestionDesk({ clock: o.clock, ids: o.ids, store: o.stores.questions, events: o.services.events, agents: o.services.agents, sessions: o.services.sessions });
+  const dedup = createDeliveryDedup();
+  return {
+    scheduler,
+    questions,
+    routes(router) {
+      detectorRoutes(router, { core: o.core, causes: o.causes, questions });
+      channelRoutes(router, { channels: o.stores.channels, sealer: o.sealer, random: o.random, clock: o.clock, dedup, services: o.services });
+    },
+  };
+}
