@@ -27,7 +27,7 @@ export function sendSignupAttemptNotice(deps: MailDeps, to: string) {
 }
 
 export function sendResetLink(deps: MailDeps, to: string, token: string) {
-  const link = `${deps.config.publicUrl}/reset-password?token=${token}`;
+  const link = `${deps.config.publicUrl}/auth/reset?token=${token}`;
   return deps.mailer.send({
     to,
     subject: 'Reset your svc password',

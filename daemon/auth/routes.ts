@@ -10,6 +10,8 @@ import { setWelcomeName, updateProfile } from './profile.js';
 import { forgotPassword, resetPassword } from './recovery.js';
 import { listSessions, logout, revokeOtherSessions, revokeSession } from './sessions-routes.js';
 import { signup } from './signup.js';
+import { renderResetPage } from './reset-page.js';
+import { sendTokenPage } from '../http/html-page.js';
 import { resendCode, verifyEmail } from './verify.js';
 
 /**
@@ -43,5 +45,9 @@ export function accountRouters(deps: Deps): Router[] {
   router.post('/sessions/revoke-others', fullUser, revokeOtherSessions(deps));
   router.post('/logout', requireUser(deps, { allowUnverified: true }), logout(deps));
 
-  return [router, meRoutes(deps, limits)];
+  // The page the reset e-mail links to; it only POSTs to /api/auth/reset-password when submitted.
+  const pages = new Router();
+  pages.get('/auth/reset', (ctx) => sendTokenPage(ctx, deps.random, renderResetPage));
+
+  return [router, meRoutes(deps, limits), pages];
 }

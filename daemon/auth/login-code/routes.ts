@@ -9,6 +9,7 @@ import { normalizeEmail } from '../email-codes.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
 import { renderMagicPage } from './magic-page.js';
+import { sendTokenPage } from '../../http/html-page.js';
 
 const emailField = z.string().trim().min(3).max(254).email('enter a valid e-mail address');
 const requestBody = z.object({ email: emailField });
@@ -60,15 +61,7 @@ export function loginCodeRoutes(deps: Deps): Router {
     ctx.body = outcome;
   });
 
-  router.get('/auth/magic', (ctx) => {
-    const nonce = deps.random.bytes(16).toString('base64');
-    ctx.set('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'`);
-    // The URL holds a live token: keep it out of caches and Referer headers.
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderMagicPage(nonce);
-  });
+  router.get('/auth/magic', (ctx) => sendTokenPage(ctx, deps.random, renderMagicPage));
 
   return router;
 }

@@ -45,6 +45,25 @@ test('reset-password sets the password, revokes every session, and the link is s
   assert.is(again.body.code, 'reset_token_invalid');
 });
 
+test('the reset link opens a page of the daemon that changes nothing by itself', async () => {
+  const t = await createTestApp();
+  const { password } = await createUser(t, { email: 'page@example.com' });
+  await t.post('/api/auth/forgot-password', { email: 'page@example.com' });
+  const link = (await waitForMail(t, 'page@example.com')).link!;
+  const url = new URL(link);
+  assert.is(url.pathname, '/auth/reset');
+  const page = await t.get(url.pathname + url.search);
+  assert.is(page.status, 200);
+  assert.match(String(page.headers['content-type']), 'text/html');
+  assert.match(String(page.headers['content-security-policy']), "default-src 'none'");
+  assert.is(page.headers['cache-control'], 'no-store');
+  assert.is(page.headers['referrer-policy'], 'no-referrer');
+  assert.match(page.text, '/api/auth/reset-password');
+  // Opening the page (as a mail scanner would) spent nothing: the old password still works, the token still resets.
+  assert.is((await t.post('/api/auth/login', { email: 'page@example.com', password })).status, 200);
+  assert.is((await t.post('/api/auth/reset-password', { token: url.searchParams.get('token'), password: NEW_PASSWORD })).status, 200);
+});
+
 test('a reset link expires after 30 minutes; a newer link voids the older', async () => {
   const t = await createTestApp();
   await createUser(t, { email: 'exp@example.com' });
