@@ -19,7 +19,7 @@ test('forgot-password: same answer for known and unknown e-mails; only the known
   assert.equal(strip(known.body), strip(unknown.body));
   const mail = await waitForMail(t, 'fp@example.com');
   assert.is(mail.code, null);
-  assert.match(mail.link!, /\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+  assert.match(mail.link!, /\/auth\/reset\?token=[A-Za-z0-9_-]{43}$/);
   assert.equal(await settledMail(t, 'nobody@example.com'), []);
 });
 
