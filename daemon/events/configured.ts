@@ -3,7 +3,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern, prefixOf } from '../../shared/patterns.js';
 import { ApiError, notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
+import { copy, nowIso, ownEntry, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
 import type { EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
@@ -57,7 +57,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
     byType.get(cfg.type)!.add(cfg.id);
   };
   const find = (id: string) => {
-    const cfg = all()[id];
+    const cfg = ownEntry(all(), id);
     if (!cfg) throw notFound(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
     return cfg;
   };
@@ -89,7 +89,10 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       index(cfg);
       return present(cfg);
     },
-    get: (id: string) => (all()[id] ? present(all()[id]!) : undefined),
+    get: (id: string) => {
+      const cfg = ownEntry(all(), id);
+      return cfg ? present(cfg) : undefined;
+    },
     list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> = {}): ConfiguredEvent[] {
       return Object.values(all())
         .filter(
@@ -107,7 +110,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       const tool_calls = body.tool_calls ? tools.check(body.tool_calls as ToolCall[]) : undefined;
       const m = body.matcher !== undefined ? parseMatcher(body.matcher, matcher) : undefined;
       const cfg = await core.docs.runtime.update((d) => {
-        const c = d.configured[id] ?? find(id); // the live record, or a 404
+        const c = ownEntry(d.configured, id) ?? find(id); // the live record, or a 404
         if (tool_calls) c.tool_calls = tool_calls;
         if (m !== undefined) c.matcher = m;
         if (body.enabled !== undefined) c.enabled = body.enabled;
@@ -132,7 +135,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       }
       const out: ConfiguredEvent[] = [];
       for (const id of byType.get(type) ?? []) {
-        const c = all()[id];
+        const c = ownEntry(all(), id);
         if (!c) byType.get(type)!.delete(id);
         else if (c.enabled && emitters.has(prefixOf(c.type))) out.push(c);
       }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import type { RuntimeCore } from '../runtime/core.js';
+import { ownEntry, type RuntimeCore } from '../runtime/core.js';
 import type { CompanyServices, ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { createDispatcher } from './dispatch.js';
@@ -108,7 +108,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       return { event, fired };
     },
     indexConfigured: (cfg: ConfiguredEvent) => configured.index(cfg),
-    trace: (eventId) => buildTrace(log, (id) => core.docs.firings.data.firings[id] ?? [], eventId),
+    trace: (eventId) => buildTrace(log, (id) => ownEntry(core.docs.firings.data.firings, id) ?? [], eventId),
     releaseWaiters() {
       released = true;
       for (const fn of [...releasers]) fn();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflict } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
+import { copy, nowIso, ownEntry, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
 
 export const QUEST_STATUSES = ['open', 'in_progress', 'done', 'failed'] as const;
@@ -55,7 +55,7 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
       return copy(quest);
     },
     get: (id) => {
-      const q = core.docs.runtime.data.quests[id];
+      const q = ownEntry(core.docs.runtime.data.quests, id);
       return q ? copy(q) : undefined;
     },
     list: (filter = {}) =>
