@@ -42,6 +42,9 @@ async function setUp() {
   const session = (await t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
   const quest = (await t.post('/api/quests', { title: 'q', agent_id: agent.id }, tenant)).body.quest;
   const configured = (await t.post('/api/events', { type: 'session:start', tool_calls: [] }, tenant)).body.event;
+  // Something for the battery's triggers to set off: a tool run per `agent:thing`.
+  const tools = [{ tool: 'quests.create', args: { title: 'from a trigger' } }, { tool: 'message_to', args: { to: 'dev', text: 'hi' } }];
+  await t.post('/api/events', { type: 'agent:thing', tool_calls: tools }, tenant);
   const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code as string;
   return { t, errors, owner, company, sk, runtime, ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id }, invite };
 }
