@@ -52,7 +52,17 @@ export const ODD_STRINGS: string[] = [
 /** Values of the wrong type for any field. */
 export const WRONG_TYPES: unknown[] = [null, 0, -1, 1.5, 1e308, -1e308, true, false, [], [1, 'a', null], {}, { a: { b: { c: [1, { d: 2 }] } } }];
 
-export const BAD_VALUES: unknown[] = [...WRONG_TYPES, ...ODD_STRINGS];
+/**
+ * Stands for a value nested 10 000 levels deep, which JSON.parse reads but JSON.stringify and
+ * structuredClone cannot handle. `toPayload` swaps it in as text (the test itself cannot stringify it).
+ */
+export const DEEP = '\u0000deep\u0000';
+const DEEP_JSON = '['.repeat(10_000) + ']'.repeat(10_000);
+
+export const BAD_VALUES: unknown[] = [...WRONG_TYPES, ...ODD_STRINGS, DEEP];
+
+/** JSON text of `body`, with every DEEP replaced by the deeply nested value. */
+export const toPayload = (body: unknown): string => JSON.stringify(body).split(JSON.stringify(DEEP)).join(DEEP_JSON);
 
 /** Whole bodies (raw JSON text) that are not the object any route expects. */
 export const RAW_BODIES: string[] = [

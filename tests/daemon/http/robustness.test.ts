@@ -10,7 +10,7 @@ import type { OpenedRuntime } from '../../../daemon/runtime/company-runtime.js';
 import { runtimeRoutes } from '../../../daemon/runtime/routes.js';
 import { createUser } from '../../helpers/accounts.js';
 import {
-  BAD_CONTENT, BAD_PARAMS, BAD_QUERIES, BAD_VALUES, RAW_BODIES, everyFieldAs, listRoutes, mutationsOf, type RouteRef,
+  BAD_CONTENT, BAD_PARAMS, BAD_QUERIES, BAD_VALUES, RAW_BODIES, everyFieldAs, listRoutes, mutationsOf, toPayload, type RouteRef,
 } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { createTestApp, type TestResponse } from '../../helpers/test-app.js';
@@ -97,9 +97,9 @@ async function sweepRoute(w: World, route: RouteRef, templates: Record<string, R
 
   if (withBody) {
     for (const raw of RAW_BODIES) probes.push(json(raw));
-    for (const v of BAD_VALUES) probes.push(json(JSON.stringify(everyFieldAs(v))));
+    for (const v of BAD_VALUES) probes.push(json(toPayload(everyFieldAs(v))));
     const template = templates[`${route.method} ${route.path}`];
-    if (template) for (const body of mutationsOf(template)) probes.push(json(JSON.stringify(body)));
+    if (template) for (const body of mutationsOf(template)) probes.push(json(toPayload(body)));
     for (const c of BAD_CONTENT) probes.push({ url: good, method: route.method, headers: { ...auth, 'content-type': c.type }, payload: c.payload });
     probes.push({ url: good, method: route.method, headers: auth, payload: '{}' }); // no content type at all
   }

@@ -1,0 +1,31 @@
+/**
+ * The deepest bodies we accept. JSON.parse reads any depth, but JSON.stringify and structuredClone
+ * recurse and throw past a few thousand levels: a deep value inside a free-form field (`content`,
+ * `result`, tool `args`) would be accepted, then fail when stored — and, as the document update
+ * had already applied it in memory, every later write of that document would fail too.
+ * No request of the API needs more than a handful of levels; 100 leaves room for any payload.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * Whether valid JSON text nests arrays and objects deeper than `limit`. One pass over the text,
+ * counting brackets outside strings; it stops as soon as the limit is crossed.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character, quotes included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
