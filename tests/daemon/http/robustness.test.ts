@@ -112,6 +112,10 @@ async function sweepRoute(w: World, route: RouteRef, templates: Record<string, R
     probes.push(json('{}', good, key), json('[]', good, key), json(JSON.stringify(everyFieldAs([])), good, key));
     for (const company of ['__proto__', 'x'.repeat(5000), 'cmp_nope', ' ']) probes.push(json('{}', good, { ...auth, 'x-company': company }));
   }
+  if (route.method === 'GET') {
+    probes.push({ url: good, method: 'HEAD', headers: auth }, { url: good, method: 'GET', headers: { ...auth, 'last-event-id': 'z'.repeat(5000) } });
+  }
+  probes.push({ url: good, method: 'OPTIONS', headers: auth });
   for (const bad of ['Bearer', 'Bearer a.b.c', `Bearer ${'x'.repeat(9000)}`, 'Basic Zm9vOmJhcg==', 'Bearer sk_live_nope']) {
     probes.push(withBody ? json('{}', good, { authorization: bad }) : { url: good, method: route.method, headers: { authorization: bad } });
   }
@@ -119,7 +123,7 @@ async function sweepRoute(w: World, route: RouteRef, templates: Record<string, R
   for (const probe of probes.filter((p) => !knownElsewhere(p))) {
     const errorsBefore = w.errors.length;
     const res = await w.t.request(probe);
-    const problem = judge(res);
+    const problem = judge(res, probe.method);
     if (problem) problems.push(`${probe.method} ${probe.url.slice(0, 120)} ${(probe.payload ?? '').slice(0, 160)} → ${problem}\n    ${w.errors.slice(errorsBefore).join('\n    ').slice(0, 600)}`);
   }
   const health = await w.t.get('/healthz');
@@ -143,9 +147,9 @@ function knownElsewhere(p: Probe): boolean {
   }
 }
 
-function judge(res: TestResponse): string | null {
+function judge(res: TestResponse, method: string): string | null {
   if (res.status >= 500) return `${res.status} ${res.text.slice(0, 200)}`;
-  if (res.status < 400) return null;
+  if (res.status < 400 || method === 'HEAD') return null; // a HEAD answer has no body, by HTTP's rules
   // The MCP endpoint speaks JSON-RPC: its bad-input answers carry a JSON-RPC error object instead.
   const jsonRpc = res.body?.jsonrpc === '2.0' && typeof res.body?.error?.message === 'string';
   if (!jsonRpc && (typeof res.body?.error !== 'string' || typeof res.body?.code !== 'string')) return `${res.status} without {error, code}: ${res.text.slice(0, 200)}`;
