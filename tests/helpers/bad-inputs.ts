@@ -47,7 +47,12 @@ export const ODD_STRINGS: string[] = [
   '😀'.repeat(50),
   '\u202e\u0007\u001b[31m',
   'x'.repeat(1000),
+  'null',
+  '1e999',
 ];
+
+/** Long enough to pass no field's cap, short enough to fit the 64 KiB auth body limit. */
+const LONG = 'y'.repeat(60_000);
 
 /** Values of the wrong type for any field. */
 export const WRONG_TYPES: unknown[] = [null, 0, -1, 1.5, 1e308, -1e308, true, false, [], [1, 'a', null], {}, { a: { b: { c: [1, { d: 2 }] } } }];
@@ -59,7 +64,7 @@ export const WRONG_TYPES: unknown[] = [null, 0, -1, 1.5, 1e308, -1e308, true, fa
 export const DEEP = '\u0000deep\u0000';
 const DEEP_JSON = '['.repeat(10_000) + ']'.repeat(10_000);
 
-export const BAD_VALUES: unknown[] = [...WRONG_TYPES, ...ODD_STRINGS, DEEP];
+export const BAD_VALUES: unknown[] = [...WRONG_TYPES, ...ODD_STRINGS, LONG, DEEP];
 
 /** JSON text of `body`, with every DEEP replaced by the deeply nested value. */
 export const toPayload = (body: unknown): string => JSON.stringify(body).split(JSON.stringify(DEEP)).join(DEEP_JSON);
@@ -74,7 +79,7 @@ export const RAW_BODIES: string[] = [
   'true',
   '{}',
   '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}',
-  '{"a":' + '['.repeat(2000) + ']'.repeat(2000) + '}',
+  '{"content":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}',
   '{"a":1,"a":2}',
 ];
 

@@ -15,7 +15,10 @@ const b64 = 'AAAA';
 const address = '0x' + 'ab'.repeat(20);
 const signature = '0x' + '1b'.repeat(65);
 
-export function validTemplates(w: TemplateWorld): Record<string, Record<string, unknown>> {
+/** One template, or several where a route takes more than one shape. */
+export type Templates = Record<string, Record<string, unknown> | Record<string, unknown>[]>;
+
+export function validTemplates(w: TemplateWorld): Templates {
   const email = 'someone-else@example.com';
   const password = 'a wrong password, long enough';
   return {
@@ -75,7 +78,10 @@ export function validTemplates(w: TemplateWorld): Record<string, Record<string, 
       matcher: { kind: 'exact', agent_id: w.ids.agent },
       timezone: 'UTC',
     },
-    'POST /api/events/trigger': { type: 'agent:thing', agent_id: w.ids.agent, session_id: w.ids.session, quest_id: w.ids.quest, content: { a: 1 } },
+    'POST /api/events/trigger': [
+      { type: 'agent:thing', agent_id: w.ids.agent, session_id: w.ids.session, quest_id: w.ids.quest, content: { a: 1 } },
+      { configured_event_id: w.ids.configured, content: { a: 1 } },
+    ],
     'POST /api/events/trace': { event_id: 'evt_nope' },
     'PATCH /api/events/:id': { tool_calls: [{ tool: 'message_to', args: { to: 'dev', text: 'x' } }], matcher: null, enabled: false },
     'POST /api/events/:id': { enabled: true },
