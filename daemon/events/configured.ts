@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern, prefixOf } from '../../shared/patterns.js';
 import { ApiError, notFound } from '../http/api-error.js';
+import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
 import { copy, nowIso, ownEntry, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
@@ -9,7 +10,7 @@ import type { EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
 
-const toolCallSchema = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), z.unknown()).default({}) });
+const toolCallSchema = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), boundedJson).default({}) });
 const toolCallsSchema = z.array(toolCallSchema).max(50);
 
 export const newConfiguredSchema = z.object({

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The deepest bodies we accept. JSON.parse reads any depth, but JSON.stringify and structuredClone
  * recurse and throw past a few thousand levels: a deep value inside a free-form field (`content`,
@@ -29,3 +31,25 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   }
   return false;
 }
+
+/**
+ * The same limit on a value already parsed: for free-form fields (`content`, `result`, tool `args`)
+ * that reach the services by other doors than the body parser — the MCP endpoint reads its own
+ * body, and the scheduler and detectors call the services directly. Iterative, so depth cannot
+ * overflow the stack here either.
+ */
+export function valueNestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Any JSON value, nested at most MAX_JSON_DEPTH levels: the schema of every free-form field. */
+export const boundedJson = z.unknown().refine((v) => !valueNestsDeeperThan(v, MAX_JSON_DEPTH), {
+  message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+});

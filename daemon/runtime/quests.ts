@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflict } from '../http/api-error.js';
+import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
 import { copy, nowIso, ownEntry, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
@@ -23,7 +24,7 @@ export const newQuestSchema = z.object({
 
 export const questChangeSchema = z.object({
   status: z.enum(QUEST_STATUSES).optional(),
-  result: z.unknown().optional(),
+  result: boundedJson.optional(),
   agent_id: z.string().min(1).max(200).nullable().optional(),
   session_id: z.string().min(1).max(200).nullable().optional(),
   title: z.string().trim().min(1).max(500).optional(),
