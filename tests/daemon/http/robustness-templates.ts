@@ -57,7 +57,10 @@ export function validTemplates(w: TemplateWorld): Templates {
     'POST /api/companies': { name: 'second co' },
     'POST /api/keys': { root: w.company.id, name: 'k' },
     'POST /api/dev/tier': { email, tier: 'starter' },
-    'POST /api/mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'quests_create', arguments: { title: 't' } } },
+    'POST /api/mcp': [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'quests', arguments: { action: 'update', id: w.ids.quest, result: { a: 1 } } } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'events', arguments: { action: 'trigger', type: 'agent:thing', content: { a: 1 } } } },
+    ],
     'POST /api/mcp/validate': { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
     'POST /api/agents': { name: 'bob', role: 'ops' },
     'POST /api/sessions': { agent_id: w.ids.agent, gateway_channel_id: 'ch', context_budget: 10 },
