@@ -46,7 +46,9 @@ async function setUp() {
   const tools = [{ tool: 'quests.create', args: { title: 'from a trigger' } }, { tool: 'message_to', args: { to: 'dev', text: 'hi' } }];
   await t.post('/api/events', { type: 'agent:thing', tool_calls: tools }, tenant);
   const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code as string;
-  return { t, errors, owner, company, sk, runtime, ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id }, invite };
+  // Callers the guards turn away at different points: a signup not yet verified, a trial account.
+  const others = [await createUser(t, { verified: false }), await createUser(t, { tier: 'trial' })];
+  return { t, errors, owner, others, company, sk, runtime, ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id }, invite };
 }
 
 type World = Awaited<ReturnType<typeof setUp>>;
@@ -120,6 +122,12 @@ async function sweepRoute(w: World, route: RouteRef, templates: Templates): Prom
     probes.push({ url: good, method: 'HEAD', headers: auth }, { url: good, method: 'GET', headers: { ...auth, 'last-event-id': 'z'.repeat(5000) } });
   }
   probes.push({ url: good, method: 'OPTIONS', headers: auth });
+  for (const other of w.others) {
+    // Fresh each route, as for the owner: one route's logout must not blind the next.
+    const { token } = await issueSession(w.t.deps, { user: other.user, kind: other.user.email_verified_at ? 'full' : 'unverified', method: ['pwd'] });
+    const headers = { authorization: `Bearer ${token}`, ...(isTenantPath(route.path) ? { 'x-company': w.company.id } : {}) };
+    probes.push(withBody ? json(toPayload(everyFieldAs(7)), good, headers) : { url: good, method: route.method, headers });
+  }
   for (const bad of ['Bearer', 'Bearer a.b.c', `Bearer ${'x'.repeat(9000)}`, 'Basic Zm9vOmJhcg==', 'Bearer sk_live_nope']) {
     probes.push(withBody ? json('{}', good, { authorization: bad }) : { url: good, method: route.method, headers: { authorization: bad } });
   }
