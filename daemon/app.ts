@@ -60,7 +60,8 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
   }
 };
 
-function routeGroups(deps: Deps): Router[] {
+/** Exported so tests can walk every route the app serves (tests/daemon/http/robustness.test.ts). */
+export function routeGroups(deps: Deps): Router[] {
   return [
     healthRoutes(),
     devRoutes(deps),

@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern, prefixOf } from '../../shared/patterns.js';
 import { ApiError, notFound } from '../http/api-error.js';
+import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
+import { copy, nowIso, ownEntry, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
 import { checkEmitterInput } from './emitter-input.js';
 import type { EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
 
-const toolCallSchema = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), z.unknown()).default({}) });
+const toolCallSchema = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), boundedJson).default({}) });
 const toolCallsSchema = z.array(toolCallSchema).max(50);
 
 export const newConfiguredSchema = z.object({
@@ -65,7 +66,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
     byType.get(cfg.type)!.add(cfg.id);
   };
   const find = (id: string) => {
-    const cfg = all()[id];
+    const cfg = ownEntry(all(), id);
     if (!cfg) throw notFound(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
     return cfg;
   };
@@ -102,7 +103,10 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       index(cfg);
       return present(cfg);
     },
-    get: (id: string) => (all()[id] ? present(all()[id]!) : undefined),
+    get: (id: string) => {
+      const cfg = ownEntry(all(), id);
+      return cfg ? present(cfg) : undefined;
+    },
     list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> = {}): ConfiguredEvent[] {
       return Object.values(all())
         .filter(
@@ -124,7 +128,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         m = checkEmitter({ type: current.type, timezone: current.timezone ?? null, matcher: body.matcher }).matcher;
       }
       const cfg = await core.docs.runtime.update((d) => {
-        const c = d.configured[id] ?? find(id); // the live record, or a 404
+        const c = ownEntry(d.configured, id) ?? find(id); // the live record, or a 404
         if (tool_calls) c.tool_calls = tool_calls;
         if (m !== undefined) c.matcher = m;
         if (body.enabled === true && !c.enabled) c.enabled_at = nowIso(core);
@@ -153,7 +157,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       }
       const out: ConfiguredEvent[] = [];
       for (const id of byType.get(type) ?? []) {
-        const c = all()[id];
+        const c = ownEntry(all(), id);
         if (!c) byType.get(type)!.delete(id);
         else if (c.enabled && emitters.has(prefixOf(c.type))) out.push(c);
       }

@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
+import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
 import type { OpenedRuntime } from '../runtime/company-runtime.js';
 import type { ConfiguredEvent, EventFilter } from '../runtime/services.js';
@@ -24,9 +25,9 @@ const listQuery = z.object({
   scheduled: z.enum(['true', 'false']).optional(),
   wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
 });
-const triggerById = z.object({ configured_event_id: id, content: z.unknown().optional() }).strict();
+const triggerById = z.object({ configured_event_id: id, content: boundedJson.optional() }).strict();
 const triggerByType = z
-  .object({ type: z.string().min(1).max(200), agent_id: id.nullish(), session_id: id.nullish(), quest_id: id.nullish(), content: z.unknown().optional() })
+  .object({ type: z.string().min(1).max(200), agent_id: id.nullish(), session_id: id.nullish(), quest_id: id.nullish(), content: boundedJson.optional() })
   .strict();
 const traceInput = z.object({ event_id: id });
 

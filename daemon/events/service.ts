@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
+import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
-import type { RuntimeCore } from '../runtime/core.js';
+import { ownEntry, type RuntimeCore } from '../runtime/core.js';
 import type { CompanyServices, ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { createDispatcher } from './dispatch.js';
@@ -18,9 +19,11 @@ export const emitSchema = z.object({
   agent_id: idField,
   session_id: idField,
   quest_id: idField,
-  content: z.unknown().optional(),
+  content: boundedJson.optional(),
   caused_by: idField,
 });
+
+const fireSchema = z.object({ content: boundedJson.optional() });
 
 /** The same checks GET /api/events makes, for callers that are not HTTP (MCP tools). */
 const filterSchema = z.object({
@@ -95,6 +98,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     async fire(configuredId, options = {}) {
       const cfg = configured.get(configuredId);
       if (!cfg) throw notFound(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
+      validate(fireSchema, { content: options.content });
       const event = await append({
         type: cfg.type,
         agent_id: cfg.agent_id,
@@ -108,7 +112,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       return { event, fired };
     },
     indexConfigured: (cfg: ConfiguredEvent) => configured.index(cfg),
-    trace: (eventId) => buildTrace(log, (id) => core.docs.firings.data.firings[id] ?? [], eventId),
+    trace: (eventId) => buildTrace(log, (id) => ownEntry(core.docs.firings.data.firings, id) ?? [], eventId),
     releaseWaiters() {
       released = true;
       for (const fn of [...releasers]) fn();

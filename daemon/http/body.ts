@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export interface BodyOptions {
   /** The largest body accepted on this path, in bytes (SECURITY.md: 64 KiB on auth routes, 1 MiB elsewhere). */
@@ -50,11 +51,17 @@ export function isJsonContentType(header: string): boolean {
 }
 
 export function parseJson(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     throw new ApiError(400, ErrorCode.invalidJson, `The request body is not valid JSON: ${(err as Error).message}`);
   }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, ErrorCode.invalidJson, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  return value;
 }
 
 export async function readRaw(ctx: Context, limit: number): Promise<Buffer> {

@@ -71,7 +71,8 @@ export const SERVED_METHODS = Object.keys(PARAM_SCHEMAS);
  * (The SDK would answer a params mismatch of ping or tools/list with -32603, an internal error, which it is not.)
  */
 export function checkRequest(message: JSONRPCRequest): JSONRPCErrorResponse | null {
-  const schema = PARAM_SCHEMAS[message.method];
+  // Own keys only: a method named `toString` or `__proto__` must be "not found", not Object.prototype's member.
+  const schema = Object.hasOwn(PARAM_SCHEMAS, message.method) ? PARAM_SCHEMAS[message.method] : undefined;
   if (!schema) return rpcError(message.id, RpcCode.MethodNotFound, `Method not found: ${message.method}. This server offers ${SERVED_METHODS.join(', ')}.`);
   const parsed = schema.safeParse(message);
   if (parsed.success) return null;

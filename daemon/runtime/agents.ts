@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, type RuntimeCore } from './core.js';
+import { copy, nowIso, ownEntry, type RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';
 
 export const newAgentSchema = z.object({
@@ -18,7 +18,10 @@ export function createAgentsService(core: RuntimeCore): CompanyServices['agents'
       await core.docs.runtime.update((d) => void (d.agents[agent.id] = agent));
       return copy(agent);
     },
-    get: (id) => (data().agents[id] ? copy(data().agents[id]!) : undefined),
+    get: (id) => {
+      const agent = ownEntry(data().agents, id);
+      return agent ? copy(agent) : undefined;
+    },
     list: () => Object.values(data().agents).map(copy),
   };
 }

@@ -36,20 +36,29 @@ export async function reportCause(core: RuntimeCore, report: (causes: CauseRepor
 
 export const nowIso = (core: RuntimeCore) => new Date(core.clock.now()).toISOString();
 
+/**
+ * The record stored under `id`, or undefined. Ids come from URLs and bodies, and the documents are
+ * plain objects: without the own-property check, `__proto__` or `constructor` would find
+ * Object.prototype or a function — and a write to that "record" would pollute every object.
+ */
+export function ownEntry<T>(map: Record<string, T>, id: string): T | undefined {
+  return typeof id === 'string' && Object.hasOwn(map, id) ? map[id] : undefined;
+}
+
 export function requireAgent(core: RuntimeCore, id: string) {
-  const agent = core.docs.runtime.data.agents[id];
+  const agent = ownEntry(core.docs.runtime.data.agents, id);
   if (!agent) throw notFound(`No agent ${id} in this Company.`, ErrorCode.agentNotFound);
   return agent;
 }
 
 export function requireSession(core: RuntimeCore, id: string) {
-  const session = core.docs.runtime.data.sessions[id];
+  const session = ownEntry(core.docs.runtime.data.sessions, id);
   if (!session) throw notFound(`No session ${id} in this Company.`, ErrorCode.sessionNotFound);
   return session;
 }
 
 export function requireQuest(core: RuntimeCore, id: string) {
-  const quest = core.docs.runtime.data.quests[id];
+  const quest = ownEntry(core.docs.runtime.data.quests, id);
   if (!quest) throw notFound(`No quest ${id} in this Company.`, ErrorCode.questNotFound);
   return quest;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import type { RuntimeCore } from './core.js';
+import { ownEntry, type RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';
 
 export const messageSchema = z.object({
@@ -21,7 +21,8 @@ export function createMessenger(core: RuntimeCore, sessions: Required<CompanySer
 
   const pickAgent = (to: string): Agent => {
     const agents = core.docs.runtime.data.agents;
-    if (agents[to]) return agents[to]!;
+    const byId = ownEntry(agents, to);
+    if (byId) return byId;
     const members = Object.values(agents).filter((a) => a.role === to);
     if (members.length === 0) {
       throw notFound(`No agent has the id or role '${to}' in this Company.`, ErrorCode.noAgentForRecipient);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflict } from '../http/api-error.js';
+import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
+import { copy, nowIso, ownEntry, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
 
 export const QUEST_STATUSES = ['open', 'in_progress', 'done', 'failed'] as const;
@@ -23,7 +24,7 @@ export const newQuestSchema = z.object({
 
 export const questChangeSchema = z.object({
   status: z.enum(QUEST_STATUSES).optional(),
-  result: z.unknown().optional(),
+  result: boundedJson.optional(),
   agent_id: z.string().min(1).max(200).nullable().optional(),
   session_id: z.string().min(1).max(200).nullable().optional(),
   title: z.string().trim().min(1).max(500).optional(),
@@ -55,7 +56,7 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
       return copy(quest);
     },
     get: (id) => {
-      const q = core.docs.runtime.data.quests[id];
+      const q = ownEntry(core.docs.runtime.data.quests, id);
       return q ? copy(q) : undefined;
     },
     list: (filter = {}) =>

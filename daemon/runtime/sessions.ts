@@ -3,7 +3,7 @@ import { LIFECYCLE_PATTERNS } from '../../shared/patterns.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflict } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import { copy, nowIso, reportCause, requireAgent, requireSession, type RuntimeCore } from './core.js';
+import { copy, nowIso, ownEntry, reportCause, requireAgent, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, ConfiguredEvent, RuntimeSession } from './services.js';
 
 /** Characters of transcript a session holds before `context:budget:exceeded`, unless it says otherwise. */
@@ -29,7 +29,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
   /** Runs a change on a session that must still be active; 409 once it is stopped. */
   const change = (id: string, fn: (s: RuntimeSession) => void) =>
     core.docs.runtime.update((d) => {
-      const s = d.sessions[id] ?? requireSession(core, id); // the live record, or a 404
+      const s = ownEntry(d.sessions, id) ?? requireSession(core, id); // the live record, or a 404
       if (s.status === 'stopped') throw conflict(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
       fn(s);
       return copy(s);
@@ -76,7 +76,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
       return copy(live(session.id));
     },
     get: (id) => {
-      const s = core.docs.runtime.data.sessions[id];
+      const s = ownEntry(core.docs.runtime.data.sessions, id);
       return s ? copy(s) : undefined;
     },
     list: (filter = {}) =>

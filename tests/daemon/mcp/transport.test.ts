@@ -77,6 +77,12 @@ test('unknown method: -32601', async ({ t }) => {
   assert.is(res.status, 200);
   assert.is(res.body.error.code, -32601);
   assert.match(res.body.error.message, /resources\/list/);
+  // A method named after an Object.prototype member is just as unknown.
+  for (const method of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+    const odd = await t.mcp({ jsonrpc: '2.0', id: 4, method });
+    assert.is(odd.status, 200, method);
+    assert.is(odd.body.error.code, -32601, method);
+  }
 });
 
 test('params that do not fit the method: -32602', async ({ t }) => {

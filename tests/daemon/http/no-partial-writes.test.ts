@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createUser } from '../../helpers/accounts.js';
+import { RAW_BODIES, mutationsOf, toPayload } from '../../helpers/bad-inputs.js';
+import { createCompany, createSecretKey } from '../../helpers/keys.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+
+/** Every file of the data folder with a hash of its bytes: what a rejected request must leave alone. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function setUp() {
+  const t = await createTestApp({ storage: 'file' });
+  const owner = await createUser(t, { tier: 'company' });
+  const company = await createCompany(t, owner);
+  await createSecretKey(t, owner, company.id);
+  const tenant = { ...owner.auth, 'x-company': company.id };
+  const agent = (await t.post('/api/agents', { name: 'ada', role: 'dev' }, tenant)).body.agent;
+  const session = (await t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
+  const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code as string;
+  return { t, owner, company, tenant, agent, session, invite };
+}
+
+/** Sends each body; every one must be refused with a 4xx and leave the data folder byte for byte as it was. */
+async function expectNoWrites(t: TestApp, url: string, bodies: unknown[], headers: Record<string, string>): Promise<number> {
+  let refused = 0;
+  for (const body of bodies) {
+    const before = snapshot(t.deps.config.dataDir);
+    const payload = typeof body === 'string' ? body : toPayload(body);
+    const res = await t.request({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload });
+    if (res.status < 400) continue; // an input the battery made valid by chance: it may write
+    assert.ok(res.status < 500, `${url} ${payload}: ${res.status} ${res.text}`);
+    refused++;
+    assert.equal(snapshot(t.deps.config.dataDir), before, `${url} ${payload.slice(0, 200)} → ${res.status} ${res.body?.code}, yet the data folder changed`);
+  }
+  // Guards against a vacuous pass (a broken template making everything valid, or everything a 401).
+  assert.ok(refused > bodies.length / 4, `${url}: only ${refused} of ${bodies.length} bad bodies were refused`);
+  return bodies.length - refused;
+}
+
+test('a refused create writes nothing: companies, keys, signup', async () => {
+  const w = await setUp();
+  await expectNoWrites(w.t, '/api/companies', [...RAW_BODIES, ...mutationsOf({ name: 'second co' })], w.owner.auth);
+  await expectNoWrites(w.t, '/api/keys', [...RAW_BODIES, ...mutationsOf({ root: w.company.id, name: 'k' })], w.owner.auth);
+  const signup = mutationsOf({ email: 'new-user@example.com', password: 'long enough password', invite_code: w.invite });
+  // Invites live in accounts.json: the byte-for-byte check also proves no refused signup spent one.
+  await expectNoWrites(w.t, '/api/auth/signup', [...RAW_BODIES, ...signup], {});
+});
+
+test('a refused create writes nothing in the Company runtime: agents, sessions, quests, configured events, triggers, messages', async () => {
+  const w = await setUp();
+  const h = w.tenant;
+  await expectNoWrites(w.t, '/api/agents', [...RAW_BODIES, ...mutationsOf({ name: 'bob', role: 'ops' })], h);
+  await expectNoWrites(w.t, '/api/sessions', [...RAW_BODIES, ...mutationsOf({ agent_id: w.agent.id, context_budget: 10 })], h);
+  await expectNoWrites(w.t, '/api/quests', [...RAW_BODIES, ...mutationsOf({ title: 't', agent_id: w.agent.id, session_id: w.session.id })], h);
+  const configured = { type: 'session:start', tool_calls: [{ tool: 'quests.create', args: { title: 't' } }], agent_id: w.agent.id, enabled: true };
+  await expectNoWrites(w.t, '/api/events', [...RAW_BODIES, ...mutationsOf(configured)], h);
+  await expectNoWrites(w.t, '/api/events/trigger', [...RAW_BODIES, ...mutationsOf({ type: 'agent:thing', agent_id: w.agent.id, content: { a: 1 } })], h);
+  await expectNoWrites(w.t, '/api/messages', [...RAW_BODIES, ...mutationsOf({ to: w.agent.id, text: 'hi' })], h);
+});
+
+test.run();

@@ -1,0 +1,81 @@
+import { Router } from '@koa/router';
+import { routeGroups } from '../../../daemon/app.js';
+import { DEFAULT_FACTORS } from '../../../daemon/auth/factors-config.js';
+import { issueSession } from '../../../daemon/auth/session-issuer.js';
+import { eventRoutes } from '../../../daemon/events/routes.js';
+import { isTenantPath } from '../../../daemon/gateway/tenant-selection.js';
+import type { OpenedRuntime } from '../../../daemon/runtime/company-runtime.js';
+import { runtimeRoutes } from '../../../daemon/runtime/routes.js';
+import { createUser } from '../../helpers/accounts.js';
+import { listRoutes, type RouteRef } from '../../helpers/bad-inputs.js';
+import { createCompany, createSecretKey } from '../../helpers/keys.js';
+import { createTestApp } from '../../helpers/test-app.js';
+
+/**
+ * The world the robustness sweep runs in: an app with the throttles out of the way, a verified
+ * company-tier owner with a Company, a secret key and a few runtime records, two callers the guards
+ * refuse, and the 500s' stack traces caught from the error renderer's log.
+ */
+/** Throttles out of the way, so every bad input reaches the route's own checks instead of a 429. */
+const NO_THROTTLE = [{ limit: 1_000_000, windowMs: 60_000 }];
+
+export async function setUp() {
+  const errors: string[] = [];
+  const log = { info() {}, warn() {}, error: (_m: string, f?: Record<string, unknown>) => void errors.push(String((f?.err as Error)?.stack ?? f?.err)) };
+  const t = await createTestApp({
+    log,
+    config: {
+      auth: {
+        signupPerEmail: NO_THROTTLE, mailPerAddress: NO_THROTTLE, loginPerAddress: NO_THROTTLE, failureCeiling: 1_000_000,
+        factors: { ...DEFAULT_FACTORS, perAddressLimit: 1_000_000 },
+      },
+    },
+  });
+  const owner = await createUser(t, { tier: 'company' });
+  const company = await createCompany(t, owner);
+  const sk = await createSecretKey(t, owner, company.id);
+  const runtime = (await t.deps.runtimes.open({ id: company.id, name: company.name, owner_id: owner.user.id })) as OpenedRuntime;
+  // Streams and long-polls end at once, so a request the battery happens to make valid never hangs.
+  runtime.services.events.releaseWaiters();
+  const tenant = { ...owner.auth, 'x-company': company.id };
+  const agent = (await t.post('/api/agents', { name: 'ada', role: 'dev' }, tenant)).body.agent;
+  const session = (await t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
+  const quest = (await t.post('/api/quests', { title: 'q', agent_id: agent.id }, tenant)).body.quest;
+  const configured = (await t.post('/api/events', { type: 'session:start', tool_calls: [] }, tenant)).body.event;
+  // Something for the battery's triggers to set off: a tool run per `agent:thing`.
+  const tools = [{ tool: 'quests.create', args: { title: 'from a trigger' } }, { tool: 'message_to', args: { to: 'dev', text: 'hi' } }];
+  await t.post('/api/events', { type: 'agent:thing', tool_calls: tools }, tenant);
+  const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code as string;
+  // Callers the guards turn away at different points: a signup not yet verified, a trial account.
+  const others = [await createUser(t, { verified: false }), await createUser(t, { tier: 'trial' })];
+  return { t, errors, owner, others, company, sk, runtime, ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id }, invite };
+}
+
+export type World = Awaited<ReturnType<typeof setUp>>;
+
+/** The app's routers plus the Company runtime's (reached through the gateway). */
+export function allRoutes(w: World): RouteRef[] {
+  const runtimeRouter = new Router();
+  runtimeRoutes(runtimeRouter, w.runtime.services);
+  eventRoutes(runtimeRouter, w.runtime.services);
+  return [...listRoutes(routeGroups(w.t.deps)), ...listRoutes([runtimeRouter])];
+}
+
+/** A real id for `:id` where the route has one, so bad bodies reach the handler past the lookup. */
+export function realId(w: World, path: string): string | null {
+  if (path.startsWith('/api/agents/')) return w.ids.agent;
+  if (path.startsWith('/api/sessions/')) return w.ids.session;
+  if (path.startsWith('/api/quests/')) return w.ids.quest;
+  if (path.startsWith('/api/events/')) return w.ids.configured;
+  return null;
+}
+
+export async function headersFor(w: World, path: string, via: 'session' | 'key'): Promise<Record<string, string>> {
+  if (path.startsWith('/api/dev/')) return w.t.operator;
+  // The MCP endpoint wants both answer types accepted (Streamable HTTP), else it stops at a 406.
+  if (path.startsWith('/api/mcp')) return { authorization: `Bearer ${w.sk.key}`, accept: 'application/json, text/event-stream' };
+  if (via === 'key' && isTenantPath(path)) return { authorization: `Bearer ${w.sk.key}` };
+  // A fresh session per route: a battery that logs out (or revokes) must not blind the next route.
+  const { token } = await issueSession(w.t.deps, { user: w.owner.user, kind: 'full', method: ['pwd'] });
+  return { authorization: `Bearer ${token}`, ...(isTenantPath(path) ? { 'x-company': w.company.id } : {}) };
+}
