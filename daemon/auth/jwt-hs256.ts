@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
  * HS256 JWT verification with node:crypto, in place of jsonwebtoken's verify on the request path
@@ -30,10 +30,13 @@ export function verifyHs256(secret: Buffer, token: string, nowSeconds: number): 
   const signature = token.slice(secondDot + 1);
   if (!PART.test(header) || !PART.test(payload) || signature.length !== SIGNATURE_CHARS || !PART.test(signature)) return null;
 
-  const head = parseObject(header);
-  if (!head || head.alg !== 'HS256') return null;
+  if (header !== lastGoodHeader) {
+    const head = parseObject(header);
+    if (!head || head.alg !== 'HS256') return null;
+    lastGoodHeader = header;
+  }
 
-  const expected = createHmac('sha256', secret).update(token.slice(0, secondDot)).digest('base64url');
+  const expected = createHmac('sha256', keyFor(secret)).update(token.slice(0, secondDot)).digest('base64url');
   if (!timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(signature, 'latin1'))) return null;
 
   const claims = parseObject(payload);
@@ -41,6 +44,21 @@ export function verifyHs256(secret: Buffer, token: string, nowSeconds: number): 
   if (typeof claims.exp !== 'number' || nowSeconds >= claims.exp) return null;
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || nowSeconds < claims.nbf)) return null;
   return claims;
+}
+
+/**
+ * The last header that decoded to `alg: HS256`. Every token this daemon signs has the same header,
+ * so it is decoded once, not per request. The header is public (it is not compared against
+ * anything secret), so remembering it reveals nothing.
+ */
+let lastGoodHeader = '';
+
+/** The secret imported as a KeyObject once, not on every HMAC. */
+const keys = new WeakMap<Buffer, KeyObject>();
+function keyFor(secret: Buffer): KeyObject {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = createSecretKey(secret)));
+  return key;
 }
 
 /** A base64url part decoded as a JSON object (not an array, not a primitive); null otherwise. */
