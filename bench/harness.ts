@@ -58,11 +58,11 @@ export interface Started {
 }
 
 /** Starts `node <script> ...args` and waits for its first stdout line `listening on <url>`. */
-export function startServer(script: string, args: string[], logFile?: string): Promise<Started> {
+export function startServer(script: string, args: string[], logFile?: string, nodeArgs: string[] = []): Promise<Started> {
   return new Promise((resolve, reject) => {
     // The daemon writes an access-log line per request: into a file, as a real deployment would, not onto this terminal.
     const stderr = logFile ? openSync(logFile, 'a') : 'inherit';
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', stderr] });
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', stderr] });
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 30 s`)), 30_000);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} during start-up`)));
@@ -98,6 +98,8 @@ export async function openBenchEnv(options: { duration: number; connections: num
     here('../cli/main.js'),
     ['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, '--default-tier', 'company'],
     join(logDir, 'daemon.log'),
+    // SVC_BENCH_PROFILE=<dir>: the daemon writes a V8 CPU profile there when it stops (docs/performance.md).
+    process.env.SVC_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SVC_BENCH_PROFILE] : [],
   );
   const operatorToken = readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
   const env: BenchEnv = {

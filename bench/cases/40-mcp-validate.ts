@@ -12,9 +12,8 @@ const mcpValidate: BenchCase = {
   name: 'POST /api/mcp/validate',
   async run(env) {
     const secretKey = await createWalletSecretKey(env, 'Bench Co');
-    const baseline = await env.measure(env.baseline.url + '/');
-    const value = await env.measure(env.daemon.url + '/api/mcp/validate', { method: 'POST', headers: { authorization: `Bearer ${secretKey}` } });
-    return [{ name: 'POST /api/mcp/validate (sk_ key)', value, unit: 'req/s', baseline, target: '>= 0.6' }];
+    const { value, baseline, cpuRatio } = await env.compare(env.daemon.url + '/api/mcp/validate', { method: 'POST', headers: { authorization: `Bearer ${secretKey}` } });
+    return [{ name: 'POST /api/mcp/validate (sk_ key)', value, unit: 'req/s', baseline, cpuRatio, target: '>= 0.6' }];
   },
 };
 export default mcpValidate;

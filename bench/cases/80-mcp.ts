@@ -21,10 +21,9 @@ const mcp: BenchCase = {
     const secretKey = await createWalletSecretKey(env, 'bench-mcp');
     const headers = { ...MCP_HEADERS, authorization: `Bearer ${secretKey}` };
     await probe(env.call('POST', '/api/mcp', LIST_CALL, headers));
-    const baseline = await env.measure(env.baseline.url + '/');
     // A second of warm-up, so the JIT's first compilations are not in the measured window.
     await env.measure(env.daemon.url + '/api/mcp', { method: 'POST', headers, body: LIST_CALL, duration: 1 });
-    const empty = await env.measure(env.daemon.url + '/api/mcp', { method: 'POST', headers, body: LIST_CALL });
+    const { value: empty, baseline, cpuRatio } = await env.compare(env.daemon.url + '/api/mcp', { method: 'POST', headers, body: LIST_CALL });
     // The same question over REST with the same key, to tell MCP's cost from the daemon's.
     const companyId = (await env.call('POST', '/api/mcp/validate', undefined, headers)).body.company.id;
     const rest = await env.measure(env.daemon.url + '/api/events?limit=20', { headers: { authorization: headers.authorization, 'x-company': companyId } });
@@ -39,7 +38,7 @@ const mcp: BenchCase = {
     const direct = await directLatency(env.daemon.url, headers);
     const relayed = await relayLatency(env.daemon.url, secretKey);
     return [
-      { name: 'POST /api/mcp tools/call events list (new Company)', value: empty, unit: 'req/s', baseline, target: '>= 0.4' },
+      { name: 'POST /api/mcp tools/call events list (new Company)', value: empty, unit: 'req/s', baseline, cpuRatio, target: '>= 0.4' },
       { name: 'REST GET /api/events, same key (new Company)', value: rest, unit: 'req/s', baseline },
       { name: 'the same tools/call, a 20-event page', value: page, unit: 'req/s', baseline },
       { name: `one call, direct HTTP (mean of ${LATENCY_CALLS})`, value: direct, unit: 'ms' },

@@ -1,5 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { verifyHs256 } from './jwt-hs256.js';
 
 /**
  * Session JWTs (spec §2.5 + SECURITY.md): HS256 with the data folder's 256-bit secret, the
@@ -26,20 +27,19 @@ export function signToken(secret: Buffer, claims: Omit<TokenClaims, 'iat' | 'exp
   return jwt.sign({ ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) }, keyFor(secret), { algorithm: 'HS256' });
 }
 
-/** The claims of a well-formed, correctly signed, unexpired token; null for anything else. */
+/**
+ * The claims of a well-formed, correctly signed, unexpired token; null for anything else.
+ * Verified by jwt-hs256.ts (node:crypto; HS256 pinned, exp required, constant-time compare),
+ * not jsonwebtoken: this runs on every authenticated request.
+ */
 export function verifyToken(secret: Buffer, token: string, nowMs: number): TokenClaims | null {
-  let payload: unknown;
-  try {
-    payload = jwt.verify(token, keyFor(secret), { algorithms: ['HS256'], clockTimestamp: Math.floor(nowMs / 1000) });
-  } catch {
-    return null;
-  }
-  const c = payload as Partial<TokenClaims>;
+  const c = verifyHs256(secret, token, Math.floor(nowMs / 1000)) as Partial<TokenClaims> | null;
   const valid =
+    c !== null &&
     typeof c.user_id === 'string' &&
     typeof c.sid === 'string' &&
     (c.typ === 'session' || c.typ === 'unverified' || c.typ === 'partial') &&
-    typeof c.exp === 'number' && // jsonwebtoken accepts a token without exp; we do not
+    typeof c.exp === 'number' &&
     typeof c.iat === 'number';
   return valid ? (c as TokenClaims) : null;
 }

@@ -18,6 +18,7 @@ declare module 'koa' {
   }
 }
 
+const EMPTY = Buffer.alloc(0);
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -72,6 +73,9 @@ export async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
     ctx.req.resume(); // drain, so the client finishes sending and reads our answer
     throw tooLarge();
   }
+  // No Content-Length (or 0) and no Transfer-Encoding: HTTP/1.1 says there is no body (RFC 9112 §6.3),
+  // so skip creating an async iterator over a stream that can only end (a bare POST such as /api/mcp/validate).
+  if (declared === 0 && !ctx.get('Transfer-Encoding')) return EMPTY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {

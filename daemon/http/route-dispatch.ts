@@ -7,33 +7,57 @@ import { ApiError } from './api-error.js';
  * Runs the route groups in order, then one allowedMethods for all of them.
  *
  * Each group stays its own router, so a group's `router.use(guard)` keeps guarding only that
- * group's routes. What is saved per request: a group whose fixed prefix cannot match the path is
- * skipped without running its matcher (routers match case-insensitively, so the test is too), and
- * there is one allowedMethods pass instead of one per group — it reads the routes every group
+ * group's routes. What is saved per request: only the groups that have a route whose path
+ * matches the request run (a router that has none would only record its path-matching `use`
+ * layers and call next, which changes nothing: allowedMethods reads methods from route layers
+ * only). Which groups those are is decided by the routers' own layer matchers — so exactly as
+ * each router would decide — once per distinct path and then remembered (see groupsForPath).
+ * There is one allowedMethods pass instead of one per group — it reads the routes every group
  * matched (`ctx.matched` accumulates), so its 405 and `Allow` cover all of them.
+ * The groups' routes must all be registered before this is called.
  */
 export function dispatchRoutes(groups: Router[]): Middleware {
-  const entries = groups.map((group) => ({ prefix: fixedPrefix(group), routes: group.routes() as unknown as Middleware }));
+  const entries = groups.map((group) => group.routes() as unknown as Middleware);
+  const groupsFor = groupsForPath(groups);
   const passOn: Middleware = (_ctx, next) => next();
   const allowed = (groups[0]?.allowedMethods() as unknown as Middleware | undefined) ?? passOn;
   return (ctx, next) => {
-    const path = ctx.path.toLowerCase();
+    const candidates = groupsFor(ctx.path);
     const runFrom = (i: number): Promise<unknown> => {
-      for (; i < entries.length; i++) {
-        const entry = entries[i]!;
-        if (entry.prefix === null || path.startsWith(entry.prefix)) return Promise.resolve(entry.routes(ctx, () => runFrom(i + 1)));
-      }
+      if (i < candidates.length) return Promise.resolve(entries[candidates[i]!]!(ctx, () => runFrom(i + 1)));
       return answerWrongMethod(ctx, next, allowed);
     };
     return runFrom(0);
   };
 }
 
-/** The group's prefix, lower-cased, when it is a plain path; null (always run) when it has parameters or none. */
-function fixedPrefix(group: Router): string | null {
-  const prefix = group.opts.prefix;
-  if (!prefix || /[:(*?{]/.test(prefix)) return null;
-  return prefix.toLowerCase();
+/** Distinct paths remembered; past this the memo starts over (ids in paths make the set open-ended). */
+const MEMO_PATHS = 4096;
+/** Longer paths are matched every time rather than remembered, so the memo stays small (≤ ~1 MiB of keys). */
+const MEMO_PATH_CHARS = 256;
+
+type Layer = { methods: string[]; match(path: string): boolean };
+
+/**
+ * The indexes (in order) of the groups with a route layer matching `path`, by the layers' own
+ * `match` (the regexp the router tests). A group restricted to a host is always a candidate:
+ * its router decides with the request's Host, which a path memo cannot see.
+ */
+function groupsForPath(groups: Router[]): (path: string) => number[] {
+  const routeLayers = groups.map((group) =>
+    group.host ? null : (group.stack as unknown as Layer[]).filter((layer) => layer.methods.length > 0),
+  );
+  const compute = (path: string) => routeLayers.flatMap((layers, i) => (!layers || layers.some((l) => l.match(path)) ? [i] : []));
+  const memo = new Map<string, number[]>();
+  return (path) => {
+    if (path.length > MEMO_PATH_CHARS) return compute(path);
+    let found = memo.get(path);
+    if (!found) {
+      if (memo.size >= MEMO_PATHS) memo.clear();
+      memo.set(path, (found = compute(path)));
+    }
+    return found;
+  };
 }
 
 /**

@@ -8,6 +8,11 @@ import { describeTool, runTool } from './tool-runner.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
+/** A JSON-RPC error as the SDK's Protocol words it for a thrown McpError (`MCP error <code>: <message>`). */
+function sdkError(message: JSONRPCRequest, code: number, text: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id: message.id, error: { code, message: new McpError(code, text).message } };
+}
+
 export interface McpDispatcher {
   request(message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage>;
   close(): Promise<void>;
@@ -19,7 +24,7 @@ export interface McpDispatcher {
  * caller — who calls travels with each message (authInfo.extra) — so one instance serves every
  * key and Company, and a request costs no construction (see bench/cases/80-mcp.ts).
  */
-export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS): McpDispatcher {
+export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, options: { direct?: boolean } = {}): McpDispatcher {
   const server = new Server(
     { name: 'svc', title: 'svc agent platform', version: VERSION },
     {
@@ -36,16 +41,45 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS): 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = byName.get(req.params.name);
     // An unknown tool is a protocol error (MCP: -32602), unlike a tool that ran and failed.
-    if (!tool) throw new McpError(RpcCode.InvalidParams, `Unknown tool: '${req.params.name}'. Available tools: ${[...byName.keys()].join(', ')}.`);
+    if (!tool) throw new McpError(RpcCode.InvalidParams, unknownTool(req.params.name));
     return runTool(tool, req.params.arguments, contextOf(extra), log);
   });
   server.onerror = (err) => log.warn('mcp server error', { err });
+
+  /**
+   * tools/call and tools/list skip the SDK's Server: on the way in and out of it a tools/call is
+   * validated seven times over (the JSON-RPC envelope three times more, CallToolRequestSchema three
+   * times, the result once), and gets an AbortController and a context object per call — about a
+   * third of the call's CPU. The endpoint has already checked the envelope (classify) and the params
+   * against the same SDK schema (checkRequest) before this point, and runTool builds results of the
+   * CallToolResult shape, so what is skipped is repetition. Answers are the SDK's, byte for byte
+   * in content (tests/daemon/mcp/fast-path.test.ts compares both paths). Task-augmented calls
+   * (`params.task`) and every other method still go through the SDK.
+   */
+  const answerDirectly = (message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage> | null => {
+    if (message.method === 'tools/list') return Promise.resolve({ result: { tools: listed }, jsonrpc: '2.0', id: message.id });
+    if (message.method !== 'tools/call') return null;
+    const params = message.params as { name: string; arguments?: Record<string, unknown>; task?: unknown };
+    if (params.task !== undefined) return null;
+    const tool = byName.get(params.name);
+    if (!tool) return Promise.resolve(sdkError(message, RpcCode.InvalidParams, unknownTool(params.name)));
+    return runTool(tool, params.arguments, ctx, log).then(
+      (result) => ({ result, jsonrpc: '2.0', id: message.id }) as JSONRPCMessage,
+      (err: unknown) => {
+        log.error('mcp tools/call failed', { tool: tool.name, err });
+        return sdkError(message, RpcCode.InternalError, 'Internal error');
+      },
+    );
+  };
+  const unknownTool = (name: string) => `Unknown tool: '${name}'. Available tools: ${[...byName.keys()].join(', ')}.`;
 
   const transport = new RequestTransport();
   const connected = server.connect(transport);
   const authInfo = (ctx: ToolContext) => ({ token: '', clientId: ctx.keyAuth.keyId, scopes: [], extra: { toolContext: ctx } });
   return {
     request: async (message, ctx) => {
+      const fast = options.direct === false ? null : answerDirectly(message, ctx);
+      if (fast) return fast;
       await connected;
       return transport.request(message, authInfo(ctx));
     },

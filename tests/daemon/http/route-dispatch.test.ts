@@ -71,4 +71,44 @@ test('a wrong method is one 405 with an Allow header that covers the groups that
   assert.is(res.body.code, 'method_not_allowed');
 });
 
+test('two groups with routes on the same path: a 405 lists the methods of both, and each method reaches its own group', async () => {
+  const order: string[] = [];
+  const reads = new Router();
+  reads.use(async (_ctx, next) => {
+    order.push('reads-guard');
+    await next();
+  });
+  reads.get('/api/shared/:id', (ctx) => void (ctx.body = { by: 'reads', id: ctx.params.id }));
+  const writes = new Router();
+  writes.put('/api/shared/:id', (ctx) => void (ctx.body = { by: 'writes', id: ctx.params.id }));
+  const app = new Koa();
+  app.use(errorRenderer(silentLogger));
+  app.use(dispatchRoutes([reads, writes]));
+  const call = async (method: string, url: string) => {
+    const res = await inject(app.callback(), { method: method as 'GET', url });
+    return { status: res.statusCode, body: res.statusCode === 404 ? null : JSON.parse(res.payload), allow: res.headers.allow };
+  };
+  assert.equal((await call('GET', '/api/shared/1')).body, { by: 'reads', id: '1' });
+  assert.equal((await call('PUT', '/api/shared/2')).body, { by: 'writes', id: '2' });
+  const wrong = await call('DELETE', '/api/shared/3');
+  assert.is(wrong.status, 405);
+  assert.equal(String(wrong.allow).split(', ').sort(), ['GET', 'HEAD', 'PUT']);
+  assert.is((await call('GET', '/api/other')).status, 404);
+  // Asked again (the remembered answer for the path), the same path gives the same answers.
+  assert.equal((await call('get', '/API/shared/1/')).body, { by: 'reads', id: '1' });
+  assert.is((await call('DELETE', '/api/shared/3')).status, 405);
+  assert.equal(order, ['reads-guard', 'reads-guard'], 'the reads guard ran only for the two GETs, which reached a reads route');
+});
+
+test('paths too long to remember and more distinct paths than the memo holds still route exactly', async () => {
+  const call = appWith();
+  const long = 'x'.repeat(300);
+  assert.equal((await call('POST', `/api/things/${long}`)).body, { id: long });
+  for (let i = 0; i < 4200; i += 1) {
+    const res = await call('POST', `/api/things/${i}`);
+    if (res.body?.id !== String(i)) assert.unreachable(`POST /api/things/${i} answered ${JSON.stringify(res.body)}`);
+  }
+  assert.equal((await call('GET', '/api/things')).body, { group: 'things' });
+});
+
 test.run();
