@@ -5,16 +5,7 @@ import { main, reportError } from '../../cli/main.js';
 import { ApiRequestError, AuthRequiredError, CancelledError, FailedError, NotFoundError, UsageError } from '../../cli/errors.js';
 import { VERSION } from '../../shared/version.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-function captureIo() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return { io: { stdout, stderr, stdin: new PassThrough() }, out: () => out, err: () => err };
-}
+import { captureIo } from '../helpers/cli.js';
 
 const env = () => ({ SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_KEYCHAIN: 'off' });
 

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ApiClient } from '../../cli/api-client.js';
 import { createCliContext, type CliContext } from '../../cli/context.js';
+import { main } from '../../cli/main.js';
 import type { CredentialStore } from '../../cli/credentials/store.js';
 import { tempDir } from './temp-dir.js';
 
@@ -36,4 +37,24 @@ export function createFakeCli(options: { env?: Record<string, string | undefined
     overrides: { credentials: () => store, ...(options.api ? { api: () => options.api! } : {}) },
   });
   return { ctx, stdout: () => stdoutText, stderr: () => stderrText, credentials };
+}
+
+/** Streams for a CLI run: stdout and stderr captured as text, an ended stdin. */
+export function captureIo() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return { io: { stdout, stderr, stdin }, out: () => out, err: () => err };
+}
+
+/** `svc <argv>` through main(), in-process, with temp config and data folders unless `env` names others. */
+export async function runMain(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const { io, out, err } = captureIo();
+  const code = await main(argv, { io, env: { SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_KEYCHAIN: 'off', ...env } });
+  return { code, out: out(), err: err() };
 }

@@ -1,21 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PassThrough } from 'node:stream';
-import { main } from '../../../cli/main.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import { runMain } from '../../helpers/cli.js';
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const stdin = new PassThrough();
-  stdin.end();
-  const code = await main(argv, { io: { stdout, stderr, stdin }, env: { SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_URL: 'http://127.0.0.1:9', ...env } });
-  return { code, out, err };
-}
+const run = (argv: string[], env: Record<string, string> = {}) => runMain(argv, { SVC_URL: 'http://127.0.0.1:9', ...env });
 
 test('svc login: the password login by default needs --email without a terminal; two methods is a usage error (exit 2)', async () => {
   const none = await run(['login']);

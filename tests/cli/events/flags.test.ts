@@ -1,28 +1,16 @@
 import { createServer } from 'node:http';
-import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { main } from '../../../cli/main.js';
 import { createRuntimeTestApp, type RuntimeTestApp } from '../../helpers/runtime-app.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import { runMain } from '../../helpers/cli.js';
 
 /** The real CLI (commander flags, undici client, exit codes) against the runtime app on a loopback port. */
 async function run(t: RuntimeTestApp, argv: string[]) {
   const server = createServer(t.app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
   try {
-    const code = await main(['--url', url, ...argv], {
-      io: { stdout, stderr, stdin: new PassThrough() },
-      env: { SVC_TOKEN: 'test', SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_KEYCHAIN: 'off' },
-    });
-    return { code, out, err };
+    return await runMain(['--url', url, ...argv], { SVC_TOKEN: 'test' });
   } finally {
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
