@@ -22,7 +22,7 @@ export function StatusLine({ status, paused, newWhilePaused, shown, now, color }
         {pause || label}
       </Text>
       {pause ? <Text>{` · ${label}`}</Text> : null}
-      <Text dimColor={color}>{` · ${shown} shown · ${keys}`}</Text>
+      <Text dimColor={color}>{` · ${shown} event${shown === 1 ? '' : 's'} · ${keys}`}</Text>
     </Text>
   );
 }

@@ -44,7 +44,7 @@ test('the view shows the header, the rows as they arrive and a status line', asy
   const lines = term.lastFrame().split('\n');
   assert.is(lines[2], '21:00:01  session:start  agent=agt_…abc123 session=ses_…xyz789  title=Triage inbox n=2');
   assert.is(lines[3], '21:00:02  guardrail:tripped  too many calls');
-  assert.match(lines[4]!, /^● connected · 2 shown · p pause · q quit$/);
+  assert.match(lines[4]!, /^● connected · 2 events · p pause · q quit$/);
   view.unmount();
   await view.closed;
 });
@@ -52,7 +52,7 @@ test('the view shows the header, the rows as they arrive and a status line', asy
 test('only the newest rows that fit on the screen are shown', async () => {
   const { term, feed, view } = mount(8);
   for (let n = 1; n <= 30; n++) feed.push(eventToRow(event(n)));
-  await term.waitFor((_, f) => f.includes('30 shown'));
+  await term.waitFor((_, f) => f.includes('30 events'));
   const rows = term.lastFrame().split('\n').filter((l) => l.includes('session:start'));
   // 8 lines of terminal: title, details, status and one spare line leave 4 rows.
   assert.equal(rows.map((r) => r.slice(0, 8)), ['21:00:27', '21:00:28', '21:00:29', '21:00:30']);
