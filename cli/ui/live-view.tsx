@@ -8,6 +8,8 @@ export interface LiveViewProps {
   /** Dim lines under the title: the Company, the URL, "following since …". */
   details: string[];
   feed: LiveFeed;
+  /** What a row is, for the count in the status line: `event` → "3 events". */
+  noun?: string;
   color: boolean;
   now: () => number;
   /** Called once when the user presses q or Ctrl-C, before the view unmounts. */
@@ -18,7 +20,7 @@ export interface LiveViewProps {
 const CHROME = 2;
 
 /** A live view: header, the newest rows that fit on the screen, a status line; q quits, p pauses. */
-export function LiveView({ title, details, feed, color, now, onQuit }: LiveViewProps) {
+export function LiveView({ title, details, feed, noun = 'event', color, now, onQuit }: LiveViewProps) {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const [, refresh] = useReducer((n: number) => n + 1, 0);
@@ -59,7 +61,7 @@ export function LiveView({ title, details, feed, color, now, onQuit }: LiveViewP
           ))}
         </Text>
       ))}
-      <StatusLine status={status} paused={frozen !== null} newWhilePaused={frozen ? feed.total() - frozen.total : 0} shown={feed.total()} now={now()} color={color} />
+      <StatusLine status={status} paused={frozen !== null} newWhilePaused={frozen ? feed.total() - frozen.total : 0} shown={feed.total()} noun={noun} now={now()} color={color} />
     </Box>
   );
 }

@@ -7,12 +7,13 @@ export interface StatusLineProps {
   /** Rows that arrived since the pause (shown so the user knows what resuming brings). */
   newWhilePaused: number;
   shown: number;
+  noun: string;
   now: number;
   color: boolean;
 }
 
 /** The bottom line: connection state, pause state, the count, and the keys. */
-export function StatusLine({ status, paused, newWhilePaused, shown, now, color }: StatusLineProps) {
+export function StatusLine({ status, paused, newWhilePaused, shown, noun, now, color }: StatusLineProps) {
   const [label, tint] = describe(status, now);
   const pause = paused ? `paused (${newWhilePaused} new)` : '';
   const keys = paused ? 'p resume · q quit' : 'p pause · q quit';
@@ -22,7 +23,7 @@ export function StatusLine({ status, paused, newWhilePaused, shown, now, color }
         {pause || label}
       </Text>
       {pause ? <Text>{` · ${label}`}</Text> : null}
-      <Text dimColor={color}>{` · ${shown} event${shown === 1 ? '' : 's'} · ${keys}`}</Text>
+      <Text dimColor={color}>{` · ${shown} ${noun}${shown === 1 ? '' : 's'} · ${keys}`}</Text>
     </Text>
   );
 }

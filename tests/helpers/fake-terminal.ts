@@ -6,7 +6,7 @@ export interface FakeTerminal {
   stderr: PassThrough & { isTTY: boolean };
   /** Everything written to stdout, ANSI codes removed. */
   text(): string;
-  /** The last chunk written to stdout, ANSI codes removed: with Ink's `debug` mode, the last frame. */
+  /** The last non-empty chunk written to stdout, ANSI codes removed: the last frame Ink drew. */
   lastFrame(): string;
   stderrText(): string;
   /** Types keys on the fake keyboard (raw mode: 'q', 'p', '\x03' for Ctrl-C). */
@@ -32,7 +32,8 @@ export function createFakeTerminal(size: { columns?: number; rows?: number } = {
   const waiters: Array<() => void> = [];
   stdout.on('data', (c) => {
     raw += String(c);
-    last = String(c);
+    // Ink wraps a frame in "synchronized update" codes written separately; skip those.
+    if (stripAnsi(String(c)).trim() !== '') last = String(c);
     waiters.splice(0).forEach((w) => w());
   });
   stderr.on('data', (c) => (errText += String(c)));

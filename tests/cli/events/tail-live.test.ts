@@ -19,6 +19,15 @@ function createRuntimeApi(...args: Parameters<typeof createInstantApi>) {
   return made;
 }
 
+/** Every follow loop a test starts stops after it, pass or fail, so a failure cannot hang the suite. */
+const stops: AbortController[] = [];
+const stopSignal = () => {
+  const c = new AbortController();
+  stops.push(c);
+  return c.signal;
+};
+test.after.each(() => stops.splice(0).forEach((c) => c.abort()));
+
 /** A context whose streams are a fake interactive terminal, as `createCliContext` would build on one. */
 function onTerminal(ctx: CliContext, term: FakeTerminal, overrides: Partial<CliContext> = {}): CliContext {
   return {
@@ -39,7 +48,7 @@ test('on an interactive terminal tail is a live view; q quits with a one-line su
   const { api } = createRuntimeApi(t);
   const term = createFakeTerminal();
   const ctx = onTerminal(createFakeCli({ api }).ctx, term);
-  const running = runTail({ company: t.company.name, sinceId: first.event.id, waitSeconds: 0 }, ctx);
+  const running = runTail({ company: t.company.name, sinceId: first.event.id, waitSeconds: 0, signal: stopSignal() }, ctx);
   await term.waitFor((text) => text.includes('n=3') && text.includes('● connected'));
   const text = term.text();
   assert.match(text, new RegExp(`svc events tail · ${t.company.name}`));
@@ -65,7 +74,7 @@ test('the live view reports a lost connection in its status line (and on a redir
   let wake = () => {};
   const slept: number[] = [];
   const sleep = (ms: number) => new Promise<void>((resolve) => (slept.push(ms), (wake = resolve)));
-  const running = runTail({ company: t.company.name, since: '2000-01-01T00:00:00.000Z', waitSeconds: 0, sleep }, ctx);
+  const running = runTail({ company: t.company.name, since: '2000-01-01T00:00:00.000Z', waitSeconds: 0, sleep, signal: stopSignal() }, ctx);
   await term.waitFor((text) => text.includes('reconnecting in 1s (connection lost (cannot reach the svc daemon'));
   assert.equal(slept, [1000]);
   assert.match(term.stderrText(), /^svc: connection lost \(cannot reach .*\); reconnecting in 1s, resuming after evt_\d{16}\n/);
@@ -85,7 +94,7 @@ test('a final error closes the view and is thrown (no summary)', async () => {
   const t = await createRuntimeTestApp();
   const { api } = createRuntimeApi(t, { fail: (call) => (call.path === '/api/events' ? new ApiRequestError(403, 'forbidden', 'not yours', {}) : null) });
   const term = createFakeTerminal();
-  const err = await runTail({ company: t.company.name, waitSeconds: 0 }, onTerminal(createFakeCli({ api }).ctx, term)).catch((e) => e);
+  const err = await runTail({ company: t.company.name, waitSeconds: 0, signal: stopSignal() }, onTerminal(createFakeCli({ api }).ctx, term)).catch((e) => e);
   assert.instance(err, ApiRequestError);
   assert.not.match(term.text(), /shown;|events shown/);
 });
