@@ -21,9 +21,14 @@ export interface FakeTerminal {
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 export const stripAnsi = (s: string) => s.replace(ANSI, '');
 
-/** Streams that look like an interactive terminal to Ink: a TTY stdout with a size and a raw-mode stdin. */
+/**
+ * Streams that look like an interactive terminal to Ink: a stdout with a size and a raw-mode stdin.
+ * stdout says it is not a TTY: Ink would then hide the cursor, and cli-cursor registers an exit
+ * hook that writes `ESC[?25h` to the test process's real stderr after the runner's last line.
+ * Commands are told they are interactive through `ctx.interactive` instead.
+ */
 export function createFakeTerminal(size: { columns?: number; rows?: number } = {}): FakeTerminal {
-  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: size.columns ?? 100, rows: size.rows ?? 20 });
+  const stdout = Object.assign(new PassThrough(), { isTTY: false, columns: size.columns ?? 100, rows: size.rows ?? 20 });
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
   const stderr = Object.assign(new PassThrough(), { isTTY: false });
   let raw = '';
