@@ -16,7 +16,7 @@ const PREFIX_COLORS: Record<string, string> = {
   ideas: 'magenta',
 };
 
-export function colorForType(type: string): string {
+export function pickTypeColor(type: string): string {
   return PREFIX_COLORS[type.slice(0, type.indexOf(':'))] ?? 'white';
 }
 
@@ -45,15 +45,15 @@ export function summarizeContent(content: unknown, max = 200): string {
 }
 
 /** `2026-11-22T21:51:05.123Z` → `21:51:05` (UTC, like the header says). */
-export const clockTime = (iso: string): string => iso.slice(11, 19);
+export const formatClockTime = (iso: string): string => iso.slice(11, 19);
 
-export function eventToRow(e: EventRow): LiveRow {
+export function buildEventRow(e: EventRow): LiveRow {
   const scope = [e.agent_id && `agent=${shortenId(e.agent_id)}`, e.session_id && `session=${shortenId(e.session_id)}`, e.quest_id && `quest=${shortenId(e.quest_id)}`]
     .filter(Boolean)
     .join(' ');
   const cells: LiveCell[] = [
-    { text: clockTime(e.created_at), dim: true },
-    { text: e.type, color: colorForType(e.type), bold: true },
+    { text: formatClockTime(e.created_at), dim: true },
+    { text: e.type, color: pickTypeColor(e.type), bold: true },
   ];
   if (scope) cells.push({ text: scope });
   const summary = summarizeContent(e.content);

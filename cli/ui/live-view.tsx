@@ -26,6 +26,11 @@ export function LiveView({ title, details, feed, noun = 'event', color, now, onQ
   const [, refresh] = useReducer((n: number) => n + 1, 0);
   const [frozen, setFrozen] = useState<{ rows: LiveRow[]; total: number } | null>(null);
   useEffect(() => feed.subscribe(refresh), [feed]);
+  // How many rows fit depends on the terminal's height: recount when it is resized.
+  useEffect(() => {
+    stdout.on('resize', refresh);
+    return () => void stdout.off('resize', refresh);
+  }, [stdout]);
 
   // The reconnect countdown needs a tick; only while reconnecting, so an idle view costs nothing.
   const status = feed.status();

@@ -1,11 +1,11 @@
 import type { MailMessage } from '../../shared/wire.js';
-import { clockTime, summarizeContent } from './event-row.js';
+import { formatClockTime, summarizeContent } from './event-row.js';
 import type { LiveCell, LiveRow } from './live-feed.js';
 
 /** One line per captured e-mail: time, address, subject, and the code or link it carries. */
-export function mailToRow(m: MailMessage): LiveRow {
+export function buildMailRow(m: MailMessage): LiveRow {
   const cells: LiveCell[] = [
-    { text: clockTime(m.created_at), dim: true },
+    { text: formatClockTime(m.created_at), dim: true },
     { text: m.to },
     { text: summarizeContent(m.subject, 80), bold: true },
   ];

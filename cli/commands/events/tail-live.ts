@@ -1,6 +1,6 @@
 import { currentCompanyKey } from '../../company.js';
 import type { CliContext } from '../../context.js';
-import { eventToRow } from '../../ui/event-row.js';
+import { buildEventRow } from '../../ui/event-row.js';
 import { createLiveFeed } from '../../ui/live-feed.js';
 import { followEvents, type FollowOptions } from './follow.js';
 import type { RuntimeApi } from './shared.js';
@@ -40,7 +40,7 @@ export async function runLiveTail(api: RuntimeApi, opts: FollowOptions & { compa
   try {
     await followEvents(api, { ...opts, signal: quit.signal, quickConfirm: true }, {
       event: (e) => {
-        feed.push(eventToRow(e));
+        feed.push(buildEventRow(e));
         last = e.id;
       },
       lost: (message, delay) => {

@@ -1,7 +1,7 @@
 import type { MailMessage } from '../../../shared/wire.js';
 import type { CliContext } from '../../context.js';
 import { createLiveFeed } from '../../ui/live-feed.js';
-import { mailToRow } from '../../ui/mail-row.js';
+import { buildMailRow } from '../../ui/mail-row.js';
 
 export interface LiveMailOptions {
   to?: string;
@@ -38,7 +38,7 @@ export async function runLiveMail(fetchSince: (sinceId?: string) => Promise<Mail
   try {
     for (;;) {
       for (const m of mail) {
-        feed.push(mailToRow(m));
+        feed.push(buildMailRow(m));
         last = m.id;
       }
       await opts.sleep(opts.intervalMs, quit.signal);

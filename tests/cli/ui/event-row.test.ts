@@ -1,15 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { colorForType, eventToRow, shortenId, summarizeContent } from '../../../cli/ui/event-row.js';
+import { pickTypeColor, buildEventRow, shortenId, summarizeContent } from '../../../cli/ui/event-row.js';
 import { createLiveFeed } from '../../../cli/ui/live-feed.js';
 
 test('types are coloured by their prefix; unknown prefixes are plain', () => {
-  assert.is(colorForType('session:start'), 'green');
-  assert.is(colorForType('schedule:0 9 * * *'), 'cyan');
-  assert.is(colorForType('guardrail:tripped'), 'red');
-  assert.is(colorForType('graph_guardrail:cycle'), 'red');
-  assert.is(colorForType('custom:thing'), 'white');
-  assert.is(colorForType('nocolon'), 'white');
+  assert.is(pickTypeColor('session:start'), 'green');
+  assert.is(pickTypeColor('schedule:0 9 * * *'), 'cyan');
+  assert.is(pickTypeColor('guardrail:tripped'), 'red');
+  assert.is(pickTypeColor('graph_guardrail:cycle'), 'red');
+  assert.is(pickTypeColor('custom:thing'), 'white');
+  assert.is(pickTypeColor('nocolon'), 'white');
 });
 
 test('ids keep their prefix and random tail; short or unprefixed ids stay whole', () => {
@@ -29,7 +29,7 @@ test('content is summarized on one line and cut', () => {
 });
 
 test('a row has time, type, scope and summary cells, and no empty cells', () => {
-  const row = eventToRow({ id: 'evt_1', type: 'quest:x', agent_id: null, session_id: null, quest_id: 'qst_mhqz1x2k0000qqqqqq', content: null, created_at: '2026-11-22T08:07:06.000Z', causation_id: null, correlation_id: 'evt_1' });
+  const row = buildEventRow({ id: 'evt_1', type: 'quest:x', agent_id: null, session_id: null, quest_id: 'qst_mhqz1x2k0000qqqqqq', content: null, created_at: '2026-11-22T08:07:06.000Z', causation_id: null, correlation_id: 'evt_1' });
   assert.equal(row.cells.map((c) => c.text), ['08:07:06', 'quest:x', 'quest=qst_…qqqqqq']);
   assert.is(row.key, 'evt_1');
 });
