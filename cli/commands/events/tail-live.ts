@@ -44,7 +44,7 @@ export async function runLiveTail(api: RuntimeApi, opts: FollowOptions & { compa
         last = e.id;
       },
       lost: (message, delay) => {
-        feed.setStatus({ state: 'reconnecting', until: ctx.now() + delay, reason: message.slice(0, message.indexOf(';')) });
+        feed.setStatus({ state: 'reconnecting', until: ctx.now() + delay, reason: message.slice(0, message.indexOf('; reconnecting in')) });
         report(`svc: ${message}`);
       },
       reconnected: () => report('svc: reconnected'),
