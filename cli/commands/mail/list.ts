@@ -3,6 +3,7 @@ import type { MailListResponse, MailMessage } from '../../../shared/wire.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { operatorApi } from '../../operator.js';
+import { runLiveMail } from './follow-live.js';
 
 export interface MailOptions {
   to?: string;
@@ -11,6 +12,8 @@ export interface MailOptions {
   /** Poll interval of --follow, in ms. */
   intervalMs: number;
   signal?: AbortSignal;
+  /** Injected in tests: how to wait between polls of the live view. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** `svc mail`: the e-mail a local daemon captured, oldest first; `--follow` waits for more. */
@@ -26,6 +29,8 @@ export async function runMail(opts: MailOptions, ctx: CliContext): Promise<void>
     mail.forEach((m) => printMessage(ctx, m));
     return;
   }
+  // On an interactive terminal (without --json) a live view; Ink is loaded only on that path.
+  if (ctx.interactive && !ctx.json) return runLiveMail(fetchSince, mail, { ...opts, sleep: opts.sleep ?? sleep }, ctx);
   let last: string | undefined;
   for (;;) {
     for (const m of mail) {
