@@ -4,13 +4,15 @@ import { fileURLToPath } from 'node:url';
 export const CLI_MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
 /** A real daemon process on a free port over `dataDir`; resolves once it printed its URL. */
-export async function startDaemonProcess(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startDaemonProcess(
+  dataDir: string,
+): Promise<{ url: string; firstLine: string; pid: number; stop(): Promise<void>; terminate(): Promise<number | null> }> {
   const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SVC_DATA_DIR: dataDir },
   });
+  let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     let err = '';
     child.stdout!.on('data', (c) => {
       out += c;
@@ -20,25 +22,32 @@ export async function startDaemonProcess(dataDir: string): Promise<{ url: string
     child.stderr!.on('data', (c) => (err += c));
     child.once('exit', (code) => reject(new Error(`daemon exited with ${code}: ${err}`)));
   });
+  // SIGTERM, then the exit code the daemon chose (null when a signal killed it outright).
+  const terminate = () =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
   return {
     url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    firstLine: out.split('\n')[0]!,
+    pid: child.pid!,
+    stop: async () => void (await terminate()),
+    terminate,
   };
 }
 
-/** Runs `svc <args>` as a process; resolves with its exit code and output. */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `svc <args>` as a process (with `input` on its stdin when given); resolves with its exit code and output. */
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    const stdin: 'ignore' | 'pipe' = input === undefined ? 'ignore' : 'pipe';
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: [stdin, 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
+    child.stdout!.on('data', (c) => (stdout += c));
+    child.stderr!.on('data', (c) => (stderr += c));
     child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
