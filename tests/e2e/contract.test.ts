@@ -47,6 +47,19 @@ test('§2 the daemon: first line, /healthz, secrets 0600, one daemon per data fo
   assert.is(status.url, daemon.url);
 });
 
+test('§7 svc daemon start --foreground --json: the first line stays, then one JSON object', async () => {
+  const other = await startDaemonProcess(tempDir('svc-contract-json'), ['--json']);
+  try {
+    const [first, second] = other.stdout().split('\n');
+    assert.is(first, `listening on ${other.url}`);
+    const banner = JSON.parse(second!);
+    assert.is(banner.url, other.url);
+    assert.type(banner.invite_code, 'string');
+  } finally {
+    assert.is(await other.terminate(), 0);
+  }
+});
+
 test('§3 operator surface: token-guarded, invites, mail shape', async () => {
   const bare = await http('POST', '/api/dev/invites');
   assert.is(bare.status, 401);
@@ -139,6 +152,8 @@ test('admin tier company → keys create (root by name or id), validate, account
   const list = await http('GET', '/api/keys', { token: s.token });
   assert.is(list.body.keys.length, 2);
   assert.not.match(list.text, /sk_[A-Za-z0-9]{20,}/, 'the list shows metadata only');
+  assert.is((await svcJson(['keys', 'revoke', byId.body.id])).revoked, true);
+  assert.is((await http('POST', '/api/mcp/validate', { token: byId.body.secret_key })).status, 401, 'a revoked key stops at once');
 });
 
 test('spec §5.2: a runtime call without a Company → 400 "X-Company header required"; 413, 415', async () => {

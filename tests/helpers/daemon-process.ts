@@ -6,8 +6,9 @@ export const CLI_MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.u
 /** A real daemon process on a free port over `dataDir`; resolves once it printed its URL. */
 export async function startDaemonProcess(
   dataDir: string,
-): Promise<{ url: string; firstLine: string; pid: number; stop(): Promise<void>; terminate(): Promise<number | null> }> {
-  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir], {
+  extraArgs: string[] = [],
+): Promise<{ url: string; firstLine: string; stdout(): string; pid: number; stop(): Promise<void>; terminate(): Promise<number | null> }> {
+  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SVC_DATA_DIR: dataDir },
   });
@@ -32,6 +33,7 @@ export async function startDaemonProcess(
   return {
     url,
     firstLine: out.split('\n')[0]!,
+    stdout: () => out,
     pid: child.pid!,
     stop: async () => void (await terminate()),
     terminate,
