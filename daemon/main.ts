@@ -104,20 +104,16 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   }
 }
 
-/** `svc daemon start --foreground`: start, print the banner, stop cleanly on SIGTERM/SIGINT. */
-export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+/**
+ * `svc daemon start --foreground`: start, print the banner, stop cleanly on SIGTERM/SIGINT.
+ * With `json`, the lines after the first are one JSON object instead of the words for people.
+ */
+export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStream = process.stdout, json = false): Promise<void> {
   const daemon = await startDaemon(options);
   const invite = await createInvite(daemon.deps);
-  // CONTRACT §2: with --port 0 the first line on stdout names the port picked.
-  out.write(
-    [
-      `listening on ${daemon.url}`,
-      `data folder: ${daemon.deps.config.dataDir}`,
-      `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
-      `next: in another terminal, run  npx svc signup --url ${daemon.url} --invite ${invite}`,
-      '',
-    ].join('\n'),
-  );
+  const dataDir = daemon.deps.config.dataDir;
+  // Handlers first, banner second: a supervisor may send SIGTERM the moment it reads the
+  // first line, and before process.on() the default action would kill us without a clean stop.
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     if (++signals > 1) {
@@ -135,6 +131,20 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // CONTRACT §2: with --port 0 the first line on stdout names the port picked — with --json too.
+  out.write(
+    [
+      `listening on ${daemon.url}`,
+      ...(json
+        ? [JSON.stringify({ ok: true, url: daemon.url, data_dir: dataDir, invite_code: invite, pid: process.pid })]
+        : [
+            `data folder: ${dataDir}`,
+            `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
+            `next: in another terminal, run  npx svc signup --url ${daemon.url} --invite ${invite}`,
+          ]),
+      '',
+    ].join('\n'),
+  );
 }
 
 /**

@@ -5,40 +5,43 @@ export const CLI_MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.u
 
 export interface DaemonProcess {
   url: string;
-  /** The invite code the start-up banner printed. */
+  /** The invite code of the start-up banner (its text line, or `invite_code` of the `--json` line). */
   invite: string;
+  firstLine: string;
+  stdout(): string;
+  pid: number;
+  /** SIGTERM, then wait for the exit. */
   stop(): Promise<void>;
+  /** SIGTERM, then the exit code the daemon chose (null when a signal killed it outright). */
+  terminate(): Promise<number | null>;
 }
 
-/** A real daemon process (`svc daemon start --foreground --port 0`) over `dataDir`; resolves once its banner is out. */
-export async function startDaemonProcess(dataDir: string): Promise<DaemonProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir], {
+/** A real daemon process (`svc daemon start --foreground --port 0 …extraArgs`) over `dataDir`; resolves once its banner is out. */
+export async function startDaemonProcess(dataDir: string, extraArgs: string[] = []): Promise<DaemonProcess> {
+  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SVC_DATA_DIR: dataDir },
   });
+  let out = '';
   const { url, invite } = await new Promise<{ url: string; invite: string }>((resolve, reject) => {
-    let out = '';
     let err = '';
     child.stdout!.on('data', (c) => {
       out += c;
       const url = /^listening on (\S+)/m.exec(out)?.[1];
-      const invite = /^invite code: (\S+)/m.exec(out)?.[1];
+      const invite = /^invite code: (\S+)/m.exec(out)?.[1] ?? /"invite_code":"([^"]+)"/.exec(out)?.[1];
       if (url && invite) resolve({ url, invite });
     });
     child.stderr!.on('data', (c) => (err += c));
     child.once('exit', (code) => reject(new Error(`daemon exited with ${code}: ${err}`)));
   });
-  return {
-    url,
-    invite,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.removeAllListeners('exit');
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const terminate = () =>
+    new Promise<number | null>((resolve) => {
+      child.removeAllListeners('exit');
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
+  return { url, invite, firstLine: out.split('\n')[0]!, stdout: () => out, pid: child.pid!, stop: async () => void (await terminate()), terminate };
 }
 
 /** Runs `svc <args>` as a process with only PATH, HOME and `env`, feeding `stdin`; resolves with its exit code and output. */

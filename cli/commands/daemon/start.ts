@@ -23,7 +23,7 @@ export interface StartOptions {
 export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
   if (opts.foreground) {
     const { runDaemon } = await import('../../../daemon/main.js');
-    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier }, ctx.io.stdout);
+    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier }, ctx.io.stdout, ctx.json);
     return;
   }
   const dir = ctx.dataDir(opts.data);

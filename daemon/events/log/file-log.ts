@@ -32,7 +32,7 @@ const MAX_SEGMENT_BYTES = 2 ** 31;
  */
 export async function openEventLog(dir: string, options: FileLogOptions): Promise<EventLog> {
   const eventsDir = join(dir, 'events');
-  mkdirSync(eventsDir, { recursive: true });
+  mkdirSync(eventsDir, { recursive: true, mode: 0o700 });
   const segmentBytes = Math.min(MAX_SEGMENT_BYTES, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES);
   const store = new SegmentStore(eventsDir, options.cacheLines);
   const recovery: string[] = [];

@@ -127,7 +127,8 @@ export class GroupCommitWriter {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function openSegment(eventsDir: string, segment: number): number {
-  const fd = openSync(segmentPath(eventsDir, segment), constants.O_WRONLY | constants.O_CREAT);
+  // 0600 like every other file of the data folder: event content is the Company's data.
+  const fd = openSync(segmentPath(eventsDir, segment), constants.O_WRONLY | constants.O_CREAT, 0o600);
   syncFolder(eventsDir);
   return fd;
 }

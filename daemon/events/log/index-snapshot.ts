@@ -48,7 +48,7 @@ export function writeSnapshot(eventsDir: string, segments: number[], parts: Snap
   size.writeUInt32LE(json.length);
   // Written aside and renamed into place, so a crash mid-write leaves no half snapshot.
   const tmp = join(eventsDir, `${FILE}.tmp`);
-  const fd = openSync(tmp, 'w');
+  const fd = openSync(tmp, 'w', 0o600);
   try {
     for (const chunk of [size, json, ...body]) writeSync(fd, chunk);
     fsyncSync(fd);

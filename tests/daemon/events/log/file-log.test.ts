@@ -77,6 +77,17 @@ test('group commit: many concurrent appends share few syncs, each acknowledged o
   await log.close();
 });
 
+test('the event log keeps its folder 0700 and its segments and snapshot 0600, like the rest of the data folder', async () => {
+  const dir = tempDir('svc-events');
+  const log = await openEventLog(dir, { clock: new FakeClock() });
+  await log.append(event(1));
+  await log.close();
+  assert.is(statSync(join(dir, 'events')).mode & 0o777, 0o700);
+  const files = readdirSync(join(dir, 'events'));
+  assert.ok(files.length >= 2, 'a segment and the snapshot');
+  for (const name of files) assert.is(statSync(join(dir, 'events', name)).mode & 0o777, 0o600, name);
+});
+
 test('segments roll at their size and are all read back', async () => {
   const dir = tempDir('svc-events');
   const clock = new FakeClock();
