@@ -1,16 +1,8 @@
 import type { EventRow } from '../../../daemon/runtime/services.js';
 import { ApiRequestError, CliError } from '../../errors.js';
-import { filterQuery, type RuntimeApi } from './shared.js';
+import { filterQuery, type EventFilterFlags, type RuntimeApi } from './shared.js';
 
-export interface FollowOptions {
-  type?: string;
-  agent?: string;
-  session?: string;
-  quest?: string;
-  /** ISO time to start from when there is no cursor. */
-  since?: string;
-  /** Start after this event id. */
-  sinceId?: string;
+export interface FollowOptions extends EventFilterFlags {
   /** Seconds each long-poll may wait on the daemon. */
   waitSeconds: number;
   signal?: AbortSignal;

@@ -4,16 +4,10 @@ import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatScheduledRows, type ScheduledRow } from '../../format/scheduled-events.js';
-import { filterQuery, formatEvent, runtimeApi, withCompany, withFilters } from './shared.js';
+import { filterQuery, formatEvent, runtimeApi, withCompany, withFilters, type EventFilterFlags } from './shared.js';
 
-export interface ListOptions {
+export interface ListOptions extends EventFilterFlags {
   company?: string;
-  type?: string;
-  agent?: string;
-  session?: string;
-  quest?: string;
-  since?: string;
-  sinceId?: string;
   limit?: number;
   configured?: boolean;
   scheduled?: boolean;

@@ -40,6 +40,18 @@ export function formatEvent(ctx: CliContext, e: EventRow): string {
 }
 
 /** Filter flags → the query of GET /api/events. */
+/** The filters of `--type --agent --session --quest --since --since-id`, shared by list, tail and the follower. */
+export interface EventFilterFlags {
+  type?: string;
+  agent?: string;
+  session?: string;
+  quest?: string;
+  /** ISO time to start from. */
+  since?: string;
+  /** Only events after this id. */
+  sinceId?: string;
+}
+
 export function filterQuery(flags: Record<string, any>) {
   return { event_type: flags.type, agent_id: flags.agent, session_id: flags.session, quest_id: flags.quest };
 }

@@ -2,17 +2,11 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { followEvents } from './follow.js';
-import { formatEvent, runtimeApi, withCompany, withFilters } from './shared.js';
+import { formatEvent, runtimeApi, withCompany, withFilters, type EventFilterFlags } from './shared.js';
 import { runLiveTail } from './tail-live.js';
 
-export interface TailOptions {
+export interface TailOptions extends EventFilterFlags {
   company?: string;
-  type?: string;
-  agent?: string;
-  session?: string;
-  quest?: string;
-  since?: string;
-  sinceId?: string;
   /** Seconds each long-poll may wait on the daemon. */
   waitSeconds: number;
   signal?: AbortSignal;
