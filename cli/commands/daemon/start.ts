@@ -48,8 +48,11 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   while (ctx.now() < deadline) {
     if (exited !== null) throw new FailedError(`the daemon exited during start-up:\n${tail(logFile, offset)}`);
     const lock = readLock(dir);
-    if (lock && lock.pid === child.pid && lock.url && (await healthy(lock.url))) {
-      const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next)/.test(l));
+    const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next)/.test(l));
+    // The daemon answers /healthz before it has minted the banner's invite (a disk write): wait for
+    // its last line too, so the user always sees the invite code and the next step.
+    const bannerDone = banner.some((l) => l.startsWith('next'));
+    if (lock && lock.pid === child.pid && lock.url && bannerDone && (await healthy(lock.url))) {
       if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile });
       ctx.out(`svc daemon started (pid ${child.pid})`);
       banner.forEach((l) => ctx.out(l));
