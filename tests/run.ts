@@ -17,6 +17,12 @@ declare global {
   var UVU_INDEX: number;
 }
 
+// The tests fake terminals where they need one, so they must see the same environment on CI as on
+// a laptop: Ink reads CI once when it loads and then draws only a final frame (is-in-ci). Cleared
+// before any test module (and so Ink) is imported; the CLI under test gets its env from each test.
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
+
 const root = fileURLToPath(new URL('.', import.meta.url));
 const filters = process.argv.slice(2);
 
