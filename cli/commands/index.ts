@@ -49,65 +49,7 @@ import { channelsDeleteCommand } from './channels/delete.js';
 
 /** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
 export function registerCommands(program: Command, makeCtx: ContextFactory): void {
-  program.addCommand(
-    new Command('daemon')
-      .description('run the local svc daemon')
-      .addCommand(startCommand(makeCtx))
-      .addCommand(stopCommand(makeCtx))
-      .addCommand(statusCommand(makeCtx)),
-  );
-  program.addCommand(mailCommand(makeCtx));
-  program.addCommand(
-    new Command('admin')
-      .description('operator commands for a local daemon (invites, tiers)')
-      .addCommand(inviteCommand(makeCtx))
-      .addCommand(tierCommand(makeCtx)),
-  );
-  // Companies and access keys (issue 5)
-  program.addCommand(
-    new Command('companies')
-      .description('your Companies: create, list, choose the current one')
-      .addCommand(companiesCreateCommand(makeCtx))
-      .addCommand(companiesListCommand(makeCtx))
-      .addCommand(companiesUseCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('keys')
-      .description('secret keys (sk_) for MCP clients and scripts')
-      .addCommand(keysCreateCommand(makeCtx))
-      .addCommand(keysListCommand(makeCtx))
-      .addCommand(keysRevokeCommand(makeCtx))
-      .addCommand(keysValidateCommand(makeCtx)),
-  );
-  program.addCommand(new Command('account-key').description('your account key (ak_)').addCommand(accountKeyRotateCommand(makeCtx)));
-  // issue 4: two-factor (the passwordless login flags are on `svc login`)
-  program.addCommand(
-    new Command('totp')
-      .description('two-factor authentication with an authenticator app')
-      .addCommand(totpEnableCommand(makeCtx))
-      .addCommand(totpDisableCommand(makeCtx))
-      .addCommand(totpStatusCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('passkeys')
-      .description('the passkeys on your account (add them from a browser)')
-      .addCommand(passkeysListCommand(makeCtx))
-      .addCommand(passkeysDeleteCommand(makeCtx)),
-  );
-  program.addCommand(mcpCommand(makeCtx, [mcpCallCommand(makeCtx), mcpToolsCommand(makeCtx)]));
-  program.addCommand(
-    new Command('events')
-      .description("a Company's events: list, follow, configure, trigger and trace")
-      .addCommand(eventsListCommand(makeCtx))
-      .addCommand(eventsTailCommand(makeCtx))
-      .addCommand(eventsCreateCommand(makeCtx))
-      .addCommand(eventsEnableCommand(makeCtx))
-      .addCommand(eventsDisableCommand(makeCtx))
-      .addCommand(eventsDeleteCommand(makeCtx))
-      .addCommand(eventsTriggerCommand(makeCtx))
-      .addCommand(eventsTraceCommand(makeCtx)),
-  );
-  // accounts (issue 3)
+  // your account
   program.addCommand(signupCommand(makeCtx));
   program.addCommand(verifyCommand(makeCtx));
   program.addCommand(loginCommand(makeCtx));
@@ -127,13 +69,73 @@ export function registerCommands(program: Command, makeCtx: ContextFactory): voi
       .addCommand(passwordForgotCommand(makeCtx))
       .addCommand(passwordResetCommand(makeCtx)),
   );
-  program.addCommand(webhookCommand(makeCtx));
+  program.addCommand(
+    new Command('totp')
+      .description('two-factor authentication with an authenticator app')
+      .addCommand(totpEnableCommand(makeCtx))
+      .addCommand(totpDisableCommand(makeCtx))
+      .addCommand(totpStatusCommand(makeCtx)),
+  );
+  program.addCommand(
+    new Command('passkeys')
+      .description('the passkeys on your account (add them from a browser)')
+      .addCommand(passkeysListCommand(makeCtx))
+      .addCommand(passkeysDeleteCommand(makeCtx)),
+  );
+  // Companies and keys
+  program.addCommand(
+    new Command('companies')
+      .description('your Companies: create, list, choose the current one')
+      .addCommand(companiesCreateCommand(makeCtx))
+      .addCommand(companiesListCommand(makeCtx))
+      .addCommand(companiesUseCommand(makeCtx)),
+  );
+  program.addCommand(
+    new Command('keys')
+      .description('secret keys (sk_) for MCP clients and scripts')
+      .addCommand(keysCreateCommand(makeCtx))
+      .addCommand(keysListCommand(makeCtx))
+      .addCommand(keysRevokeCommand(makeCtx))
+      .addCommand(keysValidateCommand(makeCtx)),
+  );
+  program.addCommand(new Command('account-key').description('your account key (ak_)').addCommand(accountKeyRotateCommand(makeCtx)));
+  // events and channels
+  program.addCommand(
+    new Command('events')
+      .description("a Company's events: list, follow, configure, trigger and trace")
+      .addCommand(eventsListCommand(makeCtx))
+      .addCommand(eventsTailCommand(makeCtx))
+      .addCommand(eventsCreateCommand(makeCtx))
+      .addCommand(eventsEnableCommand(makeCtx))
+      .addCommand(eventsDisableCommand(makeCtx))
+      .addCommand(eventsDeleteCommand(makeCtx))
+      .addCommand(eventsTriggerCommand(makeCtx))
+      .addCommand(eventsTraceCommand(makeCtx)),
+  );
   program.addCommand(
     new Command('channels')
-      .description('inbound webhook channels of a Company (issue 7)')
+      .description('inbound webhook channels of a Company: create, list, rotate, delete')
       .addCommand(channelsCreateCommand(makeCtx))
       .addCommand(channelsListCommand(makeCtx))
       .addCommand(channelsRotateCommand(makeCtx))
       .addCommand(channelsDeleteCommand(makeCtx)),
+  );
+  program.addCommand(webhookCommand(makeCtx));
+  // MCP
+  program.addCommand(mcpCommand(makeCtx, [mcpCallCommand(makeCtx), mcpToolsCommand(makeCtx)]));
+  // a local daemon and its operator surface
+  program.addCommand(
+    new Command('daemon')
+      .description('run the local svc daemon')
+      .addCommand(startCommand(makeCtx))
+      .addCommand(stopCommand(makeCtx))
+      .addCommand(statusCommand(makeCtx)),
+  );
+  program.addCommand(mailCommand(makeCtx));
+  program.addCommand(
+    new Command('admin')
+      .description('operator commands for a local daemon (invites, tiers)')
+      .addCommand(inviteCommand(makeCtx))
+      .addCommand(tierCommand(makeCtx)),
   );
 }

@@ -92,5 +92,5 @@ export function webhookSendCommand(makeCtx: ContextFactory): Command {
 }
 
 export function webhookCommand(makeCtx: ContextFactory): Command {
-  return new Command('webhook').description('inbound webhook channels').addCommand(webhookSendCommand(makeCtx));
+  return new Command('webhook').description('send a signed test delivery to a webhook channel').addCommand(webhookSendCommand(makeCtx));
 }
