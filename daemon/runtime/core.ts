@@ -45,23 +45,20 @@ export function ownEntry<T>(map: Record<string, T>, id: string): T | undefined {
   return typeof id === 'string' && Object.hasOwn(map, id) ? map[id] : undefined;
 }
 
-export function requireAgent(core: RuntimeCore, id: string) {
-  const agent = ownEntry(core.docs.runtime.data.agents, id);
-  if (!agent) throw notFound(`No agent ${id} in this Company.`, ErrorCode.agentNotFound);
-  return agent;
+const MISSING_CODES = { agent: ErrorCode.agentNotFound, session: ErrorCode.sessionNotFound, quest: ErrorCode.questNotFound } as const;
+
+/**
+ * The one "not found" answer for a runtime record, whoever asks (the services, the REST routes,
+ * the MCP tools): same sentence, same code.
+ */
+export function orMissing<T>(value: T | undefined | null, kind: keyof typeof MISSING_CODES, id: string): T {
+  if (value == null) throw notFound(`No ${kind} ${id} in this Company.`, MISSING_CODES[kind]);
+  return value;
 }
 
-export function requireSession(core: RuntimeCore, id: string) {
-  const session = ownEntry(core.docs.runtime.data.sessions, id);
-  if (!session) throw notFound(`No session ${id} in this Company.`, ErrorCode.sessionNotFound);
-  return session;
-}
-
-export function requireQuest(core: RuntimeCore, id: string) {
-  const quest = ownEntry(core.docs.runtime.data.quests, id);
-  if (!quest) throw notFound(`No quest ${id} in this Company.`, ErrorCode.questNotFound);
-  return quest;
-}
+export const requireAgent = (core: RuntimeCore, id: string) => orMissing(ownEntry(core.docs.runtime.data.agents, id), 'agent', id);
+export const requireSession = (core: RuntimeCore, id: string) => orMissing(ownEntry(core.docs.runtime.data.sessions, id), 'session', id);
+export const requireQuest = (core: RuntimeCore, id: string) => orMissing(ownEntry(core.docs.runtime.data.quests, id), 'quest', id);
 
 /** Copies a record for the caller, so nobody mutates the live document outside `update`. */
 export const copy = <T>(value: T): T => structuredClone(value);

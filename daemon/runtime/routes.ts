@@ -1,9 +1,8 @@
 import type { Router } from '@koa/router';
 import { z } from 'zod';
-import { ErrorCode } from '../../shared/errors.js';
-import { notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import { QUEST_STATUSES } from './quests.js';
+import { orMissing } from './core.js';
 import type { OpenedRuntime } from './company-runtime.js';
 
 type Services = OpenedRuntime['services'];
@@ -27,22 +26,14 @@ export function runtimeRoutes(router: Router, s: Services): void {
     ctx.body = { ok: true, agent: await s.agents.create(ctx.request.body as any) };
   });
   router.get('/api/agents', (ctx) => void (ctx.body = { agents: s.agents.list() }));
-  router.get('/api/agents/:id', (ctx) => {
-    const agent = s.agents.get(ctx.params.id!);
-    if (!agent) throw notFound(`No agent ${ctx.params.id} in this Company.`, ErrorCode.agentNotFound);
-    ctx.body = { agent };
-  });
+  router.get('/api/agents/:id', (ctx) => void (ctx.body = { agent: orMissing(s.agents.get(ctx.params.id!), 'agent', ctx.params.id!) }));
 
   router.post('/api/sessions', async (ctx) => {
     ctx.status = 201;
     ctx.body = { ok: true, session: await s.sessions.create(ctx.request.body as any) };
   });
   router.get('/api/sessions', (ctx) => void (ctx.body = { sessions: s.sessions.list(validate(sessionQuery, ctx.query)) }));
-  router.get('/api/sessions/:id', (ctx) => {
-    const session = s.sessions.get(ctx.params.id!);
-    if (!session) throw notFound(`No session ${ctx.params.id} in this Company.`, ErrorCode.sessionNotFound);
-    ctx.body = { session };
-  });
+  router.get('/api/sessions/:id', (ctx) => void (ctx.body = { session: orMissing(s.sessions.get(ctx.params.id!), 'session', ctx.params.id!) }));
   const updateSession = async (ctx: any) => {
     ctx.body = { ok: true, session: await s.sessions.update(ctx.params.id, validate(sessionChange, ctx.request.body)) };
   };
@@ -62,11 +53,7 @@ export function runtimeRoutes(router: Router, s: Services): void {
     ctx.body = { ok: true, quest: await s.quests.create(ctx.request.body as any) };
   });
   router.get('/api/quests', (ctx) => void (ctx.body = { quests: s.quests.list(validate(questQuery, ctx.query)) }));
-  router.get('/api/quests/:id', (ctx) => {
-    const quest = s.quests.get(ctx.params.id!);
-    if (!quest) throw notFound(`No quest ${ctx.params.id} in this Company.`, ErrorCode.questNotFound);
-    ctx.body = { quest };
-  });
+  router.get('/api/quests/:id', (ctx) => void (ctx.body = { quest: orMissing(s.quests.get(ctx.params.id!), 'quest', ctx.params.id!) }));
   const updateQuest = async (ctx: any) => {
     ctx.body = { ok: true, quest: await s.quests.update(ctx.params.id, ctx.request.body ?? {}) };
   };

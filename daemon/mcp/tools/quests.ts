@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { found, requireFields } from './require.js';
+import { requireFields } from './require.js';
 import { defineTool } from './types.js';
+import { orMissing } from '../../runtime/core.js';
 
 const status = z.enum(['open', 'in_progress', 'done', 'failed']);
 
@@ -33,7 +34,7 @@ export const questsTool = defineTool({
       }
       case 'get': {
         const a = requireFields(args, 'get', 'id');
-        return { quest: found(quests.get(a.id), 'quest', a.id) };
+        return { quest: orMissing(quests.get(a.id), 'quest', a.id) };
       }
       case 'update': {
         const a = requireFields(args, 'update', 'id');

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../../shared/errors.js';
-import { ApiError, notFound } from '../../http/api-error.js';
+import { ApiError } from '../../http/api-error.js';
 
 /**
  * The action-style tools take one flat object (clients render a flat form best), so which fields an
@@ -13,8 +13,3 @@ export function requireFields<T extends Record<string, unknown>, K extends keyof
   return args as T & Required<Pick<T, K>>;
 }
 
-/** A get that found nothing is a 404, as the REST route answers. */
-export function found<T>(value: T | undefined | null, what: string, id: string): T {
-  if (value == null) throw notFound(`No ${what} with id '${id}' in this Company.`);
-  return value;
-}

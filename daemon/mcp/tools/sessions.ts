@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { found, requireFields } from './require.js';
+import { requireFields } from './require.js';
 import { defineTool } from './types.js';
+import { orMissing } from '../../runtime/core.js';
 
 const input = z.object({
   action: z.enum(['list', 'get', 'create', 'stop']),
@@ -26,7 +27,7 @@ export const sessionsTool = defineTool({
       }
       case 'get': {
         const a = requireFields(args, 'get', 'id');
-        return { session: found(sessions.get(a.id), 'session', a.id) };
+        return { session: orMissing(sessions.get(a.id), 'session', a.id) };
       }
       case 'create': {
         const a = requireFields(args, 'create', 'agent_id');

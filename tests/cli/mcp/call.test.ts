@@ -42,7 +42,7 @@ test('a failing tool, a JSON-RPC error, bad --params, a refused key: CLI errors'
   const failing = runCall({ params: '{"name":"quests","arguments":{"action":"get","id":"qst_x"}}' }, cliFor(url).ctx, 'tools/call');
   await failing.then(() => assert.unreachable(), (err) => {
     assert.instance(err, FailedError);
-    assert.match(err.message, /tool 'quests' failed: No quest with id 'qst_x'/);
+    assert.match(err.message, /tool 'quests' failed: No quest qst_x in this Company\./);
   });
   await runCall({}, cliFor(url).ctx, 'resources/list').then(() => assert.unreachable(), (err) => assert.match(err.message, /JSON-RPC -32601/));
   await runCall({ params: '[1]' }, cliFor(url).ctx, 'tools/call').then(() => assert.unreachable(), (err) => assert.instance(err, UsageError));

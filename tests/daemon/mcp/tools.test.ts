@@ -62,7 +62,7 @@ test('invalid arguments: an isError result naming the field', async ({ t }) => {
 test('a service error (404) becomes an isError result with its message', async ({ t }) => {
   const r = await call(t, 'quests', { action: 'get', id: 'qst_missing' });
   assert.ok(r.isError);
-  assert.match(r.content[0]!.text, /No quest with id 'qst_missing'/);
+  assert.match(r.content[0]!.text, /No quest qst_missing in this Company\./);
   const s = await call(t, 'sessions', { action: 'create', agent_id: 'agt_missing' });
   assert.ok(s.isError);
   assert.match(s.content[0]!.text, /No agent agt_missing in this Company/);
