@@ -2,33 +2,17 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { createIdGenerator } from '../../../daemon/ids.js';
-import { cryptoRandom } from '../../../daemon/random.js';
-import { createMemoryStores, openFileStores } from '../../../daemon/store/index.js';
-import { createSealer } from '../../../daemon/store/sealer.js';
+import { openFileStores } from '../../../daemon/store/index.js';
 import { StoreConflict, type CodeRecord, type Stores } from '../../../daemon/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { storeDepsFor, storeImplementations } from '../../helpers/store-implementations.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** One conformance suite, run against every implementation of the storage seam. */
-type Factory = () => Promise<{ stores: Stores; reopen?: () => Promise<Stores> }>;
-
-const key = randomBytes(32);
-const depsFor = (clock: FakeClock) => ({ clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(key), outboxMax: 5 });
-
-const implementations: Record<string, Factory> = {
-  memory: async () => ({ stores: await createMemoryStores(depsFor(new FakeClock())) }),
-  'json-file': async () => {
-    const dir = tempDir('svc-store');
-    const clock = new FakeClock();
-    return { stores: await openFileStores(dir, depsFor(clock)), reopen: () => openFileStores(dir, depsFor(clock)) };
-  },
-};
 
 const user = (id: string, email: string | null) => ({ id, email, tier: 'trial' as const, created_at: '2026-01-01T00:00:00.000Z' });
 
-for (const [name, make] of Object.entries(implementations)) {
+for (const [name, make] of Object.entries(storeImplementations)) {
   const test = suite(`store conformance: ${name}`);
 
   test('outbox lists oldest first, filters by recipient and since_id', async () => {
@@ -270,7 +254,7 @@ const fileOnly = suite('store: json-file on disk');
 
 fileOnly('captured mail is sealed at rest: no code or body in the file', async () => {
   const dir = tempDir('svc-store');
-  const stores = await openFileStores(dir, depsFor(new FakeClock()));
+  const stores = await openFileStores(dir, storeDepsFor(new FakeClock()));
   await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'code 987654', code: '987654', link: 'http://h/magic?t=secretlink' });
   const raw = readFileSync(join(dir, 'outbox.json'), 'utf8');
   assert.not.match(raw, '987654');
@@ -281,7 +265,7 @@ fileOnly('a corrupt data file is refused with its name, not silently replaced', 
   const dir = tempDir('svc-store');
   writeFileSync(join(dir, 'accounts.json'), '{"users": [');
   try {
-    await openFileStores(dir, depsFor(new FakeClock()));
+    await openFileStores(dir, storeDepsFor(new FakeClock()));
     assert.unreachable('opened a corrupt file');
   } catch (err) {
     assert.match((err as Error).message, 'accounts.json');
@@ -291,10 +275,10 @@ fileOnly('a corrupt data file is refused with its name, not silently replaced', 
 
 fileOnly('a leftover temp file from a crash does not matter', async () => {
   const dir = tempDir('svc-store');
-  const first = await openFileStores(dir, depsFor(new FakeClock()));
+  const first = await openFileStores(dir, storeDepsFor(new FakeClock()));
   await first.users.create(user('u1', 'a@example.com'));
   writeFileSync(join(dir, `.accounts.json.99999.tmp`), '{"users": [');
-  const again = await openFileStores(dir, depsFor(new FakeClock()));
+  const again = await openFileStores(dir, storeDepsFor(new FakeClock()));
   assert.is(again.users.findById('u1')?.email, 'a@example.com');
 });
 

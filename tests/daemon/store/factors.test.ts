@@ -1,26 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { randomBytes } from 'node:crypto';
-import { createIdGenerator } from '../../../daemon/ids.js';
-import { cryptoRandom } from '../../../daemon/random.js';
-import { createMemoryStores, openFileStores } from '../../../daemon/store/index.js';
-import { createSealer } from '../../../daemon/store/sealer.js';
 import type { ChallengeRecord, PasskeyRecord } from '../../../daemon/store/factor-types.js';
 import type { Stores } from '../../../daemon/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { storeDepsFor, storeImplementations } from '../../helpers/store-implementations.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** The challenge, passkey and wallet stores (issue 4), against memory and JSON files alike. */
-type Factory = () => Promise<{ stores: Stores; reopen?: () => Promise<Stores> }>;
-const depsFor = (clock: FakeClock) => ({ clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(randomBytes(32)), outboxMax: 5 });
-const implementations: Record<string, Factory> = {
-  memory: async () => ({ stores: await createMemoryStores(depsFor(new FakeClock())) }),
-  'json-file': async () => {
-    const dir = tempDir('svc-store');
-    const clock = new FakeClock();
-    return { stores: await openFileStores(dir, depsFor(clock)), reopen: () => openFileStores(dir, depsFor(clock)) };
-  },
-};
 
 const T0 = '2026-01-15T12:00:00.000Z';
 const T1 = '2026-01-15T12:01:00.000Z';
@@ -32,7 +18,7 @@ const passkey = (over: Partial<PasskeyRecord> = {}): PasskeyRecord => ({
   id: 'cred1', user_id: 'usr_1', public_key: 'pk', counter: 1, transports: [], name: 'k', created_at: T0, last_used_at: null, ...over,
 });
 
-for (const [name, make] of Object.entries(implementations)) {
+for (const [name, make] of Object.entries(storeImplementations)) {
   const test = suite(`factor stores: ${name}`);
 
   test('a challenge is consumed once, by kind and hash, and not after expiry', async () => {

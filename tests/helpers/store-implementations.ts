@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { createIdGenerator } from '../../daemon/ids.js';
+import { cryptoRandom } from '../../daemon/random.js';
+import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
+import { createSealer } from '../../daemon/store/sealer.js';
+import type { Stores } from '../../daemon/store/types.js';
+import { FakeClock } from './fake-clock.js';
+import { tempDir } from './temp-dir.js';
+
+/** Builds one implementation of the storage seam; the file one can be reopened over the same folder. */
+export type StoreFactory = () => Promise<{ stores: Stores; reopen?: () => Promise<Stores> }>;
+
+// One sealing key for the whole run, so a reopened file store can open what the first one sealed.
+const key = randomBytes(32);
+export const storeDepsFor = (clock: FakeClock) => ({ clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(key), outboxMax: 5 });
+
+/** Every implementation of the seam, for conformance suites that run against each. */
+export const storeImplementations: Record<string, StoreFactory> = {
+  memory: async () => ({ stores: await createMemoryStores(storeDepsFor(new FakeClock())) }),
+  'json-file': async () => {
+    const dir = tempDir('svc-store');
+    const clock = new FakeClock();
+    return { stores: await openFileStores(dir, storeDepsFor(clock)), reopen: () => openFileStores(dir, storeDepsFor(clock)) };
+  },
+};
