@@ -3,8 +3,8 @@ import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
-import { ownEntry, type RuntimeCore } from '../runtime/core.js';
-import type { CompanyServices, ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
+import type { RuntimeCore } from '../runtime/core.js';
+import type { CompanyServices, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { createDispatcher } from './dispatch.js';
 import type { EmitterRegistry } from './emitters.js';
@@ -47,7 +47,7 @@ export interface EventsServiceDeps {
 }
 
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
-export function createEventsService(deps: EventsServiceDeps): Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } {
+export function createEventsService(deps: EventsServiceDeps): Required<EventsService> {
   const { core, log } = deps;
   const configured = createConfiguredEvents(deps);
   const dispatcher = createDispatcher(deps);
@@ -56,7 +56,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
   let released = false;
 
   const append = async (input: EmitInput): Promise<EventRow> => {
-    const parent = input.caused_by ? log.get(input.caused_by) : undefined;
+    const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
     if (input.caused_by && !parent) throw notFound(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
     const row = await log.append({
       type: input.type,
@@ -78,25 +78,25 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     return row;
   };
 
-  const service: Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } = {
+  const service: Required<EventsService> = {
     create: (input) => configured.create(input),
     get: (id) => configured.get(id),
     listConfigured: (filter) => configured.list(filter),
     setEnabled: (id, enabled) => configured.setEnabled(id, enabled),
     update: (id, change) => configured.update(id, change),
     delete: (id) => configured.delete(id),
-    list: (filter = {}) => log.query(validate(filterSchema, filter)),
+    list: async (filter = {}) => log.query(validate(filterSchema, filter)),
     occurrence: (id) => log.get(id),
     lastId: () => log.lastId(),
     async emit(input) {
       const body = validate(emitSchema, input);
       const type = checkPattern(body.type);
       const event = await append({ ...body, type });
-      const fired = await dispatcher.dispatch(event, dispatcher.select(event, configured.candidates(type)));
+      const fired = await dispatcher.dispatch(event, dispatcher.select(event, await configured.candidates(type)));
       return { event, fired } satisfies Emitted;
     },
     async fire(configuredId, options = {}) {
-      const cfg = configured.get(configuredId);
+      const cfg = await configured.get(configuredId);
       if (!cfg) throw notFound(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
       validate(fireSchema, { content: options.content });
       const event = await append({
@@ -111,8 +111,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       const fired = await dispatcher.dispatch(event, [cfg]);
       return { event, fired };
     },
-    indexConfigured: (cfg: ConfiguredEvent) => configured.index(cfg),
-    trace: (eventId) => buildTrace(log, (id) => ownEntry(core.docs.firings.data.firings, id) ?? [], eventId),
+    trace: (eventId) => buildTrace(log, (id) => core.stores.firings.of(id), eventId),
     releaseWaiters() {
       released = true;
       for (const fn of [...releasers]) fn();

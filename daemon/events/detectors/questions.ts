@@ -39,8 +39,8 @@ export function createQuestionDesk(deps: Deps) {
       if (options && (options.length < 2 || options.length > 20 || options.some((o) => typeof o !== 'string' || !o.trim() || o.length > 200))) {
         throw badRequest('options must be 2-20 non-empty strings of at most 200 characters', ErrorCode.validationFailed);
       }
-      if (!deps.agents.get(input.agent_id)) throw notFound(`no agent ${input.agent_id}`);
-      const session = input.session_id ? deps.sessions.get(input.session_id) : undefined;
+      if (!(await deps.agents.get(input.agent_id))) throw notFound(`no agent ${input.agent_id}`);
+      const session = input.session_id ? await deps.sessions.get(input.session_id) : undefined;
       if (input.session_id && !session) throw notFound(`no session ${input.session_id}`);
       const id = deps.ids('qn');
       const scope = { agent_id: input.agent_id, session_id: input.session_id ?? null, quest_id: input.quest_id ?? null };
@@ -54,7 +54,7 @@ export function createQuestionDesk(deps: Deps) {
     async answer(id: string, answer: string, by = 'user'): Promise<{ question: QuestionRecord; emitted: Emitted }> {
       const text = typeof answer === 'string' ? answer.trim() : '';
       if (!text || text.length > MAX_TEXT) throw badRequest(`answer must be 1-${MAX_TEXT} characters`, ErrorCode.validationFailed);
-      const open = deps.store.get(id);
+      const open = await deps.store.get(id);
       if (!open) throw notFound(`no question ${id}`);
       if (open.options && !open.options.includes(text)) throw badRequest(`answer must be one of: ${open.options.join(', ')}`, ErrorCode.validationFailed);
       const outcome = await deps.store.answer(id, text, by, isoAt(deps.clock.now()));
