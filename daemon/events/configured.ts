@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern, prefixOf } from '../../shared/patterns.js';
-import { ApiError, notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
-import { validate } from '../http/validate.js';
+import { invalid, missing, parseInput } from '../domain-error.js';
 import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
 import { checkEmitterInput } from './emitter-input.js';
@@ -30,7 +29,7 @@ export const configuredChangeSchema = z.object({ tool_calls: toolCallsSchema.opt
 /** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
 function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {
   const check = checkEmitterInput(input as Parameters<typeof checkEmitterInput>[0]);
-  if (!check.ok) throw new ApiError(400, check.code, check.message);
+  if (!check.ok) throw invalid(check.message, check.code);
   return check;
 }
 
@@ -39,7 +38,7 @@ export function checkPattern(type: string): string {
   const parsed = parsePattern(type);
   if (parsed.ok) return type.trim();
   const code = parsed.problem === 'dotted' ? ErrorCode.dottedEventName : ErrorCode.invalidEventPattern;
-  throw new ApiError(400, code, parsed.message);
+  throw invalid(parsed.message, code);
 }
 
 export interface ConfiguredDeps {
@@ -57,17 +56,17 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
     ...copy(cfg),
     status: !emitters.has(prefixOf(cfg.type)) ? 'armed' : cfg.enabled ? 'active' : 'paused',
   });
-  const missing = (id: string) => notFound(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
+  const noSuch = (id: string) => missing(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
   const find = async (id: string) => {
     const cfg = await stored.get(id);
-    if (!cfg) throw missing(id);
+    if (!cfg) throw noSuch(id);
     return cfg;
   };
 
   return {
     present,
     async create(input: NewConfiguredEvent): Promise<ConfiguredEvent> {
-      const body = validate(newConfiguredSchema, input);
+      const body = parseInput(newConfiguredSchema, input);
       const type = checkPattern(body.type);
       const tool_calls = tools.check(body.tool_calls as ToolCall[]);
       // Structure and the hook's kinds first (a clear field error), then the emitter's own checks.
@@ -104,7 +103,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       return (await stored.list({ type: event_type, agent_id, session_id, quest_id })).map(present);
     },
     async update(id: string, input: unknown): Promise<ConfiguredEvent> {
-      const body = validate(configuredChangeSchema, input);
+      const body = parseInput(configuredChangeSchema, input);
       const current = await find(id);
       const tool_calls = body.tool_calls ? tools.check(body.tool_calls as ToolCall[]) : undefined;
       let m: ConfiguredEvent['matcher'] | undefined;
@@ -119,7 +118,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         ...(body.enabled === true && !c.enabled && { enabled_at: nowIso(core) }),
         ...(body.enabled !== undefined && { enabled: body.enabled }),
       }));
-      if (!updated) throw missing(id); // deleted meanwhile
+      if (!updated) throw noSuch(id); // deleted meanwhile
       // A new matcher starts counting afresh: old window hits were counted under other rules.
       if (m !== undefined) matcher.forget?.(id);
       return present(updated);
@@ -128,7 +127,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       return this.update(id, { enabled });
     },
     async delete(id: string): Promise<void> {
-      if (!(await stored.delete(id))) throw missing(id);
+      if (!(await stored.delete(id))) throw noSuch(id);
       matcher.forget?.(id);
     },
     /** Enabled events of this exact pattern whose scope covers the event; the matcher hook decides the rest. */

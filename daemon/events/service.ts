@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
-import { validate } from '../http/validate.js';
+import { missing, parseInput } from '../domain-error.js';
 import type { RuntimeCore } from '../runtime/core.js';
 import type { CompanyServices, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
@@ -57,7 +56,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
 
   const append = async (input: EmitInput): Promise<EventRow> => {
     const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
-    if (input.caused_by && !parent) throw notFound(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
+    if (input.caused_by && !parent) throw missing(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
     const row = await log.append({
       type: input.type,
       agent_id: input.agent_id ?? null,
@@ -85,11 +84,11 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     setEnabled: (id, enabled) => configured.setEnabled(id, enabled),
     update: (id, change) => configured.update(id, change),
     delete: (id) => configured.delete(id),
-    list: async (filter = {}) => log.query(validate(filterSchema, filter)),
+    list: async (filter = {}) => log.query(parseInput(filterSchema, filter)),
     occurrence: (id) => log.get(id),
     lastId: () => log.lastId(),
     async emit(input) {
-      const body = validate(emitSchema, input);
+      const body = parseInput(emitSchema, input);
       const type = checkPattern(body.type);
       const event = await append({ ...body, type });
       const fired = await dispatcher.dispatch(event, dispatcher.select(event, await configured.candidates(type)));
@@ -97,8 +96,8 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     },
     async fire(configuredId, options = {}) {
       const cfg = await configured.get(configuredId);
-      if (!cfg) throw notFound(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
-      validate(fireSchema, { content: options.content });
+      if (!cfg) throw missing(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
+      parseInput(fireSchema, { content: options.content });
       const event = await append({
         type: cfg.type,
         agent_id: cfg.agent_id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validate } from '../http/validate.js';
+import { parseInput } from '../domain-error.js';
 import { copy, nowIso, type RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';
 
@@ -13,7 +13,7 @@ export function createAgentsService(core: RuntimeCore): CompanyServices['agents'
   const agents = core.stores.agents;
   return {
     async create(input) {
-      const body = validate(newAgentSchema, input);
+      const body = parseInput(newAgentSchema, input);
       const agent: Agent = { id: core.ids('agt'), name: body.name, role: body.role ?? null, created_at: nowIso(core) };
       await agents.create(agent);
       return copy(agent);

@@ -4,7 +4,7 @@ import type { CompanyRef } from '../gateway/seam.js';
 import type { EmitInput, Emitted } from './services.js';
 import type { RuntimeStores } from '../store/runtime-types.js';
 import type { CauseReporter } from '../events/detectors/cause-reporter.js';
-import { notFound } from '../http/api-error.js';
+import { missing } from '../domain-error.js';
 import { ErrorCode } from '../../shared/errors.js';
 
 /** What the runtime's pieces share: the Company, time, ids, the stores, and `emit` (the events bus). */
@@ -41,7 +41,7 @@ const MISSING_CODES = { agent: ErrorCode.agentNotFound, session: ErrorCode.sessi
  * the MCP tools): same sentence, same code.
  */
 export function orMissing<T>(value: T | undefined | null, kind: keyof typeof MISSING_CODES, id: string): T {
-  if (value == null) throw notFound(`No ${kind} ${id} in this Company.`, MISSING_CODES[kind]);
+  if (value == null) throw missing(`No ${kind} ${id} in this Company.`, MISSING_CODES[kind]);
   return value;
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { notFound } from '../http/api-error.js';
-import { validate } from '../http/validate.js';
+import { missing, parseInput } from '../domain-error.js';
 import type { RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';
 
@@ -25,7 +24,7 @@ export function createMessenger(core: RuntimeCore, sessions: Required<CompanySer
     if (byId) return byId;
     const members = await agents.withRole(to);
     if (members.length === 0) {
-      throw notFound(`No agent has the id or role '${to}' in this Company.`, ErrorCode.noAgentForRecipient);
+      throw missing(`No agent has the id or role '${to}' in this Company.`, ErrorCode.noAgentForRecipient);
     }
     const turn = nextByRole.get(to) ?? 0;
     nextByRole.set(to, turn + 1);
@@ -33,7 +32,7 @@ export function createMessenger(core: RuntimeCore, sessions: Required<CompanySer
   };
 
   return async function messageTo(input: { to: string; text: string; from?: string }, caused_by?: string | null) {
-    const body = validate(messageSchema, input);
+    const body = parseInput(messageSchema, input);
     const agent = await pickAgent(body.to);
     const active = await stored.list({ agent_id: agent.id, status: 'active' });
     const session = active.at(-1) ?? (await sessions.create({ agent_id: agent.id }, caused_by));

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { conflict } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
-import { validate } from '../http/validate.js';
+import { conflicting, parseInput } from '../domain-error.js';
 import { copy, nowIso, orMissing, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
 
@@ -41,14 +40,14 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
     const session = session_id ? await requireSession(core, session_id) : null;
     if (agent_id) await requireAgent(core, agent_id);
     if (session && agent_id && session.agent_id !== agent_id) {
-      throw conflict(`Session ${session.id} belongs to agent ${session.agent_id}, not ${agent_id}.`, ErrorCode.conflict);
+      throw conflicting(`Session ${session.id} belongs to agent ${session.agent_id}, not ${agent_id}.`, ErrorCode.conflict);
     }
     return { agent_id: agent_id ?? session?.agent_id ?? null, session_id: session?.id ?? null };
   };
 
   return {
     async create(input, caused_by) {
-      const body = validate(newQuestSchema, input);
+      const body = parseInput(newQuestSchema, input);
       const owner = await resolveOwner(body.agent_id, body.session_id);
       const at = nowIso(core);
       const quest: Quest = { id: core.ids('qst'), title: body.title, status: 'open', ...owner, result: null, created_at: at, updated_at: at };
@@ -62,7 +61,7 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
     },
     list: async (filter = {}) => (await quests.list(filter)).map(copy),
     async update(id, input, caused_by) {
-      const body = validate(questChangeSchema, input);
+      const body = parseInput(questChangeSchema, input);
       const before = await requireQuest(core, id);
       const owner =
         body.agent_id !== undefined || body.session_id !== undefined
@@ -97,10 +96,10 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
 function checkTransition(q: Quest, body: Record<string, unknown> & { status?: QuestStatus }): QuestStatus {
   const next = body.status ?? q.status;
   if (next !== q.status && !NEXT[q.status].includes(next)) {
-    throw conflict(`Quest ${q.id} is ${q.status}; it cannot move to ${next}.`, ErrorCode.invalidTransition);
+    throw conflicting(`Quest ${q.id} is ${q.status}; it cannot move to ${next}.`, ErrorCode.invalidTransition);
   }
   if (next === q.status && (next === 'done' || next === 'failed') && Object.keys(body).some((k) => k !== 'status')) {
-    throw conflict(`Quest ${q.id} is ${q.status} and can no longer change.`, ErrorCode.invalidTransition);
+    throw conflicting(`Quest ${q.id} is ${q.status} and can no longer change.`, ErrorCode.invalidTransition);
   }
   return next;
 }

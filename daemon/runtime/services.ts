@@ -4,7 +4,8 @@ import type { CompanyRef } from '../gateway/seam.js';
  * What one Company's runtime offers to everything that is not HTTP: the MCP tools, the scheduler,
  * the detectors and the channels call these, and the REST routes are thin wrappers over them, so
  * a tool call and a REST call behave the same. Fields may grow; names here are relied on.
- * Invalid input throws ApiError (400/404/409) with a clear message, exactly as the REST routes answer.
+ * Refusals throw DomainError (domain-error.ts) with a clear message; the REST routes answer it as
+ * 400/404/409 and the MCP tools as a tool error, so both answer alike.
  */
 export interface Agent {
   id: string;

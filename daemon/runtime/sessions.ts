@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { LIFECYCLE_PATTERNS } from '../../shared/patterns.js';
 import { ErrorCode } from '../../shared/errors.js';
-import { conflict } from '../http/api-error.js';
-import { validate } from '../http/validate.js';
+import { conflicting, parseInput } from '../domain-error.js';
 import { nowIso, orMissing, reportCause, requireAgent, requireSession, type RuntimeCore } from './core.js';
 import type { RuntimeSessionRecord } from '../store/runtime-types.js';
 import type { CompanyServices, ConfiguredEvent, RuntimeSession, TranscriptEntry } from './services.js';
@@ -31,14 +30,14 @@ export function createSessionsService(core: RuntimeCore): Sessions {
 
   /** A change to a session that must still be active; 409 once it is stopped. */
   const active = (id: string, fn: (s: RuntimeSessionRecord) => RuntimeSessionRecord) => (s: RuntimeSessionRecord) => {
-    if (s.status === 'stopped') throw conflict(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
+    if (s.status === 'stopped') throw conflicting(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
     return fn(s);
   };
   const change = async (id: string, fn: (s: RuntimeSessionRecord) => RuntimeSessionRecord) => orMissing(await sessions.update(id, active(id, fn)), 'session', id);
 
   const service: Sessions = {
     async create(input, caused_by) {
-      const body = validate(newSessionSchema, input);
+      const body = parseInput(newSessionSchema, input);
       await requireAgent(core, body.agent_id);
       const at = nowIso(core);
       const session: RuntimeSessionRecord = {
@@ -116,7 +115,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
     },
     async step(id, caused_by) {
       const s = await change(id, (s) => {
-        if (s.turn_status !== 'running') throw conflict(`Session ${id} has no turn running: start one first.`, ErrorCode.invalidTransition);
+        if (s.turn_status !== 'running') throw conflicting(`Session ${id} has no turn running: start one first.`, ErrorCode.invalidTransition);
         return s;
       });
       await core.emit({ type: 'session:step_start', ...about(s), content: { turn: (s.turns_completed ?? 0) + 1 }, caused_by });
@@ -124,7 +123,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
     },
     async completeTurn(id, caused_by) {
       const s = await change(id, (s) => {
-        if (s.turn_status !== 'running') throw conflict(`Session ${id} has no turn running to complete.`, ErrorCode.invalidTransition);
+        if (s.turn_status !== 'running') throw conflicting(`Session ${id} has no turn running to complete.`, ErrorCode.invalidTransition);
         return { ...s, turn_status: 'idle', turns_completed: (s.turns_completed ?? 0) + 1 };
       });
       if (s.turns_completed === 1) await core.emit({ type: 'session:first_execution_complete', ...about(s), content: { turn: 1 }, caused_by });

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createQuestionDesk } from '../../../../daemon/events/detectors/questions.js';
-import { ApiError } from '../../../../daemon/http/api-error.js';
+import { DomainError } from '../../../../daemon/domain-error.js';
 import { createIdGenerator } from '../../../../daemon/ids.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
 import type { RuntimeSession } from '../../../../daemon/runtime/services.js';
@@ -32,8 +32,10 @@ const status = async (p: Promise<unknown>) => {
   try {
     await p;
   } catch (err) {
-    assert.instance(err, ApiError);
-    return `${(err as ApiError).status} ${(err as ApiError).code}`;
+    assert.instance(err, DomainError);
+    // As the HTTP layer answers it.
+    const status = { invalid: 400, not_found: 404, conflict: 409 }[(err as DomainError).refusal];
+    return `${status} ${(err as DomainError).code}`;
   }
   return 'ok';
 };
