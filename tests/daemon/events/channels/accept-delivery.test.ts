@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { acceptDelivery, type DeliveryRequest } from '../../../../daemon/events/channels/accept-delivery.js';
 import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret, secretsOf } from '../../../../daemon/events/channels/channel-secrets.js';
 import { createDeliveryDedup } from '../../../../daemon/events/channels/delivery-dedup.js';
-import { createMemoryRuntimeStores } from '../../../../daemon/store/runtime/open.js';
+import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../../../daemon/store/runtime/open.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 import { signDelivery } from '../../../../daemon/events/channels/webhook-signature.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
 import { createSealer } from '../../../../daemon/store/sealer.js';
@@ -101,6 +102,22 @@ test('dedup memory is bounded and forgets ids past the retention', async () => {
   assert.ok(await dedup.firstSeen('c', 'x', now));
   assert.not.ok(await dedup.firstSeen('c', 'x', now + 500));
   assert.ok(await dedup.firstSeen('c', 'x', now + 1_500), 'forgotten after the retention (the signature window has closed by then)');
+});
+
+test('a replay right after a daemon restart is still a duplicate: delivery ids are in the Company journal', async () => {
+  const dir = tempDir('svc-dedup');
+  const { record, secret } = createChannel('github', { random: cryptoRandom, sealer, nowIso: new Date(now).toISOString() });
+  const raw = Buffer.from('{"text":"build red"}');
+  const request = (nowMs: number): DeliveryRequest => ({
+    channel: 'github', companyId: 'co_1', record, signature: signDelivery(secret, raw, now), deliveryId: 'dlv_1', contentType: 'application/json', rawBody: raw, nowMs,
+  });
+  const before = await openJournalRuntimeStores(dir);
+  const first = await acceptDelivery(request(now), { sealer, dedup: createDeliveryDedup(before.deliveries) });
+  assert.ok(first.ok && !first.duplicate);
+  await before.close();
+  const after = await openJournalRuntimeStores(dir);
+  assert.equal(await acceptDelivery(request(now + 60_000), { sealer, dedup: createDeliveryDedup(after.deliveries) }), { ok: true, duplicate: true, delivery_id: 'dlv_1' });
+  await after.close();
 });
 
 test.run();
