@@ -98,9 +98,9 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       const cfg = await stored.get(id);
       return cfg ? present(cfg) : undefined;
     },
-    async list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> = {}): Promise<ConfiguredEvent[]> {
-      const { event_type, agent_id, session_id, quest_id } = filter;
-      return (await stored.list({ type: event_type, agent_id, session_id, quest_id })).map(present);
+    async list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string } = {}): Promise<ConfiguredEvent[]> {
+      const { event_type, prefix, agent_id, session_id, quest_id } = filter;
+      return (await stored.list({ type: event_type, prefix, agent_id, session_id, quest_id })).map(present);
     },
     async update(id: string, input: unknown): Promise<ConfiguredEvent> {
       const body = parseInput(configuredChangeSchema, input);

@@ -153,7 +153,8 @@ export interface TraceNode {
 export interface EventsService {
   create(input: NewConfiguredEvent): Promise<ConfiguredEvent>;
   get(id: string): Promise<ConfiguredEvent | undefined>;
-  listConfigured(filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'>): Promise<ConfiguredEvent[]>;
+  /** `prefix`: only patterns `<prefix>:…` (the scheduler lists `schedule` ones through the store's index). */
+  listConfigured(filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string }): Promise<ConfiguredEvent[]>;
   setEnabled(id: string, enabled: boolean): Promise<ConfiguredEvent>;
   delete(id: string): Promise<void>;
   /** Oldest first; `next_since_id` is the cursor of the next page (null when this page is the end). */
@@ -186,7 +187,7 @@ export interface CompanyServices {
   sessions: {
     create(input: { agent_id: string; gateway_channel_id?: string | null; context_budget?: number | null }, caused_by?: string | null): Promise<RuntimeSession>;
     get(id: string): Promise<RuntimeSession | undefined>;
-    list(filter?: { agent_id?: string; status?: string }): Promise<RuntimeSession[]>;
+    list(filter?: { agent_id?: string; status?: string; gateway_channel_id?: string }): Promise<RuntimeSession[]>;
     stop(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     /** Appends a message to the transcript; `startTurn` also begins an execution (session:execution_start). */
     append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null }): Promise<RuntimeSession>;

@@ -23,7 +23,7 @@ export type RecordChange<T> = (current: T) => T;
 export interface RuntimeSessionStore {
   get(id: string): Promise<RuntimeSessionRecord | undefined>;
   /** Oldest first. */
-  list(filter?: { agent_id?: string; status?: string }): Promise<RuntimeSessionRecord[]>;
+  list(filter?: { agent_id?: string; status?: string; gateway_channel_id?: string }): Promise<RuntimeSessionRecord[]>;
   /** Creates the session and the configured events seeded for it, in one atomic write. */
   create(session: RuntimeSessionRecord, seeded: ConfiguredEvent[]): Promise<void>;
   /** Check-and-set; undefined when there is no such session. */
@@ -51,7 +51,8 @@ export interface QuestStore {
 export interface ConfiguredEventStore {
   get(id: string): Promise<ConfiguredEvent | undefined>;
   /** Oldest first. */
-  list(filter?: { type?: string; agent_id?: string; session_id?: string; quest_id?: string }): Promise<ConfiguredEvent[]>;
+  /** `prefix`: only patterns `<prefix>:…` (the scheduler asks for `schedule`). */
+  list(filter?: { type?: string; prefix?: string; agent_id?: string; session_id?: string; quest_id?: string }): Promise<ConfiguredEvent[]>;
   create(cfg: ConfiguredEvent): Promise<void>;
   update(id: string, change: RecordChange<ConfiguredEvent>): Promise<ConfiguredEvent | undefined>;
   /** False when there was no such configured event. */

@@ -23,7 +23,7 @@ export interface RoutedMessage {
 type Deps = Pick<CompanyServices, 'agents'> & { sessions: Pick<CompanyServices['sessions'], 'list' | 'append'> };
 
 export async function routeInboundMessage(services: Deps, message: ChannelMessage, causedBy: string | null): Promise<RoutedMessage[]> {
-  const bridged = (await services.sessions.list({ status: 'active' })).filter((s) => s.gateway_channel_id === message.channel);
+  const bridged = await services.sessions.list({ status: 'active', gateway_channel_id: message.channel });
   const routed: RoutedMessage[] = [];
   for (const session of bridged) {
     const agent = await services.agents.get(session.agent_id);

@@ -80,7 +80,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const seen = new Set<string>();
     /** Applied only once the claims are on disk: if the write fails, the next walk retries these ticks. */
     const nextWaits: Array<[string, { key: string; next: number | null }]> = [];
-    const scheduled = (await events.listConfigured()).filter((c) => isSchedulePattern(c.type));
+    // Through the store's prefix index: the walk never reads the many configured events of other patterns.
+    const scheduled = (await events.listConfigured({ prefix: 'schedule' })).filter((c) => isSchedulePattern(c.type));
     for (const cfg of scheduled) {
       seen.add(cfg.id);
       const cursor = await ticks.get(cfg.id);

@@ -27,7 +27,7 @@ export function createAgentStore(space: Space, t: RuntimeTables): AgentStore {
 export function createSessionStore(space: Space, t: RuntimeTables): RuntimeSessionStore {
   return {
     get: async (id) => t.sessions.get(id),
-    list: async (filter = {}) => selectBy(t.sessions, filter, { agent_id: 'agent', status: 'status' }),
+    list: async (filter = {}) => selectBy(t.sessions, filter, { gateway_channel_id: 'channel', agent_id: 'agent', status: 'status' }),
     create: (session, seeded) =>
       space.write((tx) => {
         tx.put(t.sessions, session);
@@ -61,7 +61,7 @@ export function createQuestStore(space: Space, t: RuntimeTables): QuestStore {
 export function createConfiguredEventStore(space: Space, t: RuntimeTables): ConfiguredEventStore {
   return {
     get: async (id) => t.configured.get(id),
-    list: async (filter = {}) => selectBy(t.configured, filter, { session_id: 'session', quest_id: 'quest', agent_id: 'agent', type: 'type' }),
+    list: async (filter = {}) => selectBy(t.configured, filter, { session_id: 'session', quest_id: 'quest', agent_id: 'agent', type: 'type', prefix: 'prefix' }),
     create: (cfg) => space.write((tx) => tx.put(t.configured, cfg)),
     update: (id, change) => updateOne(space, t.configured, id, change),
     delete: (id) =>

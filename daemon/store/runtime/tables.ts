@@ -2,6 +2,7 @@ import type { Space, Table } from '../engine/types.js';
 import type { Agent, ConfiguredEvent, Firing, Quest, TranscriptEntry } from '../../runtime/services.js';
 import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
 import type { QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
+import { prefixOf } from '../../../shared/patterns.js';
 
 /** One message of a transcript; `seq` counts from 0 within its session. */
 export type MessageRecord = TranscriptEntry & { id: string; session_id: string; seq: number };
@@ -45,7 +46,7 @@ export interface RuntimeTables {
 export function defineRuntimeTables(space: Space): RuntimeTables {
   return {
     agents: space.define<Agent>({ name: 'agents', id: (a) => a.id, indexes: { role: (a) => a.role } }),
-    sessions: space.define<RuntimeSessionRecord>({ name: 'sessions', id: (s) => s.id, indexes: { agent: (s) => s.agent_id, status: (s) => s.status } }),
+    sessions: space.define<RuntimeSessionRecord>({ name: 'sessions', id: (s) => s.id, indexes: { agent: (s) => s.agent_id, status: (s) => s.status, channel: (s) => s.gateway_channel_id } }),
     messages: space.define<MessageRecord>({ name: 'messages', id: (m) => m.id, indexes: { session: (m) => m.session_id } }),
     quests: space.define<Quest>({
       name: 'quests',
@@ -55,7 +56,7 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
     configured: space.define<ConfiguredEvent>({
       name: 'configured_events',
       id: (c) => c.id,
-      indexes: { type: (c) => c.type, agent: (c) => c.agent_id, session: (c) => c.session_id, quest: (c) => c.quest_id },
+      indexes: { type: (c) => c.type, prefix: (c) => prefixOf(c.type), agent: (c) => c.agent_id, session: (c) => c.session_id, quest: (c) => c.quest_id },
     }),
     firings: space.define<FiringRecord>({ name: 'firings', id: (f) => f.id, indexes: { event: (f) => f.event_id } }),
     ticks: space.define<TickRecord>({ name: 'schedule_ticks', id: (t) => t.id }),
@@ -79,5 +80,6 @@ export function selectBy<T extends object>(table: Table<T>, filter: Record<strin
   // indexOf lists the indexes most selective first (a session before an agent before a status).
   const via = Object.keys(indexOf).find((field) => filter[field] !== undefined);
   const rows = via ? table.lookup(indexOf[via]!, filter[via]!) : [...table.all()];
-  return rows.filter((r) => set.every(([field, v]) => (r as Record<string, unknown>)[field] === v));
+  const field = (r: T, name: string) => (name === 'prefix' ? prefixOf(String((r as Record<string, unknown>).type)) : (r as Record<string, unknown>)[name]);
+  return rows.filter((r) => set.every(([name, v]) => field(r, name) === v));
 }

@@ -59,6 +59,8 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     }
     assert.equal(ids(await stores.sessions.list({ agent_id: 'ag_1' })), ['se_1', 'se_3']);
     assert.equal(ids(await stores.sessions.list({ agent_id: 'ag_1', status: 'active' })), ['se_3']);
+    await stores.sessions.update('se_2', (s) => ({ ...s, gateway_channel_id: 'ci' }));
+    assert.equal(ids(await stores.sessions.list({ gateway_channel_id: 'ci', status: 'active' })), ['se_2']);
     const again = reopen ? await reopen() : stores;
     assert.equal(ids(await again.sessions.list()), ['se_1', 'se_2', 'se_3'], 'an update keeps the order');
     assert.equal(ids(await again.sessions.list({ status: 'stopped' })), ['se_1']);
@@ -111,6 +113,8 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     await stores.configured.create(cfg('ce_3', 'quest:done', { quest_id: 'qs_1' }));
     assert.equal(ids(await stores.configured.list({ type: 'quest:done' })), ['ce_1', 'ce_3']);
     assert.equal(ids(await stores.configured.list({ type: 'quest:done', agent_id: 'ag_1' })), ['ce_1']);
+    assert.equal(ids(await stores.configured.list({ prefix: 'schedule' })), ['ce_2']);
+    assert.equal(ids(await stores.configured.list({ prefix: 'quest', quest_id: 'qs_1' })), ['ce_3']);
     assert.is((await stores.configured.update('ce_2', (c) => ({ ...c, enabled: false })))?.enabled, false);
     assert.ok(await stores.configured.delete('ce_1'));
     assert.not.ok(await stores.configured.delete('ce_1'));

@@ -33,7 +33,8 @@ test('inbound messages land on bridged active sessions through the gate', async 
   const services = {
     agents: { get: async (id: string) => [bob, { id: 'ag_2', name: 'carol', role: null, created_at: '' }].find((a) => a.id === id) as any, list: async () => [], create: async () => ({}) as any },
     sessions: {
-      list: async (f?: { status?: string }) => sessions.filter((s) => !f?.status || s.status === f.status),
+      list: async (f?: { status?: string; gateway_channel_id?: string }) =>
+        sessions.filter((s) => (!f?.status || s.status === f.status) && (!f?.gateway_channel_id || s.gateway_channel_id === f.gateway_channel_id)),
       append: async (id: string, entry: { text: string }, o?: { startTurn?: boolean; caused_by?: string | null }) => {
         appended.push({ id, text: entry.text, startTurn: Boolean(o?.startTurn), caused_by: o?.caused_by });
         return sessions.find((s) => s.id === id)!;
