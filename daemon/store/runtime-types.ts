@@ -122,6 +122,8 @@ export interface TickStore {
   forget(ids: string[]): Promise<void>;
   /** Ids with a cursor. */
   ids(): Promise<string[]>;
+  /** Every cursor by id, in one read: a walk over 10 000 schedules makes one call, not 10 000. */
+  cursors(): Promise<ReadonlyMap<string, Readonly<TickCursor>>>;
 }
 
 // --- questions (issue 7): decision requests agents raise, one store per Company runtime ---

@@ -82,9 +82,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const nextWaits: Array<[string, { key: string; next: number | null }]> = [];
     // Through the store's prefix index: the walk never reads the many configured events of other patterns.
     const scheduled = (await events.listConfigured({ prefix: 'schedule' })).filter((c) => isSchedulePattern(c.type));
+    const cursors = await ticks.cursors();
     for (const cfg of scheduled) {
       seen.add(cfg.id);
-      const cursor = await ticks.get(cfg.id);
+      const cursor = cursors.get(cfg.id);
       if (!(cfg.enabled && cfg.status === 'active')) {
         if (!cursor || cursor.active) updates.push({ id: cfg.id, active: false, baseline: cursor?.baseline ?? isoAt(now) });
         inactiveSeen.set(cfg.id, now);
@@ -126,7 +127,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (due.dropped > 0) report.dropped.push({ id: cfg.id, count: due.dropped });
       nextWaits.push([cfg.id, { key, next: m.next }]);
     }
-    const gone = (await ticks.ids()).filter((id) => !seen.has(id));
+    const gone = [...cursors.keys()].filter((id) => !seen.has(id));
     // Claim before firing: once this write is on disk the ticks are ours, whatever happens next.
     const claimed = await ticks.commit(updates);
     for (const [id, wait] of nextWaits) waiting.set(id, wait);

@@ -1,6 +1,6 @@
 import type { Space } from '../engine/types.js';
 import { StoreConflict } from '../types.js';
-import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore, TickStore } from '../runtime-types.js';
+import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore, TickCursor, TickStore } from '../runtime-types.js';
 import { selectBy, type RuntimeTables, type TickRecord } from './tables.js';
 
 export function createFiringStore(space: Space, t: RuntimeTables): FiringStore {
@@ -21,9 +21,10 @@ export function createTickStore(space: Space, t: RuntimeTables): TickStore {
   return {
     get: async (id) => {
       const r = t.ticks.get(id);
-      return r && { last_tick: r.last_tick, active: r.active, baseline: r.baseline };
+      return r && cursorOf(r);
     },
     ids: async () => [...t.ticks.all()].map((r) => r.id),
+    cursors: async () => new Map([...t.ticks.all()].map((r) => [r.id, cursorOf(r)])),
     commit: async (updates) => {
       if (updates.length === 0) return [];
       return space.write((tx) => {
@@ -49,6 +50,8 @@ export function createTickStore(space: Space, t: RuntimeTables): TickStore {
     },
   };
 }
+
+const cursorOf = (r: TickRecord): TickCursor => ({ last_tick: r.last_tick, active: r.active, baseline: r.baseline });
 
 export function createChannelStore(space: Space, t: RuntimeTables): ChannelStore {
   return {

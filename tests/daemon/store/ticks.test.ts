@@ -46,6 +46,8 @@ for (const [name, make] of Object.entries(implementations)) {
     await store.commit([{ id: 'a', active: false, baseline: T(3) }, { id: 'b', active: true, baseline: T(1), tick: T(2) }]);
     assert.equal((await store.get('a')), { last_tick: null, active: false, baseline: T(3) });
     assert.equal((await store.ids()).sort(), ['a', 'b']);
+    assert.equal([...(await store.cursors()).keys()].sort(), ['a', 'b']);
+    assert.equal((await store.cursors()).get('a'), { last_tick: null, active: false, baseline: T(3) });
     await store.forget(['a']);
     assert.is((await store.get('a')), undefined);
     if (reopen) {
