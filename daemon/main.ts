@@ -153,7 +153,7 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
  * retried on its first request, and never stops the daemon from serving the others.
  */
 async function openEveryRuntime(stores: Deps['stores'], runtimes: Deps['runtimes'], log: Deps['log']): Promise<void> {
-  for (const c of stores.companies.list()) {
+  for (const c of await stores.companies.list()) {
     try {
       await runtimes.open({ id: c.id, name: c.name, owner_id: c.owner_id });
     } catch (err) {

@@ -42,7 +42,7 @@ export function companiesRoutes(deps: Deps): Router {
   });
 
   router.get('/', guard, async (ctx) => {
-    ctx.body = { companies: deps.stores.companies.listByOwner(userOf(ctx).user.id).map(companyView) };
+    ctx.body = { companies: (await deps.stores.companies.listByOwner(userOf(ctx).user.id)).map(companyView) };
   });
 
   return router;

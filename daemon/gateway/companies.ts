@@ -14,7 +14,7 @@ type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
  * Company that exists always has its folder.
  */
 export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: string): Promise<CompanyRecord> {
-  if (deps.stores.companies.listByOwner(owner.id).some((c) => c.name.toLowerCase() === name.toLowerCase())) {
+  if ((await deps.stores.companies.listByOwner(owner.id)).some((c) => c.name.toLowerCase() === name.toLowerCase())) {
     throw nameTaken(name);
   }
   const id = deps.ids('cmp');
@@ -36,11 +36,11 @@ const nameTaken = (name: string) => conflict(`You already have a Company named '
  * A Company the user names by id or by name (a secret key's `root`). Someone else's Company id
  * → 403 (tenant isolation: it exists, but not for this caller); nothing by that id or name → 404.
  */
-export function resolveOwnedCompany(deps: Pick<Deps, 'stores'>, owner: UserRecord, ref: string): CompanyRecord {
-  const mine = deps.stores.companies.listByOwner(owner.id);
+export async function resolveOwnedCompany(deps: Pick<Deps, 'stores'>, owner: UserRecord, ref: string): Promise<CompanyRecord> {
+  const mine = await deps.stores.companies.listByOwner(owner.id);
   const found = mine.find((c) => c.id === ref) ?? mine.find((c) => c.name.toLowerCase() === ref.toLowerCase());
   if (found) return found;
-  throw deps.stores.companies.findById(ref) ? notYours(ref) : unknownCompany(ref);
+  throw (await deps.stores.companies.findById(ref)) ? notYours(ref) : unknownCompany(ref);
 }
 
 export const unknownCompany = (ref: string): ApiError =>
