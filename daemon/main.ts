@@ -71,7 +71,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
-    const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
+    const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax }, log);
     const mailer = createOutboxMailer(stores.outbox, log);
 
     const server = createServer();
@@ -93,7 +93,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         runtimes.drain?.();
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
-        await stores.flush();
+        await stores.close();
         lock.release();
         log.flush();
       })());
