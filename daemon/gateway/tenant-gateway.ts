@@ -5,7 +5,7 @@ import { forbidden } from '../http/api-error.js';
 import { bearerToken, requireUser, userOf } from '../http/user-guard.js';
 import { authenticateKeys } from '../keys/key-guard.js';
 import type { UserRecord } from '../store/types.js';
-import { notYours, unknownCompany } from './companies.js';
+import { notYours, unknownCompany } from './company-errors.js';
 import type { CompanyRef, TenantCaller } from './seam.js';
 import { companyRequired, isTenantPath, readCompanySelector } from './tenant-selection.js';
 
