@@ -95,3 +95,28 @@ for (const [name, make] of Object.entries(storeImplementations)) {
 
   test.run();
 }
+
+for (const [name, make] of Object.entries(storeImplementations)) {
+  const test = suite(`store conformance, list order: ${name}`);
+
+  test('lists stay oldest first when a row is touched (sessions, secret keys, passkeys)', async () => {
+    const { stores, reopen } = await make();
+    for (const id of ['s1', 's2', 's3']) await stores.sessions.create(session(id, 'u1'));
+    await stores.sessions.touch('s1', NOW);
+    const sk = (id: string) => ({ id, user_id: 'u1', company_id: 'c1', name: id, hash: H(id.slice(1).padStart(2, '0')), prefix: 'sk_abcdef…', created_at: T, last_used_at: null });
+    for (const id of ['k1', 'k2']) await stores.keys.addSecretKey(sk(id));
+    await stores.keys.touch('secret', 'k1', NOW);
+    const pk = (id: string) => ({ id, user_id: 'u1', public_key: 'pk', counter: 1, transports: [], name: id, created_at: T, last_used_at: null });
+    for (const id of ['p1', 'p2']) await stores.passkeys.add(pk(id));
+    await stores.passkeys.advanceCounter('p1', 2, NOW);
+    const check = async (s: typeof stores) => {
+      assert.equal((await s.sessions.listActive('u1', NOW)).map((x) => x.id), ['s1', 's2', 's3']);
+      assert.equal((await s.keys.listSecretKeys('u1')).map((k) => k.id), ['k1', 'k2']);
+      assert.equal((await s.passkeys.listByUser('u1')).map((p) => p.id), ['p1', 'p2']);
+    };
+    await check(stores);
+    if (reopen) await check(await reopen());
+  });
+
+  test.run();
+}
