@@ -1,4 +1,3 @@
-import { keccak_256 } from '@noble/hashes/sha3';
 import { post } from './api.js';
 
 /** The EIP-1193 provider a wallet extension injects as `window.ethereum`. */
@@ -9,7 +8,8 @@ interface Eip1193 {
 export const walletProvider = (): Eip1193 | null => ((window as unknown as { ethereum?: Eip1193 }).ethereum ?? null);
 
 /** EIP-55 mixed-case checksum: SIWE messages name the address in this form. */
-export function checksumAddress(address: string): string {
+export async function checksumAddress(address: string): Promise<string> {
+  const { keccak_256 } = await import('@noble/hashes/sha3');
   const hex = address.toLowerCase().replace(/^0x/, '');
   const hash = Array.from(keccak_256(new TextEncoder().encode(hex)), (b) => b.toString(16).padStart(2, '0')).join('');
   return '0x' + [...hex].map((c, i) => (parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join('');
@@ -26,7 +26,7 @@ export async function signInMessage(): Promise<{ message: string; signature: str
   if (!provider) throw new Error('No wallet in this browser: install a wallet extension (it provides window.ethereum).');
   const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
   if (!accounts?.[0]) throw new Error('The wallet shared no account.');
-  const address = checksumAddress(accounts[0]);
+  const address = await checksumAddress(accounts[0]);
   const n = await post<{ nonce: string; domain: string; uri: string; version: string; chain_ids: number[]; issued_at: string }>('/api/auth/wallet/nonce', { address }, { auth: 'none' });
   const message = [
     `${n.domain} wants you to sign in with your Ethereum account:`,

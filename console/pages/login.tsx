@@ -1,4 +1,3 @@
-import { startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'react';
 import { post } from '../lib/api.js';
 import { signInMessage, walletProvider } from '../lib/wallet.js';
@@ -84,6 +83,8 @@ function PasskeyLogin({ accept }: Accept) {
       <ActionButton
         onClick={async () => {
           const optionsJSON = await post('/api/auth/passkey/login-begin', {}, { auth: 'none' });
+          // WebAuthn helpers load with the first passkey use: the first page stays light.
+          const { startAuthentication } = await import('@simplewebauthn/browser');
           const response = await startAuthentication({ optionsJSON });
           accept(await post('/api/auth/passkey/login-finish', { response }, { auth: 'none' }));
         }}

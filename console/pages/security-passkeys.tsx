@@ -1,4 +1,3 @@
-import { startRegistration } from '@simplewebauthn/browser';
 import { useState } from 'react';
 import { del, get, post } from '../lib/api.js';
 import { ActionButton, ErrorText, Field, Form, Section, useLoad, when } from '../lib/ui.js';
@@ -52,6 +51,7 @@ export function PasskeysSection() {
         onSubmit={async () => {
           const label = name.trim() || 'passkey';
           const optionsJSON = await post('/api/auth/passkey/register-begin', { name: label });
+          const { startRegistration } = await import('@simplewebauthn/browser');
           const response = await startRegistration({ optionsJSON });
           await post('/api/auth/passkey/register-finish', { response, name: label });
           setName('');

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 
-/** Where a Chromium may be: $SVC_CHROMIUM, then the Debian package's and the usual names. */
+/** Where a Chromium may be: $SVC_CHROMIUM (`none` turns the browser tests off), then the Debian package's and the usual names. */
 export function findChromium(env = process.env): string | null {
+  if (env.SVC_CHROMIUM === 'none') return null;
   const candidates = [env.SVC_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
   return candidates.find((p): p is string => Boolean(p && existsSync(p))) ?? null;
 }
@@ -43,7 +44,7 @@ export async function openPage(browser: Browser): Promise<{ page: Page; errors: 
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  await page.setViewport({ width: 1100, height: 760 });
+  await page.setViewport({ width: 1000, height: 680 });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(String((err as Error).message ?? err)));
   page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
