@@ -48,7 +48,7 @@ const consoleCase: BenchCase = {
       rows.push({ name: `first page load, navigation → drawn (median of ${LOADS})`, value: median(inPage), unit: 'ms', target: '<= 300' });
       rows.push({ name: '  same, seen from the test driver (+ CDP, new tab)', value: median(wall), unit: 'ms' });
       // The page's script work is CPU-bound: on a shared machine the number follows the load.
-      process.stdout.write(`  (load average while measured: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)\n`);
+      process.stdout.write(`  (measured at load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)\n`);
     } finally {
       await browser.close();
     }

@@ -40,18 +40,6 @@ export function LiveEvents() {
   }, [filters]);
   return (
     <>
-      <Section title="Filters">
-        <Form submit="Apply filters" onSubmit={async () => (setRows([]), setFilters(draft))}>
-          <div className="grid">
-            {FILTERS.map(([key, label]) => (
-              <Field key={key} label={label} value={draft[key]} onChange={(v) => setDraft({ ...draft, [key]: v })} required={false} />
-            ))}
-          </div>
-        </Form>
-      </Section>
-      <Section title="Trigger an event">
-        <Trigger />
-      </Section>
       <Section title="Live events">
         <p role="status" className={state.live ? 'live' : undefined}>
           {state.live ? 'Listening: new events appear at the top.' : 'Not connected.'}
@@ -65,6 +53,18 @@ export function LiveEvents() {
             </li>
           ))}
         </ol>
+      </Section>
+      <Section title="Filters">
+        <Form submit="Apply filters" onSubmit={async () => (setRows([]), setFilters(draft))}>
+          <div className="grid">
+            {FILTERS.map(([key, label]) => (
+              <Field key={key} label={label} value={draft[key]} onChange={(v) => setDraft({ ...draft, [key]: v })} required={false} />
+            ))}
+          </div>
+        </Form>
+      </Section>
+      <Section title="Trigger an event">
+        <Trigger />
       </Section>
     </>
   );

@@ -24,10 +24,10 @@ export async function fill(page: Page, label: string, value: string): Promise<vo
   await page.type(selector, value);
 }
 
-/** Clicks the enabled button (or link) whose text is exactly `text`. */
+/** Clicks the enabled button (or link) whose text, or accessible label, is exactly `text`. */
 export async function press(page: Page, text: string): Promise<void> {
   const handle = await page.waitForFunction(
-    (t) => [...document.querySelectorAll('button, a')].find((b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled) ?? null,
+    (t) => [...document.querySelectorAll('button, a')].find((b) => (b.getAttribute('aria-label') === t || b.textContent?.trim() === t) && !(b as HTMLButtonElement).disabled) ?? null,
     {},
     text,
   );

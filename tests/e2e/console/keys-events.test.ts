@@ -68,7 +68,11 @@ if (browser) {
       const u = await createUser(d.t, { tier: 'company' });
       const company = (await d.t.post('/api/companies', { name: 'Acme' }, u.auth)).body;
       const tenant = { ...u.auth, 'x-company': company.id };
-      const cfg = await d.t.post('/api/events', { type: 'agent:deploy', tool_calls: [{ tool: 'quests.create', args: { title: 'check {{event.content.service}}' } }] }, tenant);
+      // agent:deploy moves a quest to in_progress, which emits session:quest_start: a tree two levels deep.
+      const agent = (await d.t.post('/api/agents', { name: 'deployer' }, tenant)).body.agent;
+      const session = (await d.t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
+      const quest = (await d.t.post('/api/quests', { title: 'ship it', agent_id: agent.id, session_id: session.id }, tenant)).body.quest;
+      const cfg = await d.t.post('/api/events', { type: 'agent:deploy', tool_calls: [{ tool: 'quests.update', args: { quest_id: quest.id, status: 'in_progress' } }] }, tenant);
       assert.is(cfg.status, 201, cfg.text);
 
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
@@ -90,7 +94,9 @@ if (browser) {
       await page.waitForSelector('ul.tree li .fired');
       const tree = await page.$eval('ul.tree', (el) => (el as HTMLElement).innerText);
       assert.match(tree, /agent:deploy/);
-      assert.match(tree, new RegExp(`fired quests\\.create \\(${cfg.body.event.id}\\): ok`));
+      assert.match(tree, new RegExp(`fired quests\\.update \\(${cfg.body.event.id}\\): ok`));
+      assert.match(tree, /session:quest_start/, 'the event the tool call caused is a child in the tree');
+      assert.ok(await page.$('ul.tree ul[role="group"] li[role="treeitem"]'), 'drawn as a nested tree');
       await screenshot(page, 'trace');
 
       await page.goto(d.consoleUrl + '#/events/schedules');
@@ -98,8 +104,8 @@ if (browser) {
       await screenshot(page, 'schedules');
       await page.goto(d.consoleUrl + '#/events/configured');
       await waitForText(page, 'agent:deploy');
-      await press(page, 'Disable');
-      await waitForText(page, 'paused');
+      await press(page, 'Disable agent:deploy');
+      await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Enable agent:deploy'));
       const listed = await d.t.get('/api/events?configured=true', tenant);
       assert.is(listed.body.events.find((e: { id: string }) => e.id === cfg.body.event.id).status, 'paused');
       assert.equal(errors, []);
