@@ -32,7 +32,8 @@ export function App() {
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!token) return setMe(null);
-    get<Me>('/api/me').then(setMe, () => setMe(null));
+    // A session that no longer loads (revoked, expired, daemon gone): back to the login page.
+    get<Me>('/api/me').then(setMe, () => (setMe(null), logOutLocally()));
   }, [token, tick]);
   const refresh = () => setTick((t) => t + 1);
   // After the first paint: `npm run bench` reads this mark (time since navigation start).

@@ -47,8 +47,11 @@ export function PairPage({ code: fromUrl }: { code: string | null }) {
             {pairing.user_code}
           </p>
           <dl>
-            <dt>Asked by</dt>
-            <dd>{pairing.client ?? pairing.user_agent ?? 'unknown'}</dd>
+            {/* The terminal names itself: shown as its claim, never as a verdict. */}
+            <dt>The terminal calls itself</dt>
+            <dd>{pairing.client ?? '—'}</dd>
+            <dt>Program</dt>
+            <dd>{pairing.user_agent ?? 'unknown'}</dd>
             <dt>From address</dt>
             <dd>{pairing.ip ?? 'unknown'}</dd>
             <dt>Asked at</dt>

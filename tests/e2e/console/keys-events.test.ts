@@ -16,6 +16,7 @@ if (browser) {
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
       await page.goto(d.consoleUrl + '#/companies');
       await waitForHeading(page, 'Companies');
+      await assertLabelled(page);
       await fill(page, 'Company name', 'Acme Labs');
       await press(page, 'Create Company');
       await waitForText(page, 'selected');

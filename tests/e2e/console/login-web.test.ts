@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
-import { fill, press, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
+import { assertLabelled, fill, press, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
 import { CLI_MAIN, runCli } from '../../helpers/daemon-process.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -48,6 +48,7 @@ if (browser) {
       await page.waitForSelector('.pair-code');
       assert.is(await page.$eval('.pair-code', (el) => el.textContent), code, 'the page shows the same code as the terminal');
       await waitForText(page, 'svc CLI on');
+      await assertLabelled(page);
       await screenshot(page, 'pair');
       await press(page, 'Approve');
       await waitForText(page, 'Your terminal is logged in');

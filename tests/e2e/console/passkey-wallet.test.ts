@@ -23,6 +23,7 @@ if (browser) {
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
       await page.goto(d.consoleUrl + '#/security');
       await waitForHeading(page, 'Security');
+      await assertLabelled(page);
       await fill(page, 'Passkey name', 'test laptop');
       await press(page, 'Add a passkey');
       await waitForText(page, 'Remove');

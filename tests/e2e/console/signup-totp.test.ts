@@ -29,6 +29,7 @@ if (browser) {
       // The captured mail, read in the console with the operator token the person pastes.
       await page.goto(d.consoleUrl + '#/mail');
       await waitForHeading(page, 'Captured mail');
+      await assertLabelled(page);
       await fill(page, 'Operator token', d.t.operator.authorization!.replace('Bearer ', ''));
       await press(page, 'Open captured mail');
       await press(page, 'Show mail');
@@ -42,6 +43,7 @@ if (browser) {
       await fill(page, 'Verification code', code);
       await press(page, 'Verify');
       await waitForHeading(page, 'Profile');
+      await assertLabelled(page);
       await screenshot(page, 'profile');
 
       await page.goto(d.consoleUrl + '#/security');
@@ -65,6 +67,9 @@ if (browser) {
       await page.focus('h1');
       for (let i = 0; i < 5; i++) await page.keyboard.press('Tab'); // four method tabs, then E-mail
       assert.is(await page.evaluate(() => (document.activeElement as HTMLInputElement).type), 'email');
+      // Focus reached by the keyboard is visible: the console's outline, not the browser's faint default.
+      assert.is(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle), 'solid');
+      assert.is(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineWidth), '3px');
       await page.keyboard.type(email);
       await page.keyboard.press('Tab');
       await page.keyboard.type(password);
