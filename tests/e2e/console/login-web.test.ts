@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
@@ -12,31 +14,41 @@ import { tempDir } from '../../helpers/temp-dir.js';
 const browser = await sharedBrowser();
 
 if (browser) {
-  test('svc login --web: the CLI prints a code and the page, the browser logs in and approves, the CLI gets its OWN session', async () => {
+  test('svc login --web in a terminal: the CLI shows a code and opens the page, the browser logs in and approves, the CLI gets its OWN session', async () => {
     // Real time here: the CLI (a child process) polls on its own clock, and the daemon throttles polls per second.
     const clock = new FakeClock(Date.now());
     clock.now = () => Date.now();
     const d = await startConsoleDaemon({ clock });
     const { page, errors, close } = await openPage(browser);
     const home = tempDir('svc-cli-home');
-    const env = { PATH: process.env.PATH ?? '', HOME: home, SVC_URL: d.url, SVC_CONFIG_DIR: home, SVC_KEYCHAIN: 'off' };
-    const cli = spawn(process.execPath, [CLI_MAIN, 'login', '--web'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The CLI runs in a pseudo-terminal (util-linux `script`) when there is one, as a person runs
+    // it: it is then interactive and opens the page with $BROWSER, here a script that notes the URL
+    // for this test's Chromium. Without `script`, a plain child process prints the URL instead.
+    const opener = join(home, 'open-browser.sh');
+    writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${home}/opened-url'\n`, { mode: 0o755 });
+    const env = { PATH: process.env.PATH ?? '', HOME: home, SVC_URL: d.url, SVC_CONFIG_DIR: home, SVC_KEYCHAIN: 'off', BROWSER: opener, TERM: 'dumb' };
+    const pty = existsSync('/usr/bin/script');
+    const cli = pty
+      ? spawn('script', ['-qefc', `'${process.execPath}' '${CLI_MAIN}' login --web`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [CLI_MAIN, 'login', '--web'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    cli.stdout.on('data', (c) => (stdout += c));
-    cli.stderr.on('data', (c) => (stderr += c));
+    cli.stdout!.on('data', (c) => (stdout += c));
+    cli.stderr!.on('data', (c) => (stderr += c));
+    const output = () => stdout + stderr;
     const exited = new Promise<number | null>((r) => cli.once('close', r));
     try {
       const u = await createUser(d.t);
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
-          const m = /Open this page in a browser: (\S+)/.exec(stderr);
-          if (m) (clearInterval(timer), resolve(m[1]!));
-          if (cli.exitCode !== null) (clearInterval(timer), reject(new Error(`the CLI exited: ${stderr}`)));
+          const m = pty ? (existsSync(join(home, 'opened-url')) ? [null, readFileSync(join(home, 'opened-url'), 'utf8')] : null) : /Open this page in a browser: (\S+)/.exec(stderr);
+          if (m?.[1]) (clearInterval(timer), resolve(m[1]));
+          if (cli.exitCode !== null) (clearInterval(timer), reject(new Error(`the CLI exited: ${output()}`)));
         }, 50);
       });
-      const code = /Your pairing code: ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
-      assert.ok(code, stderr);
+      if (pty) assert.match(output(), /Opened http:\/\/localhost:\d+\/#\/pair\/\S+ in your browser\./);
+      const code = /Your pairing code: ([A-Z]{4}-[A-Z]{4})/.exec(output())?.[1];
+      assert.ok(code, output());
       assert.is(url, `${d.consoleUrl}#/pair/${code}`);
 
       await page.goto(url);
@@ -53,8 +65,8 @@ if (browser) {
       await press(page, 'Approve');
       await waitForText(page, 'Your terminal is logged in');
 
-      assert.is(await exited, 0, stderr);
-      assert.match(stdout, new RegExp(`Logged in to ${d.url.replace(/[.]/g, '\\.')} as ${u.user.email!.replace(/[.]/g, '\\.')}`));
+      assert.is(await exited, 0, output());
+      assert.match(output(), new RegExp(`Logged in to ${d.url.replace(/[.]/g, '\\.')} as ${u.user.email!.replace(/[.]/g, '\\.')}`));
       // The CLI's session is its own: a new row, from a pairing approved by a password login.
       const sessions = (await d.t.get('/api/auth/sessions', u.auth)).body.sessions as { method: string[]; user_agent: string; current: boolean }[];
       const paired = sessions.filter((s) => s.method[0] === 'pairing');
