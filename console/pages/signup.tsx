@@ -3,19 +3,25 @@ import { post } from '../lib/api.js';
 import { updateSession } from '../lib/session.js';
 import { ActionButton, Field, Form, Page } from '../lib/ui.js';
 
-/** Sign-up with an invite code; the answer's unverified token then waits for the e-mailed code. */
+/**
+ * Sign-up with an invite code, then the e-mailed code. The verify step needs only the e-mail and
+ * the code, so the page never relies on the signup answer's token: an address that has an account
+ * already gets the same page (and its owner an e-mail), as the API intends.
+ */
 export function SignupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [invite, setInvite] = useState('');
+  const [sent, setSent] = useState(false);
+  if (sent) return <VerifyPage email={email} />;
   return (
     <Page title="Sign up">
       <Form
         submit="Create account"
         label="Sign up"
         onSubmit={async () => {
-          const res = await post<{ token: string }>('/api/auth/signup', { email, password, invite_code: invite }, { auth: 'none' });
-          updateSession({ token: res.token });
+          await post('/api/auth/signup', { email, password, invite_code: invite }, { auth: 'none' });
+          setSent(true);
         }}
       >
         <Field label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="username" autoFocus />
@@ -43,7 +49,7 @@ export function VerifyPage({ email }: { email: string }) {
         <p>A 6-digit code went to {email}. On a local daemon, the Mail page shows it.</p>
         <Field label="Verification code" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" autoFocus />
       </Form>
-      <ActionButton onClick={async () => setNote((await post<{ message: string }>('/api/auth/resend-code')).message)}>Send a new code</ActionButton>
+      <ActionButton onClick={async () => setNote((await post<{ message: string }>('/api/auth/resend-code', { email }, { auth: 'none' })).message)}>Send a new code</ActionButton>
       {note ? <p role="status">{note}</p> : null}
     </Page>
   );

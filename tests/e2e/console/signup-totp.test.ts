@@ -26,20 +26,22 @@ if (browser) {
       await press(page, 'Create account');
       await waitForHeading(page, 'Verify your e-mail');
 
-      // The captured mail, read in the console with the operator token the person pastes.
-      await page.goto(d.consoleUrl + '#/mail');
-      await waitForHeading(page, 'Captured mail');
-      await assertLabelled(page);
-      await fill(page, 'Operator token', d.t.operator.authorization!.replace('Bearer ', ''));
-      await press(page, 'Open captured mail');
-      await press(page, 'Show mail');
-      await page.waitForSelector('.mail-code');
-      const code = await page.$eval('.mail-code', (el) => el.textContent!);
+      // The captured mail, read in a second tab of the console with the operator token the person pastes.
+      const mail = await page.browserContext().newPage();
+      await mail.setViewport({ width: 1000, height: 680 });
+      await mail.goto(d.consoleUrl + '#/mail');
+      await waitForHeading(mail, 'Captured mail');
+      await assertLabelled(mail);
+      await fill(mail, 'Operator token', d.t.operator.authorization!.replace('Bearer ', ''));
+      await press(mail, 'Open captured mail');
+      await press(mail, 'Show mail');
+      await mail.waitForSelector('.mail-code');
+      const code = await mail.$eval('.mail-code', (el) => el.textContent!);
       assert.match(code, /^\d{6}$/);
-      await screenshot(page, 'mail');
+      await screenshot(mail, 'mail');
+      await mail.close();
 
-      await page.goto(d.consoleUrl + '#/');
-      await waitForHeading(page, 'Verify your e-mail');
+      await page.bringToFront();
       await fill(page, 'Verification code', code);
       await press(page, 'Verify');
       await waitForHeading(page, 'Profile');
