@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
-import { press, waitForHeading } from '../../helpers/console-page.js';
+import { assertLabelled, fill, press, waitForHeading } from '../../helpers/console-page.js';
 import { waitForMail } from '../../helpers/mail.js';
 
 const browser = await sharedBrowser();
@@ -28,6 +28,28 @@ if (browser) {
       // A reload forgets the login (the price of keeping it out of storage).
       await page.reload();
       await waitForHeading(page, 'Log in');
+      assert.equal(errors, []);
+    } finally {
+      await close();
+      await d.close();
+    }
+  });
+
+  test('the e-mailed code: asked for on the login page, typed in, logged in', async () => {
+    const d = await startConsoleDaemon();
+    const { page, errors, close } = await openPage(browser);
+    try {
+      const u = await createUser(d.t);
+      await page.goto(d.consoleUrl);
+      await waitForHeading(page, 'Log in');
+      await press(page, 'E-mailed code');
+      await fill(page, 'E-mail', u.user.email!);
+      await press(page, 'Send me a code');
+      const mail = await waitForMail(d.t, u.user.email!, (m) => m.code !== null);
+      await assertLabelled(page);
+      await fill(page, '6-digit code', mail.code!);
+      await press(page, 'Log in');
+      await waitForHeading(page, 'Profile');
       assert.equal(errors, []);
     } finally {
       await close();
