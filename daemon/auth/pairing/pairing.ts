@@ -26,7 +26,8 @@ const sha256 = (kind: string, value: string) => createHash('sha256').update(`${k
 export const normalizeUserCode = (code: string) => code.toUpperCase().replace(/[^A-Z]/g, '');
 const formatUserCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 const hashUserCode = (code: string) => sha256('pairing_code', normalizeUserCode(code));
-const hashDeviceCode = (code: string) => sha256('pairing_device', code);
+/** Also the key of the poll throttle: the throttle store never holds the device code itself. */
+export const hashDeviceCode = (code: string) => sha256('pairing_device', code);
 
 type PairingDeps = Pick<Deps, 'clock' | 'ids' | 'random' | 'config' | 'stores' | 'secrets'>;
 
@@ -113,7 +114,7 @@ export async function pollPairing(deps: PairingDeps, store: PairingStore, ctx: P
     return { state: 'denied' };
   }
   const collected = record.status === 'approved' ? await store.transition(record.id, 'approved', { status: 'collected' }, nowIso) : null;
-  const user = collected?.user_id ? deps.stores.users.findById(collected.user_id) : undefined;
+  const user = collected?.user_id ? await deps.stores.users.findById(collected.user_id) : undefined;
   if (!collected || !user) return { state: 'gone' };
   const method = ['pairing', ...(collected.approved_method ?? [])] as AuthMethod[];
   const { token, session } = await issueSession(deps, { user, kind: 'full', method, ctx });

@@ -8,7 +8,7 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
-import { approvePairing, denyPairing, findPendingPairing, pollPairing, presentPairing, startPairing } from './pairing.js';
+import { approvePairing, denyPairing, findPendingPairing, hashDeviceCode, pollPairing, presentPairing, startPairing } from './pairing.js';
 import { createMemoryPairingStore, type PairingStore } from './pairing-store.js';
 
 const startBody = z.object({ client: z.string().trim().min(1).max(64).optional() });
@@ -25,14 +25,14 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
   const router = new Router({ prefix: '/api/auth/pairing' });
   const signedIn = requireUser(deps);
   // Starting is cheap for the caller and costs the daemon a record: 10 per 5 min per address.
-  const perAddress = createRateLimiter(deps.clock, [{ limit: 10, windowMs: 5 * 60_000 }]);
+  const perAddress = createRateLimiter(deps.stores.limits, deps.clock, 'pairing_start_address', [{ limit: 10, windowMs: 5 * 60_000 }]);
   // RFC 8628 "slow_down": one poll per second per pairing is plenty (the CLI polls every 2 s).
-  const perDevice = createRateLimiter(deps.clock, [{ limit: 1, windowMs: 1000 }]);
+  const perDevice = createRateLimiter(deps.stores.limits, deps.clock, 'pairing_poll', [{ limit: 1, windowMs: 1000 }]);
   // Guessing codes needs an account, and each wrong code counts toward its lock-out (10 → 15 min).
-  const guesses = createFactorLimits(deps);
+  const guesses = createFactorLimits(deps, 'pairing');
 
   router.post('/start', async (ctx) => {
-    const wait = perAddress.hit(ctx.ip || 'unknown');
+    const wait = await perAddress.hit(ctx.ip || 'unknown');
     if (wait !== null) throw tooManyRequests(wait, 'Too many pairings started from this address. Wait a few minutes.');
     const { client } = validate(startBody, ctx.request.body);
     ctx.status = 201;
@@ -41,7 +41,7 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
 
   router.post('/poll', async (ctx) => {
     const { device_code } = validate(pollBody, ctx.request.body);
-    const wait = perDevice.hit(device_code);
+    const wait = await perDevice.hit(hashDeviceCode(device_code));
     if (wait !== null) throw tooManyRequests(wait, 'Polling too fast: wait the interval the start answer gave.');
     const result = await pollPairing(deps, store, ctx, device_code);
     if (result.state === 'gone') throw notFound(GONE, ErrorCode.pairingNotFound);
@@ -50,13 +50,10 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
   });
 
   const pending = async (ctx: Context) => {
-    guesses.throttle(ctx);
+    await guesses.throttle(ctx);
     const { user_code } = validate(codeBody, ctx.request.body);
-    const key = `pairing:${userOf(ctx).user.id}`;
-    guesses.beginAttempt(key);
-    const record = await findPendingPairing(deps, store, user_code);
+    const record = await guesses.attempt(`pairing:${userOf(ctx).user.id}`, () => findPendingPairing(deps, store, user_code), (r) => r !== undefined);
     if (!record) throw notFound(GONE, ErrorCode.pairingNotFound);
-    guesses.ceiling.succeed(key);
     return { record, user_code };
   };
 

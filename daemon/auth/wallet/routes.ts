@@ -72,7 +72,7 @@ export function walletRoutes(deps: Deps): Router {
   // Adds a wallet to a signed-in account (the console's security page, issue 19). Like a passkey,
   // a wallet outlives every session, so a stolen session must not plant one: a recent login is needed.
   router.post('/link', requireUser(deps), async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const body = validate(signedBody, ctx.request.body);
     const { user, session } = userOf(ctx);
     assertRecentLogin(deps, session, 'Linking a wallet');

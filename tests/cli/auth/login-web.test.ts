@@ -44,7 +44,7 @@ test('no terminal: the page URL is printed (no browser is opened), progress goes
   assert.not.match(run.stderr, /Opened /);
   const answer = JSON.parse(run.stdout);
   assert.equal([answer.ok, answer.logged_in_as, answer.method], [true, run.u.user.email, 'pairing']);
-  const row = run.d.t.deps.stores.sessions.find(answer.session_id)!;
+  const row = (await run.d.t.deps.stores.sessions.find(answer.session_id))!;
   assert.equal(row.method, ['pairing', 'pwd']);
 });
 

@@ -27,7 +27,7 @@ if (browser) {
       await fill(page, 'Passkey name', 'test laptop');
       await press(page, 'Add a passkey');
       await waitForText(page, 'Remove');
-      assert.is(d.t.deps.stores.passkeys.listByUser(u.user.id).length, 1);
+      assert.is((await d.t.deps.stores.passkeys.listByUser(u.user.id)).length, 1);
       await screenshot(page, 'passkeys');
 
       await press(page, 'Log out');
@@ -77,8 +77,8 @@ if (browser) {
       await press(page, 'Wallet');
       await press(page, 'Sign in with wallet');
       await waitForHeading(page, 'Profile');
-      const user = d.t.deps.stores.users.findById(d.t.deps.stores.wallets.findUserId(wallet.address.toLowerCase())!)!;
-      const live = d.t.deps.stores.sessions.listActive(user.id, new Date(d.t.clock.now()).toISOString());
+      const user = (await d.t.deps.stores.users.findById((await d.t.deps.stores.wallets.findUserId(wallet.address.toLowerCase()))!))!;
+      const live = await d.t.deps.stores.sessions.listActive(user.id, new Date(d.t.clock.now()).toISOString());
       assert.is(live.length, 1, 'log out ended the first session; the second login made this one');
       assert.ok(live.every((s) => s.method.join() === 'wallet'));
       assert.equal(errors, []);

@@ -40,7 +40,7 @@ test('start → the console page (localhost, code in the fragment) → approve �
   const claims = verifyToken(t.deps.secrets.jwtSecret, got.body.token, t.clock.now())!;
   assert.equal([claims.user_id, claims.typ, claims.amr], [u.user.id, 'session', ['pairing', 'pwd']]);
   // The session record says it came from a pairing, which factor approved it, and that it is the CLI's.
-  const row = t.deps.stores.sessions.find(got.body.session_id)!;
+  const row = (await t.deps.stores.sessions.find(got.body.session_id))!;
   assert.equal([row.method, row.user_agent], [['pairing', 'pwd'], 'svc-cli/test']);
   assert.is((await t.get('/api/me', { authorization: `Bearer ${got.body.token}` })).status, 200);
   // Collected once: the device code is now worthless.
@@ -55,7 +55,7 @@ test('twenty racing polls of an approved pairing yield exactly one session (the 
   const ctx = { get: () => 'svc-cli/test', ip: '127.0.0.1' };
   const p = await startPairing(t.deps, store, ctx, null);
   const record = (await findPendingPairing(t.deps, store, p.user_code))!;
-  assert.ok(await approvePairing(t.deps, store, record, t.deps.stores.sessions.find(verifyToken(t.deps.secrets.jwtSecret, u.token, t.clock.now())!.sid)!));
+  assert.ok(await approvePairing(t.deps, store, record, (await t.deps.stores.sessions.find(verifyToken(t.deps.secrets.jwtSecret, u.token, t.clock.now())!.sid))!));
   const results = await Promise.all(Array.from({ length: 20 }, () => pollPairing(t.deps, store, ctx, p.device_code)));
   assert.is(results.filter((r) => r.state === 'approved').length, 1);
   assert.is(results.filter((r) => r.state === 'gone').length, 19);
