@@ -41,12 +41,14 @@ if (browser) {
       const u = await createUser(d.t);
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
-          const m = pty ? (existsSync(join(home, 'opened-url')) ? [null, readFileSync(join(home, 'opened-url'), 'utf8')] : null) : /Open this page in a browser: (\S+)/.exec(stderr);
+          // In the terminal: wait for both the opener's note and the CLI's line saying it opened the page.
+          const opened = existsSync(join(home, 'opened-url')) && /Opened \S+ in your browser\./.test(output()) ? readFileSync(join(home, 'opened-url'), 'utf8') : null;
+          const m = pty ? (opened ? [null, opened] : null) : /Open this page in a browser: (\S+)/.exec(stderr);
           if (m?.[1]) (clearInterval(timer), resolve(m[1]));
           if (cli.exitCode !== null) (clearInterval(timer), reject(new Error(`the CLI exited: ${output()}`)));
         }, 50);
       });
-      if (pty) assert.match(output(), /Opened http:\/\/localhost:\d+\/#\/pair\/\S+ in your browser\./);
+      if (pty) assert.ok(output().includes(`Opened ${url} in your browser.`), output());
       const code = /Your pairing code: ([A-Z]{4}-[A-Z]{4})/.exec(output())?.[1];
       assert.ok(code, output());
       assert.is(url, `${d.consoleUrl}#/pair/${code}`);
