@@ -12,7 +12,8 @@ import { createInvite } from './dev/invites.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
-import { createOutboxMailer } from './mailer.js';
+import { createOutboxMailer, type Mailer } from './mailer.js';
+import { checkSmtpUrl, createSmtpMailer, redactSmtpUrl } from './smtp-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
@@ -25,6 +26,10 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
+  /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
+  smtp?: string;
+  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
+  database?: string;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -45,6 +50,13 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
   const tier = options.defaultTier ?? 'trial';
   if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
+  if (options.database || env.SVC_DATABASE_URL) {
+    // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
+    // one deployment into as many as there are daemons.
+    throw new Error('team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder');
+  }
+  const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
+  if (smtpUrl) checkSmtpUrl(smtpUrl);
   return defaultConfig({
     host: options.host ?? DEFAULT_HOST,
     port,
@@ -52,6 +64,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
+    ...(smtpUrl ? { smtpUrl } : {}),
   });
 }
 
@@ -72,7 +85,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
-    const mailer = createOutboxMailer(stores.outbox, log);
+    const mailer = createMailer(config, stores, { clock, ids, log });
 
     const server = createServer();
     const port = await listen(server, config.host, config.port);
@@ -94,6 +107,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
         await stores.flush();
+        mailer.close?.();
         lock.release();
         log.flush();
       })());
@@ -102,6 +116,13 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     lock.release();
     throw err;
   }
+}
+
+/** SMTP when configured (CONTRACT §5), else the outbox that `svc mail` reads. */
+function createMailer(config: Config, stores: Deps['stores'], deps: Parameters<typeof createSmtpMailer>[1]): Mailer & { close?(): void } {
+  if (!config.smtpUrl) return createOutboxMailer(stores.outbox, deps.log);
+  deps.log.info(`mail is sent over SMTP via ${redactSmtpUrl(config.smtpUrl)}`);
+  return createSmtpMailer(config.smtpUrl, deps);
 }
 
 /**
@@ -174,6 +195,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     host: flag('host'),
     data: flag('data'),
     defaultTier: flag('default-tier'),
+    smtp: flag('smtp'),
+    database: flag('database'),
   }).catch((err) => {
     process.stderr.write(`svc daemon: ${(err as Error).message}\n`);
     process.exit(1);
