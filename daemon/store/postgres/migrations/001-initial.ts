@@ -63,7 +63,7 @@ CREATE TABLE svc_failures (
 CREATE TABLE svc_schedule_ticks (
   company_id text NOT NULL,
   event_id text NOT NULL,
-  tick text NOT NULL,
+  tick text COLLATE "C" NOT NULL, -- ISO times: byte order is time order
   claimed_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (company_id, event_id, tick)
 );
