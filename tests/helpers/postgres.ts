@@ -18,9 +18,12 @@ export interface TestPostgres {
 
 const SOCKET_PORT = 5432; // only names the socket file inside our private folder: no TCP listener
 
-/** The folder holding initdb and pg_ctl: the newest /usr/lib/postgresql/<n>/bin, else PATH. */
+/**
+ * The folder holding initdb and pg_ctl: the newest /usr/lib/postgresql/<n>/bin, else PATH.
+ * SVC_TEST_PG_ROOT replaces /usr/lib/postgresql (a test of the "not installed" path uses it).
+ */
 export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | null {
-  const root = '/usr/lib/postgresql';
+  const root = env.SVC_TEST_PG_ROOT ?? '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (hasBinaries(join(root, v, 'bin'))) return join(root, v, 'bin');
   for (const dir of (env.PATH ?? '').split(':')) if (dir && hasBinaries(dir)) return dir;
