@@ -12,8 +12,8 @@ import { createInvite } from './dev/invites.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
-import { createOutboxMailer, type Mailer } from './mailer.js';
-import { checkSmtpUrl, createSmtpMailer, redactSmtpUrl } from './smtp-mailer.js';
+import { createConfiguredMailer } from './mailer.js';
+import { checkSmtpUrl } from './smtp-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
@@ -85,7 +85,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
-    const mailer = createMailer(config, stores, { clock, ids, log });
+    const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
     const server = createServer();
     const port = await listen(server, config.host, config.port);
@@ -116,13 +116,6 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     lock.release();
     throw err;
   }
-}
-
-/** SMTP when configured (CONTRACT §5), else the outbox that `svc mail` reads. */
-function createMailer(config: Config, stores: Deps['stores'], deps: Parameters<typeof createSmtpMailer>[1]): Mailer & { close?(): void } {
-  if (!config.smtpUrl) return createOutboxMailer(stores.outbox, deps.log);
-  deps.log.info(`mail is sent over SMTP via ${redactSmtpUrl(config.smtpUrl)}`);
-  return createSmtpMailer(config.smtpUrl, deps);
 }
 
 /**

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../../../../daemon/store/postgres/connect.js';
 import { runMigrations } from '../../../../daemon/store/postgres/migrate.js';
+import { openTeamDatabase } from '../../../../daemon/store/postgres/index.js';
 import { loadDatabaseSecrets, SECRET_NAMES } from '../../../../daemon/store/postgres/secrets.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 
@@ -47,6 +48,14 @@ if (cluster) {
     const err = await loadDatabaseSecrets(db!.pool).catch((e: Error) => e);
     assert.match((err as Error).message, /secret mail_key in svc_secrets must be 64 hex characters/);
     assert.not.match((err as Error).message, /short/, 'the value itself is not repeated');
+  });
+
+  test('openTeamDatabase: daemons starting at once on an empty database migrate once and share one set of secrets', async () => {
+    const url = await (await cluster()).createDatabase();
+    const teams = await Promise.all([openTeamDatabase(url, { max: 2 }), openTeamDatabase(url, { max: 2 }), openTeamDatabase(url, { max: 2 })]);
+    opened.push(...teams.map((t) => t.db));
+    assert.is(teams.filter((t) => t.migration.applied.length > 0).length, 1);
+    for (const t of teams) assert.equal(t.secrets, teams[0]!.secrets);
   });
 
   test.run();
