@@ -58,7 +58,12 @@ export function testPostgres(): (() => Promise<TestPostgres>) | null {
     told = true;
     return null;
   }
-  return () => (started ??= startCluster(bin!));
+  // A failed start is said once, loudly: the test runner does not print a failing before-hook's error.
+  return () =>
+    (started ??= startCluster(bin!).catch((err: Error) => {
+      process.stderr.write(`PostgreSQL test cluster did not start: ${err.message}\n`);
+      throw err;
+    }));
 }
 
 async function startCluster(bin: string): Promise<TestPostgres> {

@@ -6,8 +6,7 @@ import { loadDatabaseSecrets } from './secrets.js';
 export { checkDatabaseUrl, redactDatabaseUrl, type Database } from './connect.js';
 export { openPostgresEventLog, type AsyncEventLog, type PostgresEventLog } from './event-log.js';
 export { createEventNotifier, type EventNotifier } from './event-notifier.js';
-export { createSharedRateLimiter, type SharedRateLimiter } from './rate-limit.js';
-export { createSharedFailureCeiling, type SharedFailureCeiling } from './failure-ceiling.js';
+export { createPostgresLimitStore } from './limit-store.js';
 export { claimTicks, forgetTicks, pruneTicks, type TickClaim } from './schedule-ticks.js';
 
 export interface TeamDatabase {

@@ -1,11 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRateLimiter } from '../../../../daemon/http/rate-limit.js';
-import { createSharedFailureCeiling } from '../../../../daemon/store/postgres/failure-ceiling.js';
-import { createSharedRateLimiter } from '../../../../daemon/store/postgres/rate-limit.js';
+import { createFailureCeiling, createRateLimiter } from '../../../../daemon/http/rate-limit.js';
+import { createMemoryStores } from '../../../../daemon/store/index.js';
+import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
 import { claimTicks, forgetTicks, pruneTicks } from '../../../../daemon/store/postgres/schedule-ticks.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
+import { storeDepsFor } from '../../../helpers/store-implementations.js';
 import { seededRandom } from '../../events/log/log-fixtures.js';
 import { PgFixture } from './pg-fixture.js';
 
@@ -20,7 +21,7 @@ if (cluster) {
 
   test('rate limit: 30 concurrent attempts over three daemons let exactly the limit through', async () => {
     const clock = new FakeClock();
-    const limiters = (await daemons(3)).map((d) => createSharedRateLimiter(d.pool, clock, 'mail', [{ limit: 5, windowMs: 300_000 }]));
+    const limiters = (await daemons(3)).map((d) => createRateLimiter(createPostgresLimitStore(d.pool), clock, 'mail_address', [{ limit: 5, windowMs: 300_000 }]));
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % 3]!.hit('10.0.0.1')));
     assert.is(answers.filter((a) => a === null).length, 5);
     for (const wait of answers.filter((a) => a !== null)) assert.is(wait, 300);
@@ -29,45 +30,47 @@ if (cluster) {
     assert.is(await limiters[1]!.hit('10.0.0.1'), null, 'the window slid past the first attempts');
   });
 
-  test('rate limit: the same answers as the in-memory limiter, step by step (1/min and 5/hour)', async () => {
+  test('the same answers as the accounts store LimitStore, operation by operation', async () => {
     const clock = new FakeClock();
     const [d] = await daemons(1);
-    const shared = createSharedRateLimiter(d!.pool, clock, 'signup', SIGNUP);
-    const local = createRateLimiter(clock, SIGNUP);
+    const shared = createPostgresLimitStore(d!.pool);
+    const local = (await createMemoryStores(storeDepsFor(clock))).limits;
     const random = seededRandom(7);
-    for (let i = 0; i < 120; i++) {
+    const rule = { max: 3, lockMs: 120_000 };
+    for (let i = 0; i < 300; i++) {
       clock.advance(Math.floor(random() * 50_000));
-      const key = `e${Math.floor(random() * 3)}`;
-      if (random() < 0.05) {
-        local.reset(key);
-        await shared.reset(key);
-        continue;
-      }
-      assert.is(await shared.hit(key), local.hit(key), `step ${i}`);
+      const key = `k${Math.floor(random() * 3)}`;
+      const now = clock.now();
+      const op = Math.floor(random() * 6);
+      const step = `step ${i} op ${op} ${key}`;
+      if (op === 0) assert.is(await shared.hit(key, SIGNUP, now), await local.hit(key, SIGNUP, now), step);
+      if (op === 1 && random() < 0.3) await Promise.all([shared.clear(key), local.clear(key)]);
+      if (op === 2) await Promise.all([shared.fail(key, now, rule), local.fail(key, now, rule)]);
+      if (op === 3 && random() < 0.3) await Promise.all([shared.succeed(key), local.succeed(key)]);
+      assert.is(await shared.lockedFor(key, now), await local.lockedFor(key, now), step);
+      assert.is(await shared.failures(key, now), await local.failures(key, now), step);
     }
-    const other = createSharedRateLimiter(d!.pool, clock, 'recovery', SIGNUP);
-    assert.is(await other.hit('e0'), null, 'limiters with another name count apart');
-    clock.advance(3_600_000);
-    assert.ok((await shared.sweep()) >= 1);
-    assert.is(await shared.hit('e1'), null);
   });
 
   test('failure ceiling: 10 failures spread over two daemons lock the account, for both', async () => {
     const clock = new FakeClock();
-    const [a, b] = (await daemons(2)).map((d) => createSharedFailureCeiling(d.pool, clock, 10, 15 * 60_000));
-    const counts = await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? a! : b!).fail('password:ada@example.test')));
-    assert.equal([...counts].sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9], 'each failure saw the ones before it');
-    assert.is(await a!.lockedFor('password:ada@example.test'), null);
-    assert.is(await b!.fail('password:ada@example.test'), 10);
-    assert.is(await a!.lockedFor('password:ada@example.test'), 900);
-    assert.is(await b!.lockedFor('password:ada@example.test'), 900);
+    const [a, b] = (await daemons(2)).map((d) => createFailureCeiling(createPostgresLimitStore(d.pool), clock, 'password', 10, 15 * 60_000));
+    const key = 'ada@example.test';
+    await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? a! : b!).fail(key)));
+    assert.is(await a!.lockedFor(key), null, 'nine failures are not enough');
+    await b!.fail(key);
+    assert.is(await a!.lockedFor(key), 900);
+    assert.is(await b!.lockedFor(key), 900);
     clock.advance(15 * 60_000);
-    assert.is(await a!.lockedFor('password:ada@example.test'), null, 'the lock-out ends');
-    assert.is(await a!.fail('password:ada@example.test'), 1, 'and the count starts again');
-    await b!.succeed('password:ada@example.test');
-    assert.is(await a!.fail('password:ada@example.test'), 1, 'a success clears it');
-    clock.advance(25 * 3600_000);
-    assert.ok((await a!.sweep()) >= 1);
+    assert.is(await a!.lockedFor(key), null, 'the lock-out ends');
+    await a!.fail(key);
+    const before = await a!.tracked(); // the database is shared with the other tests
+    await b!.succeed(key);
+    assert.is(await a!.tracked(), before - 1, 'a success clears the row');
+    await a!.fail('bob@example.test');
+    clock.advance(30 * 3600_000); // past a day since this suite's earlier failures too
+    for (let i = 0; i < 3; i++) await b!.fail(`guess${i}@example.test`);
+    assert.is(await a!.tracked(), 3, 'rows idle for a day (these tests\' included) are swept by later failures');
   });
 
   test('schedule ticks: of three daemons offering the same ticks at once, each tick is claimed once; again after a restart, never', async () => {
