@@ -4,6 +4,7 @@ import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
 import { createSealer } from '../../daemon/store/sealer.js';
 import type { Stores } from '../../daemon/store/types.js';
+import { postgresLimitsFactory } from './postgres-stores.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 
@@ -37,4 +38,7 @@ export const storeImplementations: Record<string, StoreFactory> = {
       },
     };
   },
+  // PostgreSQL as far as it goes (issue 15): the throttles there, the other stores still in memory.
+  // Absent where PostgreSQL is not installed (the run says so in one line).
+  ...postgresLimitsFactory(storeDepsFor),
 };
