@@ -13,7 +13,8 @@ import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
-import { createOutboxMailer } from './mailer.js';
+import { createConfiguredMailer } from './mailer.js';
+import { checkSmtpUrl } from './smtp-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
@@ -26,6 +27,10 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
+  /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
+  smtp?: string;
+  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
+  database?: string;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -46,6 +51,13 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
   const tier = options.defaultTier ?? 'trial';
   if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
+  if (options.database || env.SVC_DATABASE_URL) {
+    // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
+    // one deployment into as many as there are daemons.
+    throw new Error('team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder');
+  }
+  const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
+  if (smtpUrl) checkSmtpUrl(smtpUrl);
   return defaultConfig({
     host: options.host ?? DEFAULT_HOST,
     port,
@@ -53,6 +65,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
+    ...(smtpUrl ? { smtpUrl } : {}),
   });
 }
 
@@ -73,7 +86,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax }, log);
-    const mailer = createOutboxMailer(stores.outbox, log);
+    const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
     const server = createServer();
     const port = await listen(server, config.host, config.port);
@@ -95,6 +108,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
         await stores.close();
+        mailer.close?.();
         lock.release();
         log.flush();
       })());
@@ -178,6 +192,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     host: flag('host'),
     data: flag('data'),
     defaultTier: flag('default-tier'),
+    smtp: flag('smtp'),
+    database: flag('database'),
   }).catch((err) => {
     process.stderr.write(`svc daemon: ${(err as Error).message}\n`);
     process.exit(1);
