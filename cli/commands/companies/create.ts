@@ -13,7 +13,7 @@ interface CreatedCompany {
 /** `svc companies create <name>`; the first Company also becomes the current one (like `svc companies use`). */
 export async function runCompaniesCreate(opts: { name: string }, ctx: CliContext): Promise<void> {
   const company = await ctx.api().post<CreatedCompany>('/api/companies', { name: opts.name });
-  const current = !ctx.config().get(currentCompanyKey(ctx.url()));
+  const current = !ctx.config().get(currentCompanyKey(ctx.scope));
   if (current) saveCurrentCompany(ctx, { id: company.id, name: company.name });
   if (ctx.json) return ctx.printJson({ ...company, current });
   ctx.out(`Created Company ${company.name} (${company.id})`);

@@ -36,7 +36,7 @@ export async function runKeysValidate(opts: { company?: string }, ctx: CliContex
 }
 
 async function findStoredSecretKey(ctx: CliContext, flag?: string): Promise<string> {
-  const current = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.url()))?.id;
+  const current = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
   // A stored key is filed under the Company id: an id (or the current Company) needs no login; a name is looked up.
   const companyId = flag ? ((await storedSecretKey(ctx, flag)) ? flag : await resolveCompanyId(ctx, flag)) : current;
   const key = companyId ? await storedSecretKey(ctx, companyId) : null;
