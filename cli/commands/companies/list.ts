@@ -14,7 +14,7 @@ interface CompanyRow {
 export async function runCompaniesList(_opts: object, ctx: CliContext): Promise<void> {
   const { companies } = await ctx.api().get<{ companies: CompanyRow[] }>('/api/companies');
   const currentId = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
-  if (ctx.json) return ctx.printJson({ companies: companies.map((c) => ({ ...c, current: c.id === currentId })) });
+  if (ctx.json) return ctx.printList(companies.map((c) => ({ ...c, current: c.id === currentId })));
   if (companies.length === 0) {
     ctx.err("no Companies yet: create one with 'svc companies create <name>'");
     return;

@@ -19,7 +19,7 @@ export interface SessionRow {
 export async function runSessionsList(_opts: Record<string, never>, ctx: CliContext): Promise<void> {
   const token = await requireToken(ctx);
   const { sessions } = await ctx.api().get<{ sessions: SessionRow[] }>('/api/auth/sessions', { token });
-  if (ctx.json) return ctx.printJson(sessions);
+  if (ctx.json) return ctx.printList(sessions);
   const rows = sessions.map((s) => [
     (s.current ? '* ' : '  ') + s.id,
     s.created_at.slice(0, 16).replace('T', ' '),

@@ -46,7 +46,7 @@ test('companies create makes the first one current; list marks it; use switches'
   json.ctx.config().set(`company:${server.url}`, cli.ctx.config().get(`company:${server.url}`));
   await runCompaniesList({}, json.ctx);
   const listed = JSON.parse(json.stdout());
-  assert.equal(listed.companies.map((c: any) => [c.name, c.current]), [['Alpha', false], ['Beta', true]]);
+  assert.equal(listed.map((c: any) => [c.name, c.current]), [['Alpha', false], ['Beta', true]]);
   try {
     await runCompaniesCreate({ name: 'alpha' }, cli.ctx);
     assert.unreachable();
