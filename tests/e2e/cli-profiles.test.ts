@@ -19,6 +19,19 @@ const env = { SVC_CONFIG_DIR: config, SVC_KEYCHAIN: 'off' };
 const svc = (args: string[], extra: Record<string, string> = {}, stdin = '') => runCli(args, { ...env, ...extra }, stdin);
 let daemon: DaemonProcess;
 
+/** A command line run by bash in an unrelated folder, as a user pastes it into a new terminal. */
+function shell(line: string, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', line], { cwd: tempDir('svc-elsewhere'), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
 test.before(async () => {
   daemon = await startDaemonProcess(data, ['--default-tier', 'company']);
 });
@@ -27,9 +40,13 @@ test.after(async () => {
 });
 
 test('a profile named by its data folder: signup, verify --from-mail, and still logged in after a port change', async () => {
-  const added = await svc(['profile', 'add', 'local', '--data', data, '--use']);
+  // The banner's next steps, pasted into a shell in another folder (signup given its answers on stdin).
+  const [add, signup] = [/^next: in another terminal, run {2}(.+)$/m, /^ +then {2}(.+)$/m].map((re) => re.exec(daemon.stdout())?.[1]);
+  assert.ok(add && signup, daemon.stdout());
+  assert.not.match(daemon.stdout(), /npx/);
+  const added = await shell(add!);
   assert.is(added.code, 0, added.stderr);
-  const up = await svc(['signup', '--email', 'ada@example.test', '--invite', daemon.invite, '--password-stdin'], {}, GOOD_PASSWORD + '\n');
+  const up = await shell(`${signup} --email ada@example.test --password-stdin`, GOOD_PASSWORD + '\n');
   assert.is(up.code, 0, up.stderr);
   assert.not.match(up.stderr, /npx/);
   const verified = await svc(['verify', '--from-mail']);

@@ -18,11 +18,13 @@ export interface ProfileAddOptions {
  */
 export async function runProfileAdd(opts: ProfileAddOptions, ctx: CliContext): Promise<void> {
   if (!validProfileName(opts.name)) throw new UsageError(`invalid profile name '${opts.name}'`, 'use letters, digits, . _ - (up to 64)');
-  if (readProfiles(ctx.config())[opts.name] && opts.name !== 'default') {
-    throw new UsageError(`profile '${opts.name}' exists already`, `remove it first with 'svc profile remove ${opts.name}'`);
-  }
   if (Boolean(opts.url) === Boolean(opts.data)) throw new UsageError('give one of --url <url> or --data <dir>');
   const profile: Profile = opts.url ? { url: checkedUrl(opts.url) } : { data_dir: resolve(opts.data!) };
+  const existing = readProfiles(ctx.config())[opts.name];
+  // Adding the same profile again is fine (the daemon banner prints this command on every start).
+  if (existing && (existing.url || existing.data_dir) && (existing.url !== profile.url || existing.data_dir !== profile.data_dir)) {
+    throw new UsageError(`profile '${opts.name}' exists already, with other settings`, `remove it first with 'svc profile remove ${opts.name}', or choose another name`);
+  }
   writeProfile(ctx.config(), opts.name, profile);
   if (opts.use) setCurrentProfile(ctx.config(), opts.name);
   if (ctx.json) return ctx.printJson({ ok: true, name: opts.name, ...profile, current: Boolean(opts.use) });
