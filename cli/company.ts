@@ -1,3 +1,4 @@
+import { companyRefListResponse } from '../shared/schemas/companies.js';
 import type { CliContext } from './context.js';
 import { NotFoundError, UsageError } from './errors.js';
 
@@ -15,7 +16,7 @@ export function saveCurrentCompany(ctx: CliContext, company: { id: string; name:
 export async function resolveCompanyId(ctx: CliContext, flag?: string): Promise<string> {
   const wanted = flag ?? ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
   if (!wanted) throw new UsageError('no Company selected', "pass --company <name>, or run 'svc companies use <name>' once");
-  const { companies } = await ctx.api().get<{ companies: { id: string; name: string }[] }>('/api/companies');
+  const { companies } = await ctx.api().get('/api/companies', { schema: companyRefListResponse });
   const found = companies.find((c) => c.id === wanted) ?? companies.find((c) => c.name === wanted);
   if (!found) throw new NotFoundError(`no Company '${wanted}' among yours`, "list them with 'svc companies list'");
   return found.id;

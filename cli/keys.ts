@@ -3,20 +3,9 @@ import type { CliContext } from './context.js';
 import { accounts } from './credentials/store.js';
 import { UsageError } from './errors.js';
 
-/** Wire shapes of the keys routes (docs/keys.md). */
-export interface SecretKeyRow {
-  id: string;
-  name: string;
-  company: { id: string; name: string | null };
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface KeyList {
-  keys: SecretKeyRow[];
-  account_key: { id: string; prefix: string; created_at: string; last_used_at: string | null } | null;
-}
+/** Wire shapes of the keys routes: one definition, in shared/schemas/keys.ts. */
+export type { SecretKeyRow, KeyListResponse as KeyList } from '../shared/schemas/keys.js';
+import type { SecretKeyRow } from '../shared/schemas/keys.js';
 
 /** Refuses a malformed key before it is sent anywhere (same format check as the daemon, shared/keys.ts). */
 export function assertWellFormed(kind: KeyKind, key: string, source: string): string {

@@ -1,4 +1,4 @@
-import { ApiRequestError, CliError } from './errors.js';
+import { ApiRequestError } from './errors.js';
 
 /** A refusal the user can fix by typing again: the daemon's 401 with one of these codes. */
 export const refusedAs =
@@ -16,5 +16,5 @@ export function withLoginHint(err: unknown): unknown {
     err.code === 'invalid_credentials'
       ? "check the e-mail address and the password; forgot it? 'svc password forgot --email <address>'"
       : 'check the code (a recovery code works too), or wait for the next one of your authenticator app';
-  return new CliError(err.message, 4, hint);
+  return new ApiRequestError(err.status, err.code, err.message, err.body, hint);
 }

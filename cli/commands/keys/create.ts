@@ -2,19 +2,10 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { keyCreatedResponse } from '../../../shared/schemas/keys.js';
 import { currentCompanyKey } from '../../company.js';
 import { storeName, storeSecretKey } from '../../keys.js';
 
-interface CreatedKey {
-  ok: boolean;
-  id: string;
-  secret_key: string;
-  note: string;
-  name: string;
-  company: { id: string; name: string };
-  prefix: string;
-  created_at: string;
-}
 
 export interface KeysCreateOptions {
   /** The Company (name or id): --root or --company, else the current one (`svc companies use`). */
@@ -32,7 +23,7 @@ export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): P
   const root = opts.root?.trim() || ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
   if (!root) throw new UsageError('no Company selected for the key', "pass --company <name>, or run 'svc companies use <name>' once");
   if (!opts.name?.trim()) throw new UsageError('--name <label> is required: a label to recognise the key by');
-  const created = await ctx.api().post<CreatedKey>('/api/keys', { root, name: opts.name });
+  const created = await ctx.api().post('/api/keys', { root, name: opts.name }, { schema: keyCreatedResponse });
   if (opts.store) await storeSecretKey(ctx, created.company.id, created.secret_key);
   if (ctx.json) return ctx.printJson({ ...created, stored: opts.store });
   ctx.out(`Created secret key ${created.id} '${created.name}' for Company ${created.company.name} (${created.company.id})`);
