@@ -71,10 +71,9 @@ export function fishScript(program: Command): string {
   for (const n of nodes) {
     const words = n.path ? n.path.split(' ') : [];
     // At this node: every word of its path typed, and none of its subcommands yet.
-    const cond = [
-      ...(words.length ? words.map((w) => `__fish_seen_subcommand_from ${w}`) : []),
-      ...(n.subs.length ? [`not __fish_seen_subcommand_from ${n.subs.map((s) => s.name).join(' ')}`] : []),
-    ].join('; and ') || '__fish_use_subcommand';
+    const cond = words.length
+      ? [...words.map((w) => `__fish_seen_subcommand_from ${w}`), ...(n.subs.length ? [`not __fish_seen_subcommand_from ${n.subs.map((s) => s.name).join(' ')}`] : [])].join('; and ')
+      : '__fish_use_subcommand';
     for (const s of n.subs) lines.push(`complete -c svc -n ${quote(cond)} -a ${quote(s.name)} -d ${quote(s.description.slice(0, 60))}`);
     for (const o of n.options) if (n.path) lines.push(`complete -c svc -n ${quote(cond)} -l ${o.replace(/^--/, '')}`);
   }
