@@ -10,6 +10,7 @@ import { defaultConfig, type Config } from './config.js';
 import { ensureDataDir, loadSecrets } from './data-dir.js';
 import type { Deps } from './deps.js';
 import { createInvite } from './dev/invites.js';
+import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
@@ -113,6 +114,7 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
   const daemon = await startDaemon(options);
   const invite = await createInvite(daemon.deps);
   const dataDir = daemon.deps.config.dataDir;
+  const consoleUrl = browserOrigins(daemon.deps.config).consoleUrl;
   // Handlers first, banner second: a supervisor may send SIGTERM the moment it reads the
   // first line, and before process.on() the default action would kill us without a clean stop.
   let signals = 0;
@@ -137,11 +139,13 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
     [
       `listening on ${daemon.url}`,
       ...(json
-        ? [JSON.stringify({ ok: true, url: daemon.url, data_dir: dataDir, invite_code: invite, pid: process.pid })]
+        ? [JSON.stringify({ ok: true, url: daemon.url, console_url: consoleUrl, data_dir: dataDir, invite_code: invite, pid: process.pid })]
         : [
             `data folder: ${dataDir}`,
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
             ...nextSteps(dataDir, invite),
+            // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).
+            `web console: ${consoleUrl}  (or: ${cliCommand()} login --web)`,
           ]),
       '',
     ].join('\n'),
@@ -153,9 +157,12 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
  * would fetch an unrelated npm package; `svc` needs `npm link` first), and for a data folder that
  * is not the default one, a profile naming it once, through which every command finds the daemon.
  */
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const cliCommand = () => `node ${shellQuote(fileURLToPath(new URL('../cli/main.js', import.meta.url)))}`;
+
 function nextSteps(dataDir: string, invite: string): string[] {
-  const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const cli = `node ${q(fileURLToPath(new URL('../cli/main.js', import.meta.url)))}`;
+  const q = shellQuote;
+  const cli = cliCommand();
   const signup = `${cli} signup --invite ${invite}`;
   if (resolve(dataDir) === resolve(resolveDataDir(undefined, { ...process.env, SVC_DATA_DIR: undefined }))) return [`next: in another terminal, run  ${signup}`];
   return [`next: in another terminal, run  ${cli} profile add local --data ${q(resolve(dataDir))} --use`, `      then  ${signup}`];
