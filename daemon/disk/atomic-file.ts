@@ -26,6 +26,9 @@ export function writeFileAtomicSync(dir: string, name: string, chunks: Buffer[])
 
 /** The same, written a piece at a time (each write goes through the thread pool, off the event loop). */
 export class AtomicFileWriter {
+  /** Bytes written so far. */
+  size = 0;
+
   private constructor(
     private readonly dir: string,
     private readonly name: string,
@@ -39,6 +42,7 @@ export class AtomicFileWriter {
   async write(data: Buffer): Promise<void> {
     let done = 0;
     while (done < data.length) done += (await this.handle.write(data, done, data.length - done)).bytesWritten;
+    this.size += data.length;
   }
 
   /** Syncs the temp file and puts it in place. */
