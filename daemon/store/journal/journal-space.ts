@@ -46,6 +46,9 @@ export class JournalRecordSpace extends MemorySpace {
   private seq: number;
   private durableSeq: number;
   private waiters: { seq: number; resolve(ok: boolean): void }[] = [];
+  /** The first entry of each failed batch since open, and how many there were at the last capture. */
+  private readonly failures: number[] = [];
+  private failuresAtCapture = 0;
   private since: { bytes: number; entries: number };
   private sinceAtCapture = { bytes: 0, entries: 0 };
   private snapshotBytes: number;
@@ -128,6 +131,7 @@ export class JournalRecordSpace extends MemorySpace {
   private onFailed(entries: Entry[]): void {
     for (let i = entries.length - 1; i >= 0; i--) this.apply(entries[i]!.undo);
     const first = entries[0]?.seq ?? Infinity;
+    this.failures.push(first);
     // A snapshot captured with any of these in it must not be put in place.
     this.wake((seq) => (seq >= first ? false : undefined));
   }
@@ -145,7 +149,7 @@ export class JournalRecordSpace extends MemorySpace {
       const size = await compact({
         dir: this.dir,
         capture: () => this.capture(),
-        whenDurable: (seq) => (seq <= this.durableSeq ? Promise.resolve(true) : new Promise((resolve) => this.waiters.push({ seq, resolve }))),
+        whenDurable: (seq) => this.whenDurable(seq),
       });
       if (size !== null) {
         this.snapshotBytes = size;
@@ -159,6 +163,12 @@ export class JournalRecordSpace extends MemorySpace {
     this.since.entries += this.sinceAtCapture.entries;
   }
 
+  private whenDurable(seq: number): Promise<boolean> {
+    if (this.failures.slice(this.failuresAtCapture).some((first) => first <= seq)) return Promise.resolve(false);
+    if (seq <= this.durableSeq) return Promise.resolve(true);
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
   /** O(records) pointer copies, no encoding: the records are frozen, so holding them is a consistent view. */
   private capture(): CapturedState {
     const segment = this.writer.requestRoll();
@@ -169,6 +179,7 @@ export class JournalRecordSpace extends MemorySpace {
       tables.push({ name, records: [...rows.values()], idOf: (_, i) => ids[i]! });
     }
     this.sinceAtCapture = this.since;
+    this.failuresAtCapture = this.failures.length;
     this.since = { bytes: 0, entries: 0 };
     return { seq: this.seq, segment, tables };
   }
