@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { syncFolder } from './segment-io.js';
+import { syncFolder, syncFolderAsync } from './segment-io.js';
 
 /**
  * Files replaced whole (snapshots) are written aside as `<name>.tmp`, synced, renamed into place
@@ -53,7 +53,7 @@ export class AtomicFileWriter {
       await this.handle.close();
     }
     await rename(join(this.dir, `${this.name}.tmp`), join(this.dir, this.name));
-    syncFolder(this.dir);
+    await syncFolderAsync(this.dir);
   }
 
   async abort(): Promise<void> {

@@ -1,5 +1,5 @@
 import { closeSync, constants, openSync } from 'node:fs';
-import { segmentPath, syncFolder, type SegmentIo } from './segment-io.js';
+import { segmentPath, syncFolder, syncFolderAsync, type SegmentIo } from './segment-io.js';
 
 /** What a writer appends: one line (without its newline). */
 export interface LineItem {
@@ -114,9 +114,12 @@ export class GroupCommitWriter<T extends LineItem> {
     if (this.broken) return this.reject(batch, this.broken);
     const lines = batch.map((w) => Buffer.from(w.item.line + '\n', 'utf8'));
     const data = Buffer.concat(lines);
-    if (this.rollRequested || (this.size > 0 && this.size + data.length > this.o.segmentBytes)) this.roll();
-    const start = this.size;
+    let start = this.size;
     try {
+      if (this.size > 0 && (this.rollRequested || this.size + data.length > this.o.segmentBytes)) {
+        await this.roll();
+        start = 0;
+      }
       await this.o.io.write(this.fd, data, start);
       await this.o.io.sync(this.fd);
     } catch (cause) {
@@ -159,12 +162,14 @@ export class GroupCommitWriter<T extends LineItem> {
     for (const w of failed) w.reject(err);
   }
 
-  private roll(): void {
+  /** The new file's name is made durable (folder synced, off the event loop) before anything in it is acknowledged. */
+  private async roll(): Promise<void> {
     closeSync(this.fd);
     this.rollRequested = false;
     this.segmentNo++;
     this.size = 0;
-    this.fd = openSegment(this.o.dir, this.segmentNo);
+    this.fd = openSync(segmentPath(this.o.dir, this.segmentNo), constants.O_WRONLY | constants.O_CREAT, 0o600);
+    await syncFolderAsync(this.o.dir);
   }
 }
 

@@ -21,14 +21,14 @@ export interface FileLogOptions {
   /** Save the indexes (periodically and at close) and load them at the next start (default true). */
   snapshot?: boolean;
   /**
-   * Save the indexes after this many events since the last save (default 100,000, and at least an
-   * eighth of the log), so a start after a crash scans only the lines since.
+   * Save the indexes after this many events since the last save (default 50,000, and at least a
+   * sixteenth of the log), so a start after a crash scans only the lines since.
    */
   snapshotEvery?: number;
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
-const DEFAULT_SNAPSHOT_EVERY = 100_000;
+const DEFAULT_SNAPSHOT_EVERY = 50_000;
 // Offsets are kept as 32-bit numbers.
 const MAX_SEGMENT_BYTES = 2 ** 31;
 

@@ -3,7 +3,7 @@ import { listSegments, segmentPath } from '../../disk/segment-io.js';
 import { captureSnapshot, writeSnapshot, writeSnapshotInPieces, type SnapshotParts } from './index-snapshot.js';
 
 /**
- * When the log saves its indexes: every `every` events (and at least an eighth of the log, so the
+ * When the log saves its indexes: every `every` events (and at least a sixteenth of the log, so the
  * bytes rewritten stay proportional to the bytes appended), and at a clean close. A periodic save
  * is captured at once and written in pieces across event-loop turns; one at a time.
  */
@@ -21,7 +21,7 @@ export class PeriodicSnapshots {
   /** Called once a batch is durable and indexed; `position` is the writer's durable end. */
   count(events: number, total: number, position: { segment: number; size: number }): void {
     this.since += events;
-    if (!this.enabled || this.running || this.since < Math.max(this.every, total / 8)) return;
+    if (!this.enabled || this.running || this.since < Math.max(this.every, total / 16)) return;
     this.since = 0;
     const snap = captureSnapshot(this.covered(position), this.parts);
     // A failed save only means a longer scan at the next start; the next period tries again.

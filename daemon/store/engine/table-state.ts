@@ -7,7 +7,9 @@ import type { IndexKey, Table, TableSpec } from './types.js';
 export class TableState<T extends object> implements Table<T> {
   readonly name: string;
   private readonly records = new Map<string, T>();
-  private readonly indexes = new Map<string, { keyOf: (r: T) => IndexKey; byKey: Map<string, Set<string>> }>();
+  // A key held by one record maps to its id; only a shared key gets a Set. Most keys (e-mail, token
+  // hash, session id) are unique, and 100,000 one-element Sets cost more time and memory than the records.
+  private readonly indexes = new Map<string, { keyOf: (r: T) => IndexKey; byKey: Map<string, Ids> }>();
 
   constructor(readonly spec: TableSpec<T>) {
     this.name = spec.name;
@@ -24,7 +26,8 @@ export class TableState<T extends object> implements Table<T> {
 
   lookup(index: string, key: string): T[] {
     const ids = this.index(index).get(key);
-    if (!ids) return [];
+    if (ids === undefined) return [];
+    if (typeof ids === 'string') return [this.records.get(ids)!];
     const out: T[] = [];
     for (const id of ids) out.push(this.records.get(id)!);
     return out;
@@ -32,13 +35,15 @@ export class TableState<T extends object> implements Table<T> {
 
   first(index: string, key: string): T | undefined {
     const ids = this.index(index).get(key);
-    if (!ids) return undefined;
+    if (ids === undefined) return undefined;
+    if (typeof ids === 'string') return this.records.get(ids);
     for (const id of ids) return this.records.get(id);
     return undefined;
   }
 
   count(index: string, key: string): number {
-    return this.index(index).get(key)?.size ?? 0;
+    const ids = this.index(index).get(key);
+    return ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size;
   }
 
   all(): IterableIterator<T> {
@@ -53,11 +58,9 @@ export class TableState<T extends object> implements Table<T> {
     const frozen = deepFreeze(record);
     this.records.set(id, frozen);
     for (const { keyOf, byKey } of this.indexes.values()) {
-      for (const key of keysOf(keyOf(frozen))) {
-        let ids = byKey.get(key);
-        if (!ids) byKey.set(key, (ids = new Set()));
-        ids.add(id);
-      }
+      const keys = keyOf(frozen);
+      if (typeof keys === 'string') file(byKey, keys, id);
+      else if (keys) for (const key of keys) file(byKey, key, id);
     }
   }
 
@@ -72,18 +75,32 @@ export class TableState<T extends object> implements Table<T> {
     for (const { keyOf, byKey } of this.indexes.values()) {
       for (const key of keysOf(keyOf(record))) {
         const ids = byKey.get(key);
-        if (!ids) continue;
+        if (ids === undefined) continue;
+        if (typeof ids === 'string') {
+          if (ids === id) byKey.delete(key);
+          continue;
+        }
         ids.delete(id);
-        if (ids.size === 0) byKey.delete(key);
+        if (ids.size === 1) byKey.set(key, ids.values().next().value!);
       }
     }
   }
 
-  private index(name: string): Map<string, Set<string>> {
+  private index(name: string): Map<string, Ids> {
     const index = this.indexes.get(name);
     if (!index) throw new Error(`table ${this.name} has no index ${name}`);
     return index.byKey;
   }
+}
+
+/** One id, or the ids (in the order first put) of a key several records share. */
+type Ids = string | Set<string>;
+
+function file(byKey: Map<string, Ids>, key: string, id: string): void {
+  const ids = byKey.get(key);
+  if (ids === undefined) byKey.set(key, id);
+  else if (typeof ids !== 'string') ids.add(id);
+  else if (ids !== id) byKey.set(key, new Set([ids, id]));
 }
 
 function keysOf(key: IndexKey): readonly string[] {
@@ -94,7 +111,10 @@ function keysOf(key: IndexKey): readonly string[] {
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    for (const k in value) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v && typeof v === 'object') deepFreeze(v);
+    }
   }
   return value;
 }

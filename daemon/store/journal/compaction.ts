@@ -1,5 +1,5 @@
-import { rmSync } from 'node:fs';
-import { listSegments, segmentPath, syncFolder } from '../../disk/segment-io.js';
+import { rm } from 'node:fs/promises';
+import { listSegments, segmentPath, syncFolderAsync } from '../../disk/segment-io.js';
 import { writeSnapshotFile, type CapturedState } from './snapshot-file.js';
 
 export interface CompactionHost {
@@ -19,9 +19,11 @@ export interface CompactionHost {
  * and abandoned if one of them fails (memory then no longer holds it either).
  * Returns the snapshot's size in bytes, or null when it was abandoned.
  */
-export async function compact(host: CompactionHost): Promise<number | null> {
+export async function compact(host: CompactionHost, timing = { longestSliceMs: 0 }): Promise<number | null> {
+  const started = performance.now();
   const state = host.capture();
-  const file = await writeSnapshotFile(host.dir, state);
+  timing.longestSliceMs = Math.max(timing.longestSliceMs, performance.now() - started);
+  const file = await writeSnapshotFile(host.dir, state, timing);
   if (!(await host.whenDurable(state.seq))) {
     await file.abort();
     return null;
@@ -29,7 +31,7 @@ export async function compact(host: CompactionHost): Promise<number | null> {
   const size = file.size;
   await file.commit();
   const covered = listSegments(host.dir).filter((n) => n <= state.segment);
-  for (const n of covered) rmSync(segmentPath(host.dir, n), { force: true });
-  if (covered.length > 0) syncFolder(host.dir);
+  for (const n of covered) await rm(segmentPath(host.dir, n), { force: true });
+  if (covered.length > 0) await syncFolderAsync(host.dir);
   return size;
 }

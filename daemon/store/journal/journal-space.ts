@@ -24,6 +24,8 @@ export interface JournalStats {
   /** What a start after a crash would replay on top of the snapshot. */
   bytes_since_snapshot: number;
   entries_since_snapshot: number;
+  /** The longest the event loop was held by one step of a snapshot (the capture, or one slice of encoding). */
+  snapshot_longest_step_ms: number;
 }
 
 interface Entry {
@@ -54,6 +56,7 @@ export class JournalRecordSpace extends MemorySpace {
   private snapshotBytes: number;
   private compacting: Promise<void> | null = null;
   private snapshots = 0;
+  private readonly timing = { longestSliceMs: 0 };
   private closed = false;
 
   constructor(
@@ -106,7 +109,7 @@ export class JournalRecordSpace extends MemorySpace {
 
   stats(): JournalStats {
     const { batches, syncs, appends } = this.writer.stats;
-    return { entries: appends, batches, syncs, snapshots: this.snapshots, bytes_since_snapshot: this.since.bytes, entries_since_snapshot: this.since.entries };
+    return { entries: appends, batches, syncs, snapshots: this.snapshots, bytes_since_snapshot: this.since.bytes, entries_since_snapshot: this.since.entries, snapshot_longest_step_ms: this.timing.longestSliceMs };
   }
 
   protected override persist(changes: Change[], undo: Change[]): Promise<void> {
@@ -146,7 +149,8 @@ export class JournalRecordSpace extends MemorySpace {
 
   private async compactNow(): Promise<void> {
     try {
-      const size = await compact({
+      const size = await compact(
+        {
         dir: this.dir,
         capture: () => this.capture(),
         whenDurable: (seq) => this.whenDurable(seq),
