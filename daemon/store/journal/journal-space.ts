@@ -3,6 +3,7 @@ import type { SegmentIo } from '../../disk/segment-io.js';
 import { MemorySpace, type Change } from '../engine/memory-space.js';
 import type { TableSpec, Table } from '../engine/types.js';
 import { compact } from './compaction.js';
+import { Durability } from './durability.js';
 import { encodeEntry, type Rows } from './entry-format.js';
 import type { LoadedJournal } from './load-journal.js';
 import type { CapturedState, CapturedTable } from './snapshot-file.js';
@@ -46,11 +47,8 @@ export class JournalRecordSpace extends MemorySpace {
   /** Records read from disk for tables not defined yet. */
   private readonly rows: Rows;
   private seq: number;
-  private durableSeq: number;
-  private waiters: { seq: number; resolve(ok: boolean): void }[] = [];
-  /** The first entry of each failed batch since open, and how many there were at the last capture. */
-  private readonly failures: number[] = [];
-  private failuresAtCapture = 0;
+  private readonly durability: Durability;
+  private markAtCapture = 0;
   private since: { bytes: number; entries: number };
   private sinceAtCapture = { bytes: 0, entries: 0 };
   private snapshotBytes: number;
@@ -67,7 +65,8 @@ export class JournalRecordSpace extends MemorySpace {
     super();
     this.recovery = loaded.recovery;
     this.rows = loaded.rows;
-    this.seq = this.durableSeq = loaded.lastSeq;
+    this.seq = loaded.lastSeq;
+    this.durability = new Durability(loaded.lastSeq);
     this.since = { bytes: loaded.bytesSinceSnapshot, entries: loaded.entriesSinceSnapshot };
     this.snapshotBytes = loaded.snapshotBytes;
     this.writer = new GroupCommitWriter<Entry>({
@@ -123,38 +122,23 @@ export class JournalRecordSpace extends MemorySpace {
   }
 
   private onDurable(batch: Written<Entry>[]): void {
-    this.durableSeq = batch.at(-1)!.item.seq;
+    this.durability.durableUpTo(batch.at(-1)!.item.seq);
     for (const w of batch) this.since.bytes += w.length + 1;
     this.since.entries += batch.length;
-    this.wake((seq) => (seq <= this.durableSeq ? true : undefined));
     const due = this.since.bytes >= Math.max(this.tuning.snapshotBytes, this.snapshotBytes / 2) || this.since.entries >= this.tuning.snapshotEntries;
     if (due && !this.compacting && !this.closed) this.compacting = this.compactNow().finally(() => (this.compacting = null));
   }
 
   private onFailed(entries: Entry[]): void {
     for (let i = entries.length - 1; i >= 0; i--) this.apply(entries[i]!.undo);
-    const first = entries[0]?.seq ?? Infinity;
-    this.failures.push(first);
     // A snapshot captured with any of these in it must not be put in place.
-    this.wake((seq) => (seq >= first ? false : undefined));
-  }
-
-  private wake(decide: (seq: number) => boolean | undefined): void {
-    this.waiters = this.waiters.filter((w) => {
-      const ok = decide(w.seq);
-      if (ok !== undefined) w.resolve(ok);
-      return ok === undefined;
-    });
+    if (entries.length > 0) this.durability.failedFrom(entries[0]!.seq);
   }
 
   private async compactNow(): Promise<void> {
     try {
-      const size = await compact(
-        {
-        dir: this.dir,
-        capture: () => this.capture(),
-        whenDurable: (seq) => this.whenDurable(seq),
-      });
+      const host = { dir: this.dir, capture: () => this.capture(), whenDurable: (seq: number) => this.durability.when(seq, this.markAtCapture) };
+      const size = await compact(host, this.timing);
       if (size !== null) {
         this.snapshotBytes = size;
         this.snapshots++;
@@ -167,12 +151,6 @@ export class JournalRecordSpace extends MemorySpace {
     this.since.entries += this.sinceAtCapture.entries;
   }
 
-  private whenDurable(seq: number): Promise<boolean> {
-    if (this.failures.slice(this.failuresAtCapture).some((first) => first <= seq)) return Promise.resolve(false);
-    if (seq <= this.durableSeq) return Promise.resolve(true);
-    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
-  }
-
   /** O(records) pointer copies, no encoding: the records are frozen, so holding them is a consistent view. */
   private capture(): CapturedState {
     const segment = this.writer.requestRoll();
@@ -183,7 +161,7 @@ export class JournalRecordSpace extends MemorySpace {
       tables.push({ name, records: [...rows.values()], idOf: (_, i) => ids[i]! });
     }
     this.sinceAtCapture = this.since;
-    this.failuresAtCapture = this.failures.length;
+    this.markAtCapture = this.durability.mark();
     this.since = { bytes: 0, entries: 0 };
     return { seq: this.seq, segment, tables };
   }
