@@ -54,13 +54,14 @@ export class TableState<T extends object> implements Table<T> {
   put(record: T): void {
     const id = this.spec.id(record);
     const old = this.records.get(id);
-    if (old) this.unindex(id, old);
     const frozen = deepFreeze(record);
     this.records.set(id, frozen);
     for (const { keyOf, byKey } of this.indexes.values()) {
-      const keys = keyOf(frozen);
-      if (typeof keys === 'string') file(byKey, keys, id);
-      else if (keys) for (const key of keys) file(byKey, key, id);
+      const keys = keysOf(keyOf(frozen));
+      // A replaced record keeps its place under the keys it still has (lookups stay in first-put
+      // order when a row is only touched); it leaves the keys it lost and joins the new ones last.
+      if (old) for (const key of keysOf(keyOf(old))) if (!keys.includes(key)) drop(byKey, key, id);
+      for (const key of keys) file(byKey, key, id);
     }
   }
 
@@ -73,16 +74,7 @@ export class TableState<T extends object> implements Table<T> {
 
   private unindex(id: string, record: T): void {
     for (const { keyOf, byKey } of this.indexes.values()) {
-      for (const key of keysOf(keyOf(record))) {
-        const ids = byKey.get(key);
-        if (ids === undefined) continue;
-        if (typeof ids === 'string') {
-          if (ids === id) byKey.delete(key);
-          continue;
-        }
-        ids.delete(id);
-        if (ids.size === 1) byKey.set(key, ids.values().next().value!);
-      }
+      for (const key of keysOf(keyOf(record))) drop(byKey, key, id);
     }
   }
 
@@ -101,6 +93,17 @@ function file(byKey: Map<string, Ids>, key: string, id: string): void {
   if (ids === undefined) byKey.set(key, id);
   else if (typeof ids !== 'string') ids.add(id);
   else if (ids !== id) byKey.set(key, new Set([ids, id]));
+}
+
+function drop(byKey: Map<string, Ids>, key: string, id: string): void {
+  const ids = byKey.get(key);
+  if (ids === undefined) return;
+  if (typeof ids === 'string') {
+    if (ids === id) byKey.delete(key);
+    return;
+  }
+  ids.delete(id);
+  if (ids.size === 1) byKey.set(key, ids.values().next().value!);
 }
 
 function keysOf(key: IndexKey): readonly string[] {

@@ -102,7 +102,9 @@ export class JournalRecordSpace extends MemorySpace {
     this.closed = true;
     await this.writer.settle();
     await this.compacting;
-    if (this.writer.healthy && this.since.entries > 0) await this.compactNow();
+    // Only a handle that wrote compacts: a second handle opened just to read (tests do) must not
+    // fold and delete segments under the one that is still writing.
+    if (this.writer.healthy && this.writer.stats.appends > 0 && this.since.entries > 0) await this.compactNow();
     this.writer.close();
   }
 

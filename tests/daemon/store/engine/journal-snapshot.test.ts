@@ -118,6 +118,22 @@ test('a snapshot captured with a write that then fails is abandoned, and memory 
   await reopened.close();
 });
 
+test('a second handle that only read does not compact at close under the one still writing', async () => {
+  const dir = tempDir('journal');
+  const space = await openJournalSpace(dir);
+  const t = space.define(people);
+  await space.write((tx) => tx.put(t, person(1)));
+  const reader = await openJournalSpace(dir);
+  assert.equal(contents(reader), [person(1)]);
+  await reader.close();
+  assert.equal(filesIn(journalFolder(dir)), ['000001.jsonl']);
+  await space.write((tx) => tx.put(t, person(2)));
+  const crashed = await openJournalSpace(crashCopy(dir));
+  assert.equal(contents(crashed), [person(1), person(2)]);
+  await crashed.close();
+  await space.close();
+});
+
 test('a leftover .tmp (a snapshot a crash interrupted) is removed at open and changes nothing', async () => {
   const dir = tempDir('journal');
   const space = await openJournalSpace(dir);
