@@ -118,6 +118,30 @@ test('a snapshot captured with a write that then fails is abandoned, and memory 
   await reopened.close();
 });
 
+test('all() and index order survive a snapshot and a replay on top of it', async () => {
+  const dir = tempDir('journal');
+  let space = await openJournalSpace(dir);
+  let t = space.define(people);
+  const order = () => [...t.all()].map((p) => p.id);
+  for (const n of [3, 1, 2]) await space.write((tx) => tx.put(t, person(n, 'red')));
+  await space.write((tx) => tx.put(t, { ...person(1, 'red'), email: 'new@x' }));
+  await space.write((tx) => tx.remove(t, 'p3'));
+  await space.write((tx) => tx.put(t, person(3, 'red')));
+  assert.equal(order(), ['p1', 'p2', 'p3']);
+  await space.close(); // snapshot
+  space = await openJournalSpace(dir);
+  t = space.define(people);
+  assert.equal(order(), ['p1', 'p2', 'p3']);
+  await space.write((tx) => tx.put(t, person(0, 'red')));
+  await space.write((tx) => tx.put(t, { ...person(2, 'red'), email: 'two@x' }));
+  const crashed = await openJournalSpace(crashCopy(dir)); // snapshot + replay
+  const c = crashed.define(people);
+  assert.equal([...c.all()].map((p) => p.id), ['p1', 'p2', 'p3', 'p0']);
+  assert.equal(c.lookup('team', 'red').map((p) => p.id), t.lookup('team', 'red').map((p) => p.id));
+  await crashed.close();
+  await space.close();
+});
+
 test('a second handle that only read does not compact at close under the one still writing', async () => {
   const dir = tempDir('journal');
   const space = await openJournalSpace(dir);
