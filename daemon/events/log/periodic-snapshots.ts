@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { listSegments, segmentPath } from '../../disk/segment-io.js';
-import { captureSnapshot, writeSnapshot, writeSnapshotInPieces, type SnapshotParts } from './index-snapshot.js';
+import type { SnapshotParts } from './index-snapshot.js';
+import { captureSnapshot, writeSnapshot, writeSnapshotInPieces } from './snapshot-write.js';
 
 /**
  * When the log saves its indexes: every `every` events (and at least a sixteenth of the log, so the
