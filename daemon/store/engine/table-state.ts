@@ -7,9 +7,12 @@ import type { IndexKey, Table, TableSpec } from './types.js';
 export class TableState<T extends object> implements Table<T> {
   readonly name: string;
   private readonly records = new Map<string, T>();
-  // A key held by one record maps to its id; only a shared key gets a Set. Most keys (e-mail, token
-  // hash, session id) are unique, and 100,000 one-element Sets cost more time and memory than the records.
-  private readonly indexes = new Map<string, { keyOf: (r: T) => IndexKey; byKey: Map<string, Ids> }>();
+  // A key held by one record maps to its id; only a shared key gets a bucket. Most keys (e-mail,
+  // token hash, session id) are unique, and 100,000 one-element Sets cost more time and memory than the records.
+  private readonly indexes = new Map<string, { keyOf: (r: T) => IndexKey; byKey: Map<string, Bucket> }>();
+  /** When each record was first put: lookups answer in this order, whatever was replaced since. */
+  private readonly firstPut = new Map<string, number>();
+  private puts = 0;
 
   constructor(readonly spec: TableSpec<T>) {
     this.name = spec.name;
@@ -25,25 +28,23 @@ export class TableState<T extends object> implements Table<T> {
   }
 
   lookup(index: string, key: string): T[] {
-    const ids = this.index(index).get(key);
-    if (ids === undefined) return [];
-    if (typeof ids === 'string') return [this.records.get(ids)!];
+    const ids = this.ids(index, key);
+    if (!ids) return [];
     const out: T[] = [];
     for (const id of ids) out.push(this.records.get(id)!);
     return out;
   }
 
   first(index: string, key: string): T | undefined {
-    const ids = this.index(index).get(key);
-    if (ids === undefined) return undefined;
-    if (typeof ids === 'string') return this.records.get(ids);
+    const ids = this.ids(index, key);
+    if (!ids) return undefined;
     for (const id of ids) return this.records.get(id);
     return undefined;
   }
 
   count(index: string, key: string): number {
-    const ids = this.index(index).get(key);
-    return ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size;
+    const bucket = this.index(index).get(key);
+    return bucket === undefined ? 0 : typeof bucket === 'string' ? 1 : bucket.ids.size;
   }
 
   all(): IterableIterator<T> {
@@ -56,54 +57,71 @@ export class TableState<T extends object> implements Table<T> {
     const old = this.records.get(id);
     const frozen = deepFreeze(record);
     this.records.set(id, frozen);
+    let order = this.firstPut.get(id);
+    if (order === undefined) this.firstPut.set(id, (order = ++this.puts));
     for (const { keyOf, byKey } of this.indexes.values()) {
-      const keys = keysOf(keyOf(frozen));
-      // A replaced record keeps its place under the keys it still has (lookups stay in first-put
-      // order when a row is only touched); it leaves the keys it lost and joins the new ones last.
-      if (old) for (const key of keysOf(keyOf(old))) if (!keys.includes(key)) drop(byKey, key, id);
-      for (const key of keys) file(byKey, key, id);
+      const before = old ? keysOf(keyOf(old)) : [];
+      const after = keysOf(keyOf(frozen));
+      // A key the record keeps keeps its place: replacing a record does not reorder its lookups.
+      for (const key of before) if (!after.includes(key)) drop(byKey, key, id);
+      for (const key of after) if (!before.includes(key)) this.file(byKey, key, id, order);
     }
   }
 
   remove(id: string): void {
     const old = this.records.get(id);
     if (!old) return;
-    this.unindex(id, old);
+    for (const { keyOf, byKey } of this.indexes.values()) for (const key of keysOf(keyOf(old))) drop(byKey, key, id);
     this.records.delete(id);
+    this.firstPut.delete(id);
   }
 
-  private unindex(id: string, record: T): void {
-    for (const { keyOf, byKey } of this.indexes.values()) {
-      for (const key of keysOf(keyOf(record))) drop(byKey, key, id);
+  private file(byKey: Map<string, Bucket>, key: string, id: string, order: number): void {
+    const bucket = byKey.get(key);
+    if (bucket === undefined) return void byKey.set(key, id);
+    if (typeof bucket === 'string') {
+      if (bucket === id) return;
+      const other = this.firstPut.get(bucket)!;
+      byKey.set(key, { ids: new Set(other < order ? [bucket, id] : [id, bucket]), last: Math.max(other, order), sorted: true });
+      return;
     }
+    bucket.ids.add(id);
+    // A record that moved into this key lands last; the bucket is re-sorted on its next read.
+    if (order < bucket.last) bucket.sorted = false;
+    else bucket.last = order;
   }
 
-  private index(name: string): Map<string, Ids> {
+  /** The ids under `key`, in first-put order. */
+  private ids(index: string, key: string): Iterable<string> | undefined {
+    const bucket = this.index(index).get(key);
+    if (typeof bucket === 'string') return [bucket];
+    if (bucket && !bucket.sorted) {
+      bucket.ids = new Set([...bucket.ids].sort((a, b) => this.firstPut.get(a)! - this.firstPut.get(b)!));
+      bucket.sorted = true;
+    }
+    return bucket?.ids;
+  }
+
+  private index(name: string): Map<string, Bucket> {
     const index = this.indexes.get(name);
     if (!index) throw new Error(`table ${this.name} has no index ${name}`);
     return index.byKey;
   }
 }
 
-/** One id, or the ids (in the order first put) of a key several records share. */
-type Ids = string | Set<string>;
+/** The id filed under one index key, or the ids of a shared key (`last`: the newest first-put order among them). */
+type Bucket = string | { ids: Set<string>; last: number; sorted: boolean };
 
-function file(byKey: Map<string, Ids>, key: string, id: string): void {
-  const ids = byKey.get(key);
-  if (ids === undefined) byKey.set(key, id);
-  else if (typeof ids !== 'string') ids.add(id);
-  else if (ids !== id) byKey.set(key, new Set([ids, id]));
-}
-
-function drop(byKey: Map<string, Ids>, key: string, id: string): void {
-  const ids = byKey.get(key);
-  if (ids === undefined) return;
-  if (typeof ids === 'string') {
-    if (ids === id) byKey.delete(key);
+function drop(byKey: Map<string, Bucket>, key: string, id: string): void {
+  const bucket = byKey.get(key);
+  if (bucket === undefined) return;
+  if (typeof bucket === 'string') {
+    if (bucket === id) byKey.delete(key);
     return;
   }
-  ids.delete(id);
-  if (ids.size === 1) byKey.set(key, ids.values().next().value!);
+  bucket.ids.delete(id);
+  if (bucket.ids.size === 0) byKey.delete(key);
+  else if (bucket.ids.size === 1) byKey.set(key, bucket.ids.values().next().value!);
 }
 
 function keysOf(key: IndexKey): readonly string[] {

@@ -43,8 +43,8 @@ test('a periodic snapshot is written while the log stays open; a crash start rea
   assert.equal(again.recovery, []);
   assert.is(again.stats!().events, 30);
   assert.is(again.stats!().events, 30, 'the damaged line was not scanned (a scan would have skipped it)');
-  assert.equal(again.query({ limit: 100 }).events, rows.filter((_, i) => i !== 2), 'it is only left out when read');
-  assert.equal(again.query({ session_id: 's4', since_id: rows[19]!.id }).events, rows.slice(20).filter((_, i) => (i + 20) % 5 === 4));
+  assert.equal((await again.query({ limit: 100 })).events, rows.filter((_, i) => i !== 2), 'it is only left out when read');
+  assert.equal((await again.query({ session_id: 's4', since_id: rows[19]!.id })).events, rows.slice(20).filter((_, i) => (i + 20) % 5 === 4));
   assert.is((await again.append(event(30))).id, 'evt_0000000000000031');
   await again.close();
   await log.close().catch(() => undefined);
@@ -63,7 +63,7 @@ test('a torn tail after the snapshot is cut, and the events before it are all th
   assert.is(again.recovery.length, 1);
   assert.match(again.recovery[0]!, /cut an unfinished last line/);
   assert.is(statSync(segmentFile(dir)).size, intact);
-  assert.equal(again.query({ limit: 100 }).events, rows);
+  assert.equal((await again.query({ limit: 100 })).events, rows);
   await again.close();
   await log.close().catch(() => undefined);
 });
@@ -77,7 +77,7 @@ test('a snapshot that no longer matches the segments (a file cut shorter) is dis
   const lines = readFileSync(segmentFile(dir), 'utf8').split('\n');
   writeFileSync(segmentFile(dir), lines.slice(0, 4).join('\n') + '\n');
   log = await openEventLog(dir, { clock });
-  assert.equal(log.query({ limit: 100 }).events, rows.slice(0, 4));
+  assert.equal((await log.query({ limit: 100 })).events, rows.slice(0, 4));
   assert.is((await log.append(event(7))).id, 'evt_0000000000000005');
   await log.close();
 });
@@ -91,7 +91,7 @@ test('a leftover snapshot .tmp (a crash mid-save) is removed at open and changes
   writeFileSync(join(dir, 'events', 'index.snapshot.tmp'), 'half a snap');
   log = await openEventLog(dir, { clock });
   assert.not.ok(existsSync(join(dir, 'events', 'index.snapshot.tmp')));
-  assert.equal(log.query({}).events, rows);
+  assert.equal((await log.query({})).events, rows);
   await log.close();
 });
 
