@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { nodeSegmentIo, type SegmentIo } from '../../disk/segment-io.js';
 import type { Space } from '../engine/types.js';
 import { JournalRecordSpace, type JournalStats } from './journal-space.js';
+import { importFirstStepFile } from './first-step-import.js';
 import { loadJournal } from './load-journal.js';
 
 export type { JournalStats } from './journal-space.js';
@@ -35,8 +36,11 @@ export interface JournalSpace extends Space {
  * now and then and at close (docs/storage.md).
  */
 export async function openJournalSpace(dir: string, options: JournalOptions = {}): Promise<JournalSpace> {
-  const folder = join(dir, options.name ?? 'journal');
+  const name = options.name ?? 'journal';
+  const folder = join(dir, name);
+  const moved = importFirstStepFile(dir, name);
   const loaded = loadJournal(folder);
+  if (moved) loaded.recovery.unshift(moved);
   return new JournalRecordSpace(folder, loaded, {
     io: options.io ?? nodeSegmentIo,
     segmentBytes: options.segmentBytes ?? 16 * 1024 * 1024,
