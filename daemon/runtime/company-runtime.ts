@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { tenantOf, type CompanyRef, type CompanyRuntime } from '../gateway/seam.js';
@@ -126,7 +127,8 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   eventRoutes(router, services, options.clock.now);
   emitters.routes(router);
   const routes = router.routes();
-  const allowed = router.allowedMethods({ throw: true });
+  // Not `throw: true`: its 501 for a method no route uses (TRACE, PROPFIND…) rendered as a 500 (issue 14).
+  const allowed = router.allowedMethods() as unknown as Middleware;
 
   emitters.scheduler.start();
   return {
@@ -142,7 +144,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
       if (tenant.company.id !== options.company.id) throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
       // An unauthenticated webhook delivery may reach its one route and nothing else.
       if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path)) throw new Error(`webhook caller reached ${ctx.path}`);
-      return allowed(ctx as any, () => routes(ctx as any, async () => {})) as Promise<void>;
+      return answerWrongMethod(ctx, () => routes(ctx as any, async () => {}), allowed);
     },
     async close() {
       await emitters.scheduler.stop();
