@@ -14,7 +14,7 @@ import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
 import { createOutboxMailer } from './mailer.js';
 import { cryptoRandom } from './random.js';
-import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
+import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
@@ -51,8 +51,19 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    timeouts: {
+      headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
+      requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
+    },
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
   });
+}
+
+function positiveMs(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100) throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
+  return ms;
 }
 
 function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
@@ -74,7 +85,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
     const mailer = createOutboxMailer(stores.outbox, log);
 
-    const server = createServer();
+    const server = createServer(serverTimeouts(config));
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
