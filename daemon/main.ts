@@ -18,6 +18,7 @@ import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './se
 import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
+import { removeLeftoverTempFiles } from './temp-sweep.js';
 
 export interface DaemonOptions {
   port?: number;
@@ -81,6 +82,8 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
+    const leftovers = removeLeftoverTempFiles(config.dataDir);
+    if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
     const mailer = createOutboxMailer(stores.outbox, log);
