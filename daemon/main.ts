@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
-import { TIERS, type Tier } from '../shared/wire.js';
+import { TIERS, WITHHELD_INVITE, type Tier } from '../shared/wire.js';
 import { createApp } from './app.js';
 import { systemClock } from './clock.js';
 import { defaultConfig, type Config } from './config.js';
@@ -26,6 +26,12 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
+  /**
+   * Background start (`svc daemon start` without --foreground): stdout is <data>/daemon.log, so the
+   * banner must not carry a live invite code (issue 14 finding 6). The banner shows WITHHELD_INVITE
+   * instead and the starting command mints the invite through the operator API and prints it.
+   */
+  withholdInvite?: boolean;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -124,7 +130,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
  */
 export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStream = process.stdout, json = false): Promise<void> {
   const daemon = await startDaemon(options);
-  const invite = await createInvite(daemon.deps);
+  const invite = options.withholdInvite ? WITHHELD_INVITE : await createInvite(daemon.deps);
   const dataDir = daemon.deps.config.dataDir;
   // Handlers first, banner second: a supervisor may send SIGTERM the moment it reads the
   // first line, and before process.on() the default action would kill us without a clean stop.

@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { DataDirLocked, processIsAlive, readLock } from '../../../daemon/lock.js';
 import { dataFiles } from '../../../shared/paths.js';
+import { WITHHELD_INVITE } from '../../../shared/wire.js';
+import { operatorApi } from '../../operator.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { FailedError, UsageError } from '../../errors.js';
@@ -15,6 +17,8 @@ export interface StartOptions {
   host?: string;
   data?: string;
   defaultTier?: string;
+  /** Internal (the background start passes it to its child): the banner carries no invite code. */
+  withholdInvite?: boolean;
   /** How long a background start waits for /healthz. */
   timeoutMs: number;
 }
@@ -23,7 +27,7 @@ export interface StartOptions {
 export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
   if (opts.foreground) {
     const { runDaemon } = await import('../../../daemon/main.js');
-    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier }, ctx.io.stdout, ctx.json);
+    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, withholdInvite: opts.withholdInvite }, ctx.io.stdout, ctx.json);
     return;
   }
   const dir = ctx.dataDir(opts.data);
@@ -34,7 +38,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   const logFile = join(dir, dataFiles.log);
   const log = openSync(logFile, 'a', 0o600);
   const offset = statSync(logFile).size;
-  const args = [fileURLToPath(new URL('../../main.js', import.meta.url)), 'daemon', 'start', '--foreground', '--data', dir];
+  const args = [fileURLToPath(new URL('../../main.js', import.meta.url)), 'daemon', 'start', '--foreground', '--withhold-invite', '--data', dir];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
@@ -53,15 +57,22 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));
     if (lock && lock.pid === child.pid && lock.url && bannerDone && (await healthy(lock.url))) {
-      if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile });
+      // The log keeps no live invite (issue 14): mint one now and show it only to whoever started the daemon.
+      const invite = await mintInvite(ctx, dir);
+      if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile, invite_code: invite });
       ctx.out(`svc daemon started (pid ${child.pid})`);
-      banner.forEach((l) => ctx.out(l));
+      banner.forEach((l) => ctx.out(l.replace(WITHHELD_INVITE, invite)));
       ctx.out(`log: ${logFile}`);
       return;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new FailedError(`the daemon did not answer within ${opts.timeoutMs / 1000} s; see ${logFile}`);
+}
+
+async function mintInvite(ctx: CliContext, dir: string): Promise<string> {
+  const { code } = await operatorApi(ctx, dir).post<{ code: string }>('/api/dev/invites', {});
+  return code;
 }
 
 export async function healthy(url: string): Promise<boolean> {
@@ -90,10 +101,11 @@ export function startCommand(makeCtx: ContextFactory): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
-    .option('--default-tier <tier>', 'tier of new users (default trial)');
+    .option('--default-tier <tier>', 'tier of new users (default trial)')
+    .addOption(new Option('--withhold-invite').hideHelp());
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
-      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, timeoutMs: 15000 },
+      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, withholdInvite: Boolean(flags.withholdInvite), timeoutMs: 15000 },
       ctx,
     ),
   );
