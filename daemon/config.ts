@@ -31,6 +31,11 @@ export interface Config {
   outboxMax: number;
   /** SECURITY.md controls of the login side, at their defaults. */
   auth: AuthConfig;
+  /**
+   * Host names answered besides loopback's and publicUrl's (http/host-guard.ts, DNS-rebinding
+   * defence): `--allowed-hosts a,b` / SVC_ALLOWED_HOSTS; `.example.com` for a domain, `*` for any.
+   */
+  allowedHosts?: string[];
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */

@@ -26,6 +26,8 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
+  /** Host names to answer besides loopback's (see http/host-guard.ts); SVC_ALLOWED_HOSTS when unset. */
+  allowedHosts?: string[];
   /**
    * Background start (`svc daemon start` without --foreground): stdout is <data>/daemon.log, so the
    * banner must not carry a live invite code (issue 14 finding 6). The banner shows WITHHELD_INVITE
@@ -58,12 +60,17 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    allowedHosts: options.allowedHosts ?? splitList(env.SVC_ALLOWED_HOSTS),
     timeouts: {
       headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
       requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
     },
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
   });
+}
+
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function positiveMs(value: string | undefined, name: string): number | undefined {
@@ -194,6 +201,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     host: flag('host'),
     data: flag('data'),
     defaultTier: flag('default-tier'),
+    allowedHosts: flag('allowed-hosts') === undefined ? undefined : splitList(flag('allowed-hosts')),
   }).catch((err) => {
     process.stderr.write(`svc daemon: ${(err as Error).message}\n`);
     process.exit(1);

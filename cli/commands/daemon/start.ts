@@ -17,6 +17,8 @@ export interface StartOptions {
   host?: string;
   data?: string;
   defaultTier?: string;
+  /** Host names to answer besides loopback's (DNS-rebinding defence); comma-separated on the command line. */
+  allowedHosts?: string;
   /** Internal (the background start passes it to its child): the banner carries no invite code. */
   withholdInvite?: boolean;
   /** How long a background start waits for /healthz. */
@@ -27,7 +29,8 @@ export interface StartOptions {
 export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
   if (opts.foreground) {
     const { runDaemon } = await import('../../../daemon/main.js');
-    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, withholdInvite: opts.withholdInvite }, ctx.io.stdout, ctx.json);
+    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, withholdInvite: opts.withholdInvite,
+        allowedHosts: opts.allowedHosts === undefined ? undefined : opts.allowedHosts.split(',').map((h) => h.trim()).filter(Boolean) }, ctx.io.stdout, ctx.json);
     return;
   }
   const dir = ctx.dataDir(opts.data);
@@ -42,6 +45,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
+  if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
   closeSync(log);
   let exited: number | null = null;
@@ -102,10 +106,11 @@ export function startCommand(makeCtx: ContextFactory): Command {
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
     .option('--default-tier <tier>', 'tier of new users (default trial)')
+    .option('--allowed-hosts <names>', 'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)')
     .addOption(new Option('--withhold-invite').hideHelp());
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
-      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, withholdInvite: Boolean(flags.withholdInvite), timeoutMs: 15000 },
+      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, withholdInvite: Boolean(flags.withholdInvite), allowedHosts: flags.allowedHosts, timeoutMs: 15000 },
       ctx,
     ),
   );
