@@ -11,6 +11,7 @@ import { completeFirstFactor } from './login-outcome.js';
 import { dummyHash, verifyPassword } from './passwords.js';
 import { emailField, passwordField } from './schemas.js';
 import { issueSession } from './session-issuer.js';
+import { findUserByEmail } from './find-account.js';
 
 const loginBody = z.object({ email: emailField, password: passwordField });
 
@@ -32,7 +33,7 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
     // Count the attempt as a failure before the scrypt wait and clear it on success: counted after
     // the wait, a burst of parallel guesses would all pass the check before the first one counted.
     limits.failures.fail(ceilingKey);
-    const user = await checkPassword(deps, email, input.password);
+    const user = await checkPassword(deps, input.email, input.password);
     if (!user) throw invalidCredentials();
     limits.failures.succeed(ceilingKey);
     if (!user.email_verified_at) {
@@ -47,7 +48,7 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
 
 /** The user when `password` is theirs; null otherwise, after the same scrypt work either way. */
 export async function checkPassword(deps: Pick<Deps, 'stores' | 'config'>, email: string, password: string): Promise<UserRecord | null> {
-  const user = deps.stores.users.findByEmail(email);
+  const user = await findUserByEmail(deps.stores.users, email);
   const stored = user?.password_hash ?? (await dummyHash(deps.config.auth.passwordHash));
   const ok = await verifyPassword(password, stored, deps.config.auth.passwordHash.maxmem);
   return ok && user?.password_hash ? user : null;

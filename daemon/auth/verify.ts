@@ -1,3 +1,4 @@
+import { findUserByEmail } from './find-account.js';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
@@ -59,7 +60,7 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
     if (!input.email) throw new ApiError(400, ErrorCode.validationFailed, 'Send the signup token (Authorization: Bearer) or {"email": "..."}.');
     const email = normalizeEmail(input.email);
     enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
-    const user = deps.stores.users.findByEmail(email);
+    const user = await findUserByEmail(deps.stores.users, input.email);
     if (user && !user.email_verified_at) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user.id, email));
     ctx.body = { ok: true, message: `If ${email} has an account waiting for verification, a new code is on its way.` };
   };

@@ -1,3 +1,4 @@
+import { emailField } from '../schemas.js';
 import { Router } from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
@@ -11,7 +12,6 @@ import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
 import { renderMagicPage } from './magic-page.js';
 import { sendTokenPage } from '../../http/html-page.js';
 
-const emailField = z.string().trim().min(3).max(254).email('enter a valid e-mail address');
 const requestBody = z.object({ email: emailField });
 const codeBody = z.object({ email: emailField, code: z.string().trim().min(1).max(32) });
 const linkBody = z.object({ token: z.string().trim().min(1).max(512) });
