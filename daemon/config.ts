@@ -36,6 +36,8 @@ export interface Config {
    * defence): `--allowed-hosts a,b` / SVC_ALLOWED_HOSTS; `.example.com` for a domain, `*` for any.
    */
   allowedHosts?: string[];
+  /** Password hashing threads and queue bound (auth/hash-pool.ts); unset: DEFAULT_HASH_POOL (2 threads, 32 waiting). */
+  hashPool?: { threads: number; queue: number };
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */

@@ -19,6 +19,7 @@ import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
 import { removeLeftoverTempFiles } from './temp-sweep.js';
+import { configureHashPool } from './auth/passwords.js';
 
 export interface DaemonOptions {
   port?: number;
@@ -89,6 +90,7 @@ function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
 export async function startDaemon(options: DaemonOptions, env: Env = process.env): Promise<RunningDaemon> {
   let config = resolveConfig(options, env);
   ensureDataDir(config.dataDir);
+  if (config.hashPool) configureHashPool(config.hashPool);
   const lock = acquireLock(config.dataDir, VERSION);
   try {
     const clock = systemClock;
