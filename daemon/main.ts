@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { TIERS, WITHHELD_INVITE, type Tier } from '../shared/wire.js';
 import { createApp } from './app.js';
-import { systemClock } from './clock.js';
-import { defaultConfig, type Config } from './config.js';
+import { offsetClock, systemClock } from './clock.js';
+import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import { ensureDataDir, loadSecrets } from './data-dir.js';
 import type { Deps } from './deps.js';
 import { createInvite } from './dev/invites.js';
@@ -66,6 +67,8 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
       requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
     },
+    // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
+    ...(env.SVC_TEST_SCRYPT_N ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
   });
 }
@@ -93,7 +96,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   if (config.hashPool) configureHashPool(config.hashPool);
   const lock = acquireLock(config.dataDir, VERSION);
   try {
-    const clock = systemClock;
+    const clock = env.SVC_TEST_CLOCK_FILE ? offsetClock(env.SVC_TEST_CLOCK_FILE, (f) => readFileSync(f, 'utf8')) : systemClock;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
