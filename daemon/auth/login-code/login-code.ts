@@ -69,7 +69,7 @@ export async function loginWithLink(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>
  * The real owner sets a password through forgot-password.
  */
 async function markEmailProven(deps: Deps, userId: string): Promise<UserRecord | undefined> {
-  const user = deps.stores.users.findById(userId);
+  const user = await deps.stores.users.findById(userId);
   if (!user || user.email_verified_at) return user;
   const now = isoAt(deps.clock.now());
   let provenHere = false;

@@ -24,14 +24,14 @@ test('one mailbox is one address: trailing dot, quotes, case, full-width and pun
 test('signing up again under another spelling of the same address makes no second account', async () => {
   const t = await createTestApp();
   await signUpVerified(t, 'ada@example.com');
-  const first = t.deps.stores.users.findByEmail('ada@example.com')!;
+  const first = (await t.deps.stores.users.findByEmail('ada@example.com'))!;
   for (const spelling of ['Ada@Example.com.', '"ada"@example.com', 'ADA@EXAMPLE.COM']) {
     t.clock.advance(61_000); // past the per-address signup bucket: that it is shared is itself the point
     const res = await t.post('/api/auth/signup', { email: spelling, password: GOOD_PASSWORD, invite_code: await newInvite(t) });
     assert.is(res.status, 200);
-    assert.is(t.deps.stores.users.findByEmail('ada@example.com')!.id, first.id);
+    assert.is((await t.deps.stores.users.findByEmail('ada@example.com'))!.id, first.id);
     const oldForm = spelling.toLowerCase();
-    if (oldForm !== 'ada@example.com') assert.is(t.deps.stores.users.findByEmail(oldForm), undefined, `no second account ${oldForm}`);
+    if (oldForm !== 'ada@example.com') assert.is(await t.deps.stores.users.findByEmail(oldForm), undefined, `no second account ${oldForm}`);
     const login = await t.post('/api/auth/login', { email: spelling, password: GOOD_PASSWORD });
     assert.is(login.status, 200, `${spelling} logs in to the one account`);
   }
@@ -40,7 +40,7 @@ test('signing up again under another spelling of the same address makes no secon
   t.clock.advance(61_000);
   const puny = await t.post('/api/auth/signup', { email: 'zoë@xn--bcher-kva.example', password: GOOD_PASSWORD, invite_code: await newInvite(t) });
   assert.is(puny.status, 200);
-  assert.is(t.deps.stores.users.findByEmail('zoë@xn--bcher-kva.example'), undefined, 'no account under the punycode spelling');
+  assert.is(await t.deps.stores.users.findByEmail('zoë@xn--bcher-kva.example'), undefined, 'no account under the punycode spelling');
 });
 
 test('invisible characters are refused on every route that takes an address, with the reason', async () => {

@@ -119,7 +119,7 @@ test('a key made before ids changed (id sk_…) is listed and revoked by that id
   const legacyId = 'sk_0000000000000legacy';
   const row = (await t.get('/api/keys', u.auth)).body.keys[0];
   // Re-file the same key under an old-style id, as a data folder from before the change holds it.
-  const stored = t.deps.stores.keys.listSecretKeys(u.user.id)[0]!;
+  const stored = (await t.deps.stores.keys.listSecretKeys(u.user.id))[0]!;
   await t.deps.stores.keys.revokeSecretKey(stored.id, u.user.id);
   await t.deps.stores.keys.addSecretKey({ ...stored, id: legacyId });
   assert.is((await t.get('/api/keys', u.auth)).body.keys[0].id, legacyId);

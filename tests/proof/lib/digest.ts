@@ -3,13 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * A digest of the RECORDS under a data folder, not of its bytes: each JSON document and each JSON
- * line is parsed, fields that change by design on a read (`last_used_at`, touched at most once a
- * minute by an authenticated call) are dropped, and the sorted record hashes are hashed again. So
- * a journal folding into a snapshot, or a document rewritten with the same content, is no change;
- * a record added, removed or edited is. Files that hold no records (lock, log, secrets, temp files,
- * the scheduler's tick marks) are left out.
+ * A digest of the RECORDS under a data folder, not of its bytes: each JSON document is parsed, and a
+ * JSON Lines journal of `{ table, op, id, record }` operations is replayed into the rows it leaves;
+ * fields that change by design on a read (`last_used_at`, touched at most once a minute by an
+ * authenticated call) are dropped, and the sorted record hashes are hashed again. So a journal
+ * folding into a snapshot, or a document rewritten with the same content, is no change; a record
+ * added, removed or edited is. Left out: files that hold no records (lock, log, secrets, temp
+ * files, the scheduler's tick marks) and the tables of attempt counters, which a refused request
+ * writes by design (SECURITY.md: throttles and failure ceilings are counted, atomically, on disk).
  */
+const COUNTER_TABLES = new Set(['rate_buckets', 'failures']);
+type Op = { table: string; op: string; id: string; record?: unknown };
 const SKIP = /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$/;
 const VOLATILE = new Set(['last_used_at']);
 
@@ -32,18 +36,34 @@ export function recordsDigest(dataDir: string): { digest: string; records: numbe
   return { digest: createHash('sha256').update(hashes.join('\n')).digest('hex'), records: hashes.length };
 }
 
-/** Stable JSON of each record: one document, or one per JSON line; a line that is not JSON counts as its text. */
+/** Stable JSON of each record: one document, or the rows a journal leaves, or one per JSON line; a line that is not JSON counts as its text. */
 function recordsOf(text: string): string[] {
   try {
     return [stable(JSON.parse(text))];
   } catch {
-    return text.split('\n').filter((l) => l.trim()).map((line) => {
+    const rows = new Map<string, string>();
+    const loose: string[] = [];
+    for (const line of text.split('\n').filter((l) => l.trim())) {
+      let value: unknown;
       try {
-        return stable(JSON.parse(line));
+        value = JSON.parse(line);
       } catch {
-        return line;
+        loose.push(line);
+        continue;
       }
-    });
+      const ops = (Array.isArray(value) ? value : [value]) as Op[];
+      if (!ops.every((o) => o && typeof o === 'object' && typeof o.table === 'string')) {
+        loose.push(stable(value));
+        continue;
+      }
+      for (const o of ops) {
+        if (COUNTER_TABLES.has(o.table) || (o.table === 'meta' && String(o.id).startsWith('sweep:'))) continue;
+        const key = `${o.table}\u0000${o.id}`;
+        if (o.op === 'delete') rows.delete(key);
+        else rows.set(key, `${o.table}:${stable(o.record)}`);
+      }
+    }
+    return [...rows.values(), ...loose];
   }
 }
 
