@@ -68,7 +68,7 @@ export async function runCrash(opts: { cycles: number; writers: number; out?: (l
   for (let cycle = 1; cycle <= opts.cycles; cycle++) {
     const stop = { now: false };
     const writers = Array.from({ length: opts.writers }, () => writer(daemon.url, stop));
-    await new Promise((r) => setTimeout(r, 300 + Math.random() * 1200));
+    await new Promise((r) => setTimeout(r, 1000 + Math.random() * 3000));
     await daemon.kill(); // SIGKILL mid-write: whatever was in flight is not acknowledged
     stop.now = true;
     await Promise.all(writers);
