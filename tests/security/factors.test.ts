@@ -43,7 +43,8 @@ test('case 12: SIWE with a reused nonce, a foreign domain, an expired message or
 
 async function passkeyUser(email: string) {
   const u = await r.signUpVerified(email);
-  const auth = new SoftAuthenticator();
+  // The daemon's relying party is localhost on its own port (a browser never uses an IP as an RP ID).
+  const auth = new SoftAuthenticator(`http://localhost:${new URL(r.daemon.url).port}`, 'localhost');
   const begin = await r.app.post('/api/auth/passkey/register-begin', { name: 'laptop' }, u.auth);
   assert.is(begin.status, 200, begin.text);
   const finish = await r.app.post('/api/auth/passkey/register-finish', { response: auth.register(begin.body) }, u.auth);
