@@ -59,6 +59,7 @@ export const ErrorCode = {
   // MCP endpoint (issue 8): the Streamable HTTP transport's HTTP-level refusals
   notAcceptable: 'not_acceptable',
   originNotAllowed: 'origin_not_allowed',
+  hostNotAllowed: 'host_not_allowed',
   unsupportedProtocolVersion: 'unsupported_protocol_version',
   // runtime and events (issue 6)
   agentNotFound: 'agent_not_found',

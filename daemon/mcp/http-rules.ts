@@ -3,13 +3,12 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from '../http/api-error.js';
 import { isJsonContentType } from '../http/body.js';
+import { LOOPBACK_HOSTS } from '../http/host-guard.js';
 
 /**
  * The Streamable HTTP transport's MUSTs that are about HTTP rather than JSON-RPC. Each returns
  * nothing or throws the ApiError that becomes our usual `{ error, code }` answer.
  */
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /**
  * DNS rebinding defence (MCP transport spec: servers MUST validate Origin): a web page the user

@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../http/utf8.js';
 import {
   CallToolRequestSchema,
   ErrorCode as RpcCode,
@@ -30,8 +31,10 @@ export function rpcError(id: JSONRPCRequest['id'] | null, code: number, message:
 
 /** Parses the raw body. The SDK's transport does this too; we do it so that bad bytes get a JSON-RPC parse error, not our REST 400. */
 export function parseBody(raw: Buffer): { ok: true; value: unknown } | { ok: false; error: JSONRPCErrorResponse } {
+  const text = decodeUtf8(raw);
+  if (text === null) return { ok: false, error: rpcError(null, RpcCode.ParseError, 'Parse error: the body is not valid UTF-8.') };
   try {
-    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, error: rpcError(null, RpcCode.ParseError, `Parse error: ${(err as Error).message}`) };
   }
