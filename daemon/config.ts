@@ -27,6 +27,8 @@ export interface Config {
   auth: AuthConfig;
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
+  /** tools/call per secret key per minute on /api/mcp (the tools spec: servers MUST rate limit); default 120. */
+  mcpToolCallsPerMinute?: number;
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';
 }

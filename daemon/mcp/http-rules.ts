@@ -9,26 +9,6 @@ import { isJsonContentType } from '../http/body.js';
  * nothing or throws the ApiError that becomes our usual `{ error, code }` answer.
  */
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/**
- * DNS rebinding defence (MCP transport spec: servers MUST validate Origin): a web page the user
- * visits must not reach a local daemon through its browser. No Origin (CLI, SDK, Claude Desktop)
- * is fine; a browser origin must be loopback, the daemon's own public origin, or configured.
- */
-export function checkOrigin(ctx: Context, allowed: Set<string>): void {
-  const origin = ctx.get('Origin');
-  if (!origin) return;
-  let url: URL | null = null;
-  try {
-    url = new URL(origin);
-  } catch {
-    url = null;
-  }
-  if (url && (LOOPBACK_HOSTS.has(url.hostname) || allowed.has(url.origin))) return;
-  throw new ApiError(403, ErrorCode.originNotAllowed, `Origin '${origin}' may not call /api/mcp. Allowed: loopback origins and ${[...allowed].join(', ') || 'none configured'}.`);
-}
-
 /** The client MUST accept both JSON and SSE answers; a wildcard range counts as accepting. */
 export function checkAccept(ctx: Context): void {
   const ranges = ctx
