@@ -65,15 +65,15 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
 
   /** Sends one message; an HTTP failure answers the request it was (a notification's is only logged). */
   const send = async (m: JSONRPCMessage, retried = false): Promise<void> => {
-    const hadSession = upstream!.sessionId !== undefined;
+    const session = upstream!.sessionId;
     try {
       await upstream!.send(m);
     } catch (err) {
       const status = (err as { data?: { status?: number } }).data?.status;
       const text = (err as { data?: { text?: string } }).data?.text;
-      if (status === 404 && hadSession && initialize && !retried && !isInitializeRequest(m)) {
-        io.log('svc mcp: the server no longer knows this session (HTTP 404): initializing a new one');
-        if (await reinitialize()) return send(m, true);
+      if (status === 404 && session !== undefined && initialize && !retried && !isInitializeRequest(m)) {
+        // Several messages may meet the 404 at once: one new session for all of them.
+        if (upstream!.sessionId !== session || (await (reinitializing ??= reinitialize().finally(() => (reinitializing = null))))) return send(m, true);
       }
       if (!isJSONRPCRequest(m)) return io.log(`svc mcp: ${status ? explainRefusal(status, text, target.url) : unreachable(target.url, err)}`);
       // The server's own JSON-RPC error for this request (a 429 with Retry-After, say) passes as it is.
@@ -86,7 +86,9 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
   };
 
   /** A new session from the client's own initialize (under a relay-made id, answered to no one), then `initialized`. */
+  let reinitializing: Promise<boolean> | null = null;
   const reinitialize = async (): Promise<boolean> => {
+    io.log('svc mcp: the server no longer knows this session (HTTP 404): initializing a new one');
     const id = `svc-relay-reinit-${++internalIds}`;
     const answered = new Promise<JSONRPCMessage>((resolve) => internal.set(id, resolve));
     try {
