@@ -41,5 +41,5 @@ export function checkProtocolVersion(ctx: Context): void {
 /** This endpoint is stateless and opens no server-to-client stream: GET (SSE) and DELETE (end a session) are 405. */
 export function refuseOtherMethods(ctx: Context): void {
   if (ctx.method === 'POST') return;
-  throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`, {}, { Allow: 'POST' });
+  throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`, {}, { Allow: 'POST, OPTIONS' });
 }
