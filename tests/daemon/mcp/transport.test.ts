@@ -124,11 +124,11 @@ test('a body over 1 MiB: 413 in the usual error shape', async ({ t }) => {
   assert.is(res.body.code, 'payload_too_large');
 });
 
-test('GET and DELETE: 405 with Allow: POST', async ({ t }) => {
+test('GET and DELETE: 405 with Allow: POST, OPTIONS', async ({ t }) => {
   for (const method of ['GET', 'DELETE']) {
     const res = await t.raw({ method, headers: { accept: 'text/event-stream' } });
     assert.is(res.status, 405, method);
-    assert.is(res.headers.allow, 'POST');
+    assert.is(res.headers.allow, 'POST, OPTIONS');
     assert.is(res.body.code, 'method_not_allowed');
   }
 });
