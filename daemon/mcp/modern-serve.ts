@@ -71,7 +71,11 @@ export function createModernLeg(log: Logger, tools: McpTool[], listed: Tool[], m
 }
 
 function hasEnvelopeClaim(body: unknown): boolean {
-  const claims = (m: unknown) => typeof (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta?.[PROTOCOL_VERSION_META] === 'string';
+  // Presence is the claim (a malformed value is the modern leg's -32602 to answer, not a 2025 request).
+  const claims = (m: unknown) => {
+    const meta = (m as { params?: { _meta?: unknown } } | null)?.params?._meta;
+    return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META in meta;
+  };
   return Array.isArray(body) ? body.some(claims) : claims(body);
 }
 

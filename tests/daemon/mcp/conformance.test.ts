@@ -128,6 +128,13 @@ test('2026-07-28: a revision the server does not support is 400 with -32022 nami
   assert.ok(res.body.error.data.supported.includes('2026-07-28'));
 });
 
+test('2026-07-28: a present but malformed envelope is 400 with -32602, never a fall back to the 2025 rules', async (ctx) => {
+  const body = { ...modern('server/discover'), params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 20260728 } } };
+  const res = await post(ctx, body, modernHeaders('server/discover'));
+  assert.is(res.status, 400);
+  assert.is(res.body.error.code, -32602);
+});
+
 test('2026-07-28: a notification is 202; GET is 405; a foreign Origin is 403; no key is 401 with a Bearer challenge', async (ctx) => {
   const note = await post(ctx, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, _meta: META } }, modernHeaders('notifications/cancelled'));
   assert.equal([note.status, note.text], [202, '']);
