@@ -34,5 +34,6 @@ export async function seedOutbox(dataDir: string): Promise<void> {
       });
     }
   }
-  await stores.flush();
+  // Closed before the daemon opens the same journal.
+  await stores.close();
 }

@@ -71,7 +71,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
-    const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax });
+    const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax }, log);
     const mailer = createOutboxMailer(stores.outbox, log);
 
     const server = createServer();
@@ -93,7 +93,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         runtimes.drain?.();
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
-        await stores.flush();
+        await stores.close();
         lock.release();
         log.flush();
       })());
@@ -153,7 +153,7 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
  * retried on its first request, and never stops the daemon from serving the others.
  */
 async function openEveryRuntime(stores: Deps['stores'], runtimes: Deps['runtimes'], log: Deps['log']): Promise<void> {
-  for (const c of stores.companies.list()) {
+  for (const c of await stores.companies.list()) {
     try {
       await runtimes.open({ id: c.id, name: c.name, owner_id: c.owner_id });
     } catch (err) {

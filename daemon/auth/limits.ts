@@ -5,11 +5,17 @@ import { createFailureCeiling, createRateLimiter, type FailureCeiling, type Rate
 
 /**
  * The account throttles (SECURITY.md), built once per app: createApp's auth routes make them
- * from the config unless the deps carry a set already (tests inject their own).
+ * from the config unless the deps carry a set already (tests inject their own). Their state is
+ * in `deps.stores.limits`, so it outlives a restart.
  */
 export interface AuthLimits {
   /** Signup and resend-code share this bucket per e-mail: 1 per 60 s, 5 per hour. */
   signupEmail: RateLimiter;
+  /**
+   * Resend-code for an address with no account waiting: the same rules as `signupEmail`, so the
+   * answer looks the same, but its own bucket, so a stranger cannot spend a person's signup codes.
+   */
+  resendUnknown: RateLimiter;
   /** Forgot-password per e-mail, same rules but its own bucket (a reset request must not block a signup code). */
   recoveryEmail: RateLimiter;
   /** Every route that sends e-mail, per client address: 30 per 5 min. */
@@ -20,14 +26,21 @@ export interface AuthLimits {
   failures: FailureCeiling;
 }
 
-export function createAuthLimits(deps: Pick<Deps, 'clock' | 'config'>): AuthLimits {
+export type LimitDeps = Pick<Deps, 'clock' | 'config' | 'stores'>;
+
+/** The one failure-ceiling scope of every account factor: keys carry the factor (`pwd:`, `totp:`, `login_code:`). */
+export const ACCOUNT_CEILING = 'account';
+
+export function createAuthLimits(deps: LimitDeps): AuthLimits {
   const { clock, config } = deps;
+  const store = deps.stores.limits;
   return {
-    signupEmail: createRateLimiter(clock, config.auth.signupPerEmail),
-    recoveryEmail: createRateLimiter(clock, config.auth.signupPerEmail),
-    mailAddress: createRateLimiter(clock, config.auth.mailPerAddress),
-    loginAddress: createRateLimiter(clock, config.auth.loginPerAddress),
-    failures: createFailureCeiling(clock, config.auth.failureCeiling, config.auth.lockoutMs),
+    signupEmail: createRateLimiter(store, clock, 'signup_email', config.auth.signupPerEmail),
+    resendUnknown: createRateLimiter(store, clock, 'resend_unknown', config.auth.signupPerEmail),
+    recoveryEmail: createRateLimiter(store, clock, 'recovery_email', config.auth.signupPerEmail),
+    mailAddress: createRateLimiter(store, clock, 'mail_address', config.auth.mailPerAddress),
+    loginAddress: createRateLimiter(store, clock, 'login_address', config.auth.loginPerAddress),
+    failures: createFailureCeiling(store, clock, ACCOUNT_CEILING, config.auth.failureCeiling, config.auth.lockoutMs),
   };
 }
 
@@ -37,7 +50,7 @@ export function createAuthLimits(deps: Pick<Deps, 'clock' | 'config'>): AuthLimi
  * elsewhere) counts against the same buckets and the same per-account ceiling.
  */
 const perDeps = new WeakMap<object, AuthLimits>();
-export function authLimitsFor(deps: Pick<Deps, 'clock' | 'config' | 'authLimits'>): AuthLimits {
+export function authLimitsFor(deps: LimitDeps & Pick<Deps, 'authLimits'>): AuthLimits {
   if (deps.authLimits) return deps.authLimits;
   let limits = perDeps.get(deps);
   if (!limits) perDeps.set(deps, (limits = createAuthLimits(deps)));
@@ -45,16 +58,26 @@ export function authLimitsFor(deps: Pick<Deps, 'clock' | 'config' | 'authLimits'
 }
 
 /** Counts one attempt against `limiter`, or throws the 429 with Retry-After. */
-export function enforceLimit(limiter: RateLimiter, key: string, message?: string): void {
-  const wait = limiter.hit(key);
+export async function enforceLimit(limiter: RateLimiter, key: string, message?: string): Promise<void> {
+  const wait = await limiter.hit(key);
   if (wait !== null) throw tooManyRequests(wait, message);
 }
 
-/** Throws the lock-out answer when `key` is locked; the same for known and unknown accounts. */
-export function enforceNotLocked(failures: FailureCeiling, key: string): void {
-  const wait = failures.lockedFor(key);
-  if (wait === null) return;
-  throw new ApiError(429, ErrorCode.accountLocked, 'Too many failed attempts for this account. Try again later.', { retry_after: wait }, {
+/** The lock-out answer; the same for known and unknown accounts. */
+export const accountLocked = (wait: number) =>
+  new ApiError(429, ErrorCode.accountLocked, 'Too many failed attempts for this account. Try again later.', { retry_after: wait }, {
     'Retry-After': String(Math.max(1, wait)),
   });
+
+/** Throws the lock-out answer when `key` is locked. */
+export async function enforceNotLocked(failures: FailureCeiling, key: string): Promise<void> {
+  const wait = await failures.lockedFor(key);
+  if (wait !== null) throw accountLocked(wait);
+}
+
+/** Runs one attempt under the ceiling (FailureCeiling.attempt); a lock-out becomes its 429. */
+export async function attemptUnlocked<T>(failures: FailureCeiling, key: string, check: () => Promise<T>, right: (value: T) => boolean): Promise<T> {
+  const result = await failures.attempt(key, check, right);
+  if (result.locked !== null) throw accountLocked(result.locked);
+  return result.value;
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
 import { normalizeEmail } from './email-codes.js';
-import { enforceLimit, enforceNotLocked, type AuthLimits } from './limits.js';
+import { attemptUnlocked, enforceLimit, type AuthLimits } from './limits.js';
 import { completeFirstFactor } from './login-outcome.js';
 import { dummyHash, verifyPassword } from './passwords.js';
 import { emailField, passwordField } from './schemas.js';
@@ -26,15 +26,12 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
   return async (ctx) => {
     const input = validate(loginBody, ctx.request.body);
     const email = normalizeEmail(input.email);
-    enforceLimit(limits.loginAddress, ctx.ip);
-    const ceilingKey = `pwd:${email}`;
-    enforceNotLocked(limits.failures, ceilingKey);
-    // Count the attempt as a failure before the scrypt wait and clear it on success: counted after
-    // the wait, a burst of parallel guesses would all pass the check before the first one counted.
-    limits.failures.fail(ceilingKey);
-    const user = await checkPassword(deps, email, input.password);
+    await enforceLimit(limits.loginAddress, ctx.ip);
+    // One attempt under the per-account ceiling: a wrong password counts, a right one clears the
+    // count, and parallel attempts past the ceiling's headroom wait for the ones in flight, so a
+    // burst of guesses gets no more tries than the ceiling allows and a burst of right ones no lock-out.
+    const user = await attemptUnlocked(limits.failures, `pwd:${email}`, () => checkPassword(deps, email, input.password), Boolean);
     if (!user) throw invalidCredentials();
-    limits.failures.succeed(ceilingKey);
     if (!user.email_verified_at) {
       // The password is right but the signup code was never entered: a session that reaches only verify and resend.
       const { token } = await issueSession(deps, { user, kind: 'unverified', method: ['pwd'], ctx });
@@ -47,7 +44,7 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
 
 /** The user when `password` is theirs; null otherwise, after the same scrypt work either way. */
 export async function checkPassword(deps: Pick<Deps, 'stores' | 'config'>, email: string, password: string): Promise<UserRecord | null> {
-  const user = deps.stores.users.findByEmail(email);
+  const user = await deps.stores.users.findByEmail(email);
   const stored = user?.password_hash ?? (await dummyHash(deps.config.auth.passwordHash));
   const ok = await verifyPassword(password, stored, deps.config.auth.passwordHash.maxmem);
   return ok && user?.password_hash ? user : null;

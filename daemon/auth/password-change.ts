@@ -8,7 +8,7 @@ import { userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
 import { sendInBackground, sendPasswordChangedNotice } from './account-mail.js';
-import { enforceNotLocked, type AuthLimits } from './limits.js';
+import { attemptUnlocked, type AuthLimits } from './limits.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { passwordField } from './schemas.js';
 
@@ -40,10 +40,6 @@ export function changePassword(deps: Deps, limits: AuthLimits): Middleware {
  * toward the same per-account ceiling as login, so a stolen session cannot guess it either.
  */
 export async function confirmPassword(deps: Pick<Deps, 'config'>, limits: AuthLimits, user: UserRecord, password: string): Promise<boolean> {
-  const key = `pwd:${user.email ?? user.id}`;
-  enforceNotLocked(limits.failures, key);
-  const ok = Boolean(user.password_hash) && (await verifyPassword(password, user.password_hash!, deps.config.auth.passwordHash.maxmem));
-  if (ok) limits.failures.succeed(key);
-  else limits.failures.fail(key);
-  return ok;
+  const check = async () => Boolean(user.password_hash) && (await verifyPassword(password, user.password_hash!, deps.config.auth.passwordHash.maxmem));
+  return attemptUnlocked(limits.failures, `pwd:${user.email ?? user.id}`, check, (ok) => ok);
 }

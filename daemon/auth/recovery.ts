@@ -26,9 +26,9 @@ export function forgotPassword(deps: Deps, limits: AuthLimits): Middleware {
   return async (ctx) => {
     const input = validate(forgotBody, ctx.request.body);
     const email = normalizeEmail(input.email);
-    enforceLimit(limits.mailAddress, ctx.ip);
-    enforceLimit(limits.recoveryEmail, email, 'A reset link was sent to this address moments ago. Wait a minute before asking again.');
-    const user = deps.stores.users.findByEmail(email);
+    await enforceLimit(limits.mailAddress, ctx.ip);
+    await enforceLimit(limits.recoveryEmail, email, 'A reset link was sent to this address moments ago. Wait a minute before asking again.');
+    const user = await deps.stores.users.findByEmail(email);
     if (user) {
       sendInBackground(deps, 'reset link', async () => {
         const { linkToken } = await issueEmailCode(deps, {
@@ -59,7 +59,7 @@ export function resetPassword(deps: Deps): Middleware {
     if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
     const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
     const record = await consumeLinkToken(deps, 'password_reset', input.token);
-    const user = record?.user_id ? deps.stores.users.findById(record.user_id) : undefined;
+    const user = record?.user_id ? await deps.stores.users.findById(record.user_id) : undefined;
     // The link was for the address the account had then; after an e-mail change it is void.
     if (!record || !user || user.email !== record.email) {
       throw badRequest('This reset link is invalid, used or expired. Ask for a new one.', ErrorCode.resetTokenInvalid);

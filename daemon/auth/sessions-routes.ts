@@ -27,7 +27,7 @@ export function presentSession(s: SessionRecord, currentId: string) {
 export function listSessions(deps: Deps): Middleware {
   return async (ctx) => {
     const { user, session } = userOf(ctx);
-    const rows = deps.stores.sessions.listActive(user.id, isoAt(deps.clock.now()));
+    const rows = await deps.stores.sessions.listActive(user.id, isoAt(deps.clock.now()));
     ctx.body = { sessions: rows.map((s) => presentSession(s, session.id)).reverse() };
   };
 }

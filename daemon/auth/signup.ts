@@ -35,15 +35,15 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
   return async (ctx) => {
     const input = validate(signupBody, ctx.request.body);
     const email = normalizeEmail(input.email);
-    enforceLimit(limits.mailAddress, ctx.ip);
+    await enforceLimit(limits.mailAddress, ctx.ip);
     const problem = passwordProblem(input.password);
     if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
     // A bad invite creates nothing and sends nothing, whatever the e-mail: checked before the e-mail matters.
     const inviteHash = hashInviteCode(input.invite_code);
-    const invite = deps.stores.invites.find(inviteHash);
+    const invite = await deps.stores.invites.find(inviteHash);
     if (!invite || invite.used_at) throw inviteRefused();
     // Drawn only with a valid invite, so strangers cannot drain an address's code bucket through signup.
-    enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    await enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
 
     const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
     const now = isoAt(deps.clock.now());

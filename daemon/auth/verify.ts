@@ -39,28 +39,33 @@ const resendBody = z.object({ email: emailField.optional() });
 
 /**
  * POST /api/auth/resend-code: a new signup code, which ends the old one. Takes the unverified
- * signup token (Authorization: Bearer) or `{email}`. It draws on the signup bucket of the address.
- * With `{email}` the answer is the same whether or not an account waits for verification there.
+ * signup token (Authorization: Bearer) or `{email}`. It draws on the signup bucket of the address
+ * when it sends a code. With `{email}` the answer is the same whether or not an account waits for
+ * verification there.
  */
 export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
   const guard = requireUser(deps, { allowUnverified: true });
   return async (ctx) => {
     const input = validate(resendBody, ctx.request.body);
-    enforceLimit(limits.mailAddress, ctx.ip);
+    await enforceLimit(limits.mailAddress, ctx.ip);
     if (bearerToken(ctx)) {
       await guard(ctx, async () => {});
       const { user } = userOf(ctx);
       if (user.email_verified_at || !user.email) throw new ApiError(409, ErrorCode.alreadyVerified, 'This account is verified already.');
-      enforceLimit(limits.signupEmail, user.email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+      await enforceLimit(limits.signupEmail, user.email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
       await sendNewCode(deps, user.id, user.email);
       ctx.body = { ok: true, message: `A new code was sent to ${user.email}.` };
       return;
     }
     if (!input.email) throw new ApiError(400, ErrorCode.validationFailed, 'Send the signup token (Authorization: Bearer) or {"email": "..."}.');
     const email = normalizeEmail(input.email);
-    enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
-    const user = deps.stores.users.findByEmail(email);
-    if (user && !user.email_verified_at) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user.id, email));
+    const user = await deps.stores.users.findByEmail(email);
+    const waiting = user && !user.email_verified_at;
+    // Only a resend that sends a code spends the address's signup bucket: otherwise anyone could use
+    // up a stranger's codes before they sign up. The other answers draw on a bucket of the same
+    // shape, so a 429 (or its absence) does not tell whether an account waits at the address.
+    await enforceLimit(waiting ? limits.signupEmail : limits.resendUnknown, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    if (waiting) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user!.id, email));
     ctx.body = { ok: true, message: `If ${email} has an account waiting for verification, a new code is on its way.` };
   };
 }

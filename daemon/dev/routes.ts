@@ -35,7 +35,7 @@ export function devRoutes(deps: Deps): Router {
 
   router.post('/tier', async (ctx) => {
     const body = validate(tierBody, ctx.request.body);
-    const user = deps.stores.users.findByEmail(body.email);
+    const user = await deps.stores.users.findByEmail(body.email);
     if (!user) throw notFound(`No user has the e-mail ${body.email}.`, ErrorCode.userNotFound);
     const updated = await deps.stores.users.setTier(user.id, body.tier);
     ctx.body = { ok: true, user: { id: user.id, email: user.email, tier: updated?.tier ?? body.tier } };

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { requireUser, userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
 import { companyView, createCompany } from './companies.js';
+import { answeringCompanyRefusals } from './company-errors.js';
 import { seedDefaultSchedules } from '../events/schedule/defaults.js';
 
 /**
@@ -28,7 +29,7 @@ export function companiesRoutes(deps: Deps): Router {
 
   router.post('/', guard, async (ctx) => {
     const { name } = validate(companyBody, ctx.request.body);
-    const company = await createCompany(deps, userOf(ctx).user, name);
+    const company = await answeringCompanyRefusals(createCompany(deps, userOf(ctx).user, name));
     // Open its runtime now (its scheduler runs from the start) and give it the default schedules, paused.
     // The Company exists either way: a failure here is logged, never answered as a failed create.
     try {
@@ -42,7 +43,7 @@ export function companiesRoutes(deps: Deps): Router {
   });
 
   router.get('/', guard, async (ctx) => {
-    ctx.body = { companies: deps.stores.companies.listByOwner(userOf(ctx).user.id).map(companyView) };
+    ctx.body = { companies: (await deps.stores.companies.listByOwner(userOf(ctx).user.id)).map(companyView) };
   });
 
   return router;

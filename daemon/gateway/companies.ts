@@ -1,9 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { ApiError, conflict, forbidden, notFound } from '../http/api-error.js';
 import { StoreConflict, type CompanyRecord, type UserRecord } from '../store/types.js';
+import { CompanyRefused } from './company-errors.js';
 import { companyDataDir } from './seam.js';
 
 type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
@@ -14,8 +13,8 @@ type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
  * Company that exists always has its folder.
  */
 export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: string): Promise<CompanyRecord> {
-  if (deps.stores.companies.listByOwner(owner.id).some((c) => c.name.toLowerCase() === name.toLowerCase())) {
-    throw nameTaken(name);
+  if ((await deps.stores.companies.listByOwner(owner.id)).some((c) => c.name.toLowerCase() === name.toLowerCase())) {
+    throw new CompanyRefused('name_taken', name);
   }
   const id = deps.ids('cmp');
   const dir = companyDataDir(deps.config.dataDir, id);
@@ -25,28 +24,22 @@ export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: 
   } catch (err) {
     rmSync(dir, { recursive: true, force: true }); // the id was never given out: leave no orphan folder
     // Two creates with the same name raced past the first check; the store's atomic check decided.
-    if (err instanceof StoreConflict) throw nameTaken(name);
+    if (err instanceof StoreConflict) throw new CompanyRefused('name_taken', name);
     throw err;
   }
 }
 
-const nameTaken = (name: string) => conflict(`You already have a Company named '${name}'.`, ErrorCode.companyNameTaken);
-
 /**
  * A Company the user names by id or by name (a secret key's `root`). Someone else's Company id
- * → 403 (tenant isolation: it exists, but not for this caller); nothing by that id or name → 404.
+ * → `not_yours` (tenant isolation: it exists, but not for this caller, 403); nothing by that id or
+ * name → `not_found` (404).
  */
-export function resolveOwnedCompany(deps: Pick<Deps, 'stores'>, owner: UserRecord, ref: string): CompanyRecord {
-  const mine = deps.stores.companies.listByOwner(owner.id);
+export async function resolveOwnedCompany(deps: Pick<Deps, 'stores'>, owner: UserRecord, ref: string): Promise<CompanyRecord> {
+  const mine = await deps.stores.companies.listByOwner(owner.id);
   const found = mine.find((c) => c.id === ref) ?? mine.find((c) => c.name.toLowerCase() === ref.toLowerCase());
   if (found) return found;
-  throw deps.stores.companies.findById(ref) ? notYours(ref) : unknownCompany(ref);
+  throw new CompanyRefused((await deps.stores.companies.findById(ref)) ? 'not_yours' : 'not_found', ref);
 }
-
-export const unknownCompany = (ref: string): ApiError =>
-  notFound(`No Company '${ref}' exists. List yours with GET /api/companies.`, ErrorCode.companyNotFound);
-
-export const notYours = (ref: string): ApiError => forbidden(`Company '${ref}' is not one of yours.`, ErrorCode.companyForbidden);
 
 /** What the API shows of a Company. */
 export const companyView = (c: CompanyRecord) => ({ id: c.id, name: c.name, created_at: c.created_at });

@@ -5,7 +5,7 @@ import { forbidden } from '../http/api-error.js';
 import { bearerToken, requireUser, userOf } from '../http/user-guard.js';
 import { authenticateKeys } from '../keys/key-guard.js';
 import type { UserRecord } from '../store/types.js';
-import { notYours, unknownCompany } from './companies.js';
+import { notYours, unknownCompany } from './company-errors.js';
 import type { CompanyRef, TenantCaller } from './seam.js';
 import { companyRequired, isTenantPath, readCompanySelector } from './tenant-selection.js';
 
@@ -27,7 +27,7 @@ export function tenantGateway(deps: Deps): Middleware {
     }
     await userGuard(ctx, async () => {
       const { user } = userOf(ctx);
-      return handOff(deps, ctx, { user, company: selectForUser(deps, ctx, user), via: 'session' });
+      return handOff(deps, ctx, { user, company: await selectForUser(deps, ctx, user), via: 'session' });
     });
   };
 }
@@ -50,10 +50,10 @@ function selectForSecretKey(ctx: Context, own: CompanyRef): CompanyRef {
   return own;
 }
 
-function selectForUser(deps: Pick<Deps, 'stores'>, ctx: Context, user: UserRecord): CompanyRef {
+async function selectForUser(deps: Pick<Deps, 'stores'>, ctx: Context, user: UserRecord): Promise<CompanyRef> {
   const selector = readCompanySelector(ctx);
   if (!selector) throw companyRequired();
-  const company = deps.stores.companies.findById(selector.id);
+  const company = await deps.stores.companies.findById(selector.id);
   if (!company) throw unknownCompany(selector.id);
   if (company.owner_id !== user.id) throw notYours(selector.id);
   return { id: company.id, name: company.name, owner_id: company.owner_id };

@@ -1,108 +1,111 @@
 import type { Clock } from '../clock.js';
+import type { CeilingRule, LimitStore, WindowRule } from '../store/limit-types.js';
+
+export type { WindowRule } from '../store/limit-types.js';
 
 /**
- * In-memory rate limits, measured on the injected clock. They live in the daemon's memory on
- * purpose: a restart forgetting a throttle costs little, and no throttle write ever touches disk.
+ * Rate limits and failure ceilings, measured on the injected clock. Their state lives in the
+ * accounts store (`stores.limits`), so a restart neither hands out fresh buckets nor lifts a
+ * lock-out. Each limiter owns a scope: its keys never meet another limiter's.
  */
-export interface WindowRule {
-  limit: number;
-  windowMs: number;
-}
-
 export interface RateLimiter {
   /**
-   * Counts one attempt for `key` when every rule allows it and returns null; otherwise counts
-   * nothing and returns the seconds until the attempt would be allowed (for Retry-After).
+   * Counts one attempt for `key` when every rule allows it and resolves null; otherwise counts
+   * nothing and resolves the seconds until the attempt would be allowed (for Retry-After).
    */
-  hit(key: string): number | null;
+  hit(key: string): Promise<number | null>;
   /** Forget `key` (e.g. after a successful login). */
-  reset(key: string): void;
+  reset(key: string): Promise<void>;
 }
 
 /** Sliding-log limiter over one or more windows (e.g. 1 per 60 s and 5 per hour for signup). */
-export function createRateLimiter(clock: Clock, rules: WindowRule[]): RateLimiter {
-  const longest = Math.max(...rules.map((r) => r.windowMs));
-  const log = new Map<string, number[]>();
-  let sweepAt = clock.now() + longest;
+export function createRateLimiter(store: LimitStore, clock: Clock, scope: string, rules: readonly WindowRule[]): RateLimiter {
+  const keyOf = (key: string) => `${scope}|${key}`;
   return {
-    hit(key) {
-      const now = clock.now();
-      if (now >= sweepAt) {
-        for (const [k, times] of log) if (times.at(-1)! <= now - longest) log.delete(k);
-        sweepAt = now + longest;
-      }
-      const times = (log.get(key) ?? []).filter((t) => t > now - longest);
-      let waitMs = 0;
-      for (const rule of rules) {
-        const inWindow = times.filter((t) => t > now - rule.windowMs);
-        if (inWindow.length >= rule.limit) waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - now);
-      }
-      if (waitMs > 0) {
-        log.set(key, times);
-        return Math.ceil(waitMs / 1000);
-      }
-      times.push(now);
-      log.set(key, times);
-      return null;
+    async hit(key) {
+      const waitMs = await store.hit(keyOf(key), rules, clock.now());
+      return waitMs === null ? null : Math.ceil(waitMs / 1000);
     },
-    reset(key) {
-      log.delete(key);
-    },
+    reset: (key) => store.clear(keyOf(key)),
   };
 }
 
+/** What one attempt under a failure ceiling came to. */
+export type Attempted<T> = { locked: number } | { locked: null; value: T };
+
 export interface FailureCeiling {
   /** Seconds left on a lock-out of `key`, or null when it may try. */
-  lockedFor(key: string): number | null;
+  lockedFor(key: string): Promise<number | null>;
+  /**
+   * Runs `check` as one attempt on `key` and counts it by its outcome: `right(value)` clears the
+   * failures, anything else (or a throw) counts one. While the failures so far plus the attempts in
+   * flight would reach the ceiling, a new attempt waits for one of those to finish: a burst of
+   * parallel guesses never gets more than the ceiling's tries, and a burst of right answers is
+   * never counted as failures. Resolves `{ locked }` (seconds) instead when the key is locked out.
+   */
+  attempt<T>(key: string, check: () => Promise<T>, right: (value: T) => boolean): Promise<Attempted<T>>;
   /** Records a failure; the `max`-th consecutive one starts the lock-out. */
-  fail(key: string): void;
-  succeed(key: string): void;
+  fail(key: string): Promise<void>;
+  succeed(key: string): Promise<void>;
   /** How many keys are remembered (a memory check: it must not grow with every made-up e-mail). */
-  tracked(): number;
+  tracked(): Promise<number>;
 }
-
-/** Failures older than this with no lock-out running are forgotten (the map is fed by unauthenticated callers). */
-const FORGET_FAILURES_MS = 24 * 3600_000;
 
 /**
  * SECURITY.md: 10 consecutive failures per account and factor lock it for 15 minutes. Callers key
  * it by `<factor>:<email>` for unknown e-mails too, so a lock-out does not reveal which exist.
+ * The failures are stored; the attempts in flight are this process's own (a restart ends them).
  */
-export function createFailureCeiling(clock: Clock, max: number, lockMs: number): FailureCeiling {
-  const state = new Map<string, { failures: number; lockedUntil: number; lastAt: number }>();
-  let sweepAt = clock.now() + FORGET_FAILURES_MS;
-  // Every key is named by the caller (`login_code:<any e-mail>`), so without a sweep each guess at a
-  // made-up address would stay in memory for good. A key is dropped once its lock-out is over (the
-  // next failure would start from zero anyway) or after a day without failures and no lock-out.
-  const sweep = (now: number) => {
-    for (const [key, s] of state) {
-      const lockOver = s.lockedUntil > 0 && s.lockedUntil <= now;
-      const idle = s.lockedUntil === 0 && s.lastAt <= now - FORGET_FAILURES_MS;
-      if (lockOver || idle) state.delete(key);
-    }
-    sweepAt = now + Math.min(lockMs, FORGET_FAILURES_MS);
+export function createFailureCeiling(store: LimitStore, clock: Clock, scope: string, max: number, lockMs: number): FailureCeiling {
+  const rule: CeilingRule = { max, lockMs };
+  const keyOf = (key: string) => `${scope}|${key}`;
+  const inFlight = new Map<string, { n: number; waiters: (() => void)[] }>();
+  const lockedFor = async (key: string) => {
+    const ms = await store.lockedFor(keyOf(key), clock.now());
+    return ms === null ? null : Math.ceil(ms / 1000);
+  };
+  const settle = (key: string) => {
+    const flight = inFlight.get(key)!;
+    flight.n--;
+    const waiters = flight.waiters.splice(0);
+    if (flight.n === 0 && flight.waiters.length === 0) inFlight.delete(key);
+    for (const wake of waiters) wake();
   };
   return {
-    lockedFor(key) {
-      const s = state.get(key);
-      if (!s || s.lockedUntil <= clock.now()) return null;
-      return Math.ceil((s.lockedUntil - clock.now()) / 1000);
-    },
-    fail(key) {
-      if (clock.now() >= sweepAt) sweep(clock.now());
-      const s = state.get(key) ?? { failures: 0, lockedUntil: 0, lastAt: 0 };
-      if (s.lockedUntil && s.lockedUntil <= clock.now()) {
-        s.failures = 0;
-        s.lockedUntil = 0;
+    lockedFor,
+    async attempt<T>(key: string, check: () => Promise<T>, right: (value: T) => boolean): Promise<Attempted<T>> {
+      for (;;) {
+        const locked = await lockedFor(key);
+        if (locked !== null) return { locked };
+        const failures = await store.failures(keyOf(key), clock.now());
+        // No await between this check and the count below: concurrent attempts see each other.
+        const flight = inFlight.get(key) ?? { n: 0, waiters: [] };
+        // (With none in flight there is nothing to wait for: a count at the ceiling is a lock-out, seen above.)
+        if (failures + flight.n < max || flight.n === 0) {
+          flight.n++;
+          inFlight.set(key, flight);
+          break;
+        }
+        inFlight.set(key, flight);
+        await new Promise<void>((wake) => flight.waiters.push(wake));
       }
-      s.failures++;
-      s.lastAt = clock.now();
-      if (s.failures >= max) s.lockedUntil = clock.now() + lockMs;
-      state.set(key, s);
+      try {
+        let value: T;
+        try {
+          value = await check();
+        } catch (err) {
+          await store.fail(keyOf(key), clock.now(), rule);
+          throw err;
+        }
+        if (right(value)) await store.succeed(keyOf(key));
+        else await store.fail(keyOf(key), clock.now(), rule);
+        return { locked: null, value };
+      } finally {
+        settle(key);
+      }
     },
-    succeed(key) {
-      state.delete(key);
-    },
-    tracked: () => state.size,
+    fail: (key) => store.fail(keyOf(key), clock.now(), rule),
+    succeed: (key) => store.succeed(keyOf(key)),
+    tracked: () => store.trackedFailures(),
   };
 }

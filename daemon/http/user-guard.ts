@@ -28,7 +28,7 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export function requireUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, options: RequireUserOptions = {}): Middleware {
   return async function userGuard(ctx, next) {
-    ctx.state.auth = authenticateUser(deps, ctx, options);
+    ctx.state.auth = await authenticateUser(deps, ctx, options);
     const { session } = ctx.state.auth as UserAuth;
     const now = deps.clock.now();
     if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) await deps.stores.sessions.touch(session.id, isoAt(now));
@@ -48,7 +48,7 @@ export function bearerToken(ctx: Pick<Context, 'get'>): string | null {
   return match ? match[1]! : null;
 }
 
-function authenticateUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, ctx: Context, options: RequireUserOptions): UserAuth {
+async function authenticateUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, ctx: Context, options: RequireUserOptions): Promise<UserAuth> {
   const token = bearerToken(ctx);
   if (!token) throw new ApiError(401, ErrorCode.unauthorized, 'Authentication required: send Authorization: Bearer <token>.');
   const now = deps.clock.now();
@@ -57,11 +57,11 @@ function authenticateUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, ctx:
   if (claims.typ === 'partial') {
     throw new ApiError(401, ErrorCode.invalidToken, 'This token only completes a two-factor login at /api/auth/totp/login.');
   }
-  const session = deps.stores.sessions.find(claims.sid);
+  const session = await deps.stores.sessions.find(claims.sid);
   if (!session || session.user_id !== claims.user_id || session.revoked_at || Date.parse(session.expires_at) <= now) {
     throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
   }
-  const user = deps.stores.users.findById(claims.user_id);
+  const user = await deps.stores.users.findById(claims.user_id);
   if (!user) throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
   if ((claims.typ === 'unverified' || session.kind === 'unverified') && !options.allowUnverified) {
     throw new ApiError(403, ErrorCode.verificationPending, 'Verify your e-mail address first: enter the 6-digit code we sent (POST /api/auth/verify).');

@@ -39,13 +39,13 @@ export function keyAuthOf(ctx: Context): KeyAuth {
 export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'>): Promise<KeyAuth> {
   const secret = bearerToken(ctx);
   if (!secret) throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
-  const sk = findSecretKey(deps, secret);
-  const user = deps.stores.users.findById(sk.user_id);
-  const company = deps.stores.companies.findById(sk.company_id);
+  const sk = await findSecretKey(deps, secret);
+  const user = await deps.stores.users.findById(sk.user_id);
+  const company = await deps.stores.companies.findById(sk.company_id);
   if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
   const accountHeader = ctx.get('X-Api-Key').trim();
-  const ak = accountHeader ? findAccountKey(deps, accountHeader) : null;
+  const ak = accountHeader ? await findAccountKey(deps, accountHeader) : null;
   if (ak && ak.user_id !== sk.user_id) {
     throw refuse('X-Api-Key belongs to another account than the secret key: send the account key of the same user, or none.', ErrorCode.accountKeyMismatch);
   }
@@ -63,20 +63,20 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
  * wrong prefix) never reaches the store. The lookup is by SHA-256: its timing can only reveal
  * something about a hash, not about the key.
  */
-function findSecretKey(deps: GuardDeps, value: string) {
+async function findSecretKey(deps: GuardDeps, value: string) {
   if (looksLikeJwt(value)) throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('secret', value);
   if (problem) throw refuse(describeKeyProblem('secret', problem), ErrorCode.malformedKey);
-  const record = deps.stores.keys.findSecretKeyByHash(hashKey(value));
+  const record = await deps.stores.keys.findSecretKeyByHash(hashKey(value));
   if (!record) throw refuse('This secret key is not valid: it was revoked or never existed.');
   return record;
 }
 
-function findAccountKey(deps: GuardDeps, value: string) {
+async function findAccountKey(deps: GuardDeps, value: string) {
   if (looksLikeJwt(value)) throw refuse('X-Api-Key takes an account key (ak_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('account', value);
   if (problem) throw refuse(`X-Api-Key: ${describeKeyProblem('account', problem)}`, ErrorCode.malformedKey);
-  const record = deps.stores.keys.findAccountKeyByHash(hashKey(value));
+  const record = await deps.stores.keys.findAccountKeyByHash(hashKey(value));
   if (!record) throw refuse('This account key is not valid: it was rotated or never existed.');
   return record;
 }

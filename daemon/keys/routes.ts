@@ -4,6 +4,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { resolveOwnedCompany } from '../gateway/companies.js';
+import { answeringCompanyRefusals } from '../gateway/company-errors.js';
 import { notFound } from '../http/api-error.js';
 import { requireUser, userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
@@ -44,21 +45,21 @@ export function keyRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     assertKeyTier(user.tier);
     const body = validate(createBody, ctx.request.body);
-    const company = resolveOwnedCompany(deps, user, body.root);
+    const company = await answeringCompanyRefusals(resolveOwnedCompany(deps, user, body.root));
     const fresh = generateKey(deps.random, 'secret');
     const record = await deps.stores.keys.addSecretKey({
       id: deps.ids('sk'), user_id: user.id, company_id: company.id, name: body.name,
       hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
     });
     ctx.status = 201;
-    ctx.body = { ok: true, id: record.id, secret_key: fresh.key, note: SAVE_NOTE, ...secretKeyView(deps, record) };
+    ctx.body = { ok: true, id: record.id, secret_key: fresh.key, note: SAVE_NOTE, ...(await secretKeyView(deps, record)) };
   });
 
   router.get('/api/keys', guard, async (ctx) => {
     const { user } = userOf(ctx);
-    const ak = deps.stores.keys.accountKeyOf(user.id);
+    const ak = await deps.stores.keys.accountKeyOf(user.id);
     ctx.body = {
-      keys: deps.stores.keys.listSecretKeys(user.id).map((k) => ({ id: k.id, ...secretKeyView(deps, k) })),
+      keys: await Promise.all((await deps.stores.keys.listSecretKeys(user.id)).map(async (k) => ({ id: k.id, ...(await secretKeyView(deps, k)) }))),
       account_key: ak ? { id: ak.id, prefix: ak.prefix, created_at: ak.created_at, last_used_at: ak.last_used_at } : null,
     };
   });
@@ -74,8 +75,8 @@ export function keyRoutes(deps: Deps): Router {
   return router;
 }
 
-function secretKeyView(deps: Pick<Deps, 'stores'>, k: SecretKeyRecord) {
-  const company = deps.stores.companies.findById(k.company_id);
+async function secretKeyView(deps: Pick<Deps, 'stores'>, k: SecretKeyRecord) {
+  const company = await deps.stores.companies.findById(k.company_id);
   return {
     name: k.name,
     company: { id: k.company_id, name: company?.name ?? null },

@@ -31,12 +31,12 @@ export function beginEmailChange(deps: Deps, limits: AuthLimits): Middleware {
     const newEmail = normalizeEmail(input.new_email);
     if (!(await confirmPassword(deps, limits, user, input.password))) throw badRequest('The password is wrong.', ErrorCode.invalidCredentials);
     if (newEmail === user.email) throw badRequest('This is already the e-mail address of your account.', ErrorCode.sameEmail);
-    enforceLimit(limits.mailAddress, ctx.ip);
-    enforceLimit(limits.recoveryEmail, `change:${newEmail}`, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    await enforceLimit(limits.mailAddress, ctx.ip);
+    await enforceLimit(limits.recoveryEmail, `change:${newEmail}`, 'A code was sent to this address moments ago. Wait a minute before asking again.');
     await deps.stores.users.update(user.id, (u) => {
       u.pending_email = newEmail;
     });
-    const owner = deps.stores.users.findByEmail(newEmail);
+    const owner = await deps.stores.users.findByEmail(newEmail);
     if (owner) {
       sendInBackground(deps, 'e-mail change: address taken', () => sendEmailChangeTakenNotice(deps, newEmail));
       await deps.stores.codes.endAll('email_change', user.id, isoAt(deps.clock.now()));

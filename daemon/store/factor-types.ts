@@ -49,8 +49,8 @@ export interface PasskeyRecord {
 export interface PasskeyStore {
   /** False when the credential id is registered already (to anyone): an id registers once. */
   add(record: PasskeyRecord): Promise<boolean>;
-  find(id: string): PasskeyRecord | undefined;
-  listByUser(userId: string): PasskeyRecord[];
+  find(id: string): Promise<PasskeyRecord | undefined>;
+  listByUser(userId: string): Promise<PasskeyRecord[]>;
   /** Moves the counter forward, atomically: false (and no change) unless `counter` is above the stored one. */
   advanceCounter(id: string, counter: number, atIso: string): Promise<boolean>;
   remove(id: string, userId: string): Promise<boolean>;
@@ -64,7 +64,7 @@ export interface WalletLink {
 }
 
 export interface WalletStore {
-  findUserId(address: string): string | undefined;
+  findUserId(address: string): Promise<string | undefined>;
   /** False when the address belongs to an account already (atomic, so two racing signups get one account). */
   link(address: string, userId: string, atIso: string): Promise<boolean>;
 }

@@ -1,16 +1,20 @@
-import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { accountsDefaults, createInviteStore, createUserStore, type AccountsData } from './accounts.js';
-import { Doc } from './doc.js';
-import { createOutbox, outboxDefaults, type OutboxData } from './outbox.js';
+import type { Logger } from '../logger.js';
+import { createMemorySpace } from './engine/memory-space.js';
+import type { Space } from './engine/types.js';
+import { openJournalSpace } from './journal/index.js';
+import { createCodeStore } from './accounts/codes.js';
+import { createChallengeStore, createPasskeyStore, createWalletStore } from './accounts/factors.js';
+import { importLegacyFiles } from './accounts/legacy-import.js';
+import { createLimitStore } from './accounts/limits.js';
+import { createOutbox } from './accounts/outbox.js';
+import { createSessionStore } from './accounts/sessions.js';
+import { defineAccountTables } from './accounts/tables.js';
+import { createCompanyStore, createKeyStore } from './accounts/tenancy.js';
+import { createInviteStore, createUserStore } from './accounts/users.js';
 import type { Sealer } from './sealer.js';
-import { createSessionStore } from './sessions.js';
-import { createCodeStore } from './codes.js';
 import type { Stores } from './types.js';
-import { companiesDefaults, createCompanyStore, type CompaniesData } from './companies.js';
-import { createKeyStore, keysDefaults, type KeysData } from './keys.js';
-import { createChallengeStore, createPasskeyStore, createWalletStore, factorsDefaults, type FactorsData } from './factors.js';
 
 export interface StoreDeps {
   clock: Clock;
@@ -19,44 +23,47 @@ export interface StoreDeps {
   outboxMax: number;
 }
 
-type Open = <T extends object>(name: string, defaults: T) => Promise<Doc<T>>;
-
-/** The JSON-file stores: one durable lowdb document per room under the data folder. */
-export function openFileStores(dataDir: string, deps: StoreDeps): Promise<Stores> {
-  return buildStores((name, defaults) => Doc.file(join(dataDir, `${name}.json`), defaults), deps);
+/**
+ * The account stores of the data folder: one JSON Lines journal, `accounts.jsonl`. On the first
+ * start over a folder of an earlier release, its lowdb documents are imported (legacy-import.ts).
+ */
+export async function openFileStores(dataDir: string, deps: StoreDeps, log?: Pick<Logger, 'info' | 'warn'>): Promise<Stores> {
+  const space = await openJournalSpace(dataDir, { name: 'accounts' });
+  for (const problem of space.recovery) log?.warn('accounts journal recovered at open', { problem });
+  try {
+    const stores = buildStores(space, deps);
+    const imported = await importLegacyFiles(dataDir, stores.tables, { outboxMax: deps.outboxMax, nowMs: deps.clock.now() });
+    if (imported.length > 0) {
+      log?.info('data folder upgraded to the journal format; the old files are kept as backups', { imported: imported.map((n) => `${n}.json → ${n}.json.pre-journal`) });
+    }
+    return stores.stores;
+  } catch (err) {
+    await space.close();
+    throw err;
+  }
 }
 
-/** The in-memory stores: the same domain code over lowdb's Memory adapter. */
-export function createMemoryStores(deps: StoreDeps): Promise<Stores> {
-  return buildStores((_name, defaults) => Doc.memory(defaults), deps);
+/** The in-memory stores: the same domain code over the memory backend of the record engine. */
+export async function createMemoryStores(deps: StoreDeps): Promise<Stores> {
+  return buildStores(createMemorySpace(), deps).stores;
 }
 
-async function buildStores(open: Open, deps: StoreDeps): Promise<Stores> {
-  const accounts = await open<AccountsData>('accounts', accountsDefaults());
-  const outbox = await open<OutboxData>('outbox', outboxDefaults());
-  const companies = await open<CompaniesData>('companies', companiesDefaults());
-  const keys = await open<KeysData>('keys', keysDefaults());
-  const factors = await open<FactorsData>('factors', factorsDefaults());
-  const docs = [
-    accounts,
-    outbox,
-    companies,
-    keys,
-    factors,
-  ];
-  return {
-    users: createUserStore(accounts),
-    invites: createInviteStore(accounts),
-    sessions: createSessionStore(accounts),
-    codes: createCodeStore(accounts),
-    companies: createCompanyStore(companies),
-    keys: createKeyStore(keys),
-    challenges: createChallengeStore(factors),
-    passkeys: createPasskeyStore(factors),
-    wallets: createWalletStore(factors),
-    outbox: createOutbox(outbox, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
-    flush: async () => {
-      await Promise.all(docs.map((d) => d.flush()));
-    },
+function buildStores(space: Space, deps: StoreDeps) {
+  const tables = defineAccountTables(space);
+  const stores: Stores = {
+    users: createUserStore(tables),
+    invites: createInviteStore(tables),
+    sessions: createSessionStore(tables),
+    codes: createCodeStore(tables),
+    companies: createCompanyStore(tables),
+    keys: createKeyStore(tables),
+    challenges: createChallengeStore(tables),
+    passkeys: createPasskeyStore(tables),
+    wallets: createWalletStore(tables),
+    limits: createLimitStore(tables),
+    outbox: createOutbox(tables, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
+    flush: () => space.flush(),
+    close: () => space.close(),
   };
+  return { stores, tables };
 }

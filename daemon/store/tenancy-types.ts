@@ -14,11 +14,11 @@ export interface CompanyRecord {
 export interface CompanyStore {
   /** Fails with StoreConflict('company_name_taken') when the owner has a Company of that name (case-insensitive). */
   create(company: CompanyRecord): Promise<CompanyRecord>;
-  findById(id: string): CompanyRecord | undefined;
+  findById(id: string): Promise<CompanyRecord | undefined>;
   /** The owner's Companies, oldest first. */
-  listByOwner(ownerId: string): CompanyRecord[];
+  listByOwner(ownerId: string): Promise<CompanyRecord[]>;
   /** Every Company, oldest first (issue 7: the daemon opens each runtime at start so schedules run). */
-  list(): CompanyRecord[];
+  list(): Promise<CompanyRecord[]>;
 }
 
 export interface SecretKeyRecord {
@@ -46,15 +46,15 @@ export interface AccountKeyRecord {
 
 export interface KeyStore {
   addSecretKey(key: SecretKeyRecord): Promise<SecretKeyRecord>;
-  findSecretKeyByHash(hash: string): SecretKeyRecord | undefined;
+  findSecretKeyByHash(hash: string): Promise<SecretKeyRecord | undefined>;
   /** The user's secret keys, oldest first. */
-  listSecretKeys(userId: string): SecretKeyRecord[];
+  listSecretKeys(userId: string): Promise<SecretKeyRecord[]>;
   /** Deletes the key when it is the user's; false (and no change) otherwise. */
   revokeSecretKey(id: string, userId: string): Promise<boolean>;
   /** Installs the user's one account key, replacing (and so revoking) the old one in the same write. */
   setAccountKey(key: AccountKeyRecord): Promise<{ rotated: boolean }>;
-  findAccountKeyByHash(hash: string): AccountKeyRecord | undefined;
-  accountKeyOf(userId: string): AccountKeyRecord | undefined;
+  findAccountKeyByHash(hash: string): Promise<AccountKeyRecord | undefined>;
+  accountKeyOf(userId: string): Promise<AccountKeyRecord | undefined>;
   /** Records a use; callers throttle it (at most once a minute per key) so reads do not become writes. */
   touch(kind: 'secret' | 'account', id: string, atIso: string): Promise<void>;
 }

@@ -4,11 +4,16 @@ import type { CompanyStore, KeyStore } from './tenancy-types.js';
 export type * from './tenancy-types.js';
 export type * from './runtime-types.js';
 import type { ChallengeStore, PasskeyStore, WalletStore } from './factor-types.js';
+import type { LimitStore } from './limit-types.js';
+export type * from './factor-types.js';
+export type * from './limit-types.js';
 
 /**
- * The storage seam: small domain interfaces. `index.ts` builds them over JSON files (lowdb with a
- * durable adapter) or over memory; `tests/daemon/store/` runs one conformance suite against both.
- * Every write method resolves only after the change is durable.
+ * The storage seam: small domain interfaces, async for reads as well as writes, so that a store can
+ * be backed by a database. `index.ts` builds them once over the record engine (`engine/`): in memory,
+ * or over the JSON Lines journal of the data folder (`accounts.jsonl`); `tests/daemon/store/` runs one
+ * conformance suite against every implementation. Every write method resolves only after the change
+ * is durable. Stores return values or throw domain errors (StoreConflict), never HTTP statuses.
  */
 
 export interface NewMail {
@@ -38,7 +43,7 @@ export interface InviteStore {
   add(hash: string, at: string): Promise<void>;
   /** Marks the invite used; false when it does not exist or was used already (single use, atomic). */
   consume(hash: string, at: string, userId: string): Promise<boolean>;
-  find(hash: string): InviteRecord | undefined;
+  find(hash: string): Promise<InviteRecord | undefined>;
 }
 
 export interface UserRecord {
@@ -69,14 +74,14 @@ export interface UserRecord {
 export type SignupResult = 'created' | 'invite_invalid' | 'email_taken';
 
 export interface UserStore {
-  findById(id: string): UserRecord | undefined;
-  findByEmail(email: string): UserRecord | undefined;
+  findById(id: string): Promise<UserRecord | undefined>;
+  findByEmail(email: string): Promise<UserRecord | undefined>;
   /** Fails with `email_taken` when another user has the e-mail. */
   create(user: UserRecord): Promise<UserRecord>;
   setTier(id: string, tier: Tier): Promise<UserRecord | undefined>;
   /**
-   * Changes one user atomically: `change` edits the live record in place (and may throw to change
-   * nothing). Fails with `email_taken` if the change gives it another user's e-mail. Undefined when no such user.
+   * Changes one user atomically: `change` edits a copy of the record (and may throw to change
+   * nothing); the copy replaces the record when `change` returns. Fails with `email_taken` if the change gives it another user's e-mail. Undefined when no such user.
    */
   update(id: string, change: (user: UserRecord) => void): Promise<UserRecord | undefined>;
   /**
@@ -151,8 +156,8 @@ export interface SessionRecord {
 }
 
 export interface SessionStore {
-  find(id: string): SessionRecord | undefined;
-  listActive(userId: string, nowIso: string): SessionRecord[];
+  find(id: string): Promise<SessionRecord | undefined>;
+  listActive(userId: string, nowIso: string): Promise<SessionRecord[]>;
   create(session: SessionRecord): Promise<SessionRecord>;
   /** False when the session is not the user's, does not exist or is already revoked. */
   revoke(id: string, userId: string, atIso: string): Promise<boolean>;
@@ -167,15 +172,19 @@ export interface Stores {
   users: UserStore;
   sessions: SessionStore;
   codes: CodeStore;
-  /** Companies and access keys (issue 5): companies.json, keys.json. */
+  /** Companies and access keys (issue 5). */
   companies: CompanyStore;
   keys: KeyStore;
   /** One-time challenges of the second factors and passwordless logins (issue 4). */
   challenges: ChallengeStore;
   passkeys: PasskeyStore;
   wallets: WalletStore;
+  /** Rate-limit buckets and failure ceilings, kept across restarts. */
+  limits: LimitStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
+  /** Flushes and releases the files; the stores must not be used afterwards. */
+  close(): Promise<void>;
 }
 
 export class StoreConflict extends Error {

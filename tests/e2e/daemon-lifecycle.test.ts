@@ -7,6 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { processIsAlive, readLock } from '../../daemon/lock.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { readAccountRows } from '../helpers/account-rows.js';
+import { inviteSpec } from '../../daemon/store/accounts/tables.js';
 
 /** The built CLI, as a user runs it: separate processes, a real port, a real data folder. */
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
@@ -70,7 +72,7 @@ test('daemon start / status / a second start refused / stop, from separate proce
   assert.is(after.code, 1);
 });
 
-test('the foreground banner, then kill -9 and a new start recovers the stale lock and intact JSON files', async () => {
+test('the foreground banner, then kill -9 and a new start recovers the stale lock and an intact journal', async () => {
   const data = tempDir('svc-data');
   try {
     await crashAndRecover(data);
@@ -99,7 +101,7 @@ async function crashAndRecover(data: string): Promise<void> {
   const token = readFileSync(join(data, 'operator-token'), 'utf8').trim();
   const invite = await fetch(`${url}/api/dev/invites`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   assert.is(invite.status, 201);
-  const invitesBefore = JSON.parse(readFileSync(join(data, 'accounts.json'), 'utf8')).invites.length;
+  const invitesBefore = (await readAccountRows(data, inviteSpec)).length;
   assert.is(invitesBefore, 2, 'the banner invite and this one, on disk before the answer');
 
   child.kill('SIGKILL');
@@ -110,8 +112,7 @@ async function crashAndRecover(data: string): Promise<void> {
   assert.is(start.code, 0, start.stderr);
   const lock = readLock(data)!;
   assert.is.not(lock.pid, child.pid);
-  const accounts = JSON.parse(readFileSync(join(data, 'accounts.json'), 'utf8'));
-  assert.is(accounts.invites.length, 3, 'the old invites survived, plus the new banner one');
+  assert.is((await readAccountRows(data, inviteSpec)).length, 3, 'the old invites survived, plus the new banner one');
   const mail = await fetch(`${lock.url}/api/dev/mail`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(mail.status, 200, 'the operator token survived the crash');
 }

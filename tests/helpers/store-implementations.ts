@@ -7,8 +7,11 @@ import type { Stores } from '../../daemon/store/types.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 
-/** Builds one implementation of the storage seam; the file one can be reopened over the same folder. */
-export type StoreFactory = () => Promise<{ stores: Stores; reopen?: () => Promise<Stores> }>;
+/**
+ * Builds one implementation of the storage seam. `reopen` (the durable ones) closes the stores and
+ * opens them again over the same data: what a restart would find.
+ */
+export type StoreFactory = () => Promise<{ stores: Stores; clock: FakeClock; reopen?: () => Promise<Stores> }>;
 
 // One sealing key for the whole run, so a reopened file store can open what the first one sealed.
 const key = randomBytes(32);
@@ -16,10 +19,22 @@ export const storeDepsFor = (clock: FakeClock) => ({ clock, ids: createIdGenerat
 
 /** Every implementation of the seam, for conformance suites that run against each. */
 export const storeImplementations: Record<string, StoreFactory> = {
-  memory: async () => ({ stores: await createMemoryStores(storeDepsFor(new FakeClock())) }),
-  'json-file': async () => {
+  memory: async () => {
+    const clock = new FakeClock();
+    return { stores: await createMemoryStores(storeDepsFor(clock)), clock };
+  },
+  journal: async () => {
     const dir = tempDir('svc-store');
     const clock = new FakeClock();
-    return { stores: await openFileStores(dir, storeDepsFor(clock)), reopen: () => openFileStores(dir, storeDepsFor(clock)) };
+    let current = await openFileStores(dir, storeDepsFor(clock));
+    return {
+      stores: current,
+      clock,
+      reopen: async () => {
+        await current.close();
+        current = await openFileStores(dir, storeDepsFor(clock));
+        return current;
+      },
+    };
   },
 };

@@ -14,7 +14,7 @@ export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl.r
  * so the route does not reveal who has an account.
  */
 export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
-  const user = deps.stores.users.findByEmail(normalizeEmail(email));
+  const user = await deps.stores.users.findByEmail(normalizeEmail(email));
   if (!user?.email) {
     // Unknown address: store a row nobody is ever sent, so the answer costs about the same time
     // as for a real account and does not reveal which addresses exist.
@@ -68,7 +68,7 @@ export async function loginWithLink(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>
  * The real owner sets a password through forgot-password.
  */
 async function markEmailProven(deps: Deps, userId: string): Promise<UserRecord | undefined> {
-  const user = deps.stores.users.findById(userId);
+  const user = await deps.stores.users.findById(userId);
   if (!user || user.email_verified_at) return user;
   const now = isoAt(deps.clock.now());
   let provenHere = false;

@@ -21,31 +21,28 @@ const SENT = { ok: true, message: 'If an account uses this address, a 6-digit co
 /** Passwordless login (spec §3.2): one e-mailed row, consumable by its code or by its magic link. */
 export function loginCodeRoutes(deps: Deps): Router {
   const router = new Router();
-  const limits = createFactorLimits(deps);
+  const limits = createFactorLimits(deps, 'login_code');
   // Same bucket shape as signup/resend (SECURITY.md): 1 per 60 s and 5 per hour per address, known or not.
-  const perEmail = createRateLimiter(deps.clock, [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3600_000 }]);
+  const perEmail = createRateLimiter(deps.stores.limits, deps.clock, 'login_code_email', [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3600_000 }]);
 
   router.post('/api/auth/login/code/request', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const { email } = validate(requestBody, ctx.request.body);
-    const wait = perEmail.hit(normalizeEmail(email));
+    const wait = await perEmail.hit(normalizeEmail(email));
     if (wait !== null) throw tooManyRequests(wait, 'A code was sent to this address moments ago. Wait before asking again.');
     await sendLoginCode(deps, email);
     ctx.body = SENT;
   });
 
   router.post('/api/auth/login/code/consume', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const body = validate(codeBody, ctx.request.body);
     const key = `login_code:${normalizeEmail(body.email)}`;
-    limits.guardAccount(key);
-    const result = await loginWithCode(deps, ctx, body.email, body.code);
+    const result = await limits.attempt(key, () => loginWithCode(deps, ctx, body.email, body.code), (r) => r.ok);
     if (result.ok) {
-      limits.ceiling.succeed(key);
       ctx.body = result.outcome;
       return;
     }
-    limits.ceiling.fail(key);
     const message =
       result.reason === 'burned' ? 'Too many wrong tries: this code no longer works. Ask for a new one.' :
       result.reason === 'wrong' ? 'The code is not right.' :
@@ -54,7 +51,7 @@ export function loginCodeRoutes(deps: Deps): Router {
   });
 
   router.post('/api/auth/login/magic/consume', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const { token } = validate(linkBody, ctx.request.body);
     const outcome = await loginWithLink(deps, ctx, token);
     if (!outcome) throw new ApiError(401, ErrorCode.magicLinkInvalid, 'This login link was used already, has expired, or is not valid. Ask for a new code.');

@@ -33,7 +33,7 @@ export async function beginRegistration(deps: Deps, user: UserRecord, name: stri
     challenge: new Uint8Array(challenge),
     attestationType: 'none',
     // A key already on the account is not offered again; discoverable keys let login skip the e-mail.
-    excludeCredentials: deps.stores.passkeys.listByUser(user.id).map((p) => ({ id: p.id, transports: p.transports as never })),
+    excludeCredentials: (await deps.stores.passkeys.listByUser(user.id)).map((p) => ({ id: p.id, transports: p.transports as never })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
   await createChallenge(deps, { kind: 'webauthn_register', subject: user.id, ttlMs: f.webauthnChallengeTtlMs, secret: options.challenge, data: { name } });
@@ -79,8 +79,8 @@ export async function finishLogin(deps: Deps, response: AuthenticationResponseJS
   const challenge = challengeOf(response.response.clientDataJSON);
   const row = challenge ? await consumeChallenge(deps, 'webauthn_login', challenge) : null;
   if (!row) return { ok: false, reason: 'challenge', detail: 'The login challenge is unknown, expired or used. Start again with login-begin.' };
-  const key = deps.stores.passkeys.find(response.id);
-  const user = key ? deps.stores.users.findById(key.user_id) : undefined;
+  const key = await deps.stores.passkeys.find(response.id);
+  const user = key ? await deps.stores.users.findById(key.user_id) : undefined;
   const handle = response.response.userHandle;
   if (!key || !user || (handle && Buffer.from(handle, 'base64url').toString() !== user.id)) {
     return { ok: false, reason: 'verification', detail: 'This passkey is not registered here.' };

@@ -29,7 +29,7 @@ const view = (p: { id: string; name: string; created_at: string; last_used_at: s
 /** Passkeys (WebAuthn): add one to a signed-in account; log in with one (discoverable); list and delete. */
 export function passkeyRoutes(deps: Deps): Router {
   const router = new Router({ prefix: '/api/auth' });
-  const limits = createFactorLimits(deps);
+  const limits = createFactorLimits(deps, 'passkey');
   const signedIn = requireUser(deps);
 
   router.post('/passkey/register-begin', signedIn, async (ctx) => {
@@ -49,12 +49,12 @@ export function passkeyRoutes(deps: Deps): Router {
   });
 
   router.post('/passkey/login-begin', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     ctx.body = await beginLogin(deps);
   });
 
   router.post('/passkey/login-finish', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const body = validate(loginFinish, ctx.request.body);
     const result = await finishLogin(deps, body.response as unknown as AuthenticationResponseJSON);
     if (!result.ok) throw failure(result);
@@ -63,8 +63,8 @@ export function passkeyRoutes(deps: Deps): Router {
     ctx.body = { ok: true, token };
   });
 
-  router.get('/passkeys', signedIn, (ctx) => {
-    ctx.body = { passkeys: deps.stores.passkeys.listByUser(userOf(ctx).user.id).map(view) };
+  router.get('/passkeys', signedIn, async (ctx) => {
+    ctx.body = { passkeys: (await deps.stores.passkeys.listByUser(userOf(ctx).user.id)).map(view) };
   });
 
   router.delete('/passkeys/:id', signedIn, async (ctx) => {

@@ -52,7 +52,7 @@ export async function confirmTotpEnrolment(deps: EnrolDeps, userId: string, code
 
 /** Turning TOTP off needs a current code, a recovery code, or the password: a stolen session alone cannot. */
 export async function disableTotp(deps: EnrolDeps, userId: string, proof: { code?: string; password?: string }): Promise<'disabled' | 'not_enabled' | 'refused'> {
-  const user = deps.stores.users.findById(userId);
+  const user = await deps.stores.users.findById(userId);
   if (!user || !totpOf(user)?.enabled_at) return 'not_enabled';
   let proven = false;
   if (proof.code) proven = (await spendSecondFactor(deps, userId, proof.code)) !== null;

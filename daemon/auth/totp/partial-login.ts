@@ -29,21 +29,19 @@ export async function finishPartialLogin(deps: Deps, ctx: Pick<Context, 'get' | 
   if (!claims || claims.typ !== 'partial') return { ok: false, reason: 'bad_token' };
   // The per-account ceiling (10 failures → 15 min) spans partial tokens: a new password login does not reset it.
   const accountKey = `totp:${claims.user_id}`;
-  limits.guardAccount(accountKey);
+  await limits.guardAccount(accountKey);
   const { partialMaxTries } = deps.config.auth.factors;
   const row = await deps.stores.challenges.countTry(claims.sid, 'partial_login', isoAt(deps.clock.now()), partialMaxTries);
   if (!row || row.subject !== claims.user_id) return { ok: false, reason: 'bad_token' };
 
-  // Counted as a failure now, in the same step as the lock-out check (a burst over many partial tokens
-  // would otherwise all be checked before the first failure counted); cleared below when right.
-  limits.beginAttempt(accountKey);
-  const method = await spendSecondFactor(deps, claims.user_id, code);
+  // One attempt under the ceiling, across partial tokens: a burst over many of them gets no more
+  // tries than the ceiling allows, and a right code clears the count.
+  const method = await limits.attempt(accountKey, () => spendSecondFactor(deps, claims.user_id, code), Boolean);
   if (!method) return { ok: false, reason: 'wrong_code', userId: claims.user_id };
   // Two different valid codes (steps t and t+1) could both pass the step check; only one request ends the row.
   if (!(await deps.stores.challenges.end(row.id, isoAt(deps.clock.now())))) return { ok: false, reason: 'bad_token' };
 
-  limits.ceiling.succeed(accountKey);
-  const user = deps.stores.users.findById(claims.user_id);
+  const user = await deps.stores.users.findById(claims.user_id);
   if (!user) return { ok: false, reason: 'bad_token' };
   const first = Array.isArray(row.data?.method) ? (row.data.method as AuthMethod[]) : ['pwd' as const];
   const { token } = await issueSession(deps, { user, kind: 'full', method: [...first, method], ctx });

@@ -23,11 +23,11 @@ const wrongCode = () => new ApiError(401, ErrorCode.totpInvalidCode, 'The code i
 /** TOTP: the second step of a login, and enrolment (begin → confirm with a first code → recovery codes). */
 export function totpRoutes(deps: Deps): Router {
   const router = new Router({ prefix: '/api/auth/totp' });
-  const limits = createFactorLimits(deps);
+  const limits = createFactorLimits(deps, 'totp');
   const signedIn = requireUser(deps);
 
   router.post('/login', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const body = validate(loginBody, ctx.request.body);
     const result = await finishPartialLogin(deps, ctx, body.partial_token, body.code, limits);
     if (result.ok) {
@@ -71,11 +71,10 @@ export function totpRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     const body = validate(disableBody, ctx.request.body);
     if (!totpOf(user)?.enabled_at) throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
-    limits.beginAttempt(`totp:${user.id}`); // counted before the await: a burst of guesses cannot slip past the ceiling
-    const result = await disableTotp(deps, user.id, body);
+    // One attempt under the ceiling: a burst of guesses cannot slip past it.
+    const result = await limits.attempt(`totp:${user.id}`, () => disableTotp(deps, user.id, body), (r) => r === 'disabled');
     if (result === 'not_enabled') throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
     if (result === 'refused') throw new ApiError(401, ErrorCode.totpInvalidCode, 'The code or password is not right.');
-    limits.ceiling.succeed(`totp:${user.id}`);
     ctx.body = { ok: true, enabled: false };
   });
 
@@ -83,10 +82,8 @@ export function totpRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     const body = validate(confirmBody, ctx.request.body);
     if (!totpOf(user)?.enabled_at) throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
-    limits.beginAttempt(`totp:${user.id}`);
-    const codes = await regenerateRecoveryCodes(deps, user.id, body.code);
+    const codes = await limits.attempt(`totp:${user.id}`, () => regenerateRecoveryCodes(deps, user.id, body.code), Boolean);
     if (!codes) throw wrongCode();
-    limits.ceiling.succeed(`totp:${user.id}`);
     ctx.body = { ok: true, recovery_codes: codes };
   });
 

@@ -23,10 +23,10 @@ const signupBody = signedBody.extend({ invite_code: z.string().trim().min(1).max
 /** Sign-In with Ethereum: a nonce per address, then login or signup with the signed message. */
 export function walletRoutes(deps: Deps): Router {
   const router = new Router({ prefix: '/api/auth/wallet' });
-  const limits = createFactorLimits(deps);
+  const limits = createFactorLimits(deps, 'wallet');
 
   router.post('/nonce', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const { address } = validate(z.object({ address: addressField }), ctx.request.body);
     const ttlMs = deps.config.auth.factors.siweNonceTtlMs;
     // 128 random bits, hex: EIP-4361 wants an alphanumeric nonce of at least 8 characters.
@@ -47,16 +47,16 @@ export function walletRoutes(deps: Deps): Router {
   });
 
   router.post('/login', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const body = validate(signedBody, ctx.request.body);
     const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
-    const user = findWalletUser(deps, address);
+    const user = await findWalletUser(deps, address);
     if (!user) throw new ApiError(401, ErrorCode.walletNotRegistered, 'No account uses this wallet. Sign up with an invite code (POST /api/auth/wallet/signup).');
     ctx.body = await completeFirstFactor(deps, ctx, user, ['wallet']);
   });
 
   router.post('/signup', async (ctx) => {
-    limits.throttle(ctx);
+    await limits.throttle(ctx);
     const body = validate(signupBody, ctx.request.body);
     const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
     const result = await signUpWallet(deps, address, body.invite_code);

@@ -11,7 +11,7 @@ export type WalletSignup = { ok: true; user: UserRecord } | { ok: false; reason:
  * atomically, so two racing signups for one address make one account.
  */
 export async function signUpWallet(deps: Deps, address: string, inviteCode: string): Promise<WalletSignup> {
-  if (deps.stores.wallets.findUserId(address)) return { ok: false, reason: 'taken' };
+  if (await deps.stores.wallets.findUserId(address)) return { ok: false, reason: 'taken' };
   const now = isoAt(deps.clock.now());
   const id = deps.ids('usr');
   if (!(await deps.stores.invites.consume(hashInviteCode(inviteCode), now, id))) return { ok: false, reason: 'invite' };
@@ -28,7 +28,7 @@ export async function signUpWallet(deps: Deps, address: string, inviteCode: stri
   return { ok: true, user };
 }
 
-export function findWalletUser(deps: Deps, address: string): UserRecord | undefined {
-  const id = deps.stores.wallets.findUserId(address);
-  return id ? deps.stores.users.findById(id) : undefined;
+export async function findWalletUser(deps: Deps, address: string): Promise<UserRecord | undefined> {
+  const id = await deps.stores.wallets.findUserId(address);
+  return id ? await deps.stores.users.findById(id) : undefined;
 }

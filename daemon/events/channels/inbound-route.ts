@@ -28,7 +28,7 @@ export const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
  */
 export function inboundWebhookRoutes(deps: Deps): Router {
   const router = new Router();
-  const limiter = createRateLimiter(deps.clock, WEBHOOK_RATE);
+  const limiter = createRateLimiter(deps.stores.limits, deps.clock, 'webhook_address', WEBHOOK_RATE);
   // Answered exactly as the runtime answers an unknown channel: the same check against no secret.
   const refused = (ctx: Context): ApiError => {
     const outcome = acceptDelivery(
@@ -48,7 +48,7 @@ export function inboundWebhookRoutes(deps: Deps): Router {
   };
 
   router.post('/api/webhooks/:channel', async (ctx) => {
-    const wait = limiter.hit(`webhook|${ctx.ip}`);
+    const wait = await limiter.hit(ctx.ip);
     if (wait !== null) throw tooManyRequests(wait, 'Too many webhook deliveries from this address. Try again later.');
     ctx.request.rawBody = await readRaw(ctx, MAX_WEBHOOK_BODY);
     let selector;
@@ -57,8 +57,8 @@ export function inboundWebhookRoutes(deps: Deps): Router {
     } catch {
       throw refused(ctx);
     }
-    const company = selector ? deps.stores.companies.findById(selector.id) : undefined;
-    const owner = company ? deps.stores.users.findById(company.owner_id) : undefined;
+    const company = selector ? await deps.stores.companies.findById(selector.id) : undefined;
+    const owner = company ? await deps.stores.users.findById(company.owner_id) : undefined;
     if (!company || !owner) throw refused(ctx);
     const tenant: TenantCaller = { user: owner, company: { id: company.id, name: company.name, owner_id: company.owner_id }, via: 'webhook' };
     ctx.state.tenant = tenant;

@@ -49,11 +49,22 @@ export class TableState<T extends object> implements Table<T> {
   put(record: T): void {
     const id = this.spec.id(record);
     const old = this.records.get(id);
-    if (old) this.unindex(id, old);
     const frozen = deepFreeze(record);
     this.records.set(id, frozen);
     for (const { keyOf, byKey } of this.indexes.values()) {
-      for (const key of keysOf(keyOf(frozen))) {
+      const keys = keysOf(keyOf(frozen));
+      // A replaced record keeps its place under the keys it still has (lookups stay in first-put
+      // order when a row is only touched); it leaves the keys it lost and joins the new ones last.
+      if (old) {
+        for (const key of keysOf(keyOf(old))) {
+          if (keys.includes(key)) continue;
+          const ids = byKey.get(key);
+          if (!ids) continue;
+          ids.delete(id);
+          if (ids.size === 0) byKey.delete(key);
+        }
+      }
+      for (const key of keys) {
         let ids = byKey.get(key);
         if (!ids) byKey.set(key, (ids = new Set()));
         ids.add(id);

@@ -110,8 +110,8 @@ test('svc admin tier sets the tier of a user', async () => {
     const { user } = await createUser(t, { email: 'ada@example.com' });
     await runTier({ email: 'ada@example.com', tier: 'company' }, cli.ctx);
     assert.is(cli.stdout().trim(), 'ada@example.com is now on the company tier');
-    assert.is(t.deps.stores.users.findByEmail('ada@example.com')!.tier, 'company');
-    assert.is(user.id, t.deps.stores.users.findByEmail('ada@example.com')!.id);
+    assert.is((await t.deps.stores.users.findByEmail('ada@example.com'))!.tier, 'company');
+    assert.is(user.id, (await t.deps.stores.users.findByEmail('ada@example.com'))!.id);
   } finally {
     await close();
   }

@@ -16,7 +16,7 @@ async function mailFor(t: TestApp, email: string) {
 }
 
 async function assertAttackerLockedOut(t: TestApp, attacker: Awaited<ReturnType<typeof createUser>>) {
-  const user = t.deps.stores.users.findById(attacker.user.id)!;
+  const user = (await t.deps.stores.users.findById(attacker.user.id))!;
   assert.ok(user.email_verified_at, 'the code proved the mailbox');
   const passwordStillWorks = user.password_hash ? await verifyPassword(attacker.password, user.password_hash, t.deps.config.auth.passwordHash.maxmem) : false;
   assert.not.ok(passwordStillWorks, 'the password chosen before the mailbox was proven no longer works');
@@ -49,7 +49,7 @@ test('login code on a verified account keeps its password and its other sessions
   const u = await createUser(t);
   const { code } = await mailFor(t, u.user.email!);
   assert.is((await t.post('/api/auth/login/code/consume', { email: u.user.email, code })).status, 200);
-  const user = t.deps.stores.users.findById(u.user.id)!;
+  const user = (await t.deps.stores.users.findById(u.user.id))!;
   assert.ok(await verifyPassword(u.password, user.password_hash!, t.deps.config.auth.passwordHash.maxmem));
   assert.is((await t.get('/api/auth/totp', u.auth)).status, 200);
 });

@@ -39,12 +39,12 @@ test('a bad or used invite creates nothing and sends nothing', async () => {
   const bad = await t.post('/api/auth/signup', { email: 'a@example.com', password: GOOD_PASSWORD, invite_code: 'AAAA-BBBB-CCCC-DDDD' });
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'invite_invalid');
-  assert.is(t.deps.stores.users.findByEmail('a@example.com'), undefined);
+  assert.is((await t.deps.stores.users.findByEmail('a@example.com')), undefined);
   const invite = await newInvite(t);
   assert.is((await t.post('/api/auth/signup', { email: 'b@example.com', password: GOOD_PASSWORD, invite_code: invite })).status, 200);
   const reused = await t.post('/api/auth/signup', { email: 'c@example.com', password: GOOD_PASSWORD, invite_code: invite });
   assert.is(reused.body.code, 'invite_invalid');
-  assert.is(t.deps.stores.users.findByEmail('c@example.com'), undefined);
+  assert.is((await t.deps.stores.users.findByEmail('c@example.com')), undefined);
   assert.equal(await settledMail(t, 'a@example.com'), []);
   assert.equal(await settledMail(t, 'c@example.com'), []);
 });
@@ -80,7 +80,7 @@ test('signup with a taken e-mail: same status and body shape, invite unspent, ow
   assert.is(notice.code, null);
   const reuse = await t.post('/api/auth/signup', { email: 'new@example.com', password: GOOD_PASSWORD, invite_code: invite });
   assert.is(reuse.status, 200, 'the invite was not spent on the taken e-mail');
-  assert.ok(t.deps.stores.users.findByEmail('new@example.com'));
+  assert.ok((await t.deps.stores.users.findByEmail('new@example.com')));
 });
 
 test('attack 1: 20 parallel verifies with the right code → exactly one token', async () => {

@@ -17,7 +17,7 @@ test('a burst of TOTP guesses over many partial tokens gets at most 10 checked b
   const t = await createTestApp({ config: { auth: { factors: { ...DEFAULT_FACTORS, perAddressLimit: 10_000 } } } as never, storage: 'file' });
   const u = await createUser(t);
   const { secret } = await enableTotp(t, u);
-  const user = t.deps.stores.users.findById(u.user.id)!;
+  const user = (await t.deps.stores.users.findById(u.user.id))!;
   const partials: string[] = [];
   for (let i = 0; i < 20; i++) {
     partials.push(((await completeFirstFactor(t.deps, { get: () => '', ip: `10.0.0.${i}` }, user, ['pwd'])) as { partial_token: string }).partial_token);

@@ -10,7 +10,7 @@ import { codeNow, enableTotp } from '../../helpers/totp.js';
 const fakeCtx = { get: () => 'test-agent', ip: '127.0.0.1' };
 
 async function partialFor(t: TestApp, user: Awaited<ReturnType<typeof createUser>>) {
-  const outcome = await completeFirstFactor(t.deps, fakeCtx, t.deps.stores.users.findById(user.user.id)!, ['pwd']);
+  const outcome = await completeFirstFactor(t.deps, fakeCtx, (await t.deps.stores.users.findById(user.user.id))!, ['pwd']);
   assert.ok('totp_required' in outcome, 'TOTP account gets the partial step');
   return (outcome as { partial_token: string }).partial_token;
 }
@@ -31,7 +31,7 @@ test('enrolment: begin shows a secret and otpauth URI, a first code activates it
   const state = await t.get('/api/auth/totp', u.auth);
   assert.equal([state.body.enabled, state.body.recovery_codes_left], [true, 10]);
   // The secret is sealed at rest and recovery codes are hashes.
-  const stored = JSON.stringify(t.deps.stores.users.findById(u.user.id));
+  const stored = JSON.stringify((await t.deps.stores.users.findById(u.user.id)));
   assert.not.ok(stored.includes(begin.body.secret));
   assert.not.ok(stored.includes(ok.body.recovery_codes[0]));
   assert.is((await t.post('/api/auth/totp/enroll', {}, u.auth)).status, 409);
@@ -41,10 +41,10 @@ test('password login on a TOTP account answers totp_required with a partial toke
   const t = await createTestApp();
   const u = await createUser(t);
   const { secret } = await enableTotp(t, u);
-  const sessionsBefore = t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString()).length;
+  const sessionsBefore = (await t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString())).length;
   const partial = await partialFor(t, u);
   assert.is(verifyToken(t.deps.secrets.jwtSecret, partial, t.clock.now())!.typ, 'partial');
-  assert.is(t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString()).length, sessionsBefore);
+  assert.is((await t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString())).length, sessionsBefore);
   // The partial token is refused where a session is needed.
   assert.is((await t.get('/api/auth/totp', { authorization: `Bearer ${partial}` })).status, 401);
   const res = await t.post('/api/auth/totp/login', { partial_token: partial, code: codeNow(t, secret) });
@@ -126,7 +126,7 @@ test('disable needs a current code or the password; afterwards login issues a se
   const off = await t.post('/api/auth/totp/disable', { code: codeNow(t, secret) }, u.auth);
   assert.is(off.status, 200);
   assert.is(off.body.enabled, false);
-  const outcome = await completeFirstFactor(t.deps, fakeCtx, t.deps.stores.users.findById(u.user.id)!, ['pwd']);
+  const outcome = await completeFirstFactor(t.deps, fakeCtx, (await t.deps.stores.users.findById(u.user.id))!, ['pwd']);
   assert.ok('token' in outcome);
   // Enrol again, then disable with the password.
   await enableTotp(t, u);

@@ -48,7 +48,7 @@ test('POST /api/dev/tier sets a known user\'s tier and validates its input', asy
   const ok = await t.post('/api/dev/tier', { email: 'A@example.com', tier: 'company' }, t.operator);
   assert.is(ok.status, 200);
   assert.is(ok.body.user.tier, 'company');
-  assert.is(t.deps.stores.users.findById('u1')?.tier, 'company');
+  assert.is((await t.deps.stores.users.findById('u1'))?.tier, 'company');
   const unknown = await t.post('/api/dev/tier', { email: 'nobody@example.com', tier: 'company' }, t.operator);
   assert.is(unknown.status, 404);
   const bad = await t.post('/api/dev/tier', { email: 'a@example.com', tier: 'gold' }, t.operator);

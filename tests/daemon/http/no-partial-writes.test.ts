@@ -7,18 +7,28 @@ import { createUser } from '../../helpers/accounts.js';
 import { RAW_BODIES, mutationsOf, toPayload } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { readAccountRows } from '../../helpers/account-rows.js';
+import { ACCOUNT_TABLE_SPECS, THROTTLE_TABLES } from '../../../daemon/store/accounts/tables.js';
 
-/** Every file of the data folder with a hash of its bytes: what a rejected request must leave alone. */
-function snapshot(dir: string): Record<string, string> {
+/**
+ * Every file of the data folder with a hash of its bytes: what a rejected request must leave alone.
+ * The accounts journal is compared by its account data: a refused request still counts against the
+ * throttles (that is what they are for), and their counters live in the same journal.
+ */
+async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+      else if (p !== join(dir, 'accounts.jsonl')) out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
     }
   };
   walk(dir);
+  for (const spec of ACCOUNT_TABLE_SPECS) {
+    if (THROTTLE_TABLES.includes(spec.name) || spec.name === 'meta') continue;
+    out[`accounts:${spec.name}`] = createHash('sha256').update(JSON.stringify(await readAccountRows(dir, spec))).digest('hex');
+  }
   return out;
 }
 
@@ -38,13 +48,13 @@ async function setUp() {
 async function expectNoWrites(t: TestApp, url: string, bodies: unknown[], headers: Record<string, string>): Promise<number> {
   let refused = 0;
   for (const body of bodies) {
-    const before = snapshot(t.deps.config.dataDir);
+    const before = await snapshot(t.deps.config.dataDir);
     const payload = typeof body === 'string' ? body : toPayload(body);
     const res = await t.request({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload });
     if (res.status < 400) continue; // an input the battery made valid by chance: it may write
     assert.ok(res.status < 500, `${url} ${payload}: ${res.status} ${res.text}`);
     refused++;
-    assert.equal(snapshot(t.deps.config.dataDir), before, `${url} ${payload.slice(0, 200)} → ${res.status} ${res.body?.code}, yet the data folder changed`);
+    assert.equal(await snapshot(t.deps.config.dataDir), before, `${url} ${payload.slice(0, 200)} → ${res.status} ${res.body?.code}, yet the data folder changed`);
   }
   // Guards against a vacuous pass (a broken template making everything valid, or everything a 401).
   assert.ok(refused > bodies.length / 4, `${url}: only ${refused} of ${bodies.length} bad bodies were refused`);
@@ -56,7 +66,7 @@ test('a refused create writes nothing: companies, keys, signup', async () => {
   await expectNoWrites(w.t, '/api/companies', [...RAW_BODIES, ...mutationsOf({ name: 'second co' })], w.owner.auth);
   await expectNoWrites(w.t, '/api/keys', [...RAW_BODIES, ...mutationsOf({ root: w.company.id, name: 'k' })], w.owner.auth);
   const signup = mutationsOf({ email: 'new-user@example.com', password: 'long enough password', invite_code: w.invite });
-  // Invites live in accounts.json: the byte-for-byte check also proves no refused signup spent one.
+  // Invites are account data: the check also proves no refused signup spent one.
   await expectNoWrites(w.t, '/api/auth/signup', [...RAW_BODIES, ...signup], {});
 });
 

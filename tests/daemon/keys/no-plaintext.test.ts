@@ -6,6 +6,8 @@ import { createUser } from '../../helpers/accounts.js';
 import { createCompany, createSecretKey, rotateAccountKey } from '../../helpers/keys.js';
 import { createTestApp } from '../../helpers/test-app.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { readAccountRows } from '../../helpers/account-rows.js';
+import { accountKeySpec, secretKeySpec } from '../../../daemon/store/accounts/tables.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -24,7 +26,7 @@ test('file storage: no plaintext ak_ or sk_ anywhere under the data folder, only
   assert.is((await t.post('/api/mcp/validate', {}, { authorization: `Bearer ${sk}`, 'x-api-key': ak })).status, 200);
   await t.deps.stores.flush();
   const files = filesUnder(dataDir);
-  assert.ok(files.some((f) => f.endsWith('keys.json')), 'keys.json written');
+  assert.ok(files.some((f) => f.endsWith('accounts.jsonl')), 'accounts.jsonl written');
   const body = (k: string) => k.slice(9); // everything after the shown prefix
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -33,9 +35,8 @@ test('file storage: no plaintext ak_ or sk_ anywhere under the data folder, only
       assert.not.ok(text.includes(body(secret)), `${file} holds the hidden part of a key`);
     }
   }
-  const keys = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8'));
-  assert.match(keys.secret_keys[0].hash, /^[0-9a-f]{64}$/);
-  assert.match(keys.account_keys[0].hash, /^[0-9a-f]{64}$/);
+  assert.match((await readAccountRows(dataDir, secretKeySpec))[0]!.hash, /^[0-9a-f]{64}$/);
+  assert.match((await readAccountRows(dataDir, accountKeySpec))[0]!.hash, /^[0-9a-f]{64}$/);
 });
 
 test.run();

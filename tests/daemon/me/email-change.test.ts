@@ -36,7 +36,7 @@ test('attack 11: changing to an address in use is no takeover, and the answer do
   const mail = await settledMail(t, 'victim@example.com');
   assert.ok(mail.every((m) => m.code === null), 'no code goes to an address that has an account');
   for (const code of ['000000', '123456']) assert.is((await t.post('/api/me/email/change/finish', { code }, attacker.auth)).status, 400);
-  assert.is(t.deps.stores.users.findByEmail('victim@example.com')?.id, victim.user.id);
+  assert.is((await t.deps.stores.users.findByEmail('victim@example.com'))?.id, victim.user.id);
   assert.is((await t.post('/api/auth/login', { email: 'victim@example.com', password: victim.password })).status, 200);
 });
 
@@ -49,7 +49,7 @@ test('attack 11: an address taken between begin and finish → 409, nothing chan
   const finish = await t.post('/api/me/email/change/finish', { code }, u.auth);
   assert.is(finish.status, 409);
   assert.is(finish.body.code, 'email_taken');
-  assert.is(t.deps.stores.users.findById(u.user.id)?.email, 'mover@example.com');
+  assert.is((await t.deps.stores.users.findById(u.user.id))?.email, 'mover@example.com');
 });
 
 test('e-mail change needs the password, a different address, and a begun change', async () => {

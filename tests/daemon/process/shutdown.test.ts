@@ -6,6 +6,8 @@ import * as assert from 'uvu/assert';
 import { readLock } from '../../../daemon/lock.js';
 import { startDaemon } from '../../../daemon/main.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { readAccountRows } from '../../helpers/account-rows.js';
+import { inviteSpec } from '../../../daemon/store/accounts/tables.js';
 
 function capture() {
   let text = '';
@@ -48,7 +50,7 @@ test('stop() lets an in-flight request finish, then flushes, logs and releases t
   assert.is(res.status, 201, res.body);
   assert.match(JSON.parse(res.body).code, /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
   assert.equal(events, ['stop', 'answered', 'stopped']);
-  const invites = JSON.parse(readFileSync(join(data, 'accounts.json'), 'utf8')).invites;
+  const invites = await readAccountRows(data, inviteSpec);
   assert.is(invites.length, 1, 'the in-flight write reached the disk');
   assert.is(readLock(data), null, 'the lock is released');
   assert.ok(logs.text().includes('POST /api/dev/invites 201'), 'the access-log line of the last request is flushed');

@@ -41,14 +41,14 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores.invites.consume('h1', 'now', `u${i}`)));
     assert.is(results.filter(Boolean).length, 1);
     assert.is(await stores.invites.consume('unknown', 'now', 'u'), false);
-    assert.ok(stores.invites.find('h1')?.used_at);
+    assert.ok((await stores.invites.find('h1'))?.used_at);
   });
 
   test('users: create, find by id and e-mail, refuse a taken e-mail, set the tier', async () => {
     const { stores } = await make();
     await stores.users.create(user('u1', 'a@example.com'));
-    assert.is(stores.users.findById('u1')?.email, 'a@example.com');
-    assert.is(stores.users.findByEmail('A@Example.com')?.id, 'u1');
+    assert.is((await stores.users.findById('u1'))?.email, 'a@example.com');
+    assert.is((await stores.users.findByEmail('A@Example.com'))?.id, 'u1');
     try {
       await stores.users.create(user('u2', 'a@example.com'));
       assert.unreachable('duplicate e-mail accepted');
@@ -63,7 +63,7 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     const { stores, reopen } = await make();
     await Promise.all(Array.from({ length: 50 }, (_, i) => stores.users.create(user(`u${i}`, `u${i}@example.com`))));
     const check = reopen ? await reopen() : stores;
-    for (let i = 0; i < 50; i++) assert.ok(check.users.findById(`u${i}`), `u${i} missing`);
+    for (let i = 0; i < 50; i++) assert.ok((await check.users.findById(`u${i}`)), `u${i} missing`);
   });
 
   // accounts (issue 3): users.update, signup with invite, password + sessions, sessions, codes
@@ -81,7 +81,7 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     } catch (err) {
       assert.instance(err, StoreConflict);
     }
-    assert.equal([stores.users.findById('u1')?.email, stores.users.findById('u1')?.display_name], ['a@example.com', 'Ann']);
+    assert.equal([(await stores.users.findById('u1'))?.email, (await stores.users.findById('u1'))?.display_name], ['a@example.com', 'Ann']);
     assert.is(await stores.users.update('nobody', () => {}), undefined);
   });
 
@@ -90,12 +90,12 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     await stores.invites.add('inv', 'then');
     await stores.users.create(user('u0', 'taken@example.com'));
     assert.is(await stores.users.createWithInvite(user('u1', 'taken@example.com'), 'inv', 'now'), 'email_taken');
-    assert.is(stores.invites.find('inv')?.used_at, null);
+    assert.is((await stores.invites.find('inv'))?.used_at, null);
     assert.is(await stores.users.createWithInvite(user('u2', 'x@example.com'), 'unknown', 'now'), 'invite_invalid');
-    assert.is(stores.users.findById('u2'), undefined);
+    assert.is((await stores.users.findById('u2')), undefined);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores.users.createWithInvite(user(`c${i}`, `c${i}@example.com`), 'inv', 'now')));
     assert.is(results.filter((r) => r === 'created').length, 1);
-    assert.is(stores.invites.find('inv')?.used_by, `c${results.indexOf('created')}`);
+    assert.is((await stores.invites.find('inv'))?.used_by, `c${results.indexOf('created')}`);
   });
 
   const session = (id: string, userId: string, expires = '2026-01-02T00:00:00.000Z') => ({
@@ -106,18 +106,18 @@ for (const [name, make] of Object.entries(storeImplementations)) {
   test('sessions: list the live ones, revoke only one\'s own, revoke all but one, touch', async () => {
     const { stores, reopen } = await make();
     for (const s of [session('s1', 'u1'), session('s2', 'u1'), session('s3', 'u1', '2026-01-01T00:30:00.000Z'), session('t1', 'u2')]) await stores.sessions.create(s);
-    assert.equal(stores.sessions.listActive('u1', '2026-01-01T01:00:00.000Z').map((s) => s.id), ['s1', 's2']);
+    assert.equal((await stores.sessions.listActive('u1', '2026-01-01T01:00:00.000Z')).map((s) => s.id), ['s1', 's2']);
     assert.is(await stores.sessions.revoke('t1', 'u1', 'x'), false, "another user's session");
-    assert.is(stores.sessions.find('t1')?.revoked_at, null);
+    assert.is((await stores.sessions.find('t1'))?.revoked_at, null);
     assert.is(await stores.sessions.revoke('s1', 'u1', '2026-01-01T01:00:00.000Z'), true);
     assert.is(await stores.sessions.revoke('s1', 'u1', 'again'), false);
     await stores.sessions.create(session('s4', 'u1'));
     assert.is(await stores.sessions.revokeAll('u1', '2026-01-01T01:00:00.000Z', 's4'), 2);
     await stores.sessions.touch('s4', '2026-01-01T02:00:00.000Z');
     const check = reopen ? await reopen() : stores;
-    assert.equal(check.sessions.listActive('u1', '2026-01-01T01:00:00.000Z').map((s) => s.id), ['s4']);
-    assert.is(check.sessions.find('s4')?.last_seen_at, '2026-01-01T02:00:00.000Z');
-    assert.is(check.sessions.find('t1')?.revoked_at, null);
+    assert.equal((await check.sessions.listActive('u1', '2026-01-01T01:00:00.000Z')).map((s) => s.id), ['s4']);
+    assert.is((await check.sessions.find('s4'))?.last_seen_at, '2026-01-01T02:00:00.000Z');
+    assert.is((await check.sessions.find('t1'))?.revoked_at, null);
   });
 
   test('users.setPassword sets the hash and revokes the sessions but the kept one, in one step', async () => {
@@ -126,10 +126,10 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     for (const id of ['s1', 's2', 's3']) await stores.sessions.create(session(id, 'u1'));
     await stores.sessions.create(session('t1', 'u2'));
     assert.is(await stores.users.setPassword('u1', 'scrypt$new', '2026-01-01T01:00:00.000Z', 's2'), 2);
-    assert.is(stores.users.findById('u1')?.password_hash, 'scrypt$new');
-    assert.equal(stores.sessions.listActive('u1', '2026-01-01T01:00:00.000Z').map((s) => s.id), ['s2']);
+    assert.is((await stores.users.findById('u1'))?.password_hash, 'scrypt$new');
+    assert.equal((await stores.sessions.listActive('u1', '2026-01-01T01:00:00.000Z')).map((s) => s.id), ['s2']);
     assert.is(await stores.users.setPassword('u1', 'scrypt$newer', 'later', null), 1);
-    assert.is(stores.sessions.find('t1')?.revoked_at, null);
+    assert.is((await stores.sessions.find('t1'))?.revoked_at, null);
     assert.is(await stores.users.setPassword('nobody', 'h', 'x', null), undefined);
   });
 
@@ -185,78 +185,28 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     assert.is(await stores.codes.consumeLink('password_reset', H('56'), NOW), null);
   });
 
-  if (name === 'json-file') {
+  if (name === 'journal') {
     test('a write is on disk once it resolves, and survives a reopen', async () => {
       const { stores, reopen } = await make();
       await stores.users.create(user('u1', 'a@example.com'));
       await stores.outbox.record({ to: 'a@example.com', subject: 'hello', text: 'body 424242', code: '424242' });
       const again = await reopen!();
-      assert.is(again.users.findById('u1')?.email, 'a@example.com');
+      assert.is((await again.users.findById('u1'))?.email, 'a@example.com');
       assert.is((await again.outbox.list())[0]?.code, '424242');
     });
   }
-  // companies and access keys (issue 5)
-  test('companies: create, find, list by owner; a name is unique per owner, case-insensitively, even under races', async () => {
-    const { stores, reopen } = await make();
-    const co = (id: string, owner: string, name: string) => ({ id, owner_id: owner, name, created_at: '2026-01-01T00:00:00.000Z' });
-    await stores.companies.create(co('c1', 'u1', 'Acme'));
-    await stores.companies.create(co('c2', 'u2', 'Acme'));
-    const racing = await Promise.allSettled([3, 4, 5].map((i) => stores.companies.create(co(`c${i}`, 'u1', 'acme two'))));
-    assert.is(racing.filter((r) => r.status === 'fulfilled').length, 1);
-    assert.ok(racing.every((r) => r.status === 'fulfilled' || r.reason instanceof StoreConflict));
-    try {
-      await stores.companies.create(co('c9', 'u1', 'ACME'));
-      assert.unreachable('duplicate name accepted');
-    } catch (err) {
-      assert.instance(err, StoreConflict);
-    }
-    assert.is(stores.companies.findById('c2')?.owner_id, 'u2');
-    assert.is(stores.companies.findById('nope'), undefined);
-    assert.equal(stores.companies.listByOwner('u1').map((c) => c.name), ['Acme', 'acme two']);
-    if (reopen) assert.equal((await reopen()).companies.listByOwner('u2').map((c) => c.id), ['c2']);
-  });
-
-  test('keys: secret keys by hash, list per user, revoke only by the owner; one account key per user, replaced atomically', async () => {
-    const { stores, reopen } = await make();
-    const sk = (id: string, user: string, hash: string) => ({ id, user_id: user, company_id: 'c1', name: id, hash, prefix: 'sk_abcdef…', created_at: 't', last_used_at: null });
-    await stores.keys.addSecretKey(sk('k1', 'u1', 'h1'));
-    await stores.keys.addSecretKey(sk('k2', 'u1', 'h2'));
-    await stores.keys.addSecretKey(sk('k3', 'u2', 'h3'));
-    assert.is(stores.keys.findSecretKeyByHash('h2')?.id, 'k2');
-    assert.equal(stores.keys.listSecretKeys('u1').map((k) => k.id), ['k1', 'k2']);
-    assert.is(await stores.keys.revokeSecretKey('k3', 'u1'), false);
-    assert.is(stores.keys.findSecretKeyByHash('h3')?.id, 'k3');
-    assert.is(await stores.keys.revokeSecretKey('k1', 'u1'), true);
-    assert.is(stores.keys.findSecretKeyByHash('h1'), undefined);
-    assert.is(await stores.keys.revokeSecretKey('k1', 'u1'), false);
-    await stores.keys.touch('secret', 'k2', '2026-01-01T00:01:00.000Z');
-    assert.is(stores.keys.findSecretKeyByHash('h2')?.last_used_at, '2026-01-01T00:01:00.000Z');
-
-    const ak = (id: string, hash: string) => ({ id, user_id: 'u1', hash, prefix: 'ak_abcdef…', created_at: 't', last_used_at: null });
-    assert.equal(await stores.keys.setAccountKey(ak('a1', 'ha1')), { rotated: false });
-    assert.equal(await stores.keys.setAccountKey(ak('a2', 'ha2')), { rotated: true });
-    assert.is(stores.keys.findAccountKeyByHash('ha1'), undefined);
-    assert.is(stores.keys.findAccountKeyByHash('ha2')?.id, 'a2');
-    assert.is(stores.keys.accountKeyOf('u1')?.id, 'a2');
-    assert.is(stores.keys.accountKeyOf('u2'), undefined);
-    if (reopen) {
-      const again = await reopen();
-      assert.is(again.keys.findSecretKeyByHash('h2')?.last_used_at, '2026-01-01T00:01:00.000Z');
-      assert.is(again.keys.findSecretKeyByHash('h1'), undefined);
-      assert.is(again.keys.findAccountKeyByHash('ha2')?.id, 'a2');
-    }
-  });
-
   test.run();
 }
 
-const fileOnly = suite('store: json-file on disk');
+const fileOnly = suite('store: journal on disk');
 
 fileOnly('captured mail is sealed at rest: no code or body in the file', async () => {
   const dir = tempDir('svc-store');
   const stores = await openFileStores(dir, storeDepsFor(new FakeClock()));
   await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'code 987654', code: '987654', link: 'http://h/magic?t=secretlink' });
-  const raw = readFileSync(join(dir, 'outbox.json'), 'utf8');
+  await stores.close();
+  const raw = readFileSync(join(dir, 'accounts.jsonl'), 'utf8');
+  assert.match(raw, 'a@example.com');
   assert.not.match(raw, '987654');
   assert.not.match(raw, 'secretlink');
 });
@@ -279,7 +229,7 @@ fileOnly('a leftover temp file from a crash does not matter', async () => {
   await first.users.create(user('u1', 'a@example.com'));
   writeFileSync(join(dir, `.accounts.json.99999.tmp`), '{"users": [');
   const again = await openFileStores(dir, storeDepsFor(new FakeClock()));
-  assert.is(again.users.findById('u1')?.email, 'a@example.com');
+  assert.is((await again.users.findById('u1'))?.email, 'a@example.com');
 });
 
 fileOnly.run();

@@ -64,8 +64,9 @@ test('on disk the bodies stay sealed: no code, text or link in the outbox file',
   const stores = await open(dir, 10);
   await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'Your code is 834201', code: '834201', link: 'http://x/magic?token=SECRETLINK' });
   await stores.outbox.list();
-  await stores.flush();
-  const file = readFileSync(join(dir, 'outbox.json'), 'utf8');
+  await stores.close();
+  const file = readFileSync(join(dir, 'accounts.jsonl'), 'utf8');
+  assert.ok(file.includes('a@example.com'), 'the row is in the journal');
   assert.not.ok(file.includes('834201'));
   assert.not.ok(file.includes('SECRETLINK'));
   const reopened = await open(dir, 10);

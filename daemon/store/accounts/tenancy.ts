@@ -1,0 +1,64 @@
+import type { CompanyStore, KeyStore } from '../tenancy-types.js';
+import { StoreConflict } from '../types.js';
+import type { AccountTables } from './tables.js';
+
+/** Companies. The name check and the insert are one write, so two racing creates cannot both win. */
+export function createCompanyStore(t: AccountTables): CompanyStore {
+  const { space, companies } = t;
+  return {
+    create: (company) =>
+      space
+        .write((tx) => {
+          if (companies.count('owner_name', `${company.owner_id}|${company.name.toLowerCase()}`) > 0) {
+            throw new StoreConflict('company_name_taken', 'the owner has a Company with this name');
+          }
+          tx.put(companies, structuredClone(company));
+        })
+        .then(() => companies.get(company.id)!),
+    findById: async (id) => companies.get(id),
+    listByOwner: async (ownerId) => companies.lookup('owner', ownerId),
+    list: async () => [...companies.all()],
+  };
+}
+
+/**
+ * Access keys, by hash (SECURITY.md: only the SHA-256 of a key is stored): authenticating a key is one
+ * index read on the hot path of every MCP call. Revoking deletes the row: the next request with that
+ * key finds nothing.
+ */
+export function createKeyStore(t: AccountTables): KeyStore {
+  const { space, secretKeys, accountKeys } = t;
+  return {
+    addSecretKey: (key) =>
+      space.write((tx) => tx.put(secretKeys, structuredClone(key))).then(() => secretKeys.get(key.id)!),
+    findSecretKeyByHash: async (hash) => secretKeys.first('hash', hash),
+    listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
+    revokeSecretKey: (id, userId) =>
+      space.write((tx) => {
+        const key = secretKeys.get(id);
+        if (!key || key.user_id !== userId) return false;
+        tx.remove(secretKeys, id);
+        return true;
+      }),
+    setAccountKey: (key) =>
+      space.write((tx) => {
+        // One account key per user: the old one goes in the same write that installs the new.
+        const old = accountKeys.lookup('user', key.user_id);
+        for (const k of old) tx.remove(accountKeys, k.id);
+        tx.put(accountKeys, structuredClone(key));
+        return { rotated: old.length > 0 };
+      }),
+    findAccountKeyByHash: async (hash) => accountKeys.first('hash', hash),
+    accountKeyOf: async (userId) => accountKeys.first('user', userId),
+    touch: (kind, id, atIso) =>
+      space.write((tx) => {
+        if (kind === 'secret') {
+          const key = secretKeys.get(id);
+          if (key) tx.put(secretKeys, { ...key, last_used_at: atIso });
+        } else {
+          const key = accountKeys.get(id);
+          if (key) tx.put(accountKeys, { ...key, last_used_at: atIso });
+        }
+      }),
+  };
+}
