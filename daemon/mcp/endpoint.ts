@@ -29,10 +29,10 @@ export interface McpEndpointOptions {
  * this (routes.ts); it expects `ctx.state.keyAuth` and the raw body (app.ts lets /api/mcp pass
  * the JSON parser so a body that does not parse gets a JSON-RPC parse error, not our REST 400).
  */
-export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock'>, options: McpEndpointOptions = {}): Middleware {
+export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock' | 'stores'>, options: McpEndpointOptions = {}): Middleware {
   const dispatcher = createMcpDispatcher(deps.log);
   const modern = createModernLeg(deps.log, ALL_TOOLS, ALL_TOOLS.map(describeTool), deps.config.limits.bodyBytes);
-  const limit = createToolCallLimit(deps.clock, deps.config.mcpToolCallsPerMinute);
+  const limit = createToolCallLimit(deps.stores.limits, deps.clock, deps.config.mcpToolCallsPerMinute);
   const openServices = options.services ?? (async (k: KeyAuth) => (await deps.runtimes.open(k.company)).services);
 
   return async function serveMcp(ctx: Context) {
@@ -49,7 +49,7 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'cl
     const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)), now: deps.clock.now };
 
     if (await modern.claims(ctx, parsed.value)) {
-      const wait = countsAsToolCall(parsed.value) ? limit.hit(keyAuth.keyId) : null;
+      const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
       if (wait !== null) return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
       return modern.serve(ctx, raw, parsed.value, toolContext);
     }
@@ -59,7 +59,7 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'cl
     const answerOne = async (message: JSONRPCMessage, inBatch: boolean): Promise<JSONRPCMessage | null> => {
       if (!('method' in message) || !('id' in message)) return null; // notifications and responses: nothing to answer (see below)
       const request = message as JSONRPCRequest;
-      const wait = countsAsToolCall(request) ? limit.hit(keyAuth.keyId) : null;
+      const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.keyId) : null;
       if (wait !== null) {
         if (!inBatch) throw Object.assign(new Error('rate'), { wait });
         return rpcError(request.id, -32000, rateLimitMessage(wait), { retry_after: wait });

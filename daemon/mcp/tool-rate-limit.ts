@@ -1,21 +1,23 @@
 import type { Clock } from '../clock.js';
 import { createRateLimiter } from '../http/rate-limit.js';
+import type { LimitStore } from '../store/limit-types.js';
 
 /** Default tool calls per secret key: bursts of agent work fit, a runaway loop does not. */
 export const DEFAULT_TOOL_CALLS_PER_MINUTE = 120;
 
 export interface ToolCallLimit {
   /** Counts one tools/call for the key; null when allowed, else the seconds to wait (Retry-After). */
-  hit(keyId: string): number | null;
+  hit(keyId: string): Promise<number | null>;
 }
 
 /**
  * The tools spec: servers MUST rate limit tool invocations. Counted per secret key (one agent, one
- * Company) in the daemon's memory, on the injected clock: a restart forgetting it costs little.
+ * Company) on the injected clock, in the daemon's throttle store like every other limit, so a
+ * restart does not hand a runaway agent a fresh minute.
  */
-export function createToolCallLimit(clock: Clock, perMinute = DEFAULT_TOOL_CALLS_PER_MINUTE): ToolCallLimit {
-  const limiter = createRateLimiter(clock, [{ limit: perMinute, windowMs: 60_000 }]);
-  return { hit: (keyId) => limiter.hit(`mcp-tools:${keyId}`) };
+export function createToolCallLimit(store: LimitStore, clock: Clock, perMinute = DEFAULT_TOOL_CALLS_PER_MINUTE): ToolCallLimit {
+  const limiter = createRateLimiter(store, clock, 'mcp-tools', [{ limit: perMinute, windowMs: 60_000 }]);
+  return { hit: (keyId) => limiter.hit(keyId) };
 }
 
 export const rateLimitMessage = (wait: number) =>
