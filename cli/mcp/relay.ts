@@ -58,8 +58,9 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
       if (initialize && id === initialize.id && isJSONRPCResultResponse(m)) upstream.setProtocolVersion?.(String((m.result as { protocolVersion?: unknown }).protocolVersion));
       void reply(m);
     };
-    // Background failures (a stream that broke and could not be resumed); the abort of our own close is not one.
-    upstream.onerror = (err) => closing || io.log(`svc mcp: ${err.message}`);
+    // Background failures (a stream that broke and could not be resumed). Not: the abort of our own
+    // close, nor an HTTP refusal of a send (send() explains that one itself, in words that say what to do).
+    upstream.onerror = (err) => closing || (err as { data?: { status?: number } }).data?.status !== undefined || io.log(`svc mcp: ${err.message}`);
     await upstream.start();
   }
 
