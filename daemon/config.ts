@@ -27,7 +27,7 @@ export interface Config {
   auth: AuthConfig;
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
-  /** tools/call per secret key per minute on /api/mcp (the tools spec: servers MUST rate limit); default 120. */
+  /** tools/call per secret key per minute on /api/mcp (the tools spec: servers MUST rate limit); default 120; 0 turns it off (benchmarks only). */
   mcpToolCallsPerMinute?: number;
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';

@@ -52,7 +52,14 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
+    ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) } : {}),
   });
+}
+
+function perMinuteOf(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new Error(`invalid SVC_MCP_TOOL_CALLS_PER_MINUTE ${value}: use a whole number (0 turns the limit off)`);
 }
 
 function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {

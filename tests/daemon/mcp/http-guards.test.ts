@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { resolveConfig } from '../../../daemon/main.js';
 import { formatKey } from '../../../shared/keys.js';
 import { connectV1Http, connectV1Relay, connectV2Http } from '../../helpers/mcp-clients.js';
 import { createMcpTestApp } from '../../helpers/mcp-app.js';
@@ -93,6 +94,16 @@ test('tools/call is rate limited per key: over HTTP the SDK client gets the 429 
   } finally {
     await http.close();
     await served.close();
+  }
+});
+
+test('the limit is configurable when starting the daemon; 0 turns it off (benchmarks); a bad value refuses to start', async () => {
+  assert.is(resolveConfig({}, { SVC_MCP_TOOL_CALLS_PER_MINUTE: '30' }).mcpToolCallsPerMinute, 30);
+  assert.throws(() => resolveConfig({}, { SVC_MCP_TOOL_CALLS_PER_MINUTE: 'lots' }), /SVC_MCP_TOOL_CALLS_PER_MINUTE/);
+  const t = await createMcpTestApp({ config: { mcpToolCallsPerMinute: 0 } });
+  for (let i = 0; i < 130; i++) {
+    const res = await t.mcp({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+    assert.is(res.status, 200);
   }
 });
 
