@@ -64,7 +64,7 @@ test('every example in the description is there verbatim, runs as copied, and ea
       const fired = await call({ action: 'trigger', id });
       assert.equal(fired.fired.map((f: any) => [f.tool, f.ok]), [['quests.create', true]]);
     }
-    const titles = (await t.services()).quests.list({}).map((q: any) => q.title);
+    const titles = (await (await t.services()).quests.list({})).map((q: any) => q.title);
     assert.equal(titles, ['Review the stopped session', 'Review the stopped session', 'Morning review']);
   } finally {
     await close();
