@@ -40,6 +40,8 @@ export interface Config {
   hashPool?: { threads: number; queue: number };
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
+  /** tools/call per secret key per minute on /api/mcp (the tools spec: servers MUST rate limit); default 120; 0 turns it off (benchmarks only). */
+  mcpToolCallsPerMinute?: number;
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';
   /** Issue 15: send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */

@@ -84,6 +84,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
     ...(env.SVC_TEST_SCRYPT_N ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
+    ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) } : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
   });
 }
@@ -97,6 +98,12 @@ function positiveMs(value: string | undefined, name: string): number | undefined
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 100) throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
   return ms;
+}
+
+function perMinuteOf(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new Error(`invalid SVC_MCP_TOOL_CALLS_PER_MINUTE ${value}: use a whole number (0 turns the limit off)`);
 }
 
 function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
