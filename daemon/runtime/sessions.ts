@@ -101,7 +101,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
       const s = orMissing(appended, 'session', id);
       if (crossed) await core.emit({ type: 'context:budget:exceeded', ...about(s), content: { budget: s.context_budget, used: s.context_used }, caused_by: options.caused_by });
       // The agent's own output goes to the detectors (guardrail:violation, loop:detected); users' messages do not.
-      if (await isAgentAuthor(core, s, String(entry.from))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
+      if (!options.external && (await isAgentAuthor(core, s, String(entry.from)))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
       if (options.startTurn) return service.startTurn(id, options.caused_by);
       return view(id);
     },
@@ -145,7 +145,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
 }
 
 /** A message is the agent's own when `from` is its id, its name (case-insensitive), or `agent`. */
-async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: string): Promise<boolean> {
+export async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: string): Promise<boolean> {
   if (from === s.agent_id || from.toLowerCase() === 'agent') return true;
   const name = (await core.stores.agents.get(s.agent_id))?.name;
   return name !== undefined && name.toLowerCase() === from.toLowerCase();
