@@ -29,6 +29,8 @@ export interface Config {
   mcpAllowedOrigins?: string[];
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';
+  /** Issue 15: send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */
+  smtpUrl?: string;
 }
 
 /** scrypt cost (SECURITY.md: N=2^17, r=8, p=1, maxmem 256 MiB). Tests lower it; the default never changes. */

@@ -1,10 +1,12 @@
 import type { MailMessage } from '../shared/wire.js';
 import type { Logger } from './logger.js';
+import { createSmtpMailer, redactSmtpUrl, type SmtpMailerDeps } from './smtp-mailer.js';
 import type { MailOutbox, NewMail } from './store/types.js';
 
 /**
- * Outgoing mail. A local daemon has no SMTP: every message lands in the outbox, where
- * `svc mail` and `GET /api/dev/mail` read it. The log line names the recipient, never the code.
+ * Outgoing mail. A local daemon without `--smtp` captures every message in the outbox, where
+ * `svc mail` and `GET /api/dev/mail` read it; with it, daemon/smtp-mailer.ts sends them. The log
+ * line names the recipient, never the code.
  */
 export interface Mailer {
   send(mail: NewMail): Promise<MailMessage>;
@@ -19,4 +21,11 @@ export function createOutboxMailer(outbox: MailOutbox, log: Logger): Mailer {
       return message;
     },
   };
+}
+
+/** SMTP when a URL is configured (`--smtp` / SVC_SMTP_URL, CONTRACT §5), else the outbox `svc mail` reads. */
+export function createConfiguredMailer(smtpUrl: string | undefined, outbox: MailOutbox, deps: SmtpMailerDeps): Mailer & { close?(): void } {
+  if (!smtpUrl) return createOutboxMailer(outbox, deps.log);
+  deps.log.info(`mail is sent over SMTP via ${redactSmtpUrl(smtpUrl)}`);
+  return createSmtpMailer(smtpUrl, deps);
 }

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
@@ -13,7 +14,8 @@ import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
-import { createOutboxMailer } from './mailer.js';
+import { createConfiguredMailer } from './mailer.js';
+import { checkSmtpUrl } from './smtp-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
@@ -26,6 +28,10 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
+  /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
+  smtp?: string;
+  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
+  database?: string;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -46,6 +52,13 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
   const tier = options.defaultTier ?? 'trial';
   if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
+  if (options.database || env.SVC_DATABASE_URL) {
+    // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
+    // one deployment into as many as there are daemons.
+    throw new Error('team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder');
+  }
+  const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
+  if (smtpUrl) checkSmtpUrl(smtpUrl);
   return defaultConfig({
     host: options.host ?? DEFAULT_HOST,
     port,
@@ -53,6 +66,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
+    ...(smtpUrl ? { smtpUrl } : {}),
   });
 }
 
@@ -73,7 +87,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const log = createDaemonLogger(options.logOutput);
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax }, log);
-    const mailer = createOutboxMailer(stores.outbox, log);
+    const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
     const server = createServer();
     const port = await listen(server, config.host, config.port);
@@ -95,6 +109,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
         await stores.close();
+        mailer.close?.();
         lock.release();
         log.flush();
       })());
@@ -142,13 +157,29 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
         : [
             `data folder: ${dataDir}`,
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
-            `next: in another terminal, run  npx svc signup --url ${daemon.url} --invite ${invite}`,
+            ...nextSteps(dataDir, invite),
             // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).
-            `web console: ${consoleUrl}  (or: npx svc login --web)`,
+            `web console: ${consoleUrl}  (or: ${cliCommand()} login --web)`,
           ]),
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The banner's next step, pasteable verbatim in any folder: the CLI by its absolute path (`npx svc`
+ * would fetch an unrelated npm package; `svc` needs `npm link` first), and for a data folder that
+ * is not the default one, a profile naming it once, through which every command finds the daemon.
+ */
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const cliCommand = () => `node ${shellQuote(fileURLToPath(new URL('../cli/main.js', import.meta.url)))}`;
+
+function nextSteps(dataDir: string, invite: string): string[] {
+  const q = shellQuote;
+  const cli = cliCommand();
+  const signup = `${cli} signup --invite ${invite}`;
+  if (resolve(dataDir) === resolve(resolveDataDir(undefined, { ...process.env, SVC_DATA_DIR: undefined }))) return [`next: in another terminal, run  ${signup}`];
+  return [`next: in another terminal, run  ${cli} profile add local --data ${q(resolve(dataDir))} --use`, `      then  ${signup}`];
 }
 
 /**
@@ -178,6 +209,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     host: flag('host'),
     data: flag('data'),
     defaultTier: flag('default-tier'),
+    smtp: flag('smtp'),
+    database: flag('database'),
   }).catch((err) => {
     process.stderr.write(`svc daemon: ${(err as Error).message}\n`);
     process.exit(1);

@@ -5,6 +5,7 @@ import { createMemoryStores, openFileStores } from '../../daemon/store/index.js'
 import { createSealer } from '../../daemon/store/sealer.js';
 import type { RuntimeStores, Stores } from '../../daemon/store/types.js';
 import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
+import { postgresLimitsFactory } from './postgres-stores.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 
@@ -38,6 +39,9 @@ export const storeImplementations: Record<string, StoreFactory> = {
       },
     };
   },
+  // PostgreSQL as far as it goes (issue 15): the throttles there, the other stores still in memory.
+  // Absent where PostgreSQL is not installed (the run says so in one line).
+  ...postgresLimitsFactory(storeDepsFor),
 };
 
 /** One implementation of a Company runtime's stores; `reopen` closes these and opens the folder again. */

@@ -15,6 +15,10 @@ export interface StartOptions {
   host?: string;
   data?: string;
   defaultTier?: string;
+  /** SMTP URL for real mail (else $SVC_SMTP_URL). */
+  smtp?: string;
+  /** Team mode's PostgreSQL URL (refused by the daemon until team mode is complete). */
+  database?: string;
   /** How long a background start waits for /healthz. */
   timeoutMs: number;
 }
@@ -23,7 +27,7 @@ export interface StartOptions {
 export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
   if (opts.foreground) {
     const { runDaemon } = await import('../../../daemon/main.js');
-    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier }, ctx.io.stdout, ctx.json);
+    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, smtp: opts.smtp, database: opts.database }, ctx.io.stdout, ctx.json);
     return;
   }
   const dir = ctx.dataDir(opts.data);
@@ -38,7 +42,9 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: ctx.env });
+  // URLs that may carry a password go to the child in its environment, not its argv (`ps` shows argv).
+  const env = { ...ctx.env, ...(opts.smtp ? { SVC_SMTP_URL: opts.smtp } : {}), ...(opts.database ? { SVC_DATABASE_URL: opts.database } : {}) };
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env });
   closeSync(log);
   let exited: number | null = null;
   child.on('exit', (code) => (exited = code ?? 1));
@@ -48,7 +54,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   while (ctx.now() < deadline) {
     if (exited !== null) throw new FailedError(`the daemon exited during start-up:\n${tail(logFile, offset)}`);
     const lock = readLock(dir);
-    const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next)/.test(l));
+    const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next|\s+then)/.test(l));
     // The daemon answers /healthz before it has minted the banner's invite (a disk write): wait for
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));
@@ -90,10 +96,12 @@ export function startCommand(makeCtx: ContextFactory): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
-    .option('--default-tier <tier>', 'tier of new users (default trial)');
+    .option('--default-tier <tier>', 'tier of new users (default trial)')
+    .option('--smtp <url>', 'send mail over SMTP, e.g. smtp://user:pass@mail.example.com:587 (default $SVC_SMTP_URL; unset: mail is captured)')
+    .option('--database <url>', 'team mode on PostgreSQL (not complete yet: refused)');
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
-      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, timeoutMs: 15000 },
+      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, smtp: flags.smtp, database: flags.database, timeoutMs: 15000 },
       ctx,
     ),
   );

@@ -1,0 +1,70 @@
+import pg from 'pg';
+
+/**
+ * The connection pool of team mode. Every statement goes through `pool.query(text, values)` with
+ * `$n` placeholders: values never become SQL text, so no input can change a statement's meaning.
+ */
+export interface Database {
+  readonly pool: pg.Pool;
+  /** The URL without its password, for messages and the log (the password is a credential). */
+  readonly label: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Connections this daemon may hold (default 10; PostgreSQL's default limit is 100 for all daemons). */
+  max?: number;
+  /** Errors of idle connections (a restarted server, a dropped link): reported, never fatal. */
+  onIdleError?: (err: Error) => void;
+}
+
+/**
+ * Checks the URL's form before any connection, so a typo is a one-line message, not a stack.
+ * (libpq URLs may leave the host empty, `postgres://u@/db?host=/run/postgresql`, which the WHATWG
+ * URL parser refuses, so the scheme is all that is checked here; the driver reports the rest.)
+ */
+export function checkDatabaseUrl(url: string): void {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error(`invalid database URL ${redactDatabaseUrl(url)}: it must start with postgres:// or postgresql://`);
+  }
+}
+
+/** `postgres://svc:***@db:5432/svc`: the URL as it may be shown (in the userinfo or as a parameter). */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
+}
+
+/** Opens the pool and proves the server answers (so a wrong host fails at start, not on a request). */
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
+  checkDatabaseUrl(url);
+  const label = redactDatabaseUrl(url);
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: 'svc' });
+  // Without a listener an idle connection's error (server restart) would crash the process.
+  pool.on('error', (err) => options.onIdleError?.(err));
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new Error(`cannot reach the database at ${label}: ${(err as Error).message}`);
+  }
+  let closing: Promise<void> | null = null;
+  return { pool, label, close: () => (closing ??= pool.end()) };
+}
+
+/** Runs `work` inside BEGIN … COMMIT on one connection; any throw rolls back and is rethrown. */
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A connection whose ROLLBACK failed is in an unknown state: it is destroyed, not reused.
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

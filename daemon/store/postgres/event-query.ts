@@ -1,0 +1,53 @@
+import { formatEventId } from '../../events/log/event-id.js';
+import { planQuery, type IndexedField } from '../../events/log/log-query.js';
+import type { LogQuery } from '../../events/log/types.js';
+import type { EventRow } from '../../runtime/services.js';
+import { EVENT_COLUMNS, rowFromStored, type StoredEvent } from './event-rows.js';
+
+/** Each filter of the log's query planner, as its column. Names are fixed here, never taken from input. */
+const COLUMNS: Record<IndexedField, string> = {
+  type: 'type',
+  prefix: 'prefix',
+  agent: 'agent_id',
+  session: 'session_id',
+  quest: 'quest_id',
+  correlation: 'correlation_id',
+  causation: 'causation_id',
+};
+
+export interface SqlQuery {
+  text: string;
+  values: unknown[];
+  limit: number;
+}
+
+/**
+ * A log query as one parameterised SELECT. The planner is the one the other logs use, so a bad
+ * cursor or timestamp is the same 400 and the limit is clamped the same way; one row more than
+ * the limit tells whether a next page exists.
+ */
+export function buildEventQuery(company: string, query: LogQuery): SqlQuery {
+  const plan = planQuery(query);
+  const values: unknown[] = [company];
+  const where = ['company_id = $1'];
+  for (const f of plan.filters) {
+    values.push(f.key);
+    where.push(`${COLUMNS[f.field]} = $${values.length}`);
+  }
+  if (plan.afterSeq !== null) {
+    values.push(plan.afterSeq);
+    where.push(`seq > $${values.length}`);
+  }
+  if (plan.sinceMs !== null) {
+    values.push(new Date(plan.sinceMs).toISOString());
+    where.push(`created_at >= $${values.length}::timestamptz`);
+  }
+  values.push(plan.limit + 1);
+  const text = `SELECT ${EVENT_COLUMNS} FROM svc_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${values.length}`;
+  return { text, values, limit: plan.limit };
+}
+
+export function pageOf(rows: StoredEvent[], limit: number): { events: EventRow[]; next_since_id: string | null } {
+  const events = rows.slice(0, limit).map((r) => rowFromStored(r, formatEventId));
+  return { events, next_since_id: rows.length > limit ? events[events.length - 1]!.id : null };
+}

@@ -1,0 +1,92 @@
+import { ErrorCode } from '../../../shared/errors.js';
+import type { Clock } from '../../clock.js';
+import { checkInput } from '../../events/log/log-core.js';
+import type { NewEventRow } from '../../events/log/types.js';
+import { badRequest } from '../../http/api-error.js';
+import type { EventRow } from '../../runtime/services.js';
+
+/** An append checked and rendered, waiting for its sequence number (given at commit). */
+export interface PendingEvent {
+  type: string;
+  agent_id: string | null;
+  session_id: string | null;
+  quest_id: string | null;
+  causation_id: string | null;
+  /** Null: the event's own id (a root cause), known only once its sequence is. */
+  correlation_id: string | null;
+  created_at: string;
+  /** The content as JSON text, stored as written. */
+  content: string;
+}
+
+/**
+ * The same checks as the file log (a 400 for bad input), plus one PostgreSQL needs: text columns
+ * cannot hold NUL, and a batch must not fail for everyone because one event carried one.
+ */
+export function prepareEvent(input: NewEventRow, clock: Clock): PendingEvent {
+  checkInput(input);
+  for (const field of ['type', 'agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
+    if (typeof input[field] === 'string' && input[field]!.includes('\u0000')) throw badRequest(`${field} must not contain a NUL character.`, ErrorCode.validationFailed);
+  }
+  let content: string | undefined;
+  try {
+    content = JSON.stringify(input.content ?? null);
+  } catch {
+    throw badRequest('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
+  }
+  return {
+    type: input.type,
+    agent_id: input.agent_id ?? null,
+    session_id: input.session_id ?? null,
+    quest_id: input.quest_id ?? null,
+    causation_id: input.causation_id ?? null,
+    correlation_id: input.correlation_id ?? null,
+    created_at: new Date(clock.now()).toISOString(),
+    // `undefined` content (a function, say) stringifies to nothing: stored as null, as the file log does.
+    content: content ?? 'null',
+  };
+}
+
+/** The row a pending event becomes once it has its id. */
+export function rowOf(pending: PendingEvent, id: string): EventRow {
+  return {
+    id,
+    type: pending.type,
+    agent_id: pending.agent_id,
+    session_id: pending.session_id,
+    quest_id: pending.quest_id,
+    content: JSON.parse(pending.content),
+    created_at: pending.created_at,
+    causation_id: pending.causation_id,
+    correlation_id: pending.correlation_id ?? id,
+  };
+}
+
+export interface StoredEvent {
+  seq: string;
+  type: string;
+  agent_id: string | null;
+  session_id: string | null;
+  quest_id: string | null;
+  causation_id: string | null;
+  correlation_id: string;
+  created_at: Date;
+  content: unknown;
+}
+
+/** The columns every read selects, in the order StoredEvent names them. */
+export const EVENT_COLUMNS = 'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content';
+
+export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => string): EventRow {
+  return {
+    id: formatId(Number(stored.seq)),
+    type: stored.type,
+    agent_id: stored.agent_id,
+    session_id: stored.session_id,
+    quest_id: stored.quest_id,
+    content: stored.content,
+    created_at: stored.created_at.toISOString(),
+    causation_id: stored.causation_id,
+    correlation_id: stored.correlation_id,
+  };
+}

@@ -1,0 +1,92 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createFailureCeiling, createRateLimiter } from '../../../../daemon/http/rate-limit.js';
+import { createMemoryStores } from '../../../../daemon/store/index.js';
+import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
+import { claimTicks, forgetTicks, pruneTicks } from '../../../../daemon/store/postgres/schedule-ticks.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { testPostgres } from '../../../helpers/postgres.js';
+import { storeDepsFor } from '../../../helpers/store-implementations.js';
+import { seededRandom } from '../../events/log/log-fixtures.js';
+import { PgFixture } from './pg-fixture.js';
+
+const cluster = testPostgres();
+if (cluster) {
+  const fx = new PgFixture(cluster);
+  const test = suite('postgres: limits and ticks shared by daemons');
+  test.before(() => fx.setup());
+  test.after(() => fx.closeAll());
+  const daemons = (n: number) => Promise.all(Array.from({ length: n }, () => fx.daemon(6)));
+  const SIGNUP = [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3_600_000 }];
+
+  test('rate limit: 30 concurrent attempts over three daemons let exactly the limit through', async () => {
+    const clock = new FakeClock();
+    const limiters = (await daemons(3)).map((d) => createRateLimiter(createPostgresLimitStore(d.pool), clock, 'mail_address', [{ limit: 5, windowMs: 300_000 }]));
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % 3]!.hit('10.0.0.1')));
+    assert.is(answers.filter((a) => a === null).length, 5);
+    for (const wait of answers.filter((a) => a !== null)) assert.is(wait, 300);
+    assert.is(await limiters[0]!.hit('10.0.0.2'), null, 'another key has its own bucket');
+    clock.advance(300_000);
+    assert.is(await limiters[1]!.hit('10.0.0.1'), null, 'the window slid past the first attempts');
+  });
+
+  test('the same answers as the accounts store LimitStore, operation by operation', async () => {
+    const clock = new FakeClock();
+    const [d] = await daemons(1);
+    const shared = createPostgresLimitStore(d!.pool);
+    const local = (await createMemoryStores(storeDepsFor(clock))).limits;
+    const random = seededRandom(7);
+    const rule = { max: 3, lockMs: 120_000 };
+    for (let i = 0; i < 300; i++) {
+      clock.advance(Math.floor(random() * 50_000));
+      const key = `k${Math.floor(random() * 3)}`;
+      const now = clock.now();
+      const op = Math.floor(random() * 6);
+      const step = `step ${i} op ${op} ${key}`;
+      if (op === 0) assert.is(await shared.hit(key, SIGNUP, now), await local.hit(key, SIGNUP, now), step);
+      if (op === 1 && random() < 0.3) await Promise.all([shared.clear(key), local.clear(key)]);
+      if (op === 2) await Promise.all([shared.fail(key, now, rule), local.fail(key, now, rule)]);
+      if (op === 3 && random() < 0.3) await Promise.all([shared.succeed(key), local.succeed(key)]);
+      assert.is(await shared.lockedFor(key, now), await local.lockedFor(key, now), step);
+      assert.is(await shared.failures(key, now), await local.failures(key, now), step);
+    }
+  });
+
+  test('failure ceiling: 10 failures spread over two daemons lock the account, for both', async () => {
+    const clock = new FakeClock();
+    const [a, b] = (await daemons(2)).map((d) => createFailureCeiling(createPostgresLimitStore(d.pool), clock, 'password', 10, 15 * 60_000));
+    const key = 'ada@example.test';
+    await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? a! : b!).fail(key)));
+    assert.is(await a!.lockedFor(key), null, 'nine failures are not enough');
+    await b!.fail(key);
+    assert.is(await a!.lockedFor(key), 900);
+    assert.is(await b!.lockedFor(key), 900);
+    clock.advance(15 * 60_000);
+    assert.is(await a!.lockedFor(key), null, 'the lock-out ends');
+    await a!.fail(key);
+    const before = await a!.tracked(); // the database is shared with the other tests
+    await b!.succeed(key);
+    assert.is(await a!.tracked(), before - 1, 'a success clears the row');
+    await a!.fail('bob@example.test');
+    clock.advance(30 * 3600_000); // past a day since this suite's earlier failures too
+    for (let i = 0; i < 3; i++) await b!.fail(`guess${i}@example.test`);
+    assert.is(await a!.tracked(), 3, 'rows idle for a day (these tests\' included) are swept by later failures');
+  });
+
+  test('schedule ticks: of three daemons offering the same ticks at once, each tick is claimed once; again after a restart, never', async () => {
+    const pools = (await daemons(3)).map((d) => d.pool);
+    const ticks = Array.from({ length: 40 }, (_, i) => ({ event_id: `cev_${i % 4}`, tick: new Date(Date.UTC(2026, 0, 15, 12, i)).toISOString() }));
+    const won = await Promise.all(pools.map((pool) => claimTicks(pool, 'cmp_1', ticks)));
+    const all = won.flat().map((c) => `${c.event_id}@${c.tick}`);
+    assert.is(all.length, 40);
+    assert.is(new Set(all).size, 40);
+    assert.equal(await claimTicks(pools[0]!, 'cmp_1', ticks), [], 'a restarted daemon finds them claimed');
+    assert.is((await claimTicks(pools[1]!, 'cmp_2', ticks.slice(0, 3))).length, 3, 'Companies claim apart');
+    await forgetTicks(pools[0]!, 'cmp_1', ['cev_0']);
+    assert.is((await claimTicks(pools[2]!, 'cmp_1', ticks)).length, 10, 'a deleted event forgets its claims');
+    assert.is(await pruneTicks(pools[0]!, '2026-01-15T12:10:00.000Z'), 13);
+    assert.equal(await claimTicks(pools[0]!, 'cmp_1', []), []);
+  });
+
+  test.run();
+}
