@@ -153,7 +153,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
 }
 
 /** A message is the agent's own when `from` is its id, its name (case-insensitive), or `agent`. */
-export async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: string): Promise<boolean> {
+async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: string): Promise<boolean> {
   if (from === s.agent_id || from.toLowerCase() === 'agent') return true;
   const name = (await core.stores.agents.get(s.agent_id))?.name;
   return name !== undefined && name.toLowerCase() === from.toLowerCase();
