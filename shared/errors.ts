@@ -70,6 +70,8 @@ export const ErrorCode = {
   dottedEventName: 'dotted_event_name',
   unknownTool: 'unknown_tool',
   invalidToolArgs: 'invalid_tool_args',
+  invalidEventReference: 'invalid_event_reference',
+  idempotencyKeyReused: 'idempotency_key_reused',
   matcherUnsupported: 'matcher_unsupported',
   invalidTransition: 'invalid_transition',
   sessionStopped: 'session_stopped',

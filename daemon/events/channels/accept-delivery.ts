@@ -54,6 +54,7 @@ export async function acceptDelivery(req: DeliveryRequest, deps: { sealer: Seale
     delivery_id: req.deliveryId,
     emit: {
       type: `webhook:${req.channel}`,
+      source: 'webhook',
       content: { channel: req.channel, delivery_id: req.deliveryId, signed_at: new Date(check.timestamp * 1000).toISOString(), body: body.value },
     },
   };

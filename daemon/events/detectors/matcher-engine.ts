@@ -18,6 +18,7 @@ export interface MatcherEngine {
   supports(kind: Matcher['kind']): boolean;
   /** The creation-time check (shape, field path, regex safety): a matcher that fails is never stored. */
   check(input: unknown): MatcherCheck;
+  why(cfg: ConfiguredEvent, event: EventRow): 'matcher' | 'cooldown';
   /** Drops the window state of a deleted configured event. */
   forget(configuredId: string): void;
 }
@@ -76,6 +77,10 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
         default:
           return false;
       }
+    },
+    why(cfg, event) {
+      const m = cfg.matcher;
+      return m?.kind === 'window' && windows.coolingDown(`${cfg.id}|${groupOf(m, event)}`, options.clock.now()) ? 'cooldown' : 'matcher';
     },
     forget(configuredId) {
       windows.forget(`${configuredId}|`);

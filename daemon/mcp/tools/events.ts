@@ -41,6 +41,7 @@ const input = z.object({
   limit: z.number().int().min(1).max(1000).optional().describe('list: page size, 1-1000 (default 100).'),
   configured: z.boolean().optional().describe('list: true lists the configured events (the reactions) instead of the event log.'),
   event_id: id.optional().describe('trace: the event (evt_…) whose causation tree to show, e.g. the event a trigger answered.'),
+  idempotency_key: z.string().min(1).max(200).optional().describe('trigger: a repeat with the same key within 24 hours answers what the first call answered and fires nothing.'),
 });
 
 const firing = z
@@ -137,10 +138,15 @@ export const eventsTool = defineTool({
         return { ok: true, id: a.id, deleted: true };
       }
       case 'trigger': {
-        if (args.id) return { ok: true, ...(await events.fire(args.id, { content: args.content })) };
-        const a = requireFields(args, 'trigger', 'type');
-        const emitted = await events.emit({ type: a.type, agent_id: a.agent_id, session_id: a.session_id, quest_id: a.quest_id, content: a.content });
-        return { ok: true, ...emitted };
+        const trigger = async () => {
+          if (args.id) return { ok: true, ...(await events.fire(args.id, { content: args.content, source: 'manual' })) };
+          const a = requireFields(args, 'trigger', 'type');
+          return { ok: true, ...(await events.emit({ type: a.type, agent_id: a.agent_id, session_id: a.session_id, quest_id: a.quest_id, content: a.content, source: 'manual' })) };
+        };
+        const { idempotency_key: key, ...request } = args;
+        if (!key || !events.once) return trigger();
+        const { answer, replayed } = await events.once('mcp_trigger', key, request, trigger);
+        return replayed ? { ...answer, replayed: true } : answer;
       }
       case 'trace': {
         const a = requireFields(args, 'trace', 'event_id');

@@ -11,7 +11,7 @@ const cfg = (type: string, matcher: Matcher | null, id = 'cfg_1'): ConfiguredEve
 });
 let n = 0;
 const ev = (type: string, over: Partial<EventRow> = {}): EventRow => ({
-  id: `ev_${++n}`, type, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: 'x', ...over,
+  id: `ev_${++n}`, type, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: 'x', source: 'emitter', ...over,
 });
 
 test('no matcher: the pattern alone decides', () => {
