@@ -117,6 +117,9 @@ async function measureStall(dir: string): Promise<{ during: number; without: num
     const h = monitorEventLoopDelay({ resolution: 1 });
     h.enable();
     for (let i = 0; i < 100; i++) await space.write((tx) => tx.put(t, benchSession(i, `stall${snapshotEntries}`)));
+    // On a quiet machine the 100 writes can end before the snapshot they started: keep watching the
+    // loop until it is in place (bounded), so the stall covers the whole snapshot.
+    for (let waited = 0; snapshotEntries < 1e9 && space.stats().snapshots === 0 && waited < 30_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     h.disable();
     const { snapshots, snapshot_longest_step_ms: step } = space.stats();
     await space.close();
