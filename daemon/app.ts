@@ -20,6 +20,8 @@ import { walletRoutes } from './auth/wallet/routes.js';
 import { passkeyRoutes } from './auth/passkeys/routes.js';
 import { dispatchRoutes } from './http/route-dispatch.js';
 import { inboundWebhookRoutes, WEBHOOK_PATH } from './events/channels/inbound-route.js';
+import { consoleRoutes } from './console/routes.js';
+import { pairingRoutes } from './auth/pairing/routes.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -79,5 +81,8 @@ export function routeGroups(deps: Deps): Router[] {
     mcpRoutes(deps),
     // inbound webhooks: signed, no token, before the gateway (issue 7; the exception is explained there)
     inboundWebhookRoutes(deps),
+    // the web console at / and `svc login --web`'s device pairing (issue 19)
+    consoleRoutes(),
+    pairingRoutes(deps),
   ];
 }

@@ -8,6 +8,7 @@ import type { Random } from './random.js';
 import type { Stores } from './store/types.js';
 import type { RuntimeHost } from './gateway/seam.js';
 import type { AuthLimits } from './auth/limits.js';
+import type { PairingStore } from './auth/pairing/pairing-store.js';
 
 /** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
 export interface Deps {
@@ -23,4 +24,6 @@ export interface Deps {
   log: Logger;
   /** Signup/resend/login throttles (issue 3); built once by the auth routes when absent, injectable for tests. */
   authLimits?: AuthLimits;
+  /** Pending `svc login --web` pairings (issue 19); in memory when absent (daemon/auth/pairing/pairing-store.ts). */
+  pairings?: PairingStore;
 }

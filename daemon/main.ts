@@ -9,6 +9,7 @@ import { defaultConfig, type Config } from './config.js';
 import { ensureDataDir, loadSecrets } from './data-dir.js';
 import type { Deps } from './deps.js';
 import { createInvite } from './dev/invites.js';
+import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger, type LineOutput } from './logger.js';
@@ -126,6 +127,7 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
   const daemon = await startDaemon(options);
   const invite = await createInvite(daemon.deps);
   const dataDir = daemon.deps.config.dataDir;
+  const consoleUrl = browserOrigins(daemon.deps.config).consoleUrl;
   // Handlers first, banner second: a supervisor may send SIGTERM the moment it reads the
   // first line, and before process.on() the default action would kill us without a clean stop.
   let signals = 0;
@@ -150,11 +152,13 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
     [
       `listening on ${daemon.url}`,
       ...(json
-        ? [JSON.stringify({ ok: true, url: daemon.url, data_dir: dataDir, invite_code: invite, pid: process.pid })]
+        ? [JSON.stringify({ ok: true, url: daemon.url, console_url: consoleUrl, data_dir: dataDir, invite_code: invite, pid: process.pid })]
         : [
             `data folder: ${dataDir}`,
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
             `next: in another terminal, run  npx svc signup --url ${daemon.url} --invite ${invite}`,
+            // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).
+            `web console: ${consoleUrl}  (or: npx svc login --web)`,
           ]),
       '',
     ].join('\n'),

@@ -41,6 +41,10 @@ export const ErrorCode = {
   partialTokenInvalid: 'partial_token_invalid',
   loginCodeInvalid: 'login_code_invalid',
   magicLinkInvalid: 'magic_link_invalid',
+  // device pairing: `svc login --web` (issue 19)
+  pairingNotFound: 'pairing_not_found',
+  pairingDenied: 'pairing_denied',
+  consoleNotBuilt: 'console_not_built',
   siweMessageInvalid: 'siwe_message_invalid',
   siweNonceInvalid: 'siwe_nonce_invalid',
   walletNotRegistered: 'wallet_not_registered',

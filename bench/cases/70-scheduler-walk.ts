@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScheduler } from '../../daemon/events/schedule/scheduler.js';
 import type { ConfiguredEvent, EventsService } from '../../daemon/runtime/services.js';
-import { openFileTickStore } from '../../daemon/store/ticks.js';
+import { openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 
 /**
@@ -19,7 +19,7 @@ function stubEvents(types: (i: number) => string, createdAt: string): Pick<Event
   }));
   let n = 0;
   return {
-    listConfigured: () => list,
+    listConfigured: async () => list,
     fire: async (id) => ({ event: { id: `ev_${++n}`, type: id, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: '' }, fired: [] }),
   };
 }
@@ -28,7 +28,8 @@ function stubEvents(types: (i: number) => string, createdAt: string): Pick<Event
 async function timeWalks(types: (i: number) => string, instants: number[]): Promise<{ wall: number[]; cpu: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ticks-'));
   let now = instants[0]! - 30_000;
-  const scheduler = createScheduler({ clock: { now: () => now }, events: stubEvents(types, new Date(now - 60_000).toISOString()), ticks: await openFileTickStore(dir) });
+  const stores = await openJournalRuntimeStores(dir);
+  const scheduler = createScheduler({ clock: { now: () => now }, events: stubEvents(types, new Date(now - 60_000).toISOString()), ticks: stores.ticks });
   await scheduler.walk(); // first sight of every schedule: writes 10 000 cursors
   const wall: number[] = [];
   const cpu: number[] = [];
@@ -41,6 +42,7 @@ async function timeWalks(types: (i: number) => string, instants: number[]): Prom
     wall.push(performance.now() - started);
     cpu.push((used.user + used.system) / 1000);
   }
+  await stores.close();
   rmSync(dir, { recursive: true, force: true });
   return { wall, cpu };
 }

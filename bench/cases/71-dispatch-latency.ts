@@ -47,7 +47,7 @@ async function measure(storage: 'memory' | 'file'): Promise<{ appendToEffect: nu
     }
   }
   stop();
-  if (runtime.services.quests.list().length !== N) throw new Error('not every emit created its quest');
+  if ((await runtime.services.quests.list()).length !== N) throw new Error('not every emit created its quest');
   await runtime.close();
   rmSync(dir, { recursive: true, force: true });
   return { appendToEffect, emitTotal };

@@ -18,10 +18,14 @@ export interface FactorsConfig {
   /** Nonce lifetime and the oldest `Issued At` accepted: 10 min each. */
   siweNonceTtlMs: number;
   siweMaxAgeMs: number;
-  /** WebAuthn relying party: exact RP ID and origin (a browser never uses an IP address as an RP ID). */
-  webauthnRpId: string;
+  /**
+   * WebAuthn relying party: exact RP ID and origin. null (the default) derives both from the
+   * daemon's public URL (daemon/auth/browser-origins.ts): a browser never uses an IP address as an
+   * RP ID, so a daemon on 127.0.0.1:<port> uses `localhost` and `http://localhost:<port>`.
+   */
+  webauthnRpId: string | null;
   webauthnRpName: string;
-  webauthnOrigin: string;
+  webauthnOrigin: string | null;
   /** 32-byte challenges, single use, 5 min. */
   webauthnChallengeTtlMs: number;
   /** Adding a passkey or starting a TOTP enrolment needs a session this young (daemon/auth/recent-login.ts). */
@@ -40,9 +44,9 @@ export const DEFAULT_FACTORS: FactorsConfig = {
   siweChainIds: [1],
   siweNonceTtlMs: 10 * 60_000,
   siweMaxAgeMs: 10 * 60_000,
-  webauthnRpId: 'localhost',
+  webauthnRpId: null,
   webauthnRpName: 'svc',
-  webauthnOrigin: 'http://localhost:7878',
+  webauthnOrigin: null,
   webauthnChallengeTtlMs: 5 * 60_000,
   recentLoginMs: 10 * 60_000,
   perAddressLimit: 30,

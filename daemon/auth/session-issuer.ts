@@ -8,7 +8,7 @@ import { signToken, type TokenType } from './tokens.js';
  * How a session was earned, RFC 8176 style. Every login method ends in `issueSession` with its own
  * value, so the sessions list and the token's `amr` say how each session began.
  */
-export type AuthMethod = 'pwd' | 'otp' | 'recovery_code' | 'email_code' | 'magic_link' | 'wallet' | 'passkey' | 'signup' | 'verify' | 'reset';
+export type AuthMethod = 'pwd' | 'otp' | 'recovery_code' | 'email_code' | 'magic_link' | 'wallet' | 'passkey' | 'signup' | 'verify' | 'reset' | 'pairing';
 
 export interface IssueSessionInput {
   user: UserRecord;

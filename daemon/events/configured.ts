@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern, prefixOf } from '../../shared/patterns.js';
-import { ApiError, notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
-import { validate } from '../http/validate.js';
-import { copy, nowIso, ownEntry, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
+import { invalid, missing, parseInput } from '../domain-error.js';
+import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
 import { checkEmitterInput } from './emitter-input.js';
 import type { EmitterRegistry } from './emitters.js';
@@ -30,7 +29,7 @@ export const configuredChangeSchema = z.object({ tool_calls: toolCallsSchema.opt
 /** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
 function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {
   const check = checkEmitterInput(input as Parameters<typeof checkEmitterInput>[0]);
-  if (!check.ok) throw new ApiError(400, check.code, check.message);
+  if (!check.ok) throw invalid(check.message, check.code);
   return check;
 }
 
@@ -39,7 +38,7 @@ export function checkPattern(type: string): string {
   const parsed = parsePattern(type);
   if (parsed.ok) return type.trim();
   const code = parsed.problem === 'dotted' ? ErrorCode.dottedEventName : ErrorCode.invalidEventPattern;
-  throw new ApiError(400, code, parsed.message);
+  throw invalid(parsed.message, code);
 }
 
 export interface ConfiguredDeps {
@@ -51,39 +50,32 @@ export interface ConfiguredDeps {
 
 /** Configured events: a pattern, tool calls, an optional scope; `status` is computed on every read. */
 export function createConfiguredEvents({ core, emitters, matcher, tools }: ConfiguredDeps) {
-  const all = () => core.docs.runtime.data.configured;
+  const stored = core.stores.configured;
   /** Armed beats paused: an event whose prefix nothing emits cannot fire either way (spec §3.5). */
   const present = (cfg: ConfiguredEvent): ConfiguredEvent => ({
     ...copy(cfg),
     status: !emitters.has(prefixOf(cfg.type)) ? 'armed' : cfg.enabled ? 'active' : 'paused',
   });
-  // Pattern → ids, so dispatch looks only at configured events of the event's own pattern (every
-  // session seeds nine). Built on first use; types never change; deleted ids are skipped on read.
-  let byType: Map<string, Set<string>> | null = null;
-  const index = (cfg: ConfiguredEvent) => {
-    if (!byType) return;
-    if (!byType.has(cfg.type)) byType.set(cfg.type, new Set());
-    byType.get(cfg.type)!.add(cfg.id);
-  };
-  const find = (id: string) => {
-    const cfg = ownEntry(all(), id);
-    if (!cfg) throw notFound(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
+  const noSuch = (id: string) => missing(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
+  const find = async (id: string) => {
+    const cfg = await stored.get(id);
+    if (!cfg) throw noSuch(id);
     return cfg;
   };
 
   return {
     present,
     async create(input: NewConfiguredEvent): Promise<ConfiguredEvent> {
-      const body = validate(newConfiguredSchema, input);
+      const body = parseInput(newConfiguredSchema, input);
       const type = checkPattern(body.type);
       const tool_calls = tools.check(body.tool_calls as ToolCall[]);
       // Structure and the hook's kinds first (a clear field error), then the emitter's own checks.
       parseMatcher(body.matcher, matcher);
       const checked = checkEmitter({ type, timezone: body.timezone ?? null, matcher: body.matcher ?? null });
       const m = checked.matcher;
-      if (body.agent_id) requireAgent(core, body.agent_id);
-      if (body.session_id) requireSession(core, body.session_id);
-      if (body.quest_id) requireQuest(core, body.quest_id);
+      if (body.agent_id) await requireAgent(core, body.agent_id);
+      if (body.session_id) await requireSession(core, body.session_id);
+      if (body.quest_id) await requireQuest(core, body.quest_id);
       const cfg: ConfiguredEvent = {
         id: core.ids('cev'),
         type,
@@ -99,71 +91,50 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         // The scheduler never fires a tick from before this (spec §6.4: no catch-up for a paused time).
         enabled_at: (body.enabled ?? true) ? nowIso(core) : null,
       };
-      await core.docs.runtime.update((d) => void (d.configured[cfg.id] = cfg));
-      index(cfg);
+      await stored.create(cfg);
       return present(cfg);
     },
-    get: (id: string) => {
-      const cfg = ownEntry(all(), id);
+    get: async (id: string) => {
+      const cfg = await stored.get(id);
       return cfg ? present(cfg) : undefined;
     },
-    list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> = {}): ConfiguredEvent[] {
-      return Object.values(all())
-        .filter(
-          (c) =>
-            (filter.event_type === undefined || c.type === filter.event_type) &&
-            (filter.agent_id === undefined || c.agent_id === filter.agent_id) &&
-            (filter.session_id === undefined || c.session_id === filter.session_id) &&
-            (filter.quest_id === undefined || c.quest_id === filter.quest_id),
-        )
-        .map(present);
+    async list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string } = {}): Promise<ConfiguredEvent[]> {
+      const { event_type, prefix, agent_id, session_id, quest_id } = filter;
+      return (await stored.list({ type: event_type, prefix, agent_id, session_id, quest_id })).map(present);
     },
     async update(id: string, input: unknown): Promise<ConfiguredEvent> {
-      const body = validate(configuredChangeSchema, input);
-      const current = find(id);
+      const body = parseInput(configuredChangeSchema, input);
+      const current = await find(id);
       const tool_calls = body.tool_calls ? tools.check(body.tool_calls as ToolCall[]) : undefined;
       let m: ConfiguredEvent['matcher'] | undefined;
       if (body.matcher !== undefined) {
         parseMatcher(body.matcher, matcher);
         m = checkEmitter({ type: current.type, timezone: current.timezone ?? null, matcher: body.matcher }).matcher;
       }
-      const cfg = await core.docs.runtime.update((d) => {
-        const c = ownEntry(d.configured, id) ?? find(id); // the live record, or a 404
-        if (tool_calls) c.tool_calls = tool_calls;
-        if (m !== undefined) c.matcher = m;
-        if (body.enabled === true && !c.enabled) c.enabled_at = nowIso(core);
-        if (body.enabled !== undefined) c.enabled = body.enabled;
-        return copy(c);
-      });
+      const updated = await stored.update(id, (c) => ({
+        ...c,
+        ...(tool_calls && { tool_calls }),
+        ...(m !== undefined && { matcher: m }),
+        ...(body.enabled === true && !c.enabled && { enabled_at: nowIso(core) }),
+        ...(body.enabled !== undefined && { enabled: body.enabled }),
+      }));
+      if (!updated) throw noSuch(id); // deleted meanwhile
       // A new matcher starts counting afresh: old window hits were counted under other rules.
       if (m !== undefined) matcher.forget?.(id);
-      return present(cfg);
+      return present(updated);
     },
     setEnabled(id: string, enabled: boolean) {
       return this.update(id, { enabled });
     },
     async delete(id: string): Promise<void> {
-      await core.docs.runtime.update((d) => {
-        find(id);
-        delete d.configured[id];
-      });
+      if (!(await stored.delete(id))) throw noSuch(id);
       matcher.forget?.(id);
     },
     /** Enabled events of this exact pattern whose scope covers the event; the matcher hook decides the rest. */
-    candidates(type: string): ConfiguredEvent[] {
-      if (!byType) {
-        byType = new Map();
-        Object.values(all()).forEach(index);
-      }
-      const out: ConfiguredEvent[] = [];
-      for (const id of byType.get(type) ?? []) {
-        const c = ownEntry(all(), id);
-        if (!c) byType.get(type)!.delete(id);
-        else if (c.enabled && emitters.has(prefixOf(c.type))) out.push(c);
-      }
-      return out;
+    async candidates(type: string): Promise<ConfiguredEvent[]> {
+      // The store's index by pattern: dispatch looks only at configured events of the event's own pattern.
+      return (await stored.list({ type })).filter((c) => c.enabled && emitters.has(prefixOf(c.type)));
     },
-    index,
   };
 }
 

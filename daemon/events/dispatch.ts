@@ -29,12 +29,12 @@ export const scopeCovers = (cfg: ConfiguredEvent, event: EventRow): boolean =>
  * is recorded as skipped, so a loop is visible in trace instead of silently cut.
  */
 export function createDispatcher(deps: DispatchDeps) {
-  const depthOf = (event: EventRow): number => {
+  const depthOf = async (event: EventRow): Promise<number> => {
     let depth = 0;
     let parent = event.causation_id;
     while (parent && depth <= deps.maxDepth) {
       depth++;
-      parent = deps.log.get(parent)?.causation_id ?? null;
+      parent = (await deps.log.get(parent))?.causation_id ?? null;
     }
     return depth;
   };
@@ -63,14 +63,14 @@ export function createDispatcher(deps: DispatchDeps) {
       const calls = fire.flatMap((cfg) => cfg.tool_calls.map((call) => ({ cfg, call })));
       if (calls.length === 0) return [];
       let fired: Firing[];
-      const depth = depthOf(event);
+      const depth = await depthOf(event);
       if (depth >= deps.maxDepth) {
         const error = `not run: this event is ${depth} causation links deep, the limit is ${deps.maxDepth} (a loop of configured events?)`;
         fired = calls.map(({ cfg, call }) => ({ configured_event_id: cfg.id, tool: call.tool, ok: false, error, skipped: 'depth_limit' as const }));
       } else {
         fired = await Promise.all(calls.map(({ cfg, call }) => runCall(cfg, call, event)));
       }
-      await deps.core.docs.firings.update((d) => void (d.firings[event.id] = [...(d.firings[event.id] ?? []), ...fired]));
+      await deps.core.stores.firings.add(event.id, fired);
       return fired;
     },
     /** The configured events that fire for this event: pattern, enabled, emitter present, scope, matcher. */

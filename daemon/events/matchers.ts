@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ApiError } from '../http/api-error.js';
 import { ErrorCode } from '../../shared/errors.js';
-import { validate } from '../http/validate.js';
+import { invalid, parseInput } from '../domain-error.js';
 import type { ConfiguredEvent, EventRow, Matcher } from '../runtime/services.js';
 
 /**
@@ -47,12 +46,11 @@ export const exactMatcher: MatcherHook = {
 /** Checks a matcher's structure, then refuses kinds the installed hook cannot evaluate (400, never stored). */
 export function parseMatcher(input: unknown, hook: MatcherHook): Matcher | null {
   if (input === undefined || input === null) return null;
-  const matcher = validate(matcherSchema, input) as Matcher;
+  const matcher = parseInput(matcherSchema, input) as Matcher;
   if (!hook.supports(matcher.kind)) {
-    throw new ApiError(
-      400,
-      ErrorCode.matcherUnsupported,
+    throw invalid(
       `matcher: the '${matcher.kind}' kind is not available on this daemon yet; use no matcher or {"kind":"exact","agent_id":"…"}.`,
+      ErrorCode.matcherUnsupported,
     );
   }
   return matcher;

@@ -43,16 +43,16 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     const q = validate(listQuery, ctx.query);
     const filter: EventFilter = { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id };
     if (q.configured === 'true' || q.scheduled === 'true') {
-      const all = ev.listConfigured(filter);
+      const all = await ev.listConfigured(filter);
       const chosen = q.scheduled === 'true' ? all.filter((c) => isSchedulePattern(c.type)) : q.scheduled === 'false' ? all.filter((c) => !isSchedulePattern(c.type)) : all;
       ctx.body = { events: chosen.map(view) };
       return;
     }
     const query = { ...filter, since: q.since, since_id: q.since_id, limit: q.limit };
     // Taken before the query: an event appended later is after this cursor, so a follower never misses it.
-    const lastSeen = ev.lastId?.() ?? null;
-    const page = await waitForEvents(ctx, ev, q.wait ?? 0, () => {
-      const p = ev.list(query);
+    const lastSeen = (await ev.lastId?.()) ?? null;
+    const page = await waitForEvents(ctx, ev, q.wait ?? 0, async () => {
+      const p = await ev.list(query);
       return p.events.length > 0 ? p : null;
     });
     const events = page?.events ?? [];
@@ -64,9 +64,9 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     };
   });
 
-  router.get('/api/events/stream', (ctx) => {
+  router.get('/api/events/stream', async (ctx) => {
     const q = validate(listQuery, ctx.query);
-    streamEvents(ctx, ev, { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id }, q.since_id);
+    await streamEvents(ctx, ev, { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id }, q.since_id);
   });
 
   router.post('/api/events', async (ctx) => {
@@ -84,17 +84,17 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     ctx.body = { ok: true, ...emitted };
   });
 
-  const trace = (eventId: string) => {
-    const tree = ev.trace(eventId);
+  const trace = async (eventId: string) => {
+    const tree = await ev.trace(eventId);
     if (!tree) throw notFound(`No event ${eventId} in this Company's log.`, ErrorCode.eventNotFound);
     return tree;
   };
-  router.get('/api/events/trace', (ctx) => void (ctx.body = trace(validate(traceInput, ctx.query).event_id)));
-  router.post('/api/events/trace', (ctx) => void (ctx.body = trace(validate(traceInput, ctx.request.body).event_id)));
+  router.get('/api/events/trace', async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.query).event_id)));
+  router.post('/api/events/trace', async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.request.body).event_id)));
 
-  router.get('/api/events/:id', (ctx) => {
-    const cfg = ev.get(ctx.params.id!);
-    const found = cfg ? view(cfg) : ev.occurrence?.(ctx.params.id!);
+  router.get('/api/events/:id', async (ctx) => {
+    const cfg = await ev.get(ctx.params.id!);
+    const found = cfg ? view(cfg) : await ev.occurrence?.(ctx.params.id!);
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });

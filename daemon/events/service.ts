@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
-import { validate } from '../http/validate.js';
-import { ownEntry, type RuntimeCore } from '../runtime/core.js';
-import type { CompanyServices, ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
+import { missing, parseInput } from '../domain-error.js';
+import type { RuntimeCore } from '../runtime/core.js';
+import type { CompanyServices, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { createDispatcher } from './dispatch.js';
 import type { EmitterRegistry } from './emitters.js';
@@ -47,7 +46,7 @@ export interface EventsServiceDeps {
 }
 
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
-export function createEventsService(deps: EventsServiceDeps): Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } {
+export function createEventsService(deps: EventsServiceDeps): Required<EventsService> {
   const { core, log } = deps;
   const configured = createConfiguredEvents(deps);
   const dispatcher = createDispatcher(deps);
@@ -56,8 +55,8 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
   let released = false;
 
   const append = async (input: EmitInput): Promise<EventRow> => {
-    const parent = input.caused_by ? log.get(input.caused_by) : undefined;
-    if (input.caused_by && !parent) throw notFound(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
+    const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
+    if (input.caused_by && !parent) throw missing(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
     const row = await log.append({
       type: input.type,
       agent_id: input.agent_id ?? null,
@@ -78,27 +77,27 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     return row;
   };
 
-  const service: Required<EventsService> & { indexConfigured(cfg: ConfiguredEvent): void } = {
+  const service: Required<EventsService> = {
     create: (input) => configured.create(input),
     get: (id) => configured.get(id),
     listConfigured: (filter) => configured.list(filter),
     setEnabled: (id, enabled) => configured.setEnabled(id, enabled),
     update: (id, change) => configured.update(id, change),
     delete: (id) => configured.delete(id),
-    list: (filter = {}) => log.query(validate(filterSchema, filter)),
+    list: async (filter = {}) => log.query(parseInput(filterSchema, filter)),
     occurrence: (id) => log.get(id),
     lastId: () => log.lastId(),
     async emit(input) {
-      const body = validate(emitSchema, input);
+      const body = parseInput(emitSchema, input);
       const type = checkPattern(body.type);
       const event = await append({ ...body, type });
-      const fired = await dispatcher.dispatch(event, dispatcher.select(event, configured.candidates(type)));
+      const fired = await dispatcher.dispatch(event, dispatcher.select(event, await configured.candidates(type)));
       return { event, fired } satisfies Emitted;
     },
     async fire(configuredId, options = {}) {
-      const cfg = configured.get(configuredId);
-      if (!cfg) throw notFound(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
-      validate(fireSchema, { content: options.content });
+      const cfg = await configured.get(configuredId);
+      if (!cfg) throw missing(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
+      parseInput(fireSchema, { content: options.content });
       const event = await append({
         type: cfg.type,
         agent_id: cfg.agent_id,
@@ -111,8 +110,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       const fired = await dispatcher.dispatch(event, [cfg]);
       return { event, fired };
     },
-    indexConfigured: (cfg: ConfiguredEvent) => configured.index(cfg),
-    trace: (eventId) => buildTrace(log, (id) => ownEntry(core.docs.firings.data.firings, id) ?? [], eventId),
+    trace: (eventId) => buildTrace(log, (id) => core.stores.firings.of(id), eventId),
     releaseWaiters() {
       released = true;
       for (const fn of [...releasers]) fn();

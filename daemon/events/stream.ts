@@ -11,14 +11,15 @@ export const HEARTBEAT_MS = 15_000;
  * frames. The cursor is the `id:` of each frame, so a client that reconnects resumes exactly.
  * Without a cursor the stream starts at the end of the log (only new events).
  */
-export function streamEvents(ctx: Context, events: Required<EventsService>, filter: EventFilter, sinceId: string | undefined): void {
+export async function streamEvents(ctx: Context, events: Required<EventsService>, filter: EventFilter, sinceId: string | undefined): Promise<void> {
   let cursor = sinceId ?? ctx.get('Last-Event-ID') ?? '';
-  if (!cursor) cursor = events.lastId() ?? '';
+  if (!cursor) cursor = (await events.lastId()) ?? '';
   const out = new PassThrough();
 
-  const flush = () => {
+  const writePages = async () => {
     for (;;) {
-      const page = events.list({ ...filter, since_id: cursor || undefined, limit: 1000 });
+      const page = await events.list({ ...filter, since_id: cursor || undefined, limit: 1000 });
+      if (closed) return;
       for (const e of page.events) {
         out.write(`id: ${e.id}\nevent: event\ndata: ${JSON.stringify(e)}\n\n`);
         cursor = e.id;
@@ -26,8 +27,14 @@ export function streamEvents(ctx: Context, events: Required<EventsService>, filt
       if (!page.next_since_id) return;
     }
   };
+  // One flush at a time, each starting at the cursor the last one left: no frame is sent twice or skipped.
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    flushing = flushing.then(() => (closed ? undefined : writePages())).catch(() => close());
+    return flushing;
+  };
 
-  const unsubscribe = events.subscribe(() => flush());
+  const unsubscribe = events.subscribe(() => void flush());
   const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref?.();
   let closed = false;
@@ -49,5 +56,5 @@ export function streamEvents(ctx: Context, events: Required<EventsService>, filt
   ctx.set('X-Accel-Buffering', 'no');
   ctx.body = out;
   out.write('retry: 2000\n\n');
-  flush();
+  await flush();
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { ApiError } from '../http/api-error.js';
+import { invalid } from '../domain-error.js';
 import { messageSchema } from '../runtime/messages.js';
 import { newQuestSchema, questChangeSchema } from '../runtime/quests.js';
 import type { CompanyServices, EventRow, ToolCall } from '../runtime/services.js';
@@ -33,7 +33,7 @@ const sessionsUpdateArgs = z
 /** Ids a tool call leaves out are taken from the event that fired it (a quest's own event updates that quest). */
 const orEvent = (given: string | undefined, fromEvent: string | null, what: string): string => {
   const id = given ?? fromEvent;
-  if (!id) throw new ApiError(400, ErrorCode.invalidToolArgs, `${what} is missing, and the event that fired this call has none.`);
+  if (!id) throw invalid(`${what} is missing, and the event that fired this call has none.`, ErrorCode.invalidToolArgs);
   return id;
 };
 
@@ -89,13 +89,13 @@ export function createToolRegistry(extra: ToolDefinition[] = []): ToolRegistry {
       return calls.map((call, i) => {
         const tool = tools.get(call.tool);
         if (!tool) {
-          throw new ApiError(400, ErrorCode.unknownTool, `tool_calls.${i}.tool: unknown tool '${call.tool}'; available: ${[...tools.keys()].sort().join(', ')}.`);
+          throw invalid(`tool_calls.${i}.tool: unknown tool '${call.tool}'; available: ${[...tools.keys()].sort().join(', ')}.`, ErrorCode.unknownTool);
         }
         const parsed = tool.args.safeParse(call.args ?? {});
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = [`tool_calls.${i}.args`, ...issue.path].join('.');
-          throw new ApiError(400, ErrorCode.invalidToolArgs, `${field}: ${issue.message} (tool ${call.tool})`);
+          throw invalid(`${field}: ${issue.message} (tool ${call.tool})`, ErrorCode.invalidToolArgs);
         }
         return { tool: call.tool, args: (call.args ?? {}) as Record<string, unknown> };
       });

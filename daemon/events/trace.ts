@@ -8,39 +8,39 @@ export const MAX_TRACE_NODES = 2000;
  * The causation tree of an event: what it fired, and the events those calls caused, down to the
  * leaves. Children are the events whose `causation_id` is this event, oldest first.
  */
-export function buildTrace(log: EventLog, firingsOf: (id: string) => Firing[], eventId: string): (TraceNode & { truncated?: boolean }) | null {
-  const root = log.get(eventId);
+export async function buildTrace(log: EventLog, firingsOf: (id: string) => Promise<Firing[]>, eventId: string): Promise<(TraceNode & { truncated?: boolean }) | null> {
+  const root = await log.get(eventId);
   if (!root) return null;
   let budget = MAX_TRACE_NODES;
   let truncated = false;
   const seen = new Set<string>();
 
-  const childrenOf = (id: string): EventRow[] => {
+  const childrenOf = async (id: string): Promise<EventRow[]> => {
     const out: EventRow[] = [];
     let since_id: string | undefined;
     for (;;) {
-      const page = log.query({ causation_id: id, since_id, limit: 1000 });
+      const page = await log.query({ causation_id: id, since_id, limit: 1000 });
       out.push(...page.events);
       if (!page.next_since_id) return out;
       since_id = page.next_since_id;
     }
   };
 
-  const build = (event: EventRow): TraceNode => {
+  const build = async (event: EventRow): Promise<TraceNode> => {
     seen.add(event.id);
     budget--;
     const children: TraceNode[] = [];
-    for (const child of childrenOf(event.id)) {
+    for (const child of await childrenOf(event.id)) {
       if (seen.has(child.id)) continue;
       if (budget <= 0) {
         truncated = true;
         break;
       }
-      children.push(build(child));
+      children.push(await build(child));
     }
-    return { event, fired: firingsOf(event.id), children };
+    return { event, fired: await firingsOf(event.id), children };
   };
 
-  const tree = build(root);
+  const tree = await build(root);
   return truncated ? { ...tree, truncated } : tree;
 }

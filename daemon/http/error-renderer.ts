@@ -1,10 +1,12 @@
 import type { Middleware } from 'koa';
 import { ErrorCode, type ErrorBody } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
+import { DomainError, type Refusal } from '../domain-error.js';
 import type { Logger } from '../logger.js';
 
 /**
- * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status;
+ * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status; a
+ * service's DomainError gets the status of its refusal;
  * errors from Koa or its libraries with an `expose`d 4xx status keep it; anything else is a 500
  * whose details are logged with the request id and never sent to the client.
  */
@@ -22,7 +24,11 @@ export function errorRenderer(log: Logger): Middleware {
   };
 }
 
+/** The one place a service's refusal becomes an HTTP status. */
+const STATUS_OF: Record<Refusal, number> = { invalid: 400, not_found: 404, conflict: 409 };
+
 function toResponse(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (err instanceof DomainError) return { status: STATUS_OF[err.refusal], body: { ...err.details, error: err.message, code: err.code }, headers: {} };
   if (err instanceof ApiError) {
     if (err.status >= 500) return internal();
     return { status: err.status, body: { ...err.extra, error: err.message, code: err.code }, headers: err.headers };

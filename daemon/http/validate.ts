@@ -4,7 +4,8 @@ import { ApiError } from './api-error.js';
 
 /**
  * Parses input with a zod schema, or throws a 400 whose message names the first bad field
- * (`email: Invalid email address`) and whose `fields` list all of them.
+ * (`email: Invalid email address`) and whose `fields` list all of them. For routes; services
+ * below them use `parseInput` (domain-error.ts), which the error renderer answers the same way.
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);

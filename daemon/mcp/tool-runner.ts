@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../http/api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Logger } from '../logger.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
@@ -19,7 +20,7 @@ export function describeTool(tool: McpTool): Tool {
 /**
  * Runs one tool call. Per MCP 2025-11-25, bad arguments and a failing tool are tool results with
  * `isError: true` (the model reads the message and can correct itself), not JSON-RPC errors.
- * A service's 4xx ApiError carries a message written for the caller; anything else is a bug,
+ * A service's DomainError (or a 4xx ApiError) carries a message written for the caller; anything else is a bug,
  * logged here and reported without its details.
  */
 export async function runTool(tool: McpTool, args: unknown, ctx: ToolContext, log: Logger): Promise<CallToolResult> {
@@ -30,7 +31,7 @@ export async function runTool(tool: McpTool, args: unknown, ctx: ToolContext, lo
     // Compact JSON: the text block is for clients that ignore structuredContent, and indentation only costs tokens and bytes.
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return errorResult(err.message);
+    if (err instanceof DomainError || (err instanceof ApiError && err.status < 500)) return errorResult(err.message);
     log.error('mcp tool failed', { tool: tool.name, company_id: ctx.keyAuth.company.id, err });
     return errorResult(`The tool '${tool.name}' failed unexpectedly; the daemon logged the details.`);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { validate } from '../http/validate.js';
-import { copy, nowIso, ownEntry, type RuntimeCore } from './core.js';
+import { parseInput } from '../domain-error.js';
+import { copy, nowIso, type RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';
 
 export const newAgentSchema = z.object({
@@ -10,18 +10,18 @@ export const newAgentSchema = z.object({
 
 /** Agents: a name and an optional role (work sent to a role goes to one of its agents). */
 export function createAgentsService(core: RuntimeCore): CompanyServices['agents'] {
-  const data = () => core.docs.runtime.data;
+  const agents = core.stores.agents;
   return {
     async create(input) {
-      const body = validate(newAgentSchema, input);
+      const body = parseInput(newAgentSchema, input);
       const agent: Agent = { id: core.ids('agt'), name: body.name, role: body.role ?? null, created_at: nowIso(core) };
-      await core.docs.runtime.update((d) => void (d.agents[agent.id] = agent));
+      await agents.create(agent);
       return copy(agent);
     },
-    get: (id) => {
-      const agent = ownEntry(data().agents, id);
+    get: async (id) => {
+      const agent = await agents.get(id);
       return agent ? copy(agent) : undefined;
     },
-    list: () => Object.values(data().agents).map(copy),
+    list: async () => (await agents.list()).map(copy),
   };
 }

@@ -15,7 +15,7 @@ import type { DuePolicy } from '../events/schedule/due-ticks.js';
 import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
 import { WEBHOOK_PATH } from '../events/channels/inbound-route.js';
-import { openEmitterStores, wireEmitters, type WiredEmitters } from './emitter-wiring.js';
+import { wireEmitters, type WiredEmitters } from './emitter-wiring.js';
 import { eventRoutes } from '../events/routes.js';
 import { createEventsService } from '../events/service.js';
 import { createToolRegistry, type ToolDefinition } from '../events/tools.js';
@@ -26,7 +26,7 @@ import { createQuestsService } from './quests.js';
 import { runtimeRoutes } from './routes.js';
 import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
-import { openRuntimeDocs } from './store.js';
+import { openRuntimeStores } from '../store/runtime/open.js';
 
 /** The run-time bound of a user matcher's regular expression (docs/emitters.md). */
 export const MATCHER_REGEX_TIMEOUT_MS = 100;
@@ -65,13 +65,21 @@ export interface OpenedRuntime extends CompanyRuntime {
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */
   recovery: string[];
+  /** What opening the stores did worth a line in the daemon log (journal recovery, an upgrade import). */
+  storeNotes: string[];
 }
 
-/** Opens one Company's runtime: its documents, its event log, the services over them, and its routes. */
+/** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
-  const docs = await openRuntimeDocs(options.storage, options.dir);
-  const log = options.storage === 'file' ? await openEventLog(options.dir, { clock: options.clock }) : createMemoryEventLog({ clock: options.clock });
-  const emitterStores = await openEmitterStores(options.storage, options.dir);
+  const opened = await openRuntimeStores(options.storage, options.dir, { now: () => new Date(options.clock.now()).toISOString() });
+  const stores = opened.stores;
+  let log;
+  try {
+    log = options.storage === 'file' ? await openEventLog(options.dir, { clock: options.clock }) : createMemoryEventLog({ clock: options.clock });
+  } catch (err) {
+    await stores.close();
+    throw err;
+  }
   let services: OpenedRuntime['services'] | undefined;
   const problem = options.onProblem ?? (() => {});
   const company_id = options.company.id;
@@ -91,9 +99,8 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     company: options.company,
     clock: options.clock,
     ids: options.ids,
-    docs,
+    stores,
     emit: (input: EmitInput) => events.emit(input),
-    indexConfigured: (cfg) => events.indexConfigured(cfg),
     causes,
     onDetectorError: (err) => problem('detector failed', { company_id, err: String((err as Error)?.message ?? err) }),
   };
@@ -117,7 +124,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   };
 
   const emitters = wireEmitters({
-    core, services, stores: emitterStores, causes, clock: options.clock, ids: options.ids, sealer: options.sealer, random: options.random,
+    core, services, stores, causes, clock: options.clock, ids: options.ids, sealer: options.sealer, random: options.random,
     schedulePolicy: options.schedulePolicy, timer: options.schedulerTimer, onError: problem,
   });
 
@@ -134,6 +141,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     scheduler: emitters.scheduler,
     questions: emitters.questions,
     recovery: log.recovery,
+    storeNotes: opened.notes,
     // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
     handle: (ctx: Context) => {
       // Defence in depth: the gateway chose this Company for this caller; a request for another
@@ -146,8 +154,9 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     },
     async close() {
       await emitters.scheduler.stop();
-      await Promise.all([docs.runtime.flush(), docs.firings.flush()]);
+      await stores.flush();
       await log.close();
+      await stores.close();
     },
   };
 }

@@ -3,10 +3,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
-import type { ChannelStore, QuestionStore, TickStore } from '../store/types.js';
-import { createMemoryChannelStore, openFileChannelStore } from '../store/channels.js';
-import { createMemoryQuestionStore, openFileQuestionStore } from '../store/questions.js';
-import { createMemoryTickStore, openFileTickStore } from '../store/ticks.js';
+import type { RuntimeStores } from '../store/runtime-types.js';
 import { channelRoutes } from '../events/channels/routes.js';
 import { createDeliveryDedup } from '../events/channels/delivery-dedup.js';
 import type { CauseReporter } from '../events/detectors/cause-reporter.js';
@@ -17,22 +14,10 @@ import type { DuePolicy } from '../events/schedule/due-ticks.js';
 import type { RuntimeCore } from './core.js';
 import type { OpenedServices } from './company-runtime.js';
 
-export interface EmitterStores {
-  ticks: TickStore;
-  questions: QuestionStore;
-  channels: ChannelStore;
-}
-
-/** The emitters' own records, next to the runtime's: schedule-ticks.json, questions.json, channels.json. */
-export async function openEmitterStores(storage: 'memory' | 'file', dir: string): Promise<EmitterStores> {
-  if (storage === 'memory') return { ticks: await createMemoryTickStore(), questions: await createMemoryQuestionStore(), channels: await createMemoryChannelStore() };
-  return { ticks: await openFileTickStore(dir), questions: await openFileQuestionStore(dir), channels: await openFileChannelStore(dir) };
-}
-
 export interface EmitterWiringOptions {
   core: RuntimeCore;
   services: OpenedServices;
-  stores: EmitterStores;
+  stores: RuntimeStores;
   causes: CauseReporter;
   clock: Clock;
   ids: IdGenerator;
@@ -78,13 +63,12 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
     onError: (err) => o.onError('schedule walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
   });
   const questions = createQuestionDesk({ clock: o.clock, ids: o.ids, store: o.stores.questions, events: o.services.events, agents: o.services.agents, sessions: o.services.sessions });
-  const dedup = createDeliveryDedup();
   return {
     scheduler,
     questions,
     routes(router) {
       detectorRoutes(router, { core: o.core, causes: o.causes, questions });
-      channelRoutes(router, { channels: o.stores.channels, sealer: o.sealer, random: o.random, clock: o.clock, dedup, services: o.services });
+      channelRoutes(router, { channels: o.stores.channels, sealer: o.sealer, random: o.random, clock: o.clock, dedup: createDeliveryDedup(o.stores.deliveries), services: o.services });
     },
   };
 }

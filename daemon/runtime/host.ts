@@ -35,6 +35,7 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
     const runtime = await openCompanyRuntime({ company, dir, storage, clock: options.clock, ids: options.ids, sealer, random: options.random ?? cryptoRandom, onProblem,
       schedulePolicy: options.config.scheduleMissed ? { missed: options.config.scheduleMissed } : undefined, ...options.runtime });
     for (const problem of runtime.recovery) options.log.warn('event log recovery', { company_id: company.id, problem });
+    for (const note of runtime.storeNotes) options.log.info('runtime store', { company_id: company.id, note });
     return runtime;
   };
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { notFound } from '../http/api-error.js';
-import { validate } from '../http/validate.js';
-import { ownEntry, type RuntimeCore } from './core.js';
+import { missing, parseInput } from '../domain-error.js';
+import type { RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';
 
 export const messageSchema = z.object({
@@ -19,13 +18,13 @@ export const messageSchema = z.object({
 export function createMessenger(core: RuntimeCore, sessions: Required<CompanyServices['sessions']>) {
   const nextByRole = new Map<string, number>();
 
-  const pickAgent = (to: string): Agent => {
-    const agents = core.docs.runtime.data.agents;
-    const byId = ownEntry(agents, to);
+  const { agents, sessions: stored } = core.stores;
+  const pickAgent = async (to: string): Promise<Agent> => {
+    const byId = await agents.get(to);
     if (byId) return byId;
-    const members = Object.values(agents).filter((a) => a.role === to);
+    const members = await agents.withRole(to);
     if (members.length === 0) {
-      throw notFound(`No agent has the id or role '${to}' in this Company.`, ErrorCode.noAgentForRecipient);
+      throw missing(`No agent has the id or role '${to}' in this Company.`, ErrorCode.noAgentForRecipient);
     }
     const turn = nextByRole.get(to) ?? 0;
     nextByRole.set(to, turn + 1);
@@ -33,9 +32,9 @@ export function createMessenger(core: RuntimeCore, sessions: Required<CompanySer
   };
 
   return async function messageTo(input: { to: string; text: string; from?: string }, caused_by?: string | null) {
-    const body = validate(messageSchema, input);
-    const agent = pickAgent(body.to);
-    const active = Object.values(core.docs.runtime.data.sessions).filter((s) => s.agent_id === agent.id && s.status === 'active');
+    const body = parseInput(messageSchema, input);
+    const agent = await pickAgent(body.to);
+    const active = await stored.list({ agent_id: agent.id, status: 'active' });
     const session = active.at(-1) ?? (await sessions.create({ agent_id: agent.id }, caused_by));
     const from = body.from ?? (caused_by ? `event:${caused_by}` : 'api');
     await sessions.append(session.id, { from, text: body.text }, { startTurn: true, caused_by });

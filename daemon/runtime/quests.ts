@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { conflict } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
-import { validate } from '../http/validate.js';
-import { copy, nowIso, ownEntry, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
+import { conflicting, parseInput } from '../domain-error.js';
+import { copy, nowIso, orMissing, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
 
 export const QUEST_STATUSES = ['open', 'in_progress', 'done', 'failed'] as const;
@@ -36,69 +35,73 @@ export const questChangeSchema = z.object({
  */
 export function createQuestsService(core: RuntimeCore): CompanyServices['quests'] {
   /** A session given without an agent brings its agent along; both must exist and agree. */
-  const resolveOwner = (agent_id: string | null | undefined, session_id: string | null | undefined) => {
-    const session = session_id ? requireSession(core, session_id) : null;
-    if (agent_id) requireAgent(core, agent_id);
+  const quests = core.stores.quests;
+  const resolveOwner = async (agent_id: string | null | undefined, session_id: string | null | undefined) => {
+    const session = session_id ? await requireSession(core, session_id) : null;
+    if (agent_id) await requireAgent(core, agent_id);
     if (session && agent_id && session.agent_id !== agent_id) {
-      throw conflict(`Session ${session.id} belongs to agent ${session.agent_id}, not ${agent_id}.`, ErrorCode.conflict);
+      throw conflicting(`Session ${session.id} belongs to agent ${session.agent_id}, not ${agent_id}.`, ErrorCode.conflict);
     }
     return { agent_id: agent_id ?? session?.agent_id ?? null, session_id: session?.id ?? null };
   };
 
   return {
     async create(input, caused_by) {
-      const body = validate(newQuestSchema, input);
-      const owner = resolveOwner(body.agent_id, body.session_id);
+      const body = parseInput(newQuestSchema, input);
+      const owner = await resolveOwner(body.agent_id, body.session_id);
       const at = nowIso(core);
       const quest: Quest = { id: core.ids('qst'), title: body.title, status: 'open', ...owner, result: null, created_at: at, updated_at: at };
-      await core.docs.runtime.update((d) => void (d.quests[quest.id] = quest));
+      await quests.create(quest);
       void caused_by; // creating a quest is not a lifecycle moment: it starts when a session picks it up
       return copy(quest);
     },
-    get: (id) => {
-      const q = ownEntry(core.docs.runtime.data.quests, id);
+    get: async (id) => {
+      const q = await quests.get(id);
       return q ? copy(q) : undefined;
     },
-    list: (filter = {}) =>
-      Object.values(core.docs.runtime.data.quests)
-        .filter(
-          (q) =>
-            (filter.status === undefined || q.status === filter.status) &&
-            (filter.agent_id === undefined || q.agent_id === filter.agent_id) &&
-            (filter.session_id === undefined || q.session_id === filter.session_id),
-        )
-        .map(copy),
+    list: async (filter = {}) => (await quests.list(filter)).map(copy),
     async update(id, input, caused_by) {
-      const body = validate(questChangeSchema, input);
-      const before = copy(requireQuest(core, id));
+      const body = parseInput(questChangeSchema, input);
+      const before = await requireQuest(core, id);
       const owner =
         body.agent_id !== undefined || body.session_id !== undefined
-          ? resolveOwner(body.agent_id === undefined ? before.agent_id : body.agent_id, body.session_id === undefined ? before.session_id : body.session_id)
+          ? await resolveOwner(body.agent_id === undefined ? before.agent_id : body.agent_id, body.session_id === undefined ? before.session_id : body.session_id)
           : null;
-      const next = body.status ?? before.status;
-      if (next !== before.status && !NEXT[before.status].includes(next)) {
-        throw conflict(`Quest ${id} is ${before.status}; it cannot move to ${next}.`, ErrorCode.invalidTransition);
-      }
-      if (next === before.status && (next === 'done' || next === 'failed') && Object.keys(body).some((k) => k !== 'status')) {
-        throw conflict(`Quest ${id} is ${before.status} and can no longer change.`, ErrorCode.invalidTransition);
-      }
-      const quest = await core.docs.runtime.update((d) => {
-        const q = d.quests[id]!;
-        if (owner) Object.assign(q, owner);
-        if (body.title !== undefined) q.title = body.title;
-        if (body.result !== undefined) q.result = body.result;
-        q.status = next;
-        q.updated_at = nowIso(core);
-        return copy(q);
+      checkTransition(before, body);
+      let seen = before;
+      // Checked again inside the write, against the quest as it is then: two racing moves cannot both pass.
+      const updated = await quests.update(id, (q) => {
+        seen = q;
+        return {
+          ...q,
+          ...owner,
+          ...(body.title !== undefined && { title: body.title }),
+          ...(body.result !== undefined && { result: body.result }),
+          status: checkTransition(q, body),
+          updated_at: nowIso(core),
+        };
       });
-      await emitQuestLifecycle(core, before, quest, caused_by);
+      const quest = orMissing(updated, 'quest', id);
+      await emitQuestLifecycle(core, seen, quest, caused_by);
       // Moved to done just now, without a result: agent:premature_completion (the reporter decides).
-      if (before.status !== 'done' && quest.status === 'done') {
+      if (seen.status !== 'done' && quest.status === 'done') {
         await reportCause(core, (c) => c.reportQuestDone({ agent_id: quest.agent_id, session_id: quest.session_id, caused_by }, quest));
       }
-      return copy(requireQuest(core, id));
+      return copy(await requireQuest(core, id));
     },
   };
+}
+
+/** The status a change moves the quest to, or a 409 when its state machine refuses the change. */
+function checkTransition(q: Quest, body: Record<string, unknown> & { status?: QuestStatus }): QuestStatus {
+  const next = body.status ?? q.status;
+  if (next !== q.status && !NEXT[q.status].includes(next)) {
+    throw conflicting(`Quest ${q.id} is ${q.status}; it cannot move to ${next}.`, ErrorCode.invalidTransition);
+  }
+  if (next === q.status && (next === 'done' || next === 'failed') && Object.keys(body).some((k) => k !== 'status')) {
+    throw conflicting(`Quest ${q.id} is ${q.status} and can no longer change.`, ErrorCode.invalidTransition);
+  }
+  return next;
 }
 
 async function emitQuestLifecycle(core: RuntimeCore, before: Quest, quest: Quest, caused_by: string | null | undefined): Promise<void> {

@@ -25,15 +25,15 @@ export function runtimeRoutes(router: Router, s: Services): void {
     ctx.status = 201;
     ctx.body = { ok: true, agent: await s.agents.create(ctx.request.body as any) };
   });
-  router.get('/api/agents', (ctx) => void (ctx.body = { agents: s.agents.list() }));
-  router.get('/api/agents/:id', (ctx) => void (ctx.body = { agent: orMissing(s.agents.get(ctx.params.id!), 'agent', ctx.params.id!) }));
+  router.get('/api/agents', async (ctx) => void (ctx.body = { agents: await s.agents.list() }));
+  router.get('/api/agents/:id', async (ctx) => void (ctx.body = { agent: orMissing(await s.agents.get(ctx.params.id!), 'agent', ctx.params.id!) }));
 
   router.post('/api/sessions', async (ctx) => {
     ctx.status = 201;
     ctx.body = { ok: true, session: await s.sessions.create(ctx.request.body as any) };
   });
-  router.get('/api/sessions', (ctx) => void (ctx.body = { sessions: s.sessions.list(validate(sessionQuery, ctx.query)) }));
-  router.get('/api/sessions/:id', (ctx) => void (ctx.body = { session: orMissing(s.sessions.get(ctx.params.id!), 'session', ctx.params.id!) }));
+  router.get('/api/sessions', async (ctx) => void (ctx.body = { sessions: await s.sessions.list(validate(sessionQuery, ctx.query)) }));
+  router.get('/api/sessions/:id', async (ctx) => void (ctx.body = { session: orMissing(await s.sessions.get(ctx.params.id!), 'session', ctx.params.id!) }));
   const updateSession = async (ctx: any) => {
     ctx.body = { ok: true, session: await s.sessions.update(ctx.params.id, validate(sessionChange, ctx.request.body)) };
   };
@@ -52,8 +52,8 @@ export function runtimeRoutes(router: Router, s: Services): void {
     ctx.status = 201;
     ctx.body = { ok: true, quest: await s.quests.create(ctx.request.body as any) };
   });
-  router.get('/api/quests', (ctx) => void (ctx.body = { quests: s.quests.list(validate(questQuery, ctx.query)) }));
-  router.get('/api/quests/:id', (ctx) => void (ctx.body = { quest: orMissing(s.quests.get(ctx.params.id!), 'quest', ctx.params.id!) }));
+  router.get('/api/quests', async (ctx) => void (ctx.body = { quests: await s.quests.list(validate(questQuery, ctx.query)) }));
+  router.get('/api/quests/:id', async (ctx) => void (ctx.body = { quest: orMissing(await s.quests.get(ctx.params.id!), 'quest', ctx.params.id!) }));
   const updateQuest = async (ctx: any) => {
     ctx.body = { ok: true, quest: await s.quests.update(ctx.params.id, ctx.request.body ?? {}) };
   };

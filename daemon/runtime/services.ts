@@ -4,7 +4,8 @@ import type { CompanyRef } from '../gateway/seam.js';
  * What one Company's runtime offers to everything that is not HTTP: the MCP tools, the scheduler,
  * the detectors and the channels call these, and the REST routes are thin wrappers over them, so
  * a tool call and a REST call behave the same. Fields may grow; names here are relied on.
- * Invalid input throws ApiError (400/404/409) with a clear message, exactly as the REST routes answer.
+ * Refusals throw DomainError (domain-error.ts) with a clear message; the REST routes answer it as
+ * 400/404/409 and the MCP tools as a tool error, so both answer alike.
  */
 export interface Agent {
   id: string;
@@ -151,24 +152,25 @@ export interface TraceNode {
 
 export interface EventsService {
   create(input: NewConfiguredEvent): Promise<ConfiguredEvent>;
-  get(id: string): ConfiguredEvent | undefined;
-  listConfigured(filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'>): ConfiguredEvent[];
+  get(id: string): Promise<ConfiguredEvent | undefined>;
+  /** `prefix`: only patterns `<prefix>:…` (the scheduler lists `schedule` ones through the store's index). */
+  listConfigured(filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string }): Promise<ConfiguredEvent[]>;
   setEnabled(id: string, enabled: boolean): Promise<ConfiguredEvent>;
   delete(id: string): Promise<void>;
   /** Oldest first; `next_since_id` is the cursor of the next page (null when this page is the end). */
-  list(filter?: EventFilter): { events: EventRow[]; next_since_id: string | null };
+  list(filter?: EventFilter): Promise<{ events: EventRow[]; next_since_id: string | null }>;
   /** Appends an occurrence (acknowledged once on disk), dispatches it, returns what fired. */
   emit(input: EmitInput): Promise<Emitted>;
   /** Fires one configured event's tool calls now (trigger by id, a schedule tick), logged as an occurrence of its pattern. */
   fire(configuredId: string, options?: { content?: unknown; caused_by?: string | null }): Promise<Emitted>;
-  trace(eventId: string): TraceNode | null;
+  trace(eventId: string): Promise<TraceNode | null>;
   /** Calls `listener` with every event once it is on disk (detectors, channels, live streams). Returns an unsubscribe. */
   subscribe(listener: (event: EventRow) => void): () => void;
   /** Issue 6 addition: replaces a configured event's tool calls and/or matcher (how seeded lifecycle markers are extended). */
   update?(id: string, change: { tool_calls?: ToolCall[]; matcher?: Matcher | null; enabled?: boolean }): Promise<ConfiguredEvent>;
   /** Issue 6 additions: one logged occurrence by id, and the id of the newest one (a live follower's start). */
-  occurrence?(id: string): EventRow | undefined;
-  lastId?(): string | null;
+  occurrence?(id: string): Promise<EventRow | undefined>;
+  lastId?(): Promise<string | null>;
   /** Issue 6 addition: ends every pending long-poll now (and any started later) so a shutdown is not held open. */
   releaseWaiters?(): void;
   /** Issue 6 addition: calls `fn` once when waiters are released; returns an unsubscribe. */
@@ -179,13 +181,13 @@ export interface CompanyServices {
   company: CompanyRef;
   agents: {
     create(input: { name: string; role?: string | null }): Promise<Agent>;
-    get(id: string): Agent | undefined;
-    list(): Agent[];
+    get(id: string): Promise<Agent | undefined>;
+    list(): Promise<Agent[]>;
   };
   sessions: {
     create(input: { agent_id: string; gateway_channel_id?: string | null; context_budget?: number | null }, caused_by?: string | null): Promise<RuntimeSession>;
-    get(id: string): RuntimeSession | undefined;
-    list(filter?: { agent_id?: string; status?: string }): RuntimeSession[];
+    get(id: string): Promise<RuntimeSession | undefined>;
+    list(filter?: { agent_id?: string; status?: string; gateway_channel_id?: string }): Promise<RuntimeSession[]>;
     stop(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     /** Appends a message to the transcript; `startTurn` also begins an execution (session:execution_start). */
     append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null }): Promise<RuntimeSession>;
@@ -197,8 +199,8 @@ export interface CompanyServices {
   };
   quests: {
     create(input: { title: string; agent_id?: string | null; session_id?: string | null }, caused_by?: string | null): Promise<Quest>;
-    get(id: string): Quest | undefined;
-    list(filter?: { status?: QuestStatus; agent_id?: string; session_id?: string }): Quest[];
+    get(id: string): Promise<Quest | undefined>;
+    list(filter?: { status?: QuestStatus; agent_id?: string; session_id?: string }): Promise<Quest[]>;
     update(id: string, change: { status?: QuestStatus; result?: unknown; agent_id?: string | null; session_id?: string | null; title?: string }, caused_by?: string | null): Promise<Quest>;
   };
   /** Sends a message to an agent id, or to a role (one of its agents is picked). */

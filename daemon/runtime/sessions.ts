@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LIFECYCLE_PATTERNS } from '../../shared/patterns.js';
 import { ErrorCode } from '../../shared/errors.js';
-import { conflict } from '../http/api-error.js';
-import { validate } from '../http/validate.js';
-import { copy, nowIso, ownEntry, reportCause, requireAgent, requireSession, type RuntimeCore } from './core.js';
-import type { CompanyServices, ConfiguredEvent, RuntimeSession } from './services.js';
+import { conflicting, parseInput } from '../domain-error.js';
+import { nowIso, orMissing, reportCause, requireAgent, requireSession, type RuntimeCore } from './core.js';
+import type { RuntimeSessionRecord } from '../store/runtime-types.js';
+import type { CompanyServices, ConfiguredEvent, RuntimeSession, TranscriptEntry } from './services.js';
 
 /** Characters of transcript a session holds before `context:budget:exceeded`, unless it says otherwise. */
 export const DEFAULT_CONTEXT_BUDGET = 100_000;
@@ -16,42 +16,42 @@ export const newSessionSchema = z.object({
 });
 
 type Sessions = Required<CompanyServices['sessions']>;
-type Cause = string | null | undefined;
 
 /**
  * Sessions and their lifecycle (spec §6.2). Every state change emits its pattern right where it
  * happens (§6.5 rule 3), after the change is stored, so a configured event that reacts sees it.
  */
 export function createSessionsService(core: RuntimeCore): Sessions {
+  const { sessions, transcripts } = core.stores;
   const live = (id: string) => requireSession(core, id);
-  const about = (s: RuntimeSession) => ({ agent_id: s.agent_id, session_id: s.id });
+  /** The session as the API shows it: its record with its transcript. */
+  const view = async (id: string) => presentSession(await live(id), await transcripts.list(id));
+  const about = (s: RuntimeSessionRecord) => ({ agent_id: s.agent_id, session_id: s.id });
 
-  /** Runs a change on a session that must still be active; 409 once it is stopped. */
-  const change = (id: string, fn: (s: RuntimeSession) => void) =>
-    core.docs.runtime.update((d) => {
-      const s = ownEntry(d.sessions, id) ?? requireSession(core, id); // the live record, or a 404
-      if (s.status === 'stopped') throw conflict(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
-      fn(s);
-      return copy(s);
-    });
+  /** A change to a session that must still be active; 409 once it is stopped. */
+  const active = (id: string, fn: (s: RuntimeSessionRecord) => RuntimeSessionRecord) => (s: RuntimeSessionRecord) => {
+    if (s.status === 'stopped') throw conflicting(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
+    return fn(s);
+  };
+  const change = async (id: string, fn: (s: RuntimeSessionRecord) => RuntimeSessionRecord) => orMissing(await sessions.update(id, active(id, fn)), 'session', id);
 
   const service: Sessions = {
     async create(input, caused_by) {
-      const body = validate(newSessionSchema, input);
-      requireAgent(core, body.agent_id);
+      const body = parseInput(newSessionSchema, input);
+      await requireAgent(core, body.agent_id);
       const at = nowIso(core);
-      const session: RuntimeSession = {
+      const session: RuntimeSessionRecord = {
         id: core.ids('ses'),
         agent_id: body.agent_id,
         status: 'active',
         gateway_channel_id: body.gateway_channel_id ?? null,
-        transcript: [],
         created_at: at,
         turn_status: 'idle',
         turns_completed: 0,
         context_budget: body.context_budget === undefined ? DEFAULT_CONTEXT_BUDGET : body.context_budget,
         context_used: 0,
         stopped_at: null,
+        message_count: 0,
       };
       // The nine lifecycle patterns, seeded for this session as no-op markers that users extend.
       const markers: ConfiguredEvent[] = LIFECYCLE_PATTERNS.map((type) => ({
@@ -67,88 +67,98 @@ export function createSessionsService(core: RuntimeCore): Sessions {
         timezone: null,
         created_at: at,
       }));
-      await core.docs.runtime.update((d) => {
-        d.sessions[session.id] = session;
-        for (const m of markers) d.configured[m.id] = m;
-      });
-      markers.forEach(core.indexConfigured);
+      await sessions.create(session, markers);
       await core.emit({ type: 'session:start', ...about(session), content: { agent_id: session.agent_id, gateway_channel_id: session.gateway_channel_id }, caused_by });
-      return copy(live(session.id));
+      return view(session.id);
     },
-    get: (id) => {
-      const s = ownEntry(core.docs.runtime.data.sessions, id);
-      return s ? copy(s) : undefined;
+    get: async (id) => {
+      const s = await sessions.get(id);
+      return s ? presentSession(s, await transcripts.list(id)) : undefined;
     },
-    list: (filter = {}) =>
-      Object.values(core.docs.runtime.data.sessions)
-        .filter((s) => (filter.agent_id === undefined || s.agent_id === filter.agent_id) && (filter.status === undefined || s.status === filter.status))
-        .map(copy),
+    list: async (filter = {}) => Promise.all((await sessions.list(filter)).map(async (s) => presentSession(s, await transcripts.list(s.id)))),
     async stop(id, caused_by) {
-      const before = live(id);
-      if (before.status === 'stopped') return copy(before); // stopping twice is a no-op, emitted once
-      const s = await change(id, (s) => {
-        s.status = 'stopped';
-        s.turn_status = 'idle';
-        s.stopped_at = nowIso(core);
+      if ((await live(id)).status === 'stopped') return view(id); // stopping twice is a no-op, emitted once
+      let already = false;
+      // Decided inside the write too: of two racing stops, one stops and emits, the other is the no-op.
+      const updated = await sessions.update(id, (s) => {
+        if (s.status === 'stopped') return (already = true), s;
+        return { ...s, status: 'stopped', turn_status: 'idle', stopped_at: nowIso(core) };
       });
-      await core.emit({ type: 'session:stopped', ...about(s), content: { turns_completed: s.turns_completed }, caused_by });
-      return copy(live(id));
+      const s = orMissing(updated, 'session', id);
+      if (!already) await core.emit({ type: 'session:stopped', ...about(s), content: { turns_completed: s.turns_completed }, caused_by });
+      return view(id);
     },
     async append(id, entry, options = {}) {
       const text = String(entry.text);
       let crossed = false;
-      const s = await change(id, (s) => {
+      const message = { at: nowIso(core), from: String(entry.from), text };
+      const appended = await transcripts.append(id, message, active(id, (s) => {
         const used = (s.context_used ?? 0) + text.length;
         // Fire on the crossing, not on every message after it: one signal per overflow.
         crossed = s.context_budget != null && (s.context_used ?? 0) <= s.context_budget && used > s.context_budget;
-        s.context_used = used;
-        s.transcript.push({ at: nowIso(core), from: String(entry.from), text });
-      });
+        return { ...s, context_used: used };
+      }));
+      const s = orMissing(appended, 'session', id);
       if (crossed) await core.emit({ type: 'context:budget:exceeded', ...about(s), content: { budget: s.context_budget, used: s.context_used }, caused_by: options.caused_by });
       // The agent's own output goes to the detectors (guardrail:violation, loop:detected); users' messages do not.
-      if (isAgentAuthor(core, s, String(entry.from))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
+      if (await isAgentAuthor(core, s, String(entry.from))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
       if (options.startTurn) return service.startTurn(id, options.caused_by);
-      return copy(live(id));
+      return view(id);
     },
     async startTurn(id, caused_by) {
-      if (live(id).turn_status === 'running' && live(id).status === 'active') return copy(live(id)); // a message mid-turn joins that turn
-      const s = await change(id, (s) => void (s.turn_status = 'running'));
-      await core.emit({ type: 'session:execution_start', ...about(s), content: { turn: (s.turns_completed ?? 0) + 1 }, caused_by });
-      return copy(live(id));
+      const now = await live(id);
+      if (now.turn_status === 'running' && now.status === 'active') return view(id); // a message mid-turn joins that turn
+      let joined = false;
+      const s = await change(id, (s) => (s.turn_status === 'running' ? ((joined = true), s) : { ...s, turn_status: 'running' }));
+      if (!joined) await core.emit({ type: 'session:execution_start', ...about(s), content: { turn: (s.turns_completed ?? 0) + 1 }, caused_by });
+      return view(id);
     },
     async step(id, caused_by) {
       const s = await change(id, (s) => {
-        if (s.turn_status !== 'running') throw conflict(`Session ${id} has no turn running: start one first.`, ErrorCode.invalidTransition);
+        if (s.turn_status !== 'running') throw conflicting(`Session ${id} has no turn running: start one first.`, ErrorCode.invalidTransition);
+        return s;
       });
       await core.emit({ type: 'session:step_start', ...about(s), content: { turn: (s.turns_completed ?? 0) + 1 }, caused_by });
-      return copy(live(id));
+      return view(id);
     },
     async completeTurn(id, caused_by) {
       const s = await change(id, (s) => {
-        if (s.turn_status !== 'running') throw conflict(`Session ${id} has no turn running to complete.`, ErrorCode.invalidTransition);
-        s.turn_status = 'idle';
-        s.turns_completed = (s.turns_completed ?? 0) + 1;
+        if (s.turn_status !== 'running') throw conflicting(`Session ${id} has no turn running to complete.`, ErrorCode.invalidTransition);
+        return { ...s, turn_status: 'idle', turns_completed: (s.turns_completed ?? 0) + 1 };
       });
       if (s.turns_completed === 1) await core.emit({ type: 'session:first_execution_complete', ...about(s), content: { turn: 1 }, caused_by });
-      return copy(live(id));
+      return view(id);
     },
     async update(id, change_, caused_by) {
       if (change_.gateway_channel_id !== undefined || change_.context_budget !== undefined) {
-        await change(id, (s) => {
-          if (change_.gateway_channel_id !== undefined) s.gateway_channel_id = change_.gateway_channel_id;
-          if (change_.context_budget !== undefined) s.context_budget = change_.context_budget;
-        });
+        await change(id, (s) => ({
+          ...s,
+          ...(change_.gateway_channel_id !== undefined && { gateway_channel_id: change_.gateway_channel_id }),
+          ...(change_.context_budget !== undefined && { context_budget: change_.context_budget }),
+        }));
       }
       if (change_.status === 'stopped') return service.stop(id, caused_by);
-      return copy(live(id));
+      return view(id);
     },
   };
   return service;
 }
 
 /** A message is the agent's own when `from` is its id, its name (case-insensitive), or `agent`. */
-function isAgentAuthor(core: RuntimeCore, s: RuntimeSession, from: string): boolean {
+async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: string): Promise<boolean> {
   if (from === s.agent_id || from.toLowerCase() === 'agent') return true;
-  const name = core.docs.runtime.data.agents[s.agent_id]?.name;
+  const name = (await core.stores.agents.get(s.agent_id))?.name;
   return name !== undefined && name.toLowerCase() === from.toLowerCase();
+}
+
+/** The API's session: the stored record, its transcript where it always stood (before `created_at`). */
+export function presentSession(record: RuntimeSessionRecord, transcript: TranscriptEntry[]): RuntimeSession {
+  const { message_count: _, ...rest } = record;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(structuredClone(rest))) {
+    if (k === 'created_at') out.transcript = transcript;
+    out[k] = v;
+  }
+  if (!('transcript' in out)) out.transcript = transcript;
+  return out as unknown as RuntimeSession;
 }

@@ -1,7 +1,94 @@
 /**
- * The stores each Company runtime opens for its emitters (issue 7): the scheduler's tick cursors,
- * the questions desk and the webhook channels. Re-exported by types.ts with the rest of the seam.
+ * The per-Company half of the storage seam: every record one Company runtime keeps. Reads are async
+ * like writes, so a database can implement them. `store/runtime/` implements them once over the
+ * record engine (memory or journal); re-exported by types.ts with the rest of the seam.
  */
+import type { Agent, ConfiguredEvent, Firing, Quest, QuestStatus, RuntimeSession, TranscriptEntry } from '../runtime/services.js';
+
+export interface AgentStore {
+  get(id: string): Promise<Agent | undefined>;
+  /** Oldest first. */
+  list(): Promise<Agent[]>;
+  /** The agents of a role, oldest first. */
+  withRole(role: string): Promise<Agent[]>;
+  create(agent: Agent): Promise<void>;
+}
+
+/** A session as stored: its transcript lives in the TranscriptStore, one record per message. */
+export type RuntimeSessionRecord = Omit<RuntimeSession, 'transcript'> & { message_count: number };
+
+/** A change to one record, run inside the store's atomic write: returns the new record or throws (nothing changes). */
+export type RecordChange<T> = (current: T) => T;
+
+export interface RuntimeSessionStore {
+  get(id: string): Promise<RuntimeSessionRecord | undefined>;
+  /** Oldest first. */
+  list(filter?: { agent_id?: string; status?: string; gateway_channel_id?: string }): Promise<RuntimeSessionRecord[]>;
+  /** Creates the session and the configured events seeded for it, in one atomic write. */
+  create(session: RuntimeSessionRecord, seeded: ConfiguredEvent[]): Promise<void>;
+  /** Check-and-set; undefined when there is no such session. */
+  update(id: string, change: RecordChange<RuntimeSessionRecord>): Promise<RuntimeSessionRecord | undefined>;
+}
+
+export interface TranscriptStore {
+  /** The session's messages, oldest first. */
+  list(sessionId: string): Promise<TranscriptEntry[]>;
+  /**
+   * Appends one message and applies `change` to its session in the same atomic write; costs one
+   * message record and one session record, however long the transcript. Undefined: no such session.
+   */
+  append(sessionId: string, entry: TranscriptEntry, change: RecordChange<RuntimeSessionRecord>): Promise<RuntimeSessionRecord | undefined>;
+}
+
+export interface QuestStore {
+  get(id: string): Promise<Quest | undefined>;
+  /** Oldest first. */
+  list(filter?: { status?: QuestStatus; agent_id?: string; session_id?: string }): Promise<Quest[]>;
+  create(quest: Quest): Promise<void>;
+  update(id: string, change: RecordChange<Quest>): Promise<Quest | undefined>;
+}
+
+export interface ConfiguredEventStore {
+  get(id: string): Promise<ConfiguredEvent | undefined>;
+  /** Oldest first. */
+  /** `prefix`: only patterns `<prefix>:…` (the scheduler asks for `schedule`). */
+  list(filter?: { type?: string; prefix?: string; agent_id?: string; session_id?: string; quest_id?: string }): Promise<ConfiguredEvent[]>;
+  create(cfg: ConfiguredEvent): Promise<void>;
+  update(id: string, change: RecordChange<ConfiguredEvent>): Promise<ConfiguredEvent | undefined>;
+  /** False when there was no such configured event. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** What each event fired, kept for trace: one record per dispatch, found by the event's id. */
+export interface FiringStore {
+  add(eventId: string, fired: Firing[]): Promise<void>;
+  /** Every firing of the event, in dispatch order. */
+  of(eventId: string): Promise<Firing[]>;
+}
+
+/** Webhook delivery ids seen lately, persisted so a replay right after a restart is still refused. */
+export interface DeliveryStore {
+  /** True the first time `key` is seen within the retention (and records it); false for a duplicate. */
+  firstSeen(key: string, nowMs: number): Promise<boolean>;
+  size(): Promise<number>;
+}
+
+/** Every store of one Company runtime, over one space: writes across them can be one atomic step. */
+export interface RuntimeStores {
+  agents: AgentStore;
+  sessions: RuntimeSessionStore;
+  transcripts: TranscriptStore;
+  quests: QuestStore;
+  configured: ConfiguredEventStore;
+  firings: FiringStore;
+  ticks: TickStore;
+  channels: ChannelStore;
+  questions: QuestionStore;
+  deliveries: DeliveryStore;
+  /** Resolves once every write so far is durable. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
 
 // --- schedules (issue 7): the scheduler's tick cursors, one store per Company runtime ---
 
@@ -25,7 +112,7 @@ export interface TickUpdate {
 }
 
 export interface TickStore {
-  get(id: string): Readonly<TickCursor> | undefined;
+  get(id: string): Promise<Readonly<TickCursor> | undefined>;
   /**
    * Applies a walk's updates in one atomic, durable write and returns the ticks it claimed. A tick
    * is claimed here before it fires, so two walks (or a walk after a restart) never fire it twice.
@@ -34,7 +121,9 @@ export interface TickStore {
   /** Drops the cursors of deleted events. */
   forget(ids: string[]): Promise<void>;
   /** Ids with a cursor. */
-  ids(): string[];
+  ids(): Promise<string[]>;
+  /** Every cursor by id, in one read: a walk over 10 000 schedules makes one call, not 10 000. */
+  cursors(): Promise<ReadonlyMap<string, Readonly<TickCursor>>>;
 }
 
 // --- questions (issue 7): decision requests agents raise, one store per Company runtime ---
@@ -62,9 +151,9 @@ export type AnswerOutcome =
 
 export interface QuestionStore {
   add(record: QuestionRecord): Promise<QuestionRecord>;
-  get(id: string): QuestionRecord | undefined;
+  get(id: string): Promise<QuestionRecord | undefined>;
   /** Oldest first. */
-  list(filter?: { status?: 'open' | 'answered'; agent_id?: string; session_id?: string }): QuestionRecord[];
+  list(filter?: { status?: 'open' | 'answered'; agent_id?: string; session_id?: string }): Promise<QuestionRecord[]>;
   /** Records the answer once, atomically: of two concurrent answers exactly one wins. */
   answer(id: string, answer: string, by: string, atIso: string): Promise<AnswerOutcome>;
 }
@@ -74,9 +163,9 @@ export interface QuestionStore {
 type ChannelRecord = import('../events/channels/channel-secrets.js').ChannelRecord;
 
 export interface ChannelStore {
-  get(name: string): ChannelRecord | undefined;
+  get(name: string): Promise<ChannelRecord | undefined>;
   /** Oldest first. */
-  list(): ChannelRecord[];
+  list(): Promise<ChannelRecord[]>;
   /** Fails with StoreConflict('channel_exists') when the name is taken. */
   create(record: ChannelRecord): Promise<void>;
   /** Replaces a channel's record (a rotation); false when there is no such channel. */

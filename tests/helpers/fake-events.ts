@@ -60,8 +60,8 @@ export function createFakeEvents(clock: Clock): FakeEvents {
       configured.set(cfg.id, cfg);
       return cfg;
     },
-    get: (id) => configured.get(id),
-    listConfigured: () => [...configured.values()],
+    get: async (id) => configured.get(id),
+    listConfigured: async () => [...configured.values()],
     async setEnabled(id, enabled) {
       const cfg = configured.get(id);
       if (!cfg) throw new Error(`no configured event ${id}`);

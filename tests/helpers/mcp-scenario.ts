@@ -64,7 +64,7 @@ export async function runEventsScenario(client: Client, t: McpTestApp): Promise<
   assert.equal(quests.map((q: any) => q.title), ['Follow up on the session', 'Follow up on the session']);
   assert.is(quests[0].id, quest.id);
   assert.is((await ok(client, 'quests', { action: 'get', id: quest.id })).quest.status, 'open');
-  assert.is((await t.services()).quests.get(quest.id)?.title, 'Follow up on the session');
+  assert.is((await (await t.services()).quests.get(quest.id))?.title, 'Follow up on the session');
 
   assert.equal(await ok(client, 'events', { action: 'delete', id: cev.id }), { ok: true, id: cev.id, deleted: true });
   const after = await ok(client, 'events', { action: 'list', configured: true, event_type: 'session:stopped' });

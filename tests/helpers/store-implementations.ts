@@ -3,7 +3,8 @@ import { createIdGenerator } from '../../daemon/ids.js';
 import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
 import { createSealer } from '../../daemon/store/sealer.js';
-import type { Stores } from '../../daemon/store/types.js';
+import type { RuntimeStores, Stores } from '../../daemon/store/types.js';
+import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import { postgresLimitsFactory } from './postgres-stores.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
@@ -41,4 +42,21 @@ export const storeImplementations: Record<string, StoreFactory> = {
   // PostgreSQL as far as it goes (issue 15): the throttles there, the other stores still in memory.
   // Absent where PostgreSQL is not installed (the run says so in one line).
   ...postgresLimitsFactory(storeDepsFor),
+};
+
+/** One implementation of a Company runtime's stores; `reopen` closes these and opens the folder again. */
+export type RuntimeStoreFactory = () => Promise<{ stores: RuntimeStores; dir?: string; reopen?: () => Promise<RuntimeStores> }>;
+
+/** Every implementation of the per-Company stores (memory, the Company's journal), for their conformance suites. */
+export const runtimeStoreImplementations: Record<string, RuntimeStoreFactory> = {
+  memory: async () => ({ stores: createMemoryRuntimeStores() }),
+  journal: async () => {
+    const dir = tempDir('svc-runtime-store');
+    let current = await openJournalRuntimeStores(dir);
+    const reopen = async () => {
+      await current.close();
+      return (current = await openJournalRuntimeStores(dir));
+    };
+    return { stores: current, dir, reopen };
+  },
 };

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { promptLine, promptSecret, readStdinLines, requireInteractive } from '../../prompt.js';
 import { saveLogin } from '../../session.js';
 import { addFactorLoginFlags, factorOptionsOf, runFactorLogin } from './login-factors.js';
+import { runWebLogin } from './login-web.js';
 
 export interface LoginOptions {
   email?: string;
@@ -56,10 +57,11 @@ export function loginCommand(makeCtx: ContextFactory): Command {
     new Command('login')
       .description('log in: e-mail and password (default), an e-mailed code (--email-code) or a wallet (--wallet)')
       .option('--email <email>', 'your e-mail address')
-      .option('--password-stdin', 'read the password from stdin instead of asking'),
+      .option('--password-stdin', 'read the password from stdin instead of asking')
+      .option('--web', 'log in through the web console: approve a pairing code in the browser (login-web.ts)'),
   );
   return action(cmd, makeCtx, (ctx, flags) =>
-    flags.emailCode || flags.wallet
+    flags.web ? runWebLogin(ctx) : flags.emailCode || flags.wallet
       ? runFactorLogin(factorOptionsOf(flags), ctx)
       : runLogin({ email: flags.email, passwordStdin: flags.passwordStdin, otp: flags.totpCode }, ctx),
   );

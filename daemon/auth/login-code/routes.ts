@@ -8,8 +8,6 @@ import { validate } from '../../http/validate.js';
 import { normalizeEmail } from '../email-codes.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
-import { renderMagicPage } from './magic-page.js';
-import { sendTokenPage } from '../../http/html-page.js';
 
 const emailField = z.string().trim().min(3).max(254).email('enter a valid e-mail address');
 const requestBody = z.object({ email: emailField });
@@ -58,7 +56,7 @@ export function loginCodeRoutes(deps: Deps): Router {
     ctx.body = outcome;
   });
 
-  router.get('/auth/magic', (ctx) => sendTokenPage(ctx, deps.random, renderMagicPage));
+  // GET /auth/magic (the link's page) is the web console's: daemon/console/routes.ts.
 
   return router;
 }

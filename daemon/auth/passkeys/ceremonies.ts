@@ -10,6 +10,7 @@ import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import type { PasskeyRecord } from '../../store/factor-types.js';
 import type { UserRecord } from '../../store/types.js';
+import { browserOrigins } from '../browser-origins.js';
 import { consumeChallenge, createChallenge } from '../one-time.js';
 
 /**
@@ -20,7 +21,10 @@ import { consumeChallenge, createChallenge } from '../one-time.js';
  */
 export type Failure = { ok: false; reason: 'challenge' | 'verification' | 'taken'; detail: string };
 
-const rp = (deps: Pick<Deps, 'config'>) => deps.config.auth.factors;
+const rp = (deps: Pick<Deps, 'config'>) => {
+  const { rpId, webauthnOrigins } = browserOrigins(deps.config);
+  return { ...deps.config.auth.factors, webauthnRpId: rpId, webauthnOrigin: webauthnOrigins };
+};
 
 export async function beginRegistration(deps: Deps, user: UserRecord, name: string) {
   const f = rp(deps);

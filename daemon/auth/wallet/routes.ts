@@ -10,6 +10,8 @@ import { isoAt } from '../../clock.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { completeFirstFactor } from '../login-outcome.js';
 import { createChallenge } from '../one-time.js';
+import { assertRecentLogin } from '../recent-login.js';
+import { requireUser, userOf } from '../../http/user-guard.js';
 import { checkSiweMessage, expectedSiweScope, type SiweCheck } from './siwe-check.js';
 import { findWalletUser, signUpWallet } from './wallet-accounts.js';
 
@@ -32,7 +34,7 @@ export function walletRoutes(deps: Deps): Router {
     // 128 random bits, hex: EIP-4361 wants an alphanumeric nonce of at least 8 characters.
     const nonce = deps.random.bytes(16).toString('hex');
     await createChallenge(deps, { kind: 'siwe_nonce', subject: address.toLowerCase(), ttlMs, secret: nonce });
-    const { domain, origin } = expectedSiweScope(deps.config);
+    const { domain, origin } = expectedSiweScope(deps.config, ctx.get('Origin'));
     const now = deps.clock.now();
     ctx.body = {
       nonce,
@@ -65,6 +67,20 @@ export function walletRoutes(deps: Deps): Router {
     const { token } = await issueSession(deps, { user: result.user, kind: 'full', method: ['wallet'], ctx });
     ctx.status = 201;
     ctx.body = { ok: true, token, user: { id: result.user.id, email: null, wallet_address: address } };
+  });
+
+  // Adds a wallet to a signed-in account (the console's security page, issue 19). Like a passkey,
+  // a wallet outlives every session, so a stolen session must not plant one: a recent login is needed.
+  router.post('/link', requireUser(deps), async (ctx) => {
+    await limits.throttle(ctx);
+    const body = validate(signedBody, ctx.request.body);
+    const { user, session } = userOf(ctx);
+    assertRecentLogin(deps, session, 'Linking a wallet');
+    if (user.wallet_address) throw conflict('This account has a wallet already.', ErrorCode.walletTaken);
+    const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
+    if (!(await deps.stores.wallets.link(address, user.id, isoAt(deps.clock.now())))) throw conflict('This wallet belongs to an account already.', ErrorCode.walletTaken);
+    await deps.stores.users.update(user.id, (u) => void (u.wallet_address = address));
+    ctx.body = { ok: true, wallet_address: address };
   });
 
   return router;

@@ -1,6 +1,7 @@
 import { getAddress, verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
 import type { Deps } from '../../deps.js';
+import { browserOrigins } from '../browser-origins.js';
 import { consumeChallenge } from '../one-time.js';
 
 /**
@@ -10,10 +11,23 @@ import { consumeChallenge } from '../one-time.js';
  */
 export type SiweCheck = { ok: true; address: string } | { ok: false; reason: 'malformed' | 'nonce' | 'claims' | 'signature'; detail: string };
 
-/** The domain and origin a message must name: config, else the daemon's public URL. */
-export function expectedSiweScope(config: Deps['config']): { domain: string; origin: string } {
-  const url = new URL(config.publicUrl);
-  return { domain: config.auth.factors.siweDomain ?? url.host, origin: config.auth.factors.siweOrigin ?? url.origin };
+/**
+ * The domains and origins a message may name: config, else every origin of the daemon
+ * (its public URL, and `localhost:<port>` when that is an IP: the console is opened there for passkeys).
+ */
+export function expectedSiweScopes(config: Deps['config']): { domain: string; origin: string }[] {
+  const f = config.auth.factors;
+  if (f.siweDomain || f.siweOrigin) {
+    const url = new URL(config.publicUrl);
+    return [{ domain: f.siweDomain ?? url.host, origin: f.siweOrigin ?? url.origin }];
+  }
+  return browserOrigins(config).origins.map((origin) => ({ domain: new URL(origin).host, origin }));
+}
+
+/** The scope to tell a client: the one of the page asking (its Origin header), else the public URL's. */
+export function expectedSiweScope(config: Deps['config'], pageOrigin?: string): { domain: string; origin: string } {
+  const scopes = expectedSiweScopes(config);
+  return scopes.find((s) => s.origin === pageOrigin) ?? scopes[0]!;
 }
 
 export async function checkSiweMessage(deps: Pick<Deps, 'clock' | 'stores' | 'config'>, text: string, signature: string): Promise<SiweCheck> {
@@ -44,11 +58,12 @@ export async function checkSiweMessage(deps: Pick<Deps, 'clock' | 'stores' | 'co
 }
 
 function claimProblem(deps: Pick<Deps, 'clock' | 'config'>, m: SiweMessage): string | null {
-  const { domain, origin } = expectedSiweScope(deps.config);
+  const scopes = expectedSiweScopes(deps.config);
+  const scope = scopes.find((s) => s.domain === m.domain);
   const f = deps.config.auth.factors;
   const now = deps.clock.now();
-  if (m.domain !== domain) return `The message is for ${m.domain}; this service signs in at ${domain}.`;
-  if (originOf(m.uri) !== origin) return `The message URI must be on ${origin}.`;
+  if (!scope) return `The message is for ${m.domain}; this service signs in at ${scopes.map((s) => s.domain).join(' or ')}.`;
+  if (originOf(m.uri) !== scope.origin) return `The message URI must be on ${scope.origin}.`;
   if (m.version !== '1') return 'Only SIWE version 1 is supported.';
   if (!f.siweChainIds.includes(Number(m.chainId))) return `Chain id ${m.chainId} is not accepted (accepted: ${f.siweChainIds.join(', ')}).`;
   const issued = Date.parse(m.issuedAt ?? '');

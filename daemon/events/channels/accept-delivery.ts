@@ -29,7 +29,7 @@ export type DeliveryOutcome =
   | { ok: true; duplicate: true; delivery_id: string }
   | { ok: false; status: 400 | 401 | 413; code: string; message: string };
 
-export function acceptDelivery(req: DeliveryRequest, deps: { sealer: Sealer; dedup: DeliveryDedup }): DeliveryOutcome {
+export async function acceptDelivery(req: DeliveryRequest, deps: { sealer: Sealer; dedup: DeliveryDedup }): Promise<DeliveryOutcome> {
   if (req.rawBody.length > MAX_WEBHOOK_BODY) return { ok: false, status: 413, code: ErrorCode.payloadTooLarge, message: `webhook body over ${MAX_WEBHOOK_BODY / 1024} KiB` };
   const secrets = req.record ? secretsOf(req.record, deps.sealer, req.nowMs) : [];
   // With no channel there is no secret: verifying against none fails the same way a forgery does.
@@ -44,7 +44,7 @@ export function acceptDelivery(req: DeliveryRequest, deps: { sealer: Sealer; ded
   const body = decodeBody(req.rawBody, req.contentType);
   if (!body.ok) return { ok: false, status: 400, code: ErrorCode.invalidJson, message: body.message };
   // Remembered only once accepted: a refused delivery may be fixed and resent under the same id.
-  if (!deps.dedup.firstSeen(`${req.companyId}/${req.channel}`, req.deliveryId, req.nowMs)) {
+  if (!(await deps.dedup.firstSeen(`${req.companyId}/${req.channel}`, req.deliveryId, req.nowMs))) {
     return { ok: true, duplicate: true, delivery_id: req.deliveryId };
   }
   return {

@@ -30,8 +30,8 @@ export function inboundWebhookRoutes(deps: Deps): Router {
   const router = new Router();
   const limiter = createRateLimiter(deps.stores.limits, deps.clock, 'webhook_address', WEBHOOK_RATE);
   // Answered exactly as the runtime answers an unknown channel: the same check against no secret.
-  const refused = (ctx: Context): ApiError => {
-    const outcome = acceptDelivery(
+  const refused = async (ctx: Context): Promise<ApiError> => {
+    const outcome = await acceptDelivery(
       {
         channel: '-',
         companyId: '-',
@@ -55,11 +55,11 @@ export function inboundWebhookRoutes(deps: Deps): Router {
     try {
       selector = readCompanySelector(ctx);
     } catch {
-      throw refused(ctx);
+      throw await refused(ctx);
     }
     const company = selector ? await deps.stores.companies.findById(selector.id) : undefined;
     const owner = company ? await deps.stores.users.findById(company.owner_id) : undefined;
-    if (!company || !owner) throw refused(ctx);
+    if (!company || !owner) throw await refused(ctx);
     const tenant: TenantCaller = { user: owner, company: { id: company.id, name: company.name, owner_id: company.owner_id }, via: 'webhook' };
     ctx.state.tenant = tenant;
     await (await deps.runtimes.open(tenant.company)).handle(ctx);
@@ -76,4 +76,4 @@ const noSealer: Sealer = {
     throw new Error('no sealer for an unknown Company');
   },
 };
-const noDedup: DeliveryDedup = { firstSeen: () => false, size: () => 0 };
+const noDedup: DeliveryDedup = { firstSeen: async () => false, size: async () => 0 };

@@ -23,10 +23,10 @@ export interface RoutedMessage {
 type Deps = Pick<CompanyServices, 'agents'> & { sessions: Pick<CompanyServices['sessions'], 'list' | 'append'> };
 
 export async function routeInboundMessage(services: Deps, message: ChannelMessage, causedBy: string | null): Promise<RoutedMessage[]> {
-  const bridged = services.sessions.list({ status: 'active' }).filter((s) => s.gateway_channel_id === message.channel);
+  const bridged = await services.sessions.list({ status: 'active', gateway_channel_id: message.channel });
   const routed: RoutedMessage[] = [];
   for (const session of bridged) {
-    const agent = services.agents.get(session.agent_id);
+    const agent = await services.agents.get(session.agent_id);
     const decision = agent ? decideMention(agent, message) : 'append';
     await services.sessions.append(session.id, { from: message.from, text: message.text }, { startTurn: decision === 'turn', caused_by: causedBy });
     routed.push({ session_id: session.id, agent_id: session.agent_id, decision });

@@ -36,8 +36,8 @@ const rotateBody = z.object({ grace_ms: z.number().int().min(0).max(7 * 24 * 360
  */
 export function channelRoutes(router: Router, deps: ChannelRouteDeps): void {
   const { channels, sealer, random, clock } = deps;
-  const existing = (name: string) => {
-    const record = channels.get(name);
+  const existing = async (name: string) => {
+    const record = await channels.get(name);
     if (!record) throw notFound(`No channel '${name}' in this Company.`, ErrorCode.channelNotFound);
     return record;
   };
@@ -56,15 +56,15 @@ export function channelRoutes(router: Router, deps: ChannelRouteDeps): void {
     ctx.status = 201;
     ctx.body = { ok: true, channel: describeChannel(made.record), secret: made.secret, endpoint: `/api/webhooks/${name}` };
   });
-  router.get('/api/channels', (ctx) => void (ctx.body = { channels: channels.list().map(describeChannel) }));
+  router.get('/api/channels', async (ctx) => void (ctx.body = { channels: (await channels.list()).map(describeChannel) }));
   router.post('/api/channels/:name/rotate', async (ctx) => {
     const body = validate(rotateBody, ctx.request.body ?? {});
-    const rotated = rotateChannelSecret(existing(ctx.params.name!), { random, sealer, nowMs: clock.now(), graceMs: body.grace_ms });
-    if (!(await channels.replace(rotated.record))) existing(ctx.params.name!); // deleted meanwhile: 404
+    const rotated = rotateChannelSecret(await existing(ctx.params.name!), { random, sealer, nowMs: clock.now(), graceMs: body.grace_ms });
+    if (!(await channels.replace(rotated.record))) await existing(ctx.params.name!); // deleted meanwhile: 404
     ctx.body = { ok: true, channel: describeChannel(rotated.record), secret: rotated.secret };
   });
   router.delete('/api/channels/:name', async (ctx) => {
-    if (!(await channels.delete(ctx.params.name!))) existing(ctx.params.name!);
+    if (!(await channels.delete(ctx.params.name!))) await existing(ctx.params.name!);
     ctx.body = { ok: true, name: ctx.params.name, deleted: true };
   });
 
@@ -76,11 +76,11 @@ async function receiveDelivery(ctx: Context, deps: ChannelRouteDeps): Promise<vo
   const tenant = tenantOf(ctx);
   if (tenant.via !== 'webhook') throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
   const channel = String(ctx.params.channel);
-  const outcome = acceptDelivery(
+  const outcome = await acceptDelivery(
     {
       channel,
       companyId: tenant.company.id,
-      record: channelNameProblem(channel) ? undefined : deps.channels.get(channel),
+      record: channelNameProblem(channel) ? undefined : await deps.channels.get(channel),
       signature: ctx.get(SIGNATURE_HEADER) || undefined,
       deliveryId: ctx.get(DELIVERY_HEADER) || undefined,
       contentType: ctx.get('Content-Type') || undefined,

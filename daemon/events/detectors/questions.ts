@@ -1,6 +1,6 @@
 import { ErrorCode } from '../../../shared/errors.js';
 import { isoAt, type Clock } from '../../clock.js';
-import { badRequest, conflict, notFound } from '../../http/api-error.js';
+import { conflicting, invalid, missing } from '../../domain-error.js';
 import type { IdGenerator } from '../../ids.js';
 import type { CompanyServices, Emitted } from '../../runtime/services.js';
 import type { QuestionRecord, QuestionStore } from '../../store/types.js';
@@ -9,7 +9,7 @@ import type { QuestionRecord, QuestionStore } from '../../store/types.js';
  * The `question:` emitter: an agent surfaces a decision request and waits (spec §6.1). Asking
  * stores the question and emits `question:asked`; answering it (once) emits `question:answered`,
  * caused by the asked event, and resumes the agent by appending the answer to its session with a
- * new turn. Invalid input throws ApiError, like every runtime service (services.ts).
+ * new turn. Refusals throw DomainError, like every runtime service (services.ts).
  */
 export interface AskInput {
   agent_id: string;
@@ -34,14 +34,14 @@ export function createQuestionDesk(deps: Deps) {
   return {
     async ask(input: AskInput): Promise<{ question: QuestionRecord; emitted: Emitted }> {
       const text = input.question?.trim() ?? '';
-      if (!text || text.length > MAX_TEXT) throw badRequest(`question must be 1-${MAX_TEXT} characters`, ErrorCode.validationFailed);
+      if (!text || text.length > MAX_TEXT) throw invalid(`question must be 1-${MAX_TEXT} characters`, ErrorCode.validationFailed);
       const options = input.options ?? null;
       if (options && (options.length < 2 || options.length > 20 || options.some((o) => typeof o !== 'string' || !o.trim() || o.length > 200))) {
-        throw badRequest('options must be 2-20 non-empty strings of at most 200 characters', ErrorCode.validationFailed);
+        throw invalid('options must be 2-20 non-empty strings of at most 200 characters', ErrorCode.validationFailed);
       }
-      if (!deps.agents.get(input.agent_id)) throw notFound(`no agent ${input.agent_id}`);
-      const session = input.session_id ? deps.sessions.get(input.session_id) : undefined;
-      if (input.session_id && !session) throw notFound(`no session ${input.session_id}`);
+      if (!(await deps.agents.get(input.agent_id))) throw missing(`no agent ${input.agent_id}`);
+      const session = input.session_id ? await deps.sessions.get(input.session_id) : undefined;
+      if (input.session_id && !session) throw missing(`no session ${input.session_id}`);
       const id = deps.ids('qn');
       const scope = { agent_id: input.agent_id, session_id: input.session_id ?? null, quest_id: input.quest_id ?? null };
       const emitted = await deps.events.emit({ type: 'question:asked', ...scope, content: { question_id: id, question: text, options } });
@@ -53,12 +53,12 @@ export function createQuestionDesk(deps: Deps) {
 
     async answer(id: string, answer: string, by = 'user'): Promise<{ question: QuestionRecord; emitted: Emitted }> {
       const text = typeof answer === 'string' ? answer.trim() : '';
-      if (!text || text.length > MAX_TEXT) throw badRequest(`answer must be 1-${MAX_TEXT} characters`, ErrorCode.validationFailed);
-      const open = deps.store.get(id);
-      if (!open) throw notFound(`no question ${id}`);
-      if (open.options && !open.options.includes(text)) throw badRequest(`answer must be one of: ${open.options.join(', ')}`, ErrorCode.validationFailed);
+      if (!text || text.length > MAX_TEXT) throw invalid(`answer must be 1-${MAX_TEXT} characters`, ErrorCode.validationFailed);
+      const open = await deps.store.get(id);
+      if (!open) throw missing(`no question ${id}`);
+      if (open.options && !open.options.includes(text)) throw invalid(`answer must be one of: ${open.options.join(', ')}`, ErrorCode.validationFailed);
       const outcome = await deps.store.answer(id, text, by, isoAt(deps.clock.now()));
-      if (!outcome.ok) throw outcome.reason === 'not_found' ? notFound(`no question ${id}`) : conflict(`question ${id} was already answered`);
+      if (!outcome.ok) throw outcome.reason === 'not_found' ? missing(`no question ${id}`) : conflicting(`question ${id} was already answered`);
       const q = outcome.record;
       const emitted = await deps.events.emit({
         type: 'question:answered', agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id,

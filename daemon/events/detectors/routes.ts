@@ -50,8 +50,8 @@ export function detectorRoutes(router: Router, deps: { core: RuntimeCore; causes
 
   router.post('/api/detectors/report', async (ctx) => {
     const body = validate(reportBody, ctx.request.body);
-    requireAgent(core, body.agent_id);
-    if (body.session_id) requireSession(core, body.session_id);
+    await requireAgent(core, body.agent_id);
+    if (body.session_id) await requireSession(core, body.session_id);
     const where = { agent_id: body.agent_id, session_id: body.session_id ?? null, quest_id: body.quest_id ?? null, caused_by: body.caused_by ?? null };
     let emitted: Array<Emitted | null>;
     switch (body.cause) {
@@ -76,13 +76,13 @@ export function detectorRoutes(router: Router, deps: { core: RuntimeCore; causes
 
   router.post('/api/questions', async (ctx) => {
     const body = validate(askBody, ctx.request.body);
-    requireAgent(core, body.agent_id); // the runtime's 404 codes (agent_not_found, session_not_found)
-    if (body.session_id) requireSession(core, body.session_id);
+    await requireAgent(core, body.agent_id); // the runtime's 404 codes (agent_not_found, session_not_found)
+    if (body.session_id) await requireSession(core, body.session_id);
     const asked = await questions.ask({ ...body, question: (body.question ?? body.text)! });
     ctx.status = 201;
     ctx.body = { ok: true, question: asked.question, event: asked.emitted.event, fired: asked.emitted.fired };
   });
-  router.get('/api/questions', (ctx) => void (ctx.body = { questions: questions.list(validate(questionQuery, ctx.query)) }));
+  router.get('/api/questions', async (ctx) => void (ctx.body = { questions: await questions.list(validate(questionQuery, ctx.query)) }));
   router.post('/api/questions/:id/answer', async (ctx) => {
     const body = validate(answerBody, ctx.request.body);
     const answered = await questions.answer(ctx.params.id!, body.answer, body.answered_by ?? 'user');

@@ -67,9 +67,9 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
       await writer.append(event);
       return event.row;
     },
-    get: (id) => core.get(id),
-    query: (query) => core.query(query),
-    lastId: () => core.lastId(),
+    get: async (id) => core.get(id),
+    query: async (query) => core.query(query),
+    lastId: async () => core.lastId(),
     recovery,
     stats: (): EventLogStats => ({
       events: core.index.count,

@@ -19,9 +19,9 @@ export function createMemoryEventLog(options: { clock: Clock }): EventLog {
       core.commit(event);
       return event.row;
     },
-    get: (id) => core.get(id),
-    query: (query) => core.query(query),
-    lastId: () => core.lastId(),
+    get: async (id) => core.get(id),
+    query: async (query) => core.query(query),
+    lastId: async () => core.lastId(),
     recovery: [],
     async close() {
       closed = true;

@@ -3,6 +3,7 @@ import type { EventFilter, EventRow } from '../../runtime/services.js';
 /**
  * One Company's event log (spec §2.1, kept forever). The JSON Lines implementation (segment files,
  * group commit, in-memory indexes rebuilt at start) and the in-memory one pass the same suite.
+ * Reads are async like writes, so a database can implement the log behind the same seam.
  */
 export type NewEventRow = Omit<EventRow, 'id' | 'created_at' | 'correlation_id'> & { correlation_id?: string | null };
 
@@ -19,11 +20,11 @@ export interface EventLog {
    * (so `since_id` pages are exact); `correlation_id` defaults to the event's own id (a root cause).
    */
   append(input: NewEventRow): Promise<EventRow>;
-  get(id: string): EventRow | undefined;
+  get(id: string): Promise<EventRow | undefined>;
   /** Oldest first, at most `limit` (default 100, max 1000); `next_since_id` null when nothing follows. */
-  query(query: LogQuery): { events: EventRow[]; next_since_id: string | null };
+  query(query: LogQuery): Promise<{ events: EventRow[]; next_since_id: string | null }>;
   /** The id of the newest event, or null when empty (a live follower's starting cursor). */
-  lastId(): string | null;
+  lastId(): Promise<string | null>;
   /** Problems met while opening (a corrupt line skipped, a torn tail cut), for the daemon log. */
   readonly recovery: string[];
   /** Counters for the daemon log and the benchmark (the file log has them; optional for others). */

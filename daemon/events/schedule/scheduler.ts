@@ -80,10 +80,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const seen = new Set<string>();
     /** Applied only once the claims are on disk: if the write fails, the next walk retries these ticks. */
     const nextWaits: Array<[string, { key: string; next: number | null }]> = [];
-    const scheduled = events.listConfigured().filter((c) => isSchedulePattern(c.type));
+    // Through the store's prefix index: the walk never reads the many configured events of other patterns.
+    const scheduled = (await events.listConfigured({ prefix: 'schedule' })).filter((c) => isSchedulePattern(c.type));
+    const cursors = await ticks.cursors();
     for (const cfg of scheduled) {
       seen.add(cfg.id);
-      const cursor = ticks.get(cfg.id);
+      const cursor = cursors.get(cfg.id);
       if (!(cfg.enabled && cfg.status === 'active')) {
         if (!cursor || cursor.active) updates.push({ id: cfg.id, active: false, baseline: cursor?.baseline ?? isoAt(now) });
         inactiveSeen.set(cfg.id, now);
@@ -125,7 +127,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (due.dropped > 0) report.dropped.push({ id: cfg.id, count: due.dropped });
       nextWaits.push([cfg.id, { key, next: m.next }]);
     }
-    const gone = ticks.ids().filter((id) => !seen.has(id));
+    const gone = [...cursors.keys()].filter((id) => !seen.has(id));
     // Claim before firing: once this write is on disk the ticks are ours, whatever happens next.
     const claimed = await ticks.commit(updates);
     for (const [id, wait] of nextWaits) waiting.set(id, wait);

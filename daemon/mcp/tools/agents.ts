@@ -16,7 +16,7 @@ export const agentsTool = defineTool({
   input,
   run: async (args, ctx) => {
     const agents = (await ctx.services()).agents;
-    if (args.action === 'list') return { agents: agents.list() };
+    if (args.action === 'list') return { agents: await agents.list() };
     const a = requireFields(args, 'create', 'name');
     return { ok: true, agent: await agents.create({ name: a.name, role: a.role ?? null }) };
   },

@@ -57,10 +57,10 @@ export const eventsTool = defineTool({
       }
       case 'list': {
         const filter = { event_type: args.event_type ?? args.type, agent_id: args.agent_id, session_id: args.session_id, quest_id: args.quest_id };
-        if (args.configured) return { events: events.listConfigured(dropUndefined(filter)).map((c) => presentConfigured(c, ctx.now())) };
+        if (args.configured) return { events: (await events.listConfigured(dropUndefined(filter))).map((c) => presentConfigured(c, ctx.now())) };
         // As GET /api/events: the cursor to follow from, taken before the query so nothing is missed.
-        const lastSeen = events.lastId?.() ?? null;
-        const page = events.list(dropUndefined({ ...filter, since: args.since, since_id: args.since_id, limit: args.limit }));
+        const lastSeen = (await events.lastId?.()) ?? null;
+        const page = await events.list(dropUndefined({ ...filter, since: args.since, since_id: args.since_id, limit: args.limit }));
         return { ...page, cursor: page.events.at(-1)?.id ?? args.since_id ?? lastSeen };
       }
       case 'enable':
@@ -81,7 +81,7 @@ export const eventsTool = defineTool({
       }
       case 'trace': {
         const a = requireFields(args, 'trace', 'event_id');
-        const node = events.trace(a.event_id);
+        const node = await events.trace(a.event_id);
         if (!node) throw notFound(`No event ${a.event_id} in this Company's log.`, ErrorCode.eventNotFound);
         return { ...node };
       }

@@ -30,11 +30,11 @@ export const questsTool = defineTool({
       }
       case 'list': {
         const filter = { status: args.status, agent_id: args.agent_id ?? undefined, session_id: args.session_id ?? undefined };
-        return { quests: quests.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
+        return { quests: await quests.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
       }
       case 'get': {
         const a = requireFields(args, 'get', 'id');
-        return { quest: orMissing(quests.get(a.id), 'quest', a.id) };
+        return { quest: orMissing(await quests.get(a.id), 'quest', a.id) };
       }
       case 'update': {
         const a = requireFields(args, 'update', 'id');

@@ -23,11 +23,11 @@ export const sessionsTool = defineTool({
     switch (args.action) {
       case 'list': {
         const filter = { agent_id: args.agent_id, status: args.status };
-        return { sessions: sessions.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
+        return { sessions: await sessions.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
       }
       case 'get': {
         const a = requireFields(args, 'get', 'id');
-        return { session: orMissing(sessions.get(a.id), 'session', a.id) };
+        return { session: orMissing(await sessions.get(a.id), 'session', a.id) };
       }
       case 'create': {
         const a = requireFields(args, 'create', 'agent_id');

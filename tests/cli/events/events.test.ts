@@ -25,7 +25,7 @@ test('create sends the pattern and tool calls with X-Company, and reports the st
   const post = calls.find((c) => c.method === 'POST')!;
   assert.is(post.headers['X-Company'], t.company.id);
   assert.equal((post.body as any).tool_calls, [{ tool: 'quests.create', args: { title: 'Wrap up' } }]);
-  assert.is(t.services.events.listConfigured().length, 1);
+  assert.is((await t.services.events.listConfigured()).length, 1);
 });
 
 test('create refuses a dotted name and bad tool-call JSON before calling the daemon', async () => {
@@ -51,10 +51,10 @@ test('enable, disable and delete by id; an unknown id is a daemon 404', async ()
   const { t, cli } = await setup();
   const cfg = await t.services.events.create({ type: 'session:start', tool_calls: [] });
   await runToggle('disable', cfg.id, { company: 'acme' }, cli.ctx);
-  assert.is(t.services.events.get(cfg.id)?.status, 'paused');
+  assert.is((await t.services.events.get(cfg.id))?.status, 'paused');
   await runToggle('enable', cfg.id, { company: 'acme' }, cli.ctx);
   await runToggle('delete', cfg.id, { company: 'acme' }, cli.ctx);
-  assert.is(t.services.events.get(cfg.id), undefined);
+  assert.is(await t.services.events.get(cfg.id), undefined);
   assert.match(cli.stdout(), /paused[\s\S]*active[\s\S]*deleted/);
   const err = await runToggle('delete', cfg.id, { company: 'acme' }, cli.ctx).catch((e) => e);
   assert.instance(err, ApiRequestError);
@@ -87,7 +87,7 @@ test('trigger a pattern or a configured id; what fired is listed', async () => {
   assert.match(cli.stdout(), /session:custom[\s\S]*\{"n":1\}[\s\S]*ok   quests\.create/);
   await runTrigger(cfg.id, { company: 'acme' }, cli.ctx);
   assert.is((calls.at(-1)!.body as any).configured_event_id, cfg.id);
-  assert.is(t.services.quests.list().length, 2);
+  assert.is((await t.services.quests.list()).length, 2);
   assert.instance(await runTrigger('idea.tagged', { company: 'acme' }, cli.ctx).catch((e) => e), UsageError);
 });
 

@@ -27,7 +27,7 @@ test('events create with a schedule and --timezone prints the next runs, in UTC 
 test('events create passes --matcher, and the daemon refuses an unsafe regex or a bad cron with the reason', async () => {
   const { t, cli } = await setup();
   await runCreate({ company: 'acme', pattern: 'guardrail:violation', matcher: '{"kind":"window","count":2,"within_ms":60000}', toolCalls: [] }, cli.ctx);
-  assert.equal(t.services.events.listConfigured()[0]!.matcher, { kind: 'window', count: 2, within_ms: 60000 });
+  assert.equal((await t.services.events.listConfigured())[0]!.matcher, { kind: 'window', count: 2, within_ms: 60000 });
   const unsafe = await runCreate({ company: 'acme', pattern: 'shell:command_failed', matcher: '{"kind":"predicated","field":"command","regex":"(a+)+"}', toolCalls: [] }, cli.ctx).catch((e) => e);
   assert.instance(unsafe, ApiRequestError);
   assert.is(unsafe.code, 'invalid_matcher');

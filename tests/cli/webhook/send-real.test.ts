@@ -25,10 +25,10 @@ test('svc webhook send against the real daemon route: delivered, fired, routed t
     assert.match(fake.stdout(), 'delivered dlv-cli-1 as webhook:ci');
     assert.match(fake.stdout(), 'fired 1 tool call(s): quests.create');
     assert.match(fake.stdout(), 'started a turn');
-    assert.equal(a.runtime.services.quests.list().map((q) => q.title), ['From CI']);
+    assert.equal((await a.runtime.services.quests.list()).map((q) => q.title), ['From CI']);
     await send();
     assert.match(fake.stdout(), /duplicate|already/i);
-    assert.equal(a.runtime.services.quests.list().map((q) => q.title), ['From CI'], 'the same delivery id is not emitted twice');
+    assert.equal((await a.runtime.services.quests.list()).map((q) => q.title), ['From CI'], 'the same delivery id is not emitted twice');
   } finally {
     await served.close();
   }

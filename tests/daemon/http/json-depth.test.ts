@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../../daemon/http/api-error.js';
+import { DomainError } from '../../../daemon/domain-error.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, valueNestsDeeperThan } from '../../../daemon/http/json-depth.js';
 import { createRuntimeTestApp } from '../../helpers/runtime-app.js';
 import { createTestApp } from '../../helpers/test-app.js';
@@ -75,7 +75,8 @@ test('the services refuse deep free-form values from callers that skip the body 
   ];
   for (const attempt of refusals) {
     const err = await attempt().then(() => null, (e: unknown) => e);
-    assert.ok(err instanceof ApiError && err.status === 400, String(err));
+    // A refusal of the input, which the HTTP layer answers with 400.
+    assert.ok(err instanceof DomainError && err.refusal === 'invalid', String(err));
   }
   const done = await t.patch(`/api/quests/${quest.id}`, { status: 'done', result: { ok: 1 } });
   assert.is(done.status, 200, done.text);

@@ -181,8 +181,8 @@ test('quests update, agents, sessions and message_to act on the key\'s Company',
   assert.ok((await call(t, 'message_to', { to: 'nobody', text: 'hello' })).isError);
   // The state lives in the key's Company runtime.
   const services = await t.services();
-  assert.equal(services.quests.list().map((q) => q.id), [quest.id]);
-  assert.equal(services.sessions.get(sent.structuredContent.session_id)?.transcript.map((e) => e.text), ['hello']);
+  assert.equal((await services.quests.list()).map((q) => q.id), [quest.id]);
+  assert.equal((await services.sessions.get(sent.structuredContent.session_id))?.transcript.map((e) => e.text), ['hello']);
 });
 
 test('a key reaches only its own Company: another owner\'s key sees none of it, and ids from it are not found', async ({ t }) => {

@@ -24,7 +24,7 @@ test('concurrent opens of one Company share one runtime; another Company gets it
   const other = await host.open({ ...company, id: 'cmp_2' });
   assert.is.not(other, a);
   await a.services.agents.create({ name: 'only in 1' });
-  assert.is(other.services.agents.list().length, 0);
+  assert.is((await other.services.agents.list()).length, 0);
 });
 
 test('file storage keeps agents, sessions, quests and configured events under the Company folder', async () => {
@@ -35,12 +35,12 @@ test('file storage keeps agents, sessions, quests and configured events under th
   await rt.services.sessions.create({ agent_id: agent.id });
   await rt.services.events.create({ type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'wrap up' } }] });
   await host.close();
-  assert.ok(existsSync(join(companyDataDir(dataDir, company.id), 'runtime.json')));
+  assert.ok(existsSync(join(companyDataDir(dataDir, company.id), 'runtime.jsonl')));
 
   const again = await hostOver(dataDir, 'file').open(company);
-  assert.is(again.services.agents.get(agent.id)?.name, 'Ada');
-  assert.is(again.services.sessions.list().length, 1);
-  assert.is(again.services.events.listConfigured({ event_type: 'session:stopped' }).length, 2, 'the seeded marker and ours');
+  assert.is((await again.services.agents.get(agent.id))?.name, 'Ada');
+  assert.is((await again.services.sessions.list()).length, 1);
+  assert.is((await again.services.events.listConfigured({ event_type: 'session:stopped' })).length, 2, 'the seeded marker and ours');
 });
 
 test('a runtime refuses a request whose tenant is another Company', async () => {

@@ -30,12 +30,12 @@ test('odd strings in records and event content survive a restart byte for byte',
   await host.close();
 
   const again = (await hostOver(dataDir).open(company)) as OpenedRuntime;
-  assert.equal(again.services.agents.list().map((a) => [a.name, a.role]), ODD.map((s) => [s.trim(), s.trim()]));
-  assert.is(again.services.quests.get(quest.id)?.title, ODD.join('|').trim());
-  const event = again.services.events.occurrence(emitted.event.id);
+  assert.equal((await again.services.agents.list()).map((a) => [a.name, a.role]), ODD.map((s) => [s.trim(), s.trim()]));
+  assert.is((await again.services.quests.get(quest.id))?.title, ODD.join('|').trim());
+  const event = await again.services.events.occurrence(emitted.event.id);
   assert.equal(event?.content, { texts: ODD, [ODD[3]!]: ODD[1] });
   // The forged line inside a string stayed inside it: the log holds exactly the one event.
-  assert.equal(again.services.events.list({}).events.map((e) => e.id), [emitted.event.id]);
+  assert.equal((await again.services.events.list({})).events.map((e) => e.id), [emitted.event.id]);
   await again.close();
 });
 

@@ -31,9 +31,10 @@ test('inbound messages land on bridged active sessions through the gate', async 
   const sessions = [session('s1', 'ag_01HX', 'slack'), session('s2', 'ag_2', 'slack'), session('s3', 'ag_01HX', 'mail'), session('s4', 'ag_2', 'slack', 'stopped')];
   const appended: Array<{ id: string; text: string; startTurn: boolean; caused_by: string | null | undefined }> = [];
   const services = {
-    agents: { get: (id: string) => [bob, { id: 'ag_2', name: 'carol', role: null, created_at: '' }].find((a) => a.id === id) as any, list: () => [], create: async () => ({}) as any },
+    agents: { get: async (id: string) => [bob, { id: 'ag_2', name: 'carol', role: null, created_at: '' }].find((a) => a.id === id) as any, list: async () => [], create: async () => ({}) as any },
     sessions: {
-      list: (f?: { status?: string }) => sessions.filter((s) => !f?.status || s.status === f.status),
+      list: async (f?: { status?: string; gateway_channel_id?: string }) =>
+        sessions.filter((s) => (!f?.status || s.status === f.status) && (!f?.gateway_channel_id || s.gateway_channel_id === f.gateway_channel_id)),
       append: async (id: string, entry: { text: string }, o?: { startTurn?: boolean; caused_by?: string | null }) => {
         appended.push({ id, text: entry.text, startTurn: Boolean(o?.startTurn), caused_by: o?.caused_by });
         return sessions.find((s) => s.id === id)!;

@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createQuestionDesk } from '../../../../daemon/events/detectors/questions.js';
-import { ApiError } from '../../../../daemon/http/api-error.js';
+import { DomainError } from '../../../../daemon/domain-error.js';
 import { createIdGenerator } from '../../../../daemon/ids.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
 import type { RuntimeSession } from '../../../../daemon/runtime/services.js';
-import { createMemoryQuestionStore } from '../../../../daemon/store/questions.js';
+import { createMemoryRuntimeStores } from '../../../../daemon/store/runtime/open.js';
 import { createFakeEvents } from '../../../helpers/fake-events.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 
@@ -17,11 +17,11 @@ async function setup() {
   const desk = createQuestionDesk({
     clock,
     ids: createIdGenerator(clock, cryptoRandom),
-    store: await createMemoryQuestionStore(),
+    store: createMemoryRuntimeStores().questions,
     events: events.service,
-    agents: { get: (id) => (id === 'ag_1' ? { id, name: 'bob', role: null, created_at: '' } : undefined) },
+    agents: { get: async (id) => (id === 'ag_1' ? { id, name: 'bob', role: null, created_at: '' } : undefined) },
     sessions: {
-      get: (id) => (id === 'se_1' ? session : undefined),
+      get: async (id) => (id === 'se_1' ? session : undefined),
       append: async (id, entry, o) => (appended.push({ id, text: entry.text, startTurn: o?.startTurn, caused_by: o?.caused_by }), session),
     },
   });
@@ -32,8 +32,10 @@ const status = async (p: Promise<unknown>) => {
   try {
     await p;
   } catch (err) {
-    assert.instance(err, ApiError);
-    return `${(err as ApiError).status} ${(err as ApiError).code}`;
+    assert.instance(err, DomainError);
+    // As the HTTP layer answers it.
+    const status = { invalid: 400, not_found: 404, conflict: 409 }[(err as DomainError).refusal];
+    return `${status} ${(err as DomainError).code}`;
   }
   return 'ok';
 };
@@ -43,7 +45,7 @@ test('asking emits question:asked; answering emits question:answered caused by i
   const { question, emitted } = await desk.ask({ agent_id: 'ag_1', session_id: 'se_1', question: 'Deploy to prod?', options: ['yes', 'no'] });
   assert.is(emitted.event.type, 'question:asked');
   assert.equal(emitted.event.content, { question_id: question.id, question: 'Deploy to prod?', options: ['yes', 'no'] });
-  assert.equal(desk.list({ status: 'open' }).map((q) => q.id), [question.id]);
+  assert.equal((await desk.list({ status: 'open' })).map((q) => q.id), [question.id]);
   const answered = await desk.answer(question.id, 'yes', 'dana');
   assert.is(answered.emitted.event.type, 'question:answered');
   assert.is(answered.emitted.event.causation_id, emitted.event.id);

@@ -11,8 +11,8 @@ async function setUp(type: string, title: string, extra: object = {}) {
   assert.is(cfg.status, 201, cfg.text);
   return { a, agent, session, cfg: cfg.body.event };
 }
-const questTitles = (a: EmitterTestApp) => a.runtime.services.quests.list().map((q) => q.title);
-const typesOf = (a: EmitterTestApp, type: string) => a.runtime.services.events.list({ event_type: type }).events;
+const questTitles = async (a: EmitterTestApp) => (await a.runtime.services.quests.list()).map((q) => q.title);
+const typesOf = async (a: EmitterTestApp, type: string) => (await a.runtime.services.events.list({ event_type: type })).events;
 
 test('shell:command_failed: a reported non-zero exit fires the configured tool call (a zero exit does not)', async () => {
   const { a, agent, session } = await setUp('shell:command_failed', 'Fix the build');
@@ -24,7 +24,7 @@ test('shell:command_failed: a reported non-zero exit fires the configured tool c
   assert.is(emitted.event.type, 'shell:command_failed');
   assert.equal(emitted.event.content, { command: 'npm test', exit_code: 1, stderr: '3 failing' });
   assert.is(emitted.fired[0].ok, true);
-  assert.equal(questTitles(a), ['Fix the build']);
+  assert.equal((await questTitles(a)), ['Fix the build']);
   // The quest is caused by the event: trace shows the link.
   assert.is((await a.get(`/api/events/trace?event_id=${emitted.event.id}`)).body.fired[0].tool, 'quests.create');
 });
@@ -32,11 +32,11 @@ test('shell:command_failed: a reported non-zero exit fires the configured tool c
 test('guardrail:violation: an agent message that breaks a rule fires; the same words from a user do not', async () => {
   const { a, session } = await setUp('guardrail:violation', 'Review what Bob ran');
   await a.post(`/api/sessions/${session.id}/messages`, { from: 'user', text: 'please never run rm -rf / here' });
-  assert.equal(questTitles(a), []);
+  assert.equal((await questTitles(a)), []);
   const res = await a.post(`/api/sessions/${session.id}/messages`, { from: 'Bob', text: 'ok, running rm -rf / now' });
   assert.is(res.status, 200);
-  assert.equal(questTitles(a), ['Review what Bob ran']);
-  const [ev] = typesOf(a, 'guardrail:violation');
+  assert.equal((await questTitles(a)), ['Review what Bob ran']);
+  const [ev] = (await typesOf(a, 'guardrail:violation'));
   assert.equal((ev!.content as { rules: string[] }).rules, ['destructive_shell']);
   assert.is(ev!.session_id, session.id);
 });
@@ -44,8 +44,8 @@ test('guardrail:violation: an agent message that breaks a rule fires; the same w
 test('loop:detected from repeated agent messages (once, then the cooldown)', async () => {
   const { a, session } = await setUp('loop:detected', 'Unstick Bob');
   for (let i = 0; i < 5; i++) await a.post(`/api/sessions/${session.id}/messages`, { from: 'agent', text: 'Let me   check the file again.' });
-  assert.equal(questTitles(a), ['Unstick Bob']);
-  assert.is((typesOf(a, 'loop:detected')[0]!.content as { kind: string }).kind, 'message');
+  assert.equal((await questTitles(a)), ['Unstick Bob']);
+  assert.is(((await typesOf(a, 'loop:detected'))[0]!.content as { kind: string }).kind, 'message');
 });
 
 test('loop:detected from the same tool call run by dispatch three times, caused by the third event', async () => {
@@ -55,11 +55,11 @@ test('loop:detected from the same tool call run by dispatch three times, caused 
   await report();
   await report();
   const third = (await report()).body.emitted[0].event;
-  const [loop] = typesOf(a, 'loop:detected');
+  const [loop] = (await typesOf(a, 'loop:detected'));
   assert.ok(loop, 'loop:detected emitted');
   assert.is((loop!.content as { kind: string }).kind, 'tool_call');
   assert.is(loop!.causation_id, third.id);
-  assert.equal(questTitles(a), ['Unstick the loop']);
+  assert.equal((await questTitles(a)), ['Unstick the loop']);
 });
 
 test('graph_guardrail:high_impact from a proposed change; a harmless one emits nothing', async () => {
@@ -68,7 +68,7 @@ test('graph_guardrail:high_impact from a proposed change; a harmless one emits n
   assert.equal(harmless.body.emitted, []);
   const res = await a.post('/api/detectors/report', { cause: 'proposed_change', agent_id: agent.id, files: ['db/migrations/002.sql'], lines_changed: 40, summary: 'drop a column' });
   assert.is(res.body.emitted[0].event.type, 'graph_guardrail:high_impact');
-  assert.equal(questTitles(a), ['Ask for a review']);
+  assert.equal((await questTitles(a)), ['Ask for a review']);
 });
 
 test('ideas:threshold_reached on the 5th idea; agent:premature_completion when a quest is done without a result', async () => {
@@ -77,17 +77,17 @@ test('ideas:threshold_reached on the 5th idea; agent:premature_completion when a
     const res = await a.post('/api/detectors/report', { cause: 'idea', agent_id: agent.id, text: `idea ${i}` });
     assert.is(res.body.emitted.length, i === 5 ? 1 : 0, `idea ${i}`);
   }
-  assert.equal(questTitles(a), ['Triage the ideas']);
+  assert.equal((await questTitles(a)), ['Triage the ideas']);
 
   await a.post('/api/events', { type: 'agent:premature_completion', tool_calls: [{ tool: 'quests.create', args: { title: 'Check the unfinished quest' } }] });
   const withResult = (await a.post('/api/quests', { title: 'Done properly', session_id: session.id })).body.quest;
   await a.post(`/api/quests/${withResult.id}`, { status: 'done', result: 'shipped' });
-  assert.is(typesOf(a, 'agent:premature_completion').length, 0);
+  assert.is((await typesOf(a, 'agent:premature_completion')).length, 0);
   const empty = (await a.post('/api/quests', { title: 'Rushed', session_id: session.id })).body.quest;
   await a.post(`/api/quests/${empty.id}`, { status: 'done' });
-  const [premature] = typesOf(a, 'agent:premature_completion');
+  const [premature] = (await typesOf(a, 'agent:premature_completion'));
   assert.equal(premature!.content, { quest_id: empty.id, title: 'Rushed' });
-  assert.ok(questTitles(a).includes('Check the unfinished quest'));
+  assert.ok((await questTitles(a)).includes('Check the unfinished quest'));
 });
 
 test('questions: asked and answered events; answering resumes the agent with a turn, once', async () => {
@@ -96,7 +96,7 @@ test('questions: asked and answered events; answering resumes the agent with a t
   assert.is(asked.status, 201, asked.text);
   assert.is(asked.body.event.type, 'question:asked');
   assert.is(asked.body.question.status, 'open');
-  assert.equal(questTitles(a), ['Someone must decide']);
+  assert.equal((await questTitles(a)), ['Someone must decide']);
   assert.is((await a.get('/api/questions?status=open')).body.questions.length, 1);
   const qid = asked.body.question.id;
   assert.is((await a.post(`/api/questions/${qid}/answer`, { answer: 'maybe' })).body.code, 'validation_failed');
@@ -104,10 +104,10 @@ test('questions: asked and answered events; answering resumes the agent with a t
   assert.is(answered.status, 200, answered.text);
   assert.is(answered.body.event.type, 'question:answered');
   assert.is(answered.body.event.causation_id, asked.body.event.id);
-  const s = a.runtime.services.sessions.get(session.id)!;
+  const s = (await a.runtime.services.sessions.get(session.id))!;
   assert.match(s.transcript.at(-1)!.text, /Deploy to prod\?.*yes/);
   assert.is(s.turn_status, 'running');
-  const starts = typesOf(a, 'session:execution_start');
+  const starts = (await typesOf(a, 'session:execution_start'));
   assert.is(starts.at(-1)!.causation_id, answered.body.event.id);
   assert.is((await a.post(`/api/questions/${qid}/answer`, { answer: 'no' })).status, 409);
   assert.is((await a.post('/api/questions', { agent_id: agent.id })).status, 400);
@@ -122,12 +122,12 @@ test('predicated and window matchers through POST /api/events', async () => {
   });
   const fail = (command: string) => a.post('/api/detectors/report', { cause: 'command', agent_id: agent.id, command, exit_code: 1 });
   await fail('npm test');
-  assert.equal(questTitles(a), [], 'no match, and the first of the window');
+  assert.equal((await questTitles(a)), [], 'no match, and the first of the window');
   await fail('Deploy prod');
-  assert.equal(questTitles(a).sort(), ['Deploy broke', 'Flaky'], 'the predicate matched; the window reached 2');
+  assert.equal((await questTitles(a)).sort(), ['Deploy broke', 'Flaky'], 'the predicate matched; the window reached 2');
   a.clock.advance(30_000);
   await fail('npm test');
-  assert.equal(questTitles(a).sort(), ['Deploy broke', 'Flaky'], 'the window is cooling down');
+  assert.equal((await questTitles(a)).sort(), ['Deploy broke', 'Flaky'], 'the window is cooling down');
   const bad = await a.post('/api/detectors/report', { cause: 'command', agent_id: 'agt_nope', command: 'x', exit_code: 1 });
   assert.is(bad.status, 404);
   assert.is((await a.post('/api/detectors/report', { cause: 'vibes', agent_id: agent.id })).status, 400);

@@ -13,8 +13,8 @@ import { FakeClock } from '../../../helpers/fake-clock.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
 const everyMinute = (title: string) => ({ type: 'schedule:* * * * *', tool_calls: [{ tool: 'quests.create', args: { title } }] });
-const titles = (a: EmitterTestApp) => a.runtime.services.quests.list().map((q) => q.title);
-const ticksOf = (a: EmitterTestApp, type: string) => a.runtime.services.events.list({ event_type: type }).events;
+const titles = async (a: EmitterTestApp) => (await a.runtime.services.quests.list()).map((q) => q.title);
+const ticksOf = async (a: EmitterTestApp, type: string) => (await a.runtime.services.events.list({ event_type: type })).events;
 
 test('a new Company gets the default schedules, paused, each listed with its next 5 runs', async () => {
   const a = await createEmitterTestApp();
@@ -31,7 +31,7 @@ test('a new Company gets the default schedules, paused, each listed with its nex
   // Paused defaults never fire.
   a.clock.advance(2 * 3600_000);
   await a.walk();
-  assert.equal(titles(a), []);
+  assert.equal((await titles(a)), []);
 });
 
 test('a schedule fires on the minute walk: one log row and its tool call, never twice in the same minute', async () => {
@@ -46,15 +46,15 @@ test('a schedule fires on the minute walk: one log row and its tool call, never 
   a.clock.set('2026-01-15T12:01:00.250Z');
   a.timer.fire(); // the minute loop's walk
   await a.walk(); // a second walk in the same minute (chained after the first)
-  assert.equal(titles(a), ['Poll']);
-  const rows = ticksOf(a, 'schedule:* * * * *');
+  assert.equal((await titles(a)), ['Poll']);
+  const rows = (await ticksOf(a, 'schedule:* * * * *'));
   assert.is(rows.length, 1);
   assert.equal(rows[0]!.content, { tick: '2026-01-15T12:01:00.000Z', scheduled: 'schedule:* * * * *' });
   // The trace links the tick to what it fired.
   assert.is((await a.get(`/api/events/trace?event_id=${rows[0]!.id}`)).body.fired[0].tool, 'quests.create');
   a.clock.set('2026-01-15T12:02:00.300Z');
   await a.walk();
-  assert.equal(titles(a), ['Poll', 'Poll']);
+  assert.equal((await titles(a)), ['Poll', 'Poll']);
 });
 
 test('enable and disable flip a default schedule; it never catches up on the time it was paused', async () => {
@@ -65,15 +65,15 @@ test('enable and disable flip a default schedule; it never catches up on the tim
   assert.is(enabled.body.event.status, 'active');
   assert.is(enabled.body.event.next_runs[0], '2026-01-15T16:00:00.000Z');
   await a.walk();
-  assert.equal(titles(a), [], 'no tick from before it was enabled');
+  assert.equal((await titles(a)), [], 'no tick from before it was enabled');
   a.clock.set('2026-01-15T16:00:00.250Z');
   await a.walk();
-  assert.is(titles(a).length, 1);
-  assert.match(titles(a)[0]!, /Stale-quest check/);
+  assert.is((await titles(a)).length, 1);
+  assert.match((await titles(a))[0]!, /Stale-quest check/);
   await a.post(`/api/events/${hourly.id}/disable`);
   a.clock.set('2026-01-15T17:00:00.250Z');
   await a.walk();
-  assert.is(titles(a).length, 1);
+  assert.is((await titles(a)).length, 1);
 });
 
 test('missed ticks through the runtime: latest fires once, late; all fires each; skip fires none', async () => {
@@ -83,9 +83,9 @@ test('missed ticks through the runtime: latest fires once, late; all fires each;
     await a.post('/api/events', { type: every5, tool_calls: [{ tool: 'quests.create', args: { title: missed } }] });
     a.clock.set('2026-01-15T12:17:30Z'); // 12:05, 12:10 and 12:15 passed with no walk (the daemon was down)
     await a.walk();
-    assert.is(titles(a).length, expected, missed);
-    if (missed === 'latest') assert.equal(ticksOf(a, every5)[0]!.content, { tick: '2026-01-15T12:15:00.000Z', scheduled: every5, late: true });
-    if (missed === 'all') assert.equal(ticksOf(a, every5).map((e) => (e.content as { tick: string }).tick.slice(11, 16)), ['12:05', '12:10', '12:15']);
+    assert.is((await titles(a)).length, expected, missed);
+    if (missed === 'latest') assert.equal((await ticksOf(a, every5))[0]!.content, { tick: '2026-01-15T12:15:00.000Z', scheduled: every5, late: true });
+    if (missed === 'all') assert.equal((await ticksOf(a, every5)).map((e) => (e.content as { tick: string }).tick.slice(11, 16)), ['12:05', '12:10', '12:15']);
   }
 });
 
@@ -97,7 +97,7 @@ test('file storage: a restarted runtime never fires a tick again, and catches up
   await a.post('/api/events', everyMinute('Durable'));
   clock.set('2026-01-15T12:01:00.250Z');
   await a.walk();
-  assert.equal(titles(a), ['Durable']);
+  assert.equal((await titles(a)), ['Durable']);
   await a.t.deps.runtimes.close();
 
   const reopen = async (): Promise<OpenedRuntime> => {
@@ -110,11 +110,11 @@ test('file storage: a restarted runtime never fires a tick again, and catches up
   clock.set('2026-01-15T12:01:40Z'); // same minute, after a restart
   const again = await reopen();
   await again.scheduler.walk();
-  assert.equal(again.services.quests.list().map((q) => q.title), ['Durable']);
+  assert.equal((await again.services.quests.list()).map((q) => q.title), ['Durable']);
   clock.set('2026-01-15T12:04:10Z');
   await again.scheduler.walk();
-  assert.equal(again.services.quests.list().map((q) => q.title), ['Durable', 'Durable']);
-  const rows = again.services.events.list({ event_type: 'schedule:* * * * *' }).events;
+  assert.equal((await again.services.quests.list()).map((q) => q.title), ['Durable', 'Durable']);
+  const rows = (await again.services.events.list({ event_type: 'schedule:* * * * *' })).events;
   assert.equal(rows.map((r) => (r.content as { tick: string }).tick), ['2026-01-15T12:01:00.000Z', '2026-01-15T12:04:00.000Z']);
   await again.close();
 });

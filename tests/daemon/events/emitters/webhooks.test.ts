@@ -51,11 +51,11 @@ test('a signed delivery emits webhook:<channel> and fires its configured event; 
   assert.equal(res.body.event.content.body, { status: 'red' });
   assert.is(res.body.fired[0].ok, true);
   assert.equal(res.body.routed, []);
-  assert.equal(a.runtime.services.quests.list().map((q) => q.title), ['Look at CI']);
+  assert.equal((await a.runtime.services.quests.list()).map((q) => q.title), ['Look at CI']);
   // The same delivery id again: acknowledged, not emitted twice.
   const again = await deliver(a, 'ci', secret, { status: 'red' }, { delivery: 'dlv-1' });
   assert.equal(again.body, { ok: true, delivery_id: 'dlv-1', duplicate: true });
-  assert.is(a.runtime.services.events.list({ event_type: 'webhook:ci' }).events.length, 1);
+  assert.is((await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length, 1);
 });
 
 test('bad signature, unknown channel and unknown Company answer the same 401; a stale timestamp is signature_expired', async () => {
@@ -82,25 +82,25 @@ test('bad signature, unknown channel and unknown Company answer the same 401; a 
     payload: raw,
   });
   assert.is(byQuery.status, 200, byQuery.text);
-  assert.is(a.runtime.services.events.list({ event_type: 'webhook:ci' }).events.length, 1, 'only the good delivery emitted');
+  assert.is((await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length, 1, 'only the good delivery emitted');
 });
 
 test('a bridged session gets the message: a mention starts a turn, any other message is only appended', async () => {
   const { a, secret } = await withChannel();
   const bob = (await a.post('/api/agents', { name: 'Bob' })).body.agent;
   const session = (await a.post('/api/sessions', { agent_id: bob.id, gateway_channel_id: 'ci' })).body.session;
-  const starts = () => a.runtime.services.events.list({ event_type: 'session:execution_start', session_id: session.id }).events;
+  const starts = async () => (await a.runtime.services.events.list({ event_type: 'session:execution_start', session_id: session.id })).events;
 
   const fyi = await deliver(a, 'ci', secret, { text: 'fyi: the nightly build ran', user: 'dana' });
   assert.equal(fyi.body.routed, [{ session_id: session.id, agent_id: bob.id, decision: 'append' }]);
-  assert.is(starts().length, 0);
-  assert.equal(a.runtime.services.sessions.get(session.id)!.transcript.map((m) => [m.from, m.text]), [['dana', 'fyi: the nightly build ran']]);
+  assert.is((await starts()).length, 0);
+  assert.equal((await a.runtime.services.sessions.get(session.id))!.transcript.map((m) => [m.from, m.text]), [['dana', 'fyi: the nightly build ran']]);
 
   const mention = await deliver(a, 'ci', secret, { text: '@bob the nightly build is red', user: 'dana' });
   assert.equal(mention.body.routed, [{ session_id: session.id, agent_id: bob.id, decision: 'turn' }]);
-  assert.is(starts().length, 1);
-  assert.is(starts()[0]!.causation_id, mention.body.event.id);
-  assert.is(a.runtime.services.sessions.get(session.id)!.transcript.length, 2);
+  assert.is((await starts()).length, 1);
+  assert.is((await starts())[0]!.causation_id, mention.body.event.id);
+  assert.is((await a.runtime.services.sessions.get(session.id))!.transcript.length, 2);
 });
 
 test('rotation keeps the old secret for the grace period; grace_ms 0 revokes it; a deleted channel refuses', async () => {
@@ -124,7 +124,7 @@ test("tenant isolation: another Company's channel of the same name and its secre
   const there = await deliver(a, 'ci', otherSecret, { to: 'other' }, { company: other.id });
   assert.is(there.status, 200);
   assert.is((await deliver(a, 'ci', secret, { to: 'other' }, { company: other.id })).status, 401);
-  assert.is(a.runtime.services.events.list({ event_type: 'webhook:ci' }).events.length, 0, 'nothing reached Acme');
+  assert.is((await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length, 0, 'nothing reached Acme');
   // Dedup is per Company: the same delivery id in both is accepted in both.
   assert.is((await deliver(a, 'ci', secret, { n: 1 }, { delivery: 'same-id' })).body.duplicate, false);
   assert.is((await deliver(a, 'ci', otherSecret, { n: 1 }, { delivery: 'same-id', company: other.id })).body.duplicate, false);

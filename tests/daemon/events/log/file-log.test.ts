@@ -42,9 +42,9 @@ test('an acknowledged append is there after reopening, and ids continue above it
   await log.close();
   log = await openEventLog(dir, { clock });
   assert.equal(log.recovery, []);
-  assert.equal(log.query({}).events, written);
-  assert.equal(log.query({ agent_id: 'a1' }).events, [written[1], written[4]], 'indexes rebuilt from disk');
-  assert.is(log.lastId(), written[4]!.id);
+  assert.equal((await log.query({})).events, written);
+  assert.equal((await log.query({ agent_id: 'a1' })).events, [written[1], written[4]], 'indexes rebuilt from disk');
+  assert.is(await log.lastId(), written[4]!.id);
   const next = await log.append(event(5));
   assert.ok(next.id > written[4]!.id);
   assert.is(next.id, 'evt_0000000000000006');
@@ -65,7 +65,7 @@ test('group commit: many concurrent appends share few syncs, each acknowledged o
   const rest = Array.from({ length: 199 }, (_, i) => log.append(event(i + 1)));
   await new Promise((r) => setImmediate(r));
   assert.is(firstDone, false, 'not acknowledged before its sync returned');
-  assert.is(log.lastId(), null, 'not visible to readers before it is durable');
+  assert.is(await log.lastId(), null, 'not visible to readers before it is durable');
   assert.is(counts.syncs, 1);
   release();
   const rows = await Promise.all([first, ...rest]);
@@ -73,7 +73,7 @@ test('group commit: many concurrent appends share few syncs, each acknowledged o
   assert.ok(counts.syncs <= 3, `200 appends took ${counts.syncs} syncs`);
   assert.is(counts.writes, counts.syncs, 'one write per batch');
   assert.is(log.stats!().syncs, counts.syncs);
-  assert.is(log.query({ limit: 1000 }).events.length, 200);
+  assert.is((await log.query({ limit: 1000 })).events.length, 200);
   await log.close();
 });
 
@@ -96,11 +96,11 @@ test('segments roll at their size and are all read back', async () => {
   for (let i = 0; i < 40; i++) rows.push(await log.append(event(i, { content: { n: i, pad: 'x'.repeat(100) } })));
   assert.ok(readdirSync(join(dir, 'events')).length >= 5);
   for (const name of readdirSync(join(dir, 'events'))) assert.ok(statSync(join(dir, 'events', name)).size <= 1024);
-  assert.equal(log.query({ limit: 1000 }).events, rows, 'reads across segments, past the small cache');
+  assert.equal((await log.query({ limit: 1000 })).events, rows, 'reads across segments, past the small cache');
   await log.close();
   log = await openEventLog(dir, { clock, segmentBytes: 1024 });
-  assert.equal(log.query({ agent_id: 'a2', limit: 1000 }).events, rows.filter((_, i) => i % 3 === 2));
-  assert.is(log.get(rows[7]!.id)!.id, rows[7]!.id);
+  assert.equal((await log.query({ agent_id: 'a2', limit: 1000 })).events, rows.filter((_, i) => i % 3 === 2));
+  assert.is((await log.get(rows[7]!.id))!.id, rows[7]!.id);
   await log.close();
 });
 
@@ -126,11 +126,11 @@ test('a failed write rejects its batch, leaves no trace, and later appends go on
   const err = await log.append(event(2)).catch((e: Error) => e);
   assert.match(String(err), /could not write to disk: EIO/);
   const c = await log.append(event(3));
-  assert.equal(log.query({}).events, [a, c]);
+  assert.equal((await log.query({})).events, [a, c]);
   await log.close();
   log = await openEventLog(dir, { clock });
   assert.equal(log.recovery, [], 'the half-written batch was cut back before the next write');
-  assert.equal(log.query({}).events, [a, c]);
+  assert.equal((await log.query({})).events, [a, c]);
   await log.close();
 });
 
@@ -161,7 +161,7 @@ test('indexes rebuilt from disk answer like the live ones, odd strings included'
       if (round % 6 === 0) query.correlation_id = 'corr-chosen-by-caller';
       if (round % 9 === 0) query.causation_id = 'evt_0000000000999999';
       query.limit = 1000;
-      assert.equal(log.query(query).events, bruteForce(all, query), `snapshot ${snapshot}: ${JSON.stringify(query)}`);
+      assert.equal((await log.query(query)).events, bruteForce(all, query), `snapshot ${snapshot}: ${JSON.stringify(query)}`);
     }
     const next = await log.append(event(1000));
     all.push(next);
@@ -181,7 +181,7 @@ test('the snapshot is used only while the segments are exactly as it saw them', 
   log = await openEventLog(dir, { clock });
   const b = await log.append(event(2));
   const reopened = await openEventLog(dir, { clock });
-  assert.equal(reopened.query({}).events, [a, b], 'a stale snapshot is ignored, the segments are scanned');
+  assert.equal((await reopened.query({})).events, [a, b], 'a stale snapshot is ignored, the segments are scanned');
   await reopened.close();
   // A damaged snapshot (garbage, or cut short) is only a slower start.
   const snapshotFile = join(dir, 'events', 'index.snapshot');
@@ -189,8 +189,8 @@ test('the snapshot is used only while the segments are exactly as it saw them', 
   for (const damaged of [Buffer.from('garbage'), whole.subarray(0, whole.length - 6)]) {
     writeFileSync(snapshotFile, damaged);
     const again = await openEventLog(dir, { clock });
-    assert.equal(again.query({}).events, [a, b]);
-    assert.equal(again.query({ agent_id: 'a2' }).events, [b]);
+    assert.equal((await again.query({})).events, [a, b]);
+    assert.equal((await again.query({ agent_id: 'a2' })).events, [b]);
     assert.is(again.stats!().events, 2);
     await again.close();
   }

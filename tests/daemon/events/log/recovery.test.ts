@@ -23,13 +23,13 @@ test('a torn last line is cut off at start and the log goes on cleanly', async (
   assert.is(log.recovery.length, 1);
   assert.match(log.recovery[0]!, /000001\.jsonl: cut an unfinished last line at byte/);
   assert.is(statSync(segmentFile(dir)).size, intact, 'the file is cut back to its last complete line');
-  assert.equal(log.query({}).events, [a, b]);
+  assert.equal((await log.query({})).events, [a, b]);
   const c = await log.append(event(3));
   assert.is(c.id, 'evt_0000000000000003', 'the torn event was never acknowledged, so its id is reused');
   await log.close();
   log = await openEventLog(dir, { clock });
   assert.equal(log.recovery, []);
-  assert.equal(log.query({}).events, [a, b, c]);
+  assert.equal((await log.query({})).events, [a, b, c]);
   await log.close();
 });
 
@@ -48,7 +48,7 @@ test('a corrupt line in the middle is skipped and reported, never fatal', async 
   assert.is(log.recovery.length, 2);
   assert.match(log.recovery[0]!, /000001\.jsonl line 2 \(byte \d+\): skipped a corrupt line/);
   assert.match(log.recovery[1]!, /line 3 .*id is not above the previous one/);
-  assert.equal(log.query({}).events, [rows[0], rows[3]]);
+  assert.equal((await log.query({})).events, [rows[0], rows[3]]);
   assert.is((await log.append(event(9))).id, 'evt_0000000000000005');
   await log.close();
 });
@@ -63,11 +63,11 @@ test('a line whose content is damaged is left out when read, reported, and paged
   const text = readFileSync(segmentFile(dir), 'utf8').replace('"content":{"n":1}', '"content":{"n":}');
   writeFileSync(segmentFile(dir), text);
   log = await openEventLog(dir, { clock });
-  const first = log.query({ limit: 2 });
+  const first = await log.query({ limit: 2 });
   assert.equal(first.events, [rows[0]]);
   assert.is(first.next_since_id, rows[1]!.id, 'the cursor moves past the damaged line');
-  assert.equal(log.query({ since_id: first.next_since_id! }).events, [rows[2]]);
-  assert.is(log.get(rows[1]!.id), undefined);
+  assert.equal((await log.query({ since_id: first.next_since_id! })).events, [rows[2]]);
+  assert.is(await log.get(rows[1]!.id), undefined);
   assert.equal(log.recovery, [`${rows[1]!.id}: left out a line whose content is corrupt`]);
   await log.close();
 });

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { parseSchedule } from '../../../../daemon/events/schedule/cron.js';
 import { DEFAULT_SCHEDULES, seedDefaultSchedules } from '../../../../daemon/events/schedule/defaults.js';
 import { createScheduler } from '../../../../daemon/events/schedule/scheduler.js';
-import { createMemoryTickStore } from '../../../../daemon/store/ticks.js';
+import { createMemoryRuntimeStores } from '../../../../daemon/store/runtime/open.js';
 import { createFakeEvents } from '../../../helpers/fake-events.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 
@@ -22,7 +22,7 @@ test('a new Company gets them paused; they never fire until enabled, then fire o
   const created = await seedDefaultSchedules(events.service);
   assert.is(created.length, DEFAULT_SCHEDULES.length);
   assert.ok(created.every((c) => c.status === 'paused' && !c.enabled));
-  const scheduler = createScheduler({ clock, events: events.service, ticks: await createMemoryTickStore() });
+  const scheduler = createScheduler({ clock, events: events.service, ticks: createMemoryRuntimeStores().ticks });
   await scheduler.walk();
   clock.set('2026-01-12T09:00:00.250Z');
   await scheduler.walk();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createScheduler, type SchedulerTimer } from '../../../../daemon/events/schedule/scheduler.js';
-import { createMemoryTickStore, openFileTickStore } from '../../../../daemon/store/ticks.js';
+import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../../../daemon/store/runtime/open.js';
 import { createFakeEvents } from '../../../helpers/fake-events.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
@@ -12,7 +12,7 @@ const call = (title: string) => [{ tool: 'quests.create', args: { title } }];
 async function setup(start = '2026-01-15T12:00:10Z', policy?: Parameters<typeof createScheduler>[0]['policy']) {
   const clock = new FakeClock(Date.parse(start));
   const events = createFakeEvents(clock);
-  const ticks = await createMemoryTickStore();
+  const ticks = createMemoryRuntimeStores().ticks;
   const scheduler = createScheduler({ clock, events: events.service, ticks, policy });
   return { clock, events, ticks, scheduler };
 }
@@ -43,16 +43,16 @@ test('concurrent walks never fire the same tick twice', async () => {
   assert.is(events.fires.length, 1);
 });
 
-test('a restart (new scheduler, same file store) does not fire a claimed tick again', async () => {
+test('a restart (new scheduler, same journal) does not fire a claimed tick again', async () => {
   const dir = tempDir('svc-ticks');
   const clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'));
   const events = createFakeEvents(clock);
   await events.service.create({ type: 'schedule:@hourly', tool_calls: call('x') });
   clock.set('2026-01-15T13:00:00.250Z');
-  const first = createScheduler({ clock, events: events.service, ticks: await openFileTickStore(dir) });
+  const first = createScheduler({ clock, events: events.service, ticks: (await openJournalRuntimeStores(dir)).ticks });
   assert.is((await first.walk()).fired.length, 1);
   clock.advance(30_000);
-  const second = createScheduler({ clock, events: events.service, ticks: await openFileTickStore(dir) });
+  const second = createScheduler({ clock, events: events.service, ticks: (await openJournalRuntimeStores(dir)).ticks });
   assert.equal((await second.walk()).fired, []);
   assert.is(events.fires.length, 1);
 });
@@ -121,9 +121,9 @@ test('a schedule enabled while its cursor was paused before a restart does not c
   const clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'));
   const events = createFakeEvents(clock);
   const cfg = await events.service.create({ type: 'schedule:*/5 * * * *', tool_calls: call('x'), enabled: false });
-  await createScheduler({ clock, events: events.service, ticks: await openFileTickStore(dir) }).walk();
+  await createScheduler({ clock, events: events.service, ticks: (await openJournalRuntimeStores(dir)).ticks }).walk();
   clock.set('2026-01-16T08:00:10Z');
-  const after = createScheduler({ clock, events: events.service, ticks: await openFileTickStore(dir) });
+  const after = createScheduler({ clock, events: events.service, ticks: (await openJournalRuntimeStores(dir)).ticks });
   await after.walk(); // still paused at the first walk after the restart
   await events.service.setEnabled(cfg.id, true);
   clock.set('2026-01-16T08:05:00.250Z');
@@ -146,7 +146,7 @@ test('a failing fire is reported and does not stop the others; the tick stays cl
 test('a failed claim write fires nothing, and the next walk retries the tick', async () => {
   const clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'));
   const events = createFakeEvents(clock);
-  const inner = await createMemoryTickStore();
+  const inner = createMemoryRuntimeStores().ticks;
   let failNext = false;
   const ticks = { ...inner, commit: async (u: Parameters<typeof inner.commit>[0]) => { if (failNext) { failNext = false; throw new Error('disk full'); } return inner.commit(u); } };
   const scheduler = createScheduler({ clock, events: events.service, ticks });
@@ -179,10 +179,10 @@ test('an invalid stored pattern is reported, never fired; deleted schedules lose
   clock.set('2026-01-15T12:01:00.250Z');
   const report = await scheduler.walk();
   assert.equal(report.invalid.map((i) => i.id), [broken.id]);
-  assert.ok(ticks.get(gone.id));
+  assert.ok(await ticks.get(gone.id));
   await events.service.delete(gone.id);
   await scheduler.walk();
-  assert.is(ticks.get(gone.id), undefined);
+  assert.is(await ticks.get(gone.id), undefined);
 });
 
 test('start walks at once and then at each minute boundary through the timer; stop cancels it', async () => {
@@ -191,7 +191,7 @@ test('start walks at once and then at each minute boundary through the timer; st
   const pending: Array<{ fn: () => void; ms: number }> = [];
   const timer: SchedulerTimer = { set: (fn, ms) => pending.push({ fn, ms }), clear: (h) => void pending.splice(pending.length - 1, 1) };
   await events.service.create({ type: 'schedule:* * * * *', tool_calls: [] });
-  const scheduler = createScheduler({ clock, events: events.service, ticks: await createMemoryTickStore(), timer });
+  const scheduler = createScheduler({ clock, events: events.service, ticks: createMemoryRuntimeStores().ticks, timer });
   scheduler.start();
   await new Promise((r) => setImmediate(r));
   assert.is(pending.length, 1);

@@ -85,5 +85,20 @@ for (const [name, make] of Object.entries(backends)) {
     });
   });
 
+  test('lookups answer in first-put order, however records were replaced or moved between keys', async () => {
+    const { space } = await make();
+    const t = space.define(people);
+    await space.write((tx) => {
+      for (const id of ['p1', 'p2', 'p3']) tx.put(t, { id, email: `${id}@x`, team: 'red' });
+      tx.put(t, { id: 'p4', email: 'p4@x', team: 'blue' });
+    });
+    await space.write((tx) => tx.put(t, { id: 'p1', email: 'new@x', team: 'red' }));
+    assert.equal(t.lookup('team', 'red').map((p) => p.id), ['p1', 'p2', 'p3'], 'a replaced record keeps its place');
+    await space.write((tx) => tx.put(t, { id: 'p2', email: 'p2@x', team: 'blue' }));
+    await space.write((tx) => tx.put(t, { id: 'p1', email: 'p1@x', team: 'blue' }));
+    assert.equal(t.lookup('team', 'blue').map((p) => p.id), ['p1', 'p2', 'p4'], 'records moved in sort by first put');
+    assert.is(t.first('team', 'blue')!.id, 'p1');
+  });
+
   test.run();
 }

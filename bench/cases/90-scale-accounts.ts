@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { hashPassword } from '../../daemon/auth/passwords.js';
+import type { BenchCase, BenchRow } from '../harness.js';
+import { healthy, killHard, login, rssMiB, startTimed } from '../scale/daemon-at-scale.js';
+import { inProcessDaemon } from '../scale/in-process.js';
+import { seedAccounts } from '../scale/seed-accounts.js';
+
+/**
+ * Issue 13's scale figures: the same operations on a data folder of 1,000 users and of 100,000
+ * (each with a live session), measured in one run, so each figure is a ratio. Seeded users share a
+ * cheap password hash: the storage is what is measured here, not scrypt (31-login.ts measures that).
+ */
+const SMALL = 1_000;
+const LARGE = Number(process.env.SVC_BENCH_SCALE_USERS ?? 100_000);
+const EVENTS = Number(process.env.SVC_BENCH_SCALE_EVENTS ?? 1_000_000);
+const PASSWORD = 'a benchmark password';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function measureInProcess(dataDir: string): Promise<{ writeUs: number; stallMs: number }> {
+  const d = await inProcessDaemon(dataDir);
+  try {
+    // Login's store write: the session row (one journal line, durable before the answer).
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await d.createSession(`usr_bench${String(i).padStart(8, '0')}`);
+      times.push((performance.now() - t0) * 1000);
+    }
+    // The longest event-loop stall while 100 logins run, 4 at a time, over HTTP.
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    for (let i = 0; i < 100; i += 4) {
+      await Promise.all([0, 1, 2, 3].map((k) => login(d.url, `user${i + k}@bench.example`, PASSWORD)));
+    }
+    delay.disable();
+    return { writeUs: median(times), stallMs: delay.max / 1e6 };
+  } finally {
+    await d.stop();
+  }
+}
+
+async function meRps(dataDir: string, measure: (url: string, headers: Record<string, string>) => Promise<number>): Promise<number> {
+  const { daemon } = await startTimed(dataDir);
+  try {
+    await healthy(daemon.url);
+    const token = await login(daemon.url, 'user1@bench.example', PASSWORD);
+    return await measure(daemon.url + '/api/me', { authorization: `Bearer ${token}` });
+  } finally {
+    await daemon.stop();
+  }
+}
+
+const scale: BenchCase = {
+  name: 'scale: accounts at 1,000 vs 100,000 users',
+  async run(env) {
+    const hash = await hashPassword(PASSWORD, { N: 2 ** 10, r: 8, p: 1, maxmem: 32 * 1024 * 1024 });
+    const root = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
+    try {
+      const small = await seedAccounts(join(root, 'small'), SMALL, hash);
+      const large = await seedAccounts(join(root, 'large'), LARGE, hash, EVENTS);
+      // /api/me first: the in-process logins fill the (stored) per-address login bucket.
+      const measure = (url: string, headers: Record<string, string>) => env.measure(url, { headers });
+      const meSmall = await meRps(small.dataDir, measure);
+      const meLarge = await meRps(large.dataDir, measure);
+      const s = await measureInProcess(small.dataDir);
+      const l = await measureInProcess(large.dataDir);
+
+      // Start-up with 100,000 users and 1 M events: after a clean stop, then after kill -9.
+      const first = await startTimed(large.dataDir);
+      await healthy(first.daemon.url);
+      await first.daemon.stop();
+      const clean = await startTimed(large.dataDir);
+      await healthy(clean.daemon.url);
+      const cleanMs = clean.ms;
+      const rss = rssMiB(clean.daemon.child.pid);
+      await killHard(clean.daemon);
+      const crash = await startTimed(large.dataDir);
+      await healthy(crash.daemon.url);
+      await crash.daemon.stop();
+
+      const usersLabel = `${LARGE.toLocaleString('en')} users`;
+      const rows: BenchRow[] = [
+        { name: `login store write at ${usersLabel}`, value: l.writeUs, unit: 'µs', baseline: s.writeUs, baselineName: '1,000 users', target: '<= 1.2' },
+        { name: `GET /api/me time at ${usersLabel}`, value: 1e6 / meLarge, unit: 'µs/req', baseline: 1e6 / meSmall, baselineName: '1,000 users', target: '<= 1.2' },
+        { name: `longest loop stall, 100 logins, ${usersLabel}`, value: l.stallMs, unit: 'ms', target: '<= 20' },
+        { name: `(same at 1,000 users)`, value: s.stallMs, unit: 'ms' },
+        { name: `start after clean stop (${usersLabel}, ${EVENTS.toLocaleString('en')} events)`, value: cleanMs, unit: 'ms', target: '<= 1000' },
+        { name: `start after kill -9 (same data)`, value: crash.ms, unit: 'ms', target: '<= 1000' },
+        { name: `RSS after start (same data)`, value: rss, unit: 'MiB', target: '<= 300' },
+      ];
+      return rows;
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+};
+export default scale;

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { get, post } from './lib/api.js';
+import { navigate, useRoute, type Route } from './lib/router.js';
+import { logOutLocally, useSession } from './lib/session.js';
+import { CompaniesPage } from './pages/companies.js';
+import { EventsPage } from './pages/events.js';
+import { KeysPage } from './pages/keys.js';
+import { LoginPage } from './pages/login.js';
+import { MagicPage } from './pages/magic.js';
+import { MailPage } from './pages/mail.js';
+import type { Me } from './pages/me.js';
+import { PairPage } from './pages/pair.js';
+import { ProfilePage } from './pages/profile.js';
+import { SecurityPage } from './pages/security.js';
+import { SignupPage, VerifyPage } from './pages/signup.js';
+import { TracePage } from './pages/trace.js';
+
+const NAV = [
+  ['profile', 'Profile'],
+  ['security', 'Security'],
+  ['companies', 'Companies'],
+  ['keys', 'Keys'],
+  ['events', 'Events'],
+  ['mail', 'Mail'],
+] as const;
+
+/** The console: the login pages until a session is held, then the account's pages. */
+export function App() {
+  const route = useRoute();
+  const { token } = useSession();
+  const [me, setMe] = useState<Me | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!token) return setMe(null);
+    // A session that no longer loads (revoked, expired, daemon gone): back to the login page.
+    get<Me>('/api/me').then(setMe, () => (setMe(null), logOutLocally()));
+  }, [token, tick]);
+  const refresh = () => setTick((t) => t + 1);
+  // After the first paint: `npm run bench` reads this mark (time since navigation start).
+  useEffect(() => void performance.mark('svc-console-drawn'), []);
+
+  return (
+    <>
+      <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header>
+        <span className="brand">svc console</span>
+        {token && me && !me.pending_verification ? (
+          <nav aria-label="Console">
+            {NAV.map(([page, label]) => (
+              <a key={page} href={`#/${page}`} aria-current={route.page === page ? 'page' : undefined}>
+                {label}
+              </a>
+            ))}
+            <span className="who">{me.display_name ?? me.email ?? me.wallet_address}</span>
+            <button type="button" className="secondary" onClick={() => void post('/api/auth/logout').finally(logOutLocally)}>
+              Log out
+            </button>
+          </nav>
+        ) : null}
+      </header>
+      <main id="main" tabIndex={-1}>
+        {token && !me ? <p role="status">Loading…</p> : <Body route={route} me={token ? me : null} refresh={refresh} />}
+      </main>
+    </>
+  );
+}
+
+function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: () => void }) {
+  if (route.page === 'mail') return <MailPage />;
+  if (!me) {
+    if (route.page === 'magic') return <MagicPage />;
+    if (route.page === 'signup') return <SignupPage />;
+    const stay = route.page === 'pair';
+    return <LoginPage title={stay ? 'Log in to approve a terminal' : 'Log in'} onLoggedIn={() => (stay ? undefined : navigate('#/profile'))} />;
+  }
+  if (me.pending_verification) return <VerifyPage email={me.email ?? ''} />;
+  switch (route.page) {
+    case 'security':
+      return <SecurityPage me={me} onChange={refresh} />;
+    case 'companies':
+      return <CompaniesPage />;
+    case 'keys':
+      return <KeysPage />;
+    case 'events':
+      return <EventsPage tab={route.arg} />;
+    case 'trace':
+      return <TracePage eventId={route.arg} />;
+    case 'pair':
+      return <PairPage code={route.arg} />;
+    default:
+      return <ProfilePage me={me} onChange={refresh} />;
+  }
+}

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { post } from '../lib/api.js';
+import { ActionButton, ErrorText, Field, Form, Page, when } from '../lib/ui.js';
+
+interface Pairing {
+  user_code: string;
+  client: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
+ * `svc login --web`'s page: shows the pairing the code names, so the person can check it is the
+ * code in their terminal and that they started it, then approve (the CLI gets its own session) or deny.
+ */
+export function PairPage({ code: fromUrl }: { code: string | null }) {
+  const [code, setCode] = useState(fromUrl ?? '');
+  const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const lookup = async (c: string) => setPairing((await post<{ pairing: Pairing }>('/api/auth/pairing/lookup', { user_code: c })).pairing);
+  useEffect(() => {
+    if (fromUrl) lookup(fromUrl).catch((err: Error) => setError(err.message));
+  }, [fromUrl]);
+
+  if (done) {
+    return (
+      <Page title="Terminal pairing">
+        <p role="status">{done}</p>
+      </Page>
+    );
+  }
+  return (
+    <Page title="Log in a terminal">
+      {!pairing ? (
+        <Form submit="Continue" label="Pairing code" onSubmit={() => lookup(code)}>
+          <p>Enter the code that `svc login --web` shows in your terminal.</p>
+          <Field label="Pairing code" value={code} onChange={setCode} autoFocus />
+          <ErrorText error={error} />
+        </Form>
+      ) : (
+        <div className="card">
+          <p>Check that your terminal shows this code:</p>
+          <p className="pair-code" aria-label="Pairing code">
+            {pairing.user_code}
+          </p>
+          <dl>
+            {/* The terminal names itself: shown as its claim, never as a verdict. */}
+            <dt>The terminal calls itself</dt>
+            <dd>{pairing.client ?? '—'}</dd>
+            <dt>Program</dt>
+            <dd>{pairing.user_agent ?? 'unknown'}</dd>
+            <dt>From address</dt>
+            <dd>{pairing.ip ?? 'unknown'}</dd>
+            <dt>Asked at</dt>
+            <dd>{when(pairing.created_at)}</dd>
+          </dl>
+          <p>Approve only if you started this yourself, just now: the terminal gets its own session on your account.</p>
+          <div className="actions">
+            <ActionButton onClick={async () => (await post('/api/auth/pairing/approve', { user_code: pairing.user_code }), setDone('Approved. Your terminal is logged in; you can close this tab.'))}>
+              Approve
+            </ActionButton>
+            <ActionButton danger onClick={async () => (await post('/api/auth/pairing/deny', { user_code: pairing.user_code }), setDone('Denied. The terminal gets no session.'))}>
+              Deny
+            </ActionButton>
+          </div>
+        </div>
+      )}
+    </Page>
+  );
+}

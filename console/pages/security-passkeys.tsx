@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { del, get, post } from '../lib/api.js';
+import { ActionButton, ErrorText, Field, Form, Section, useLoad, when } from '../lib/ui.js';
+
+interface Passkey {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** Passkeys: list, add (the browser's WebAuthn ceremony), remove. */
+export function PasskeysSection() {
+  const list = useLoad(() => get<{ passkeys: Passkey[] }>('/api/auth/passkeys'));
+  const [name, setName] = useState('');
+  return (
+    <Section title="Passkeys">
+      <ErrorText error={list.error} />
+      {list.data?.passkeys.length ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Added</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.passkeys.map((p) => (
+              <tr key={p.id}>
+                <td>{p.name}</td>
+                <td>{when(p.created_at)}</td>
+                <td>{when(p.last_used_at)}</td>
+                <td>
+                  <ActionButton danger label={`Remove passkey ${p.name}`} onClick={async () => (await del(`/api/auth/passkeys/${encodeURIComponent(p.id)}`), list.reload())}>
+                    Remove
+                  </ActionButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : list.data ? (
+        <p>No passkeys yet.</p>
+      ) : null}
+      <Form
+        submit="Add a passkey"
+        onSubmit={async () => {
+          const label = name.trim() || 'passkey';
+          const optionsJSON = await post('/api/auth/passkey/register-begin', { name: label });
+          const { startRegistration } = await import('@simplewebauthn/browser');
+          const response = await startRegistration({ optionsJSON });
+          await post('/api/auth/passkey/register-finish', { response, name: label });
+          setName('');
+          list.reload();
+        }}
+      >
+        <Field label="Passkey name" value={name} onChange={setName} required={false} hint="Needs a login from the last 10 minutes, and this console opened at http://localhost:<port>." />
+      </Form>
+    </Section>
+  );
+}

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createUser, type TestUser } from '../../helpers/accounts.js';
+import { startConsoleDaemon, type ConsoleDaemon } from '../../helpers/console-daemon.js';
+import { CLI_MAIN } from '../../helpers/daemon-process.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+/**
+ * `svc login --web` as a process without a terminal; the test approves or denies through the API
+ * as the console page would (tests/e2e/console/login-web.test.ts does it in a real browser).
+ */
+async function runWebLogin(args: string[], decide: (d: ConsoleDaemon, u: TestUser, userCode: string) => Promise<unknown>) {
+  // Real time: the CLI polls on its own clock every 2 s, and the daemon throttles polls per second.
+  const clock = new FakeClock(Date.now());
+  clock.now = () => Date.now();
+  const d = await startConsoleDaemon({ clock });
+  const u = await createUser(d.t);
+  const home = tempDir('svc-cli-home');
+  const child = spawn(process.execPath, [CLI_MAIN, 'login', '--web', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, SVC_URL: d.url, SVC_CONFIG_DIR: home, SVC_KEYCHAIN: 'off', DISPLAY: ':0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let decided = false;
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => {
+    stderr += c;
+    const code = /Your pairing code: (\S+)/.exec(stderr)?.[1];
+    if (code && !decided) void decide(d, u, code).catch((err) => (stderr += `\n[test] ${err}`));
+    decided ||= Boolean(code);
+  });
+  const exit = await new Promise<number | null>((r) => child.once('close', r));
+  await d.close();
+  return { d, u, exit, stdout, stderr };
+}
+
+test('no terminal: the page URL is printed (no browser is opened), progress goes to stderr, --json prints one answer', async () => {
+  const run = await runWebLogin(['--json'], (d, u, code) => d.t.post('/api/auth/pairing/approve', { user_code: code }, u.auth));
+  assert.is(run.exit, 0, run.stderr);
+  assert.match(run.stderr, new RegExp(`Open this page in a browser: http://localhost:\\d+/#/pair/[A-Z]{4}-[A-Z]{4}`));
+  assert.not.match(run.stderr, /Opened /);
+  const answer = JSON.parse(run.stdout);
+  assert.equal([answer.ok, answer.logged_in_as, answer.method], [true, run.u.user.email, 'pairing']);
+  const row = (await run.d.t.deps.stores.sessions.find(answer.session_id))!;
+  assert.equal(row.method, ['pairing', 'pwd']);
+});
+
+test('denied in the browser: the CLI stops with exit 130, stores nothing', async () => {
+  const run = await runWebLogin([], (d, u, code) => d.t.post('/api/auth/pairing/deny', { user_code: code }, u.auth));
+  assert.is(run.exit, 130, run.stderr);
+  assert.match(run.stderr, /denied/);
+  assert.is(run.stdout, '');
+});
+
+test.run();

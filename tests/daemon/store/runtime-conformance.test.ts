@@ -1,0 +1,172 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ConfiguredEvent, Quest } from '../../../daemon/runtime/services.js';
+import type { RuntimeSessionRecord } from '../../../daemon/store/types.js';
+import { runtimeStoreImplementations } from '../../helpers/store-implementations.js';
+
+/**
+ * The per-Company stores' conformance suite (agents, sessions, transcripts, quests, configured
+ * events, firings, webhook deliveries), run against every implementation; the journal one is closed
+ * and reopened to show each write is durable. Ticks, channels and questions have their own files.
+ */
+const AT = '2026-01-15T12:00:00.000Z';
+const session = (id: string, agent_id: string, over: Partial<RuntimeSessionRecord> = {}): RuntimeSessionRecord => ({
+  id, agent_id, status: 'active', gateway_channel_id: null, created_at: AT, turn_status: 'idle', turns_completed: 0,
+  context_budget: null, context_used: 0, stopped_at: null, message_count: 0, ...over,
+});
+const quest = (id: string, over: Partial<Quest> = {}): Quest => ({
+  id, title: `quest ${id}`, status: 'open', agent_id: null, session_id: null, result: null, created_at: AT, updated_at: AT, ...over,
+});
+const cfg = (id: string, type: string, over: Partial<ConfiguredEvent> = {}): ConfiguredEvent => ({
+  id, type, tool_calls: [], agent_id: null, session_id: null, quest_id: null, enabled: true, status: 'active', matcher: null, timezone: null, created_at: AT, ...over,
+});
+const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
+
+for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
+  const test = suite(`runtime store conformance: ${name}`);
+
+  test('agents: create, get, list and by role, oldest first; kept across a reopen', async () => {
+    const { stores, reopen } = await make();
+    await stores.agents.create({ id: 'ag_1', name: 'Ada', role: 'ops', created_at: AT });
+    await stores.agents.create({ id: 'ag_2', name: 'Bob', role: null, created_at: AT });
+    await stores.agents.create({ id: 'ag_3', name: 'Cy', role: 'ops', created_at: AT });
+    assert.is((await stores.agents.get('ag_2'))?.name, 'Bob');
+    assert.is(await stores.agents.get('__proto__'), undefined);
+    assert.equal(ids(await stores.agents.withRole('ops')), ['ag_1', 'ag_3']);
+    const again = reopen ? await reopen() : stores;
+    assert.equal(ids(await again.agents.list()), ['ag_1', 'ag_2', 'ag_3']);
+    assert.equal(ids(await again.agents.withRole('ops')), ['ag_1', 'ag_3']);
+  });
+
+  test('sessions: created with their seeded configured events in one write; filtered; check-and-set', async () => {
+    const { stores, reopen } = await make();
+    await stores.sessions.create(session('se_1', 'ag_1'), [cfg('ce_1', 'session:start', { session_id: 'se_1' }), cfg('ce_2', 'session:stopped', { session_id: 'se_1' })]);
+    await stores.sessions.create(session('se_2', 'ag_2'), []);
+    await stores.sessions.create(session('se_3', 'ag_1'), []);
+    assert.equal(ids(await stores.configured.list({ session_id: 'se_1' })), ['ce_1', 'ce_2']);
+    const stopped = await stores.sessions.update('se_1', (s) => ({ ...s, status: 'stopped' }));
+    assert.is(stopped?.status, 'stopped');
+    assert.is(await stores.sessions.update('se_9', (s) => s), undefined, 'no such session');
+    try {
+      await stores.sessions.update('se_2', () => {
+        throw new Error('refused');
+      });
+      assert.unreachable();
+    } catch (err) {
+      assert.is((err as Error).message, 'refused');
+    }
+    assert.equal(ids(await stores.sessions.list({ agent_id: 'ag_1' })), ['se_1', 'se_3']);
+    assert.equal(ids(await stores.sessions.list({ agent_id: 'ag_1', status: 'active' })), ['se_3']);
+    await stores.sessions.update('se_2', (s) => ({ ...s, gateway_channel_id: 'ci' }));
+    assert.equal(ids(await stores.sessions.list({ gateway_channel_id: 'ci', status: 'active' })), ['se_2']);
+    const again = reopen ? await reopen() : stores;
+    assert.equal(ids(await again.sessions.list()), ['se_1', 'se_2', 'se_3'], 'an update keeps the order');
+    assert.equal(ids(await again.sessions.list({ status: 'stopped' })), ['se_1']);
+    assert.is((await again.sessions.get('se_2'))?.status, 'active');
+  });
+
+  test('transcripts: one record per message, in order; concurrent appends never share a place', async () => {
+    const { stores, reopen } = await make();
+    await stores.sessions.create(session('se_1', 'ag_1'), []);
+    const grow = (s: RuntimeSessionRecord) => ({ ...s, context_used: (s.context_used ?? 0) + 1 });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => stores.transcripts.append('se_1', { at: AT, from: 'user', text: `m${i}` }, grow)));
+    assert.is(await stores.transcripts.append('se_9', { at: AT, from: 'user', text: 'lost' }, grow), undefined);
+    try {
+      await stores.transcripts.append('se_1', { at: AT, from: 'user', text: 'refused' }, () => {
+        throw new Error('stopped');
+      });
+      assert.unreachable();
+    } catch (err) {
+      assert.is((err as Error).message, 'stopped');
+    }
+    const again = reopen ? await reopen() : stores;
+    const texts = (await again.transcripts.list('se_1')).map((m) => m.text);
+    assert.equal(texts, Array.from({ length: 20 }, (_, i) => `m${i}`), 'the refused message was not kept');
+    const s = await again.sessions.get('se_1');
+    assert.is(s?.context_used, 20);
+    assert.is(s?.message_count, 20);
+    assert.equal(await again.transcripts.list('se_9'), []);
+  });
+
+  test('quests: filters by status, agent and session, oldest first however they changed', async () => {
+    const { stores, reopen } = await make();
+    await stores.quests.create(quest('qs_1', { agent_id: 'ag_1' }));
+    await stores.quests.create(quest('qs_2', { agent_id: 'ag_1', session_id: 'se_1' }));
+    await stores.quests.create(quest('qs_3'));
+    await stores.quests.update('qs_1', (q) => ({ ...q, status: 'done' }));
+    await stores.quests.update('qs_1', (q) => ({ ...q, status: 'open', session_id: 'se_1' }));
+    assert.is(await stores.quests.update('qs_9', (q) => q), undefined);
+    const again = reopen ? await reopen() : stores;
+    assert.equal(ids(await again.quests.list()), ['qs_1', 'qs_2', 'qs_3']);
+    assert.equal(ids(await again.quests.list({ status: 'open' })), ['qs_1', 'qs_2', 'qs_3']);
+    assert.equal(ids(await again.quests.list({ session_id: 'se_1' })), ['qs_1', 'qs_2']);
+    assert.equal(ids(await again.quests.list({ agent_id: 'ag_1', session_id: 'se_1', status: 'open' })), ['qs_1', 'qs_2']);
+    assert.equal(ids(await again.quests.list({ status: 'done' })), []);
+  });
+
+  test('configured events: by pattern and scope; update; delete once', async () => {
+    const { stores, reopen } = await make();
+    await stores.configured.create(cfg('ce_1', 'quest:done', { agent_id: 'ag_1' }));
+    await stores.configured.create(cfg('ce_2', 'schedule:@hourly'));
+    await stores.configured.create(cfg('ce_3', 'quest:done', { quest_id: 'qs_1' }));
+    assert.equal(ids(await stores.configured.list({ type: 'quest:done' })), ['ce_1', 'ce_3']);
+    assert.equal(ids(await stores.configured.list({ type: 'quest:done', agent_id: 'ag_1' })), ['ce_1']);
+    assert.equal(ids(await stores.configured.list({ prefix: 'schedule' })), ['ce_2']);
+    assert.equal(ids(await stores.configured.list({ prefix: 'quest', quest_id: 'qs_1' })), ['ce_3']);
+    assert.is((await stores.configured.update('ce_2', (c) => ({ ...c, enabled: false })))?.enabled, false);
+    assert.ok(await stores.configured.delete('ce_1'));
+    assert.not.ok(await stores.configured.delete('ce_1'));
+    const again = reopen ? await reopen() : stores;
+    assert.equal(ids(await again.configured.list()), ['ce_2', 'ce_3']);
+    assert.is((await again.configured.get('ce_2'))?.enabled, false);
+    assert.is(await again.configured.get('ce_1'), undefined);
+  });
+
+  test('firings: each dispatch adds its own record; an event reads them all in order', async () => {
+    const { stores, reopen } = await make();
+    await stores.firings.add('ev_1', [{ configured_event_id: 'ce_1', tool: 'a', ok: true, result: 1 }]);
+    await stores.firings.add('ev_2', [{ configured_event_id: 'ce_1', tool: 'a', ok: false, error: 'no' }]);
+    await stores.firings.add('ev_1', [{ configured_event_id: 'ce_2', tool: 'b', ok: true }, { configured_event_id: 'ce_2', tool: 'c', ok: true }]);
+    const again = reopen ? await reopen() : stores;
+    assert.equal((await again.firings.of('ev_1')).map((f) => f.tool), ['a', 'b', 'c']);
+    assert.equal((await again.firings.of('ev_2')).map((f) => f.error), ['no']);
+    assert.equal(await again.firings.of('ev_3'), []);
+  });
+
+  test('webhook deliveries: a replay is refused, also after a reopen, until the retention passes', async () => {
+    const { stores, reopen } = await make();
+    const t0 = Date.parse(AT);
+    assert.ok(await stores.deliveries.firstSeen('co/ci\u0000d1', t0));
+    assert.not.ok(await stores.deliveries.firstSeen('co/ci\u0000d1', t0 + 1_000));
+    assert.ok(await stores.deliveries.firstSeen('co/other\u0000d1', t0), 'per channel');
+    const again = reopen ? await reopen() : stores;
+    assert.not.ok(await again.deliveries.firstSeen('co/ci\u0000d1', t0 + 2_000), 'remembered across a restart');
+    assert.ok(await again.deliveries.firstSeen('co/ci\u0000d1', t0 + 600_001), 'forgotten once its signature window has closed');
+    assert.is(await again.deliveries.size(), 1, 'expired ids are dropped as new ones arrive');
+  });
+
+  test.run();
+}
+
+const journal = suite('runtime store: journal costs');
+
+journal('appending a message writes what it changes, however long the transcript', async () => {
+  const { stores, dir } = await runtimeStoreImplementations.journal!();
+  const file = join(dir!, 'runtime.jsonl');
+  await stores.sessions.create(session('se_1', 'ag_1'), []);
+  const append = async (i: number) => {
+    const before = statSync(file).size;
+    await stores.transcripts.append('se_1', { at: AT, from: 'user', text: `message ${String(i).padStart(4, '0')}` }, (s) => s);
+    return statSync(file).size - before;
+  };
+  const second = (await append(0), await append(1));
+  for (let i = 2; i < 300; i++) await append(i);
+  // Only the counters in the line grow (a few digits): nothing of the earlier messages is written again.
+  const later = await append(300);
+  assert.ok(later <= second + 16, `the 301st append wrote ${later} bytes, the 2nd ${second}`);
+  await stores.close();
+});
+
+journal.run();

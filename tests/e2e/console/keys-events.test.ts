@@ -1,0 +1,120 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createUser } from '../../helpers/accounts.js';
+import { openPage, sharedBrowser } from '../../helpers/browser.js';
+import { startConsoleDaemon } from '../../helpers/console-daemon.js';
+import { assertLabelled, fill, logInWithPassword, press, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
+
+const browser = await sharedBrowser();
+
+if (browser) {
+  test('Company, then a secret key: shown once with a copy button, works, listed masked, revoked → 401', async () => {
+    const d = await startConsoleDaemon();
+    const { page, errors, close } = await openPage(browser);
+    try {
+      const u = await createUser(d.t, { tier: 'company' });
+      await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
+      await page.goto(d.consoleUrl + '#/companies');
+      await waitForHeading(page, 'Companies');
+      await assertLabelled(page);
+      await fill(page, 'Company name', 'Acme Labs');
+      await press(page, 'Create Company');
+      await waitForText(page, 'selected');
+      await screenshot(page, 'companies');
+
+      await page.goto(d.consoleUrl + '#/keys');
+      await waitForHeading(page, 'Keys');
+      await fill(page, 'Key name', 'laptop');
+      await assertLabelled(page);
+      await press(page, 'Create secret key');
+      await page.waitForSelector('.secret-box code.secret');
+      const secret = await page.$eval('.secret-box code.secret', (el) => el.textContent!);
+      assert.match(secret, /^sk_[0-9A-Za-z]{49}$/);
+      await waitForText(page, 'it is shown only this once');
+      // The copy button puts exactly the secret on the clipboard.
+      await page.browserContext().overridePermissions(new URL(d.consoleUrl).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+      await press(page, 'Copy');
+      await waitForText(page, 'Copied');
+      assert.is(await page.evaluate(() => navigator.clipboard.readText()), secret);
+      await screenshot(page, 'keys-new-secret');
+      const validate = () => d.t.post('/api/mcp/validate', {}, { authorization: `Bearer ${secret}` });
+      assert.is((await validate()).status, 200);
+
+      await press(page, 'I saved it');
+      await waitForText(page, 'sk_');
+      assert.not.ok((await page.evaluate(() => document.body.innerText)).includes(secret), 'the full secret is gone once dismissed');
+      await press(page, 'Revoke');
+      await waitForText(page, 'No secret keys.');
+      assert.is((await validate()).status, 401);
+
+      await press(page, 'Create account key');
+      await page.waitForSelector('.secret-box code.secret');
+      const ak = await page.$eval('.secret-box code.secret', (el) => el.textContent!);
+      assert.match(ak, /^ak_/);
+      await press(page, 'I saved it');
+      await press(page, 'Rotate account key');
+      await waitForText(page, 'the old one stopped working');
+      assert.is.not(await page.$eval('.secret-box code.secret', (el) => el.textContent!), ak);
+      assert.equal(errors, []);
+    } finally {
+      await close();
+      await d.close();
+    }
+  });
+
+  test('events: the live stream shows an event the moment it is triggered; its trace opens as a tree with what it fired', async () => {
+    const d = await startConsoleDaemon();
+    const { page, errors, close } = await openPage(browser);
+    try {
+      const u = await createUser(d.t, { tier: 'company' });
+      const company = (await d.t.post('/api/companies', { name: 'Acme' }, u.auth)).body;
+      const tenant = { ...u.auth, 'x-company': company.id };
+      // agent:deploy moves a quest to in_progress, which emits session:quest_start: a tree two levels deep.
+      const agent = (await d.t.post('/api/agents', { name: 'deployer' }, tenant)).body.agent;
+      const session = (await d.t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
+      const quest = (await d.t.post('/api/quests', { title: 'ship it', agent_id: agent.id, session_id: session.id }, tenant)).body.quest;
+      const cfg = await d.t.post('/api/events', { type: 'agent:deploy', tool_calls: [{ tool: 'quests.update', args: { quest_id: quest.id, status: 'in_progress' } }] }, tenant);
+      assert.is(cfg.status, 201, cfg.text);
+
+      await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
+      await page.goto(d.consoleUrl + '#/companies');
+      await press(page, 'Select');
+      await page.goto(d.consoleUrl + '#/events');
+      await waitForHeading(page, 'Events');
+      await waitForText(page, 'Listening: new events appear at the top.');
+      await assertLabelled(page);
+
+      const fired = await d.t.post('/api/events/trigger', { type: 'agent:deploy', content: { service: 'api' } }, tenant);
+      assert.is(fired.status, 200, fired.text);
+      const id = fired.body.event.id as string;
+      await waitForText(page, `Trace ${id}`);
+      await screenshot(page, 'events-live');
+
+      await press(page, `Trace ${id}`);
+      await waitForHeading(page, 'Trace');
+      await page.waitForSelector('ul.tree li .fired');
+      const tree = await page.$eval('ul.tree', (el) => (el as HTMLElement).innerText);
+      assert.match(tree, /agent:deploy/);
+      assert.match(tree, new RegExp(`fired quests\\.update \\(${cfg.body.event.id}\\): ok`));
+      assert.match(tree, /session:quest_start/, 'the event the tool call caused is a child in the tree');
+      assert.ok(await page.$('ul.tree ul[role="group"] li[role="treeitem"]'), 'drawn as a nested tree');
+      await screenshot(page, 'trace');
+
+      await page.goto(d.consoleUrl + '#/events/schedules');
+      await waitForText(page, 'Next runs');
+      await screenshot(page, 'schedules');
+      await page.goto(d.consoleUrl + '#/events/configured');
+      await waitForText(page, 'agent:deploy');
+      await press(page, 'Disable agent:deploy');
+      await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Enable agent:deploy'));
+      const listed = await d.t.get('/api/events?configured=true', tenant);
+      assert.is(listed.body.events.find((e: { id: string }) => e.id === cfg.body.event.id).status, 'paused');
+      assert.equal(errors, []);
+    } finally {
+      await close();
+      await d.close();
+    }
+  });
+
+  test.run();
+}
