@@ -26,7 +26,10 @@ export interface RuntimeSession {
   /** `active` until stopped. */
   status: string;
   gateway_channel_id: string | null;
+  /** The whole transcript on a read; the newest ANSWER_TAIL messages in the answer to a change. */
   transcript: TranscriptEntry[];
+  /** How many messages the whole transcript holds. */
+  transcript_total?: number;
   created_at: string;
   /** Issue 6 additions: `running` between a turn's start and its completion. */
   turn_status?: 'idle' | 'running';

@@ -24,8 +24,16 @@ type Sessions = Required<CompanyServices['sessions']>;
 export function createSessionsService(core: RuntimeCore): Sessions {
   const { sessions, transcripts } = core.stores;
   const live = (id: string) => requireSession(core, id);
-  /** The session as the API shows it: its record with its transcript. */
-  const view = async (id: string) => presentSession(await live(id), await transcripts.list(id));
+  /**
+   * The session as a change answers it: its record with the last ANSWER_TAIL messages of its
+   * transcript and `transcript_total`. A turn or a message then costs the same at message 10 and at
+   * message 100,000; GET /api/sessions/:id has the whole transcript.
+   */
+  const view = async (id: string) => {
+    const record = await live(id);
+    const { entries, total } = await transcripts.tail(id, ANSWER_TAIL);
+    return presentSession(record, entries, total);
+  };
   const about = (s: RuntimeSessionRecord) => ({ agent_id: s.agent_id, session_id: s.id });
 
   /** A change to a session that must still be active; 409 once it is stopped. */
@@ -73,9 +81,9 @@ export function createSessionsService(core: RuntimeCore): Sessions {
     },
     get: async (id) => {
       const s = await sessions.get(id);
-      return s ? presentSession(s, await transcripts.list(id)) : undefined;
+      return s ? presentSession(s, await transcripts.list(id), s.message_count) : undefined;
     },
-    list: async (filter = {}) => Promise.all((await sessions.list(filter)).map(async (s) => presentSession(s, await transcripts.list(s.id)))),
+    list: async (filter = {}) => Promise.all((await sessions.list(filter)).map(async (s) => presentSession(s, await transcripts.list(s.id), s.message_count))),
     async stop(id, caused_by) {
       if ((await live(id)).status === 'stopped') return view(id); // stopping twice is a no-op, emitted once
       let already = false;
@@ -151,8 +159,14 @@ async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: s
   return name !== undefined && name.toLowerCase() === from.toLowerCase();
 }
 
-/** The API's session: the stored record, its transcript where it always stood (before `created_at`). */
-export function presentSession(record: RuntimeSessionRecord, transcript: TranscriptEntry[]): RuntimeSession {
+/** Messages of the transcript that the answer to a change carries (the newest ones). */
+export const ANSWER_TAIL = 100;
+
+/**
+ * The API's session: the stored record, its transcript where it always stood (before `created_at`),
+ * and `transcript_total`, how many messages the whole transcript holds.
+ */
+export function presentSession(record: RuntimeSessionRecord, transcript: TranscriptEntry[], total: number): RuntimeSession {
   const { message_count: _, ...rest } = record;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(structuredClone(rest))) {
@@ -160,5 +174,6 @@ export function presentSession(record: RuntimeSessionRecord, transcript: Transcr
     out[k] = v;
   }
   if (!('transcript' in out)) out.transcript = transcript;
+  out.transcript_total = total;
   return out as unknown as RuntimeSession;
 }

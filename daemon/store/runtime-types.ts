@@ -33,6 +33,8 @@ export interface RuntimeSessionStore {
 export interface TranscriptStore {
   /** The session's messages, oldest first. */
   list(sessionId: string): Promise<TranscriptEntry[]>;
+  /** The last `count` messages, oldest first, and how many the transcript holds: costs `count`, not the history. */
+  tail(sessionId: string, count: number): Promise<{ entries: TranscriptEntry[]; total: number }>;
   /**
    * Appends one message and applies `change` to its session in the same atomic write; costs one
    * message record and one session record, however long the transcript. Undefined: no such session.

@@ -40,6 +40,16 @@ export function createSessionStore(space: Space, t: RuntimeTables): RuntimeSessi
 export function createTranscriptStore(space: Space, t: RuntimeTables): TranscriptStore {
   return {
     list: async (sessionId) => t.messages.lookup('session', sessionId).map(({ at, from, text }) => ({ at, from, text })),
+    tail: async (sessionId, count) => {
+      // Message ids are `<session>:<seq>`, so the last ones are found by id, whatever came before.
+      const total = t.sessions.get(sessionId)?.message_count ?? 0;
+      const entries = [];
+      for (let seq = Math.max(0, total - count); seq < total; seq++) {
+        const m = t.messages.get(`${sessionId}:${seq}`);
+        if (m) entries.push({ at: m.at, from: m.from, text: m.text });
+      }
+      return { entries, total };
+    },
     append: (sessionId, entry, change) =>
       updateOne(space, t.sessions, sessionId, (s): RuntimeSessionRecord => ({ ...change(s), message_count: s.message_count + 1 }), (tx) => {
         // The message count is read in the same write, so two appends never take the same seq.

@@ -49,7 +49,10 @@ test('stop() lets an in-flight request finish, then flushes, logs and releases t
   await stopped;
   assert.is(res.status, 201, res.body);
   assert.match(JSON.parse(res.body).code, /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
-  assert.equal(events, ['stop', 'answered', 'stopped']);
+  // The server finishes the answer before stop() goes on; when this process's client reads the end of
+  // it is up to the event loop, so only "stop came first and both happened" is the daemon's promise.
+  assert.is(events[0], 'stop');
+  assert.equal(events.slice(1).sort(), ['answered', 'stopped']);
   const invites = await readAccountRows(data, inviteSpec);
   assert.is(invites.length, 1, 'the in-flight write reached the disk');
   assert.is(readLock(data), null, 'the lock is released');

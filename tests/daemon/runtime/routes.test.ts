@@ -101,4 +101,19 @@ test('an unknown runtime path is left to the app (404); a wrong method is a 405'
   assert.is((await t.del('/api/agents')).status, 405);
 });
 
+test('the answer to a message carries the newest 100 messages and the total; a read carries them all', async () => {
+  const t = await createRuntimeTestApp();
+  const agent = (await t.post('/api/agents', { name: 'Ada' })).body.agent;
+  const s = (await t.post('/api/sessions', { agent_id: agent.id })).body.session;
+  let last;
+  for (let i = 0; i < 105; i++) last = await t.post(`/api/sessions/${s.id}/messages`, { text: `m${i}`, from: 'user' });
+  assert.is(last!.body.session.transcript.length, 100);
+  assert.is(last!.body.session.transcript[0].text, 'm5');
+  assert.is(last!.body.session.transcript[99].text, 'm104');
+  assert.is(last!.body.session.transcript_total, 105);
+  const read = await t.get(`/api/sessions/${s.id}`);
+  assert.is(read.body.session.transcript.length, 105);
+  assert.is(read.body.session.transcript_total, 105);
+});
+
 test.run();
