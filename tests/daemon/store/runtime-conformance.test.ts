@@ -88,6 +88,11 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.is(s?.context_used, 20);
     assert.is(s?.message_count, 20);
     assert.equal(await again.transcripts.list('se_9'), []);
+    const tail = await again.transcripts.tail('se_1', 3);
+    assert.equal([tail.total, tail.entries.map((m) => m.text)], [20, ['m17', 'm18', 'm19']]);
+    assert.equal((await again.transcripts.tail('se_1', 50)).entries.length, 20);
+    assert.equal(await again.transcripts.tail('se_1', 0), { entries: [], total: 20 });
+    assert.equal(await again.transcripts.tail('se_9', 5), { entries: [], total: 0 });
   });
 
   test('quests: filters by status, agent and session, oldest first however they changed', async () => {

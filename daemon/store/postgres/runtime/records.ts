@@ -40,6 +40,17 @@ export function createTranscriptStore(pool: pg.Pool, company: string): Transcrip
       );
       return rows.map(({ entry: { at, from, text } }) => ({ at, from, text }));
     },
+    // One statement, so the count and the messages are of one snapshot; found by seq (the primary key).
+    tail: async (sessionId, count) => {
+      const { rows } = await pool.query<{ total: number; entry: TranscriptEntry | null }>(
+        `SELECT s.message_count AS total, m.entry FROM svc_rt_sessions s
+         LEFT JOIN svc_rt_messages m ON m.company_id = s.company_id AND m.session_id = s.id AND m.seq >= s.message_count - $3
+         WHERE s.company_id = $1 AND s.id = $2 ORDER BY m.seq`,
+        [company, sessionId, Math.floor(count)],
+      );
+      const entries = rows.flatMap(({ entry }) => (entry ? [{ at: entry.at, from: entry.from, text: entry.text }] : []));
+      return { entries, total: rows[0]?.total ?? 0 };
+    },
     // The session row is locked while the message takes its seq (the count before this append), so
     // two appends, on one daemon or two, never take the same place and the counters never lose one.
     append: (sessionId, entry, change) =>
