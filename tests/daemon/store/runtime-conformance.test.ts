@@ -140,6 +140,25 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.equal(await again.firings.of('ev_3'), []);
   });
 
+  test('any text a user can send, NUL and backslashes included, is kept and found (never an error)', async () => {
+    const { stores, reopen } = await make();
+    const odd = 'a\u0000b\\0c\\';
+    await stores.agents.create({ id: 'ag_1', name: odd, role: odd, created_at: AT });
+    await stores.agents.create({ id: 'ag_2', name: 'plain', role: 'a\\0b\\\\0c\\', created_at: AT });
+    await stores.sessions.create(session('se_1', 'ag_1'), []);
+    await stores.transcripts.append('se_1', { at: AT, from: odd, text: odd }, (s) => s);
+    await stores.ticks.commit([{ id: odd, active: true, baseline: AT }]);
+    const again = reopen ? await reopen() : stores;
+    assert.equal(ids(await again.agents.withRole(odd)), ['ag_1']);
+    assert.is((await again.agents.get('ag_1'))?.name, odd);
+    assert.equal(await again.transcripts.list('se_1'), [{ at: AT, from: odd, text: odd }]);
+    assert.is(await again.agents.get(odd), undefined);
+    assert.equal(await again.transcripts.list(odd), []);
+    assert.equal(await again.quests.list({ agent_id: odd }), []);
+    assert.equal(await again.firings.of(odd), []);
+    assert.equal(await again.ticks.ids(), [odd]);
+  });
+
   test('webhook deliveries: a replay is refused, also after a reopen, until the retention passes', async () => {
     const { stores, reopen } = await make();
     const t0 = Date.parse(AT);

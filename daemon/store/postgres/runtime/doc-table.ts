@@ -2,6 +2,18 @@ import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import type { RecordChange } from '../../runtime-types.js';
 
+/**
+ * A text value as a key or lookup column holds it: PostgreSQL text cannot contain NUL, and a user
+ * can send one (an id in a URL, a role), so NUL becomes `\0` and a backslash `\\` (one-to-one, so
+ * no two values meet). Every key and filter value passes through here, on the way in and in queries.
+ */
+export const sqlText = (value: string): string => value.replace(/\\/g, '\\\\').replace(/\0/g, '\\0');
+
+/** The value `sqlText` stored, back (for keys read from a table rather than from a doc). */
+export const fromSqlText = (stored: string): string => stored.replace(/\\(\\|0)/g, (_, c: string) => (c === '0' ? '\0' : '\\'));
+
+const column = (value: string | number | boolean | null): string | number | boolean | null => (typeof value === 'string' ? sqlText(value) : value);
+
 /** A pool or one connection inside a transaction: the helpers below run on either. */
 export type Queryable = pg.Pool | pg.PoolClient;
 
@@ -25,7 +37,7 @@ export interface DocTable<T> {
 export async function putDoc<T>(q: Queryable, t: DocTable<T>, company: string, record: T): Promise<void> {
   const cols = t.columns(record);
   const names = Object.keys(cols);
-  const values = [company, t.keyOf(record), JSON.stringify(record), ...names.map((n) => cols[n])];
+  const values = [company, sqlText(t.keyOf(record)), JSON.stringify(record), ...names.map((n) => column(cols[n]!))];
   const place = names.map((_, i) => `$${i + 4}`).join(', ');
   const set = ['doc = EXCLUDED.doc', ...names.map((n) => `${n} = EXCLUDED.${n}`)].join(', ');
   await q.query(
@@ -36,7 +48,7 @@ export async function putDoc<T>(q: Queryable, t: DocTable<T>, company: string, r
 }
 
 export async function getDoc<T>(q: Queryable, t: DocTable<T>, company: string, key: string, lock = false): Promise<T | undefined> {
-  const { rows } = await q.query<{ doc: T }>(`SELECT doc FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2${lock ? ' FOR UPDATE' : ''}`, [company, key]);
+  const { rows } = await q.query<{ doc: T }>(`SELECT doc FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2${lock ? ' FOR UPDATE' : ''}`, [company, sqlText(key)]);
   return rows[0]?.doc;
 }
 
@@ -48,7 +60,7 @@ export async function listDocs<T>(q: Queryable, t: DocTable<T>, company: string,
     if (value === undefined) continue;
     const column = t.filters[field];
     if (!column) throw new Error(`${t.name}: no filter on ${field}`);
-    values.push(value);
+    values.push(sqlText(value));
     where.push(`${column} = $${values.length}`);
   }
   const { rows } = await q.query<{ doc: T }>(`SELECT doc FROM ${t.name} WHERE ${where.join(' AND ')} ORDER BY pos`, values);
@@ -80,6 +92,6 @@ export function updateDoc<T>(
 
 /** Deletes one record; false when there was none. */
 export async function deleteDoc<T>(q: Queryable, t: DocTable<T>, company: string, key: string): Promise<boolean> {
-  const { rowCount } = await q.query(`DELETE FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2`, [company, key]);
+  const { rowCount } = await q.query(`DELETE FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2`, [company, sqlText(key)]);
   return (rowCount ?? 0) > 0;
 }

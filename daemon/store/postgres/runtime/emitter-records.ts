@@ -3,17 +3,17 @@ import { withTransaction } from '../connect.js';
 import { StoreConflict } from '../../types.js';
 import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore } from '../../runtime-types.js';
 import type { Firing } from '../../../runtime/services.js';
-import { deleteDoc, getDoc, listDocs, putDoc } from './doc-table.js';
+import { deleteDoc, getDoc, listDocs, putDoc, sqlText } from './doc-table.js';
 import * as t from './tables.js';
 
 export function createFiringStore(pool: pg.Pool, company: string): FiringStore {
   return {
     // One row per dispatch: adding firings never rewrites the ones an event already has.
     add: async (eventId, fired) => {
-      await pool.query('INSERT INTO svc_rt_firings (company_id, event_id, fired) VALUES ($1, $2, $3)', [company, eventId, JSON.stringify(fired)]);
+      await pool.query('INSERT INTO svc_rt_firings (company_id, event_id, fired) VALUES ($1, $2, $3)', [company, sqlText(eventId), JSON.stringify(fired)]);
     },
     of: async (eventId) => {
-      const { rows } = await pool.query<{ fired: Firing[] }>('SELECT fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 ORDER BY pos', [company, eventId]);
+      const { rows } = await pool.query<{ fired: Firing[] }>('SELECT fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 ORDER BY pos', [company, sqlText(eventId)]);
       return rows.flatMap((r) => r.fired);
     },
   };
@@ -27,13 +27,13 @@ export function createChannelStore(pool: pg.Pool, company: string): ChannelStore
     create: async (record) => {
       const { rowCount } = await pool.query('INSERT INTO svc_rt_channels (company_id, name, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
         company,
-        record.name,
+        sqlText(record.name),
         JSON.stringify(record),
       ]);
       if (!rowCount) throw new StoreConflict('channel_exists', `a channel named '${record.name}' already exists`);
     },
     replace: async (record) => {
-      const { rowCount } = await pool.query('UPDATE svc_rt_channels SET doc = $3 WHERE company_id = $1 AND name = $2', [company, record.name, JSON.stringify(record)]);
+      const { rowCount } = await pool.query('UPDATE svc_rt_channels SET doc = $3 WHERE company_id = $1 AND name = $2', [company, sqlText(record.name), JSON.stringify(record)]);
       return (rowCount ?? 0) > 0;
     },
     delete: (name) => deleteDoc(pool, t.channels, company, name),

@@ -3,7 +3,7 @@ import { withTransaction } from '../connect.js';
 import type { AgentStore, ConfiguredEventStore, QuestStore, RuntimeSessionRecord, RuntimeSessionStore, TranscriptStore } from '../../runtime-types.js';
 import type { TranscriptEntry } from '../../../runtime/services.js';
 import { createKeyedQueue } from './keyed-queue.js';
-import { deleteDoc, getDoc, listDocs, putDoc, updateDoc } from './doc-table.js';
+import { deleteDoc, getDoc, listDocs, putDoc, sqlText, updateDoc } from './doc-table.js';
 import * as t from './tables.js';
 
 export function createAgentStore(pool: pg.Pool, company: string): AgentStore {
@@ -36,7 +36,7 @@ export function createTranscriptStore(pool: pg.Pool, company: string): Transcrip
     list: async (sessionId) => {
       const { rows } = await pool.query<{ entry: TranscriptEntry }>(
         'SELECT entry FROM svc_rt_messages WHERE company_id = $1 AND session_id = $2 ORDER BY seq',
-        [company, sessionId],
+        [company, sqlText(sessionId)],
       );
       return rows.map(({ entry: { at, from, text } }) => ({ at, from, text }));
     },
@@ -46,7 +46,7 @@ export function createTranscriptStore(pool: pg.Pool, company: string): Transcrip
         `SELECT s.message_count AS total, m.entry FROM svc_rt_sessions s
          LEFT JOIN svc_rt_messages m ON m.company_id = s.company_id AND m.session_id = s.id AND m.seq >= s.message_count - $3
          WHERE s.company_id = $1 AND s.id = $2 ORDER BY m.seq`,
-        [company, sessionId, Math.floor(count)],
+        [company, sqlText(sessionId), Math.floor(count)],
       );
       const entries = rows.flatMap(({ entry }) => (entry ? [{ at: entry.at, from: entry.from, text: entry.text }] : []));
       return { entries, total: rows[0]?.total ?? 0 };
@@ -64,7 +64,7 @@ export function createTranscriptStore(pool: pg.Pool, company: string): Transcrip
           const { at, from, text } = entry;
           await client.query('INSERT INTO svc_rt_messages (company_id, session_id, seq, entry) VALUES ($1, $2, $3, $4)', [
             company,
-            sessionId,
+            sqlText(sessionId),
             before.message_count,
             JSON.stringify({ at, from, text }),
           ]);

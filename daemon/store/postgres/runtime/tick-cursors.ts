@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
+import { fromSqlText, sqlText } from './doc-table.js';
 import type { TickCursor, TickStore, TickUpdate } from '../../runtime-types.js';
 
 type CursorRow = TickCursor & { id: string };
@@ -18,9 +19,9 @@ export function createTickStore(pool: pg.Pool, company: string): TickStore {
   const read = async (q: pg.Pool | pg.PoolClient, ids: string[] | null, lock = false): Promise<Map<string, CursorRow>> => {
     const { rows } = await q.query<CursorRow>(
       `SELECT id, last_tick, active, baseline FROM svc_rt_tick_cursors WHERE company_id = $1${ids ? ' AND id = ANY($2::text[])' : ''} ORDER BY id COLLATE "C"${lock ? ' FOR UPDATE' : ''}`,
-      ids ? [company, ids] : [company],
+      ids ? [company, ids.map(sqlText)] : [company],
     );
-    return new Map(rows.map((r) => [r.id, r]));
+    return new Map(rows.map((r) => [fromSqlText(r.id), { ...r, id: fromSqlText(r.id) }]));
   };
   return {
     get: async (id) => {
@@ -39,7 +40,7 @@ export function createTickStore(pool: pg.Pool, company: string): TickStore {
           `INSERT INTO svc_rt_tick_cursors (company_id, id, last_tick, active, baseline)
            SELECT $1, id, NULL, active, baseline FROM unnest($2::text[], $3::boolean[], $4::text[]) AS u(id, active, baseline)
            ON CONFLICT DO NOTHING`,
-          [company, fresh.map((u) => u.id), fresh.map((u) => u.active), fresh.map((u) => u.baseline ?? EPOCH)],
+          [company, fresh.map((u) => sqlText(u.id)), fresh.map((u) => u.active), fresh.map((u) => u.baseline ?? EPOCH)],
         );
         const seen = await read(client, fresh.map((u) => u.id), true);
         const claimed: Array<{ id: string; tick: string }> = [];
@@ -57,14 +58,14 @@ export function createTickStore(pool: pg.Pool, company: string): TickStore {
           `UPDATE svc_rt_tick_cursors c SET last_tick = u.last_tick, active = u.active, baseline = u.baseline
            FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[]) AS u(id, last_tick, active, baseline)
            WHERE c.company_id = $1 AND c.id = u.id`,
-          [company, all.map((c) => c.id), all.map((c) => c.last_tick), all.map((c) => c.active), all.map((c) => c.baseline)],
+          [company, all.map((c) => sqlText(c.id)), all.map((c) => c.last_tick), all.map((c) => c.active), all.map((c) => c.baseline)],
         );
         return claimed;
       });
     },
     forget: async (ids) => {
       if (ids.length === 0) return;
-      await pool.query('DELETE FROM svc_rt_tick_cursors WHERE company_id = $1 AND id = ANY($2::text[])', [company, ids]);
+      await pool.query('DELETE FROM svc_rt_tick_cursors WHERE company_id = $1 AND id = ANY($2::text[])', [company, ids.map(sqlText)]);
     },
   };
 }
