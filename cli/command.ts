@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from './context.js';
 
-/** Builds the context for a command from its flags merged with the global ones (--json, --url). */
+/** Builds the context for a command from its flags merged with the global ones (--json, --url, --profile). */
 export type ContextFactory = (globals: GlobalOptions) => CliContext;
 
 /** Wires a commander action to a `run(options, ctx)` function; errors travel up to main.ts. */
@@ -14,6 +14,6 @@ export function action<A extends unknown[]>(
     const self = params[params.length - 1] as Command;
     const flags = self.optsWithGlobals();
     const args = params.slice(0, -2) as A;
-    await run(makeCtx({ json: flags.json, url: flags.url }), flags, ...args);
+    await run(makeCtx({ json: flags.json, url: flags.url, profile: flags.profile }), flags, ...args);
   });
 }

@@ -2,7 +2,11 @@ import { readLock, processIsAlive } from '../daemon/lock.js';
 import { DEFAULT_URL, resolveConfigDir, resolveDataDir } from '../shared/paths.js';
 import { createApiClient, type ApiClient } from './api-client.js';
 import { createCredentialStore, accounts, type CredentialStore } from './credentials/index.js';
+import { companyKey, scopeCredentials } from './credentials/profile-scope.js';
 import { createConfigFile, type ConfigFile } from './config-file.js';
+import { UsageError } from './errors.js';
+import { pickFields } from './json-fields.js';
+import { DEFAULT_PROFILE, readProfiles, selectProfile, type Profile, type ProfileSource } from './profiles.js';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -11,13 +15,15 @@ export interface CliIO {
 }
 
 export interface GlobalOptions {
-  json?: boolean;
+  /** `--json` (true) or `--json id,name` (only those fields). */
+  json?: boolean | string;
   url?: string;
+  profile?: string;
 }
 
 /**
- * What every command's run function gets: streams, environment, the resolved daemon URL and,
- * built only when first asked for, the API client, the credential store and the config file.
+ * What every command's run function gets: streams, environment, the profile, the resolved daemon
+ * URL and, built only when first asked for, the API client, the credential store and the config.
  */
 export interface CliContext {
   io: CliIO;
@@ -28,18 +34,26 @@ export interface CliContext {
   /** Prompts, spinners and live views only when both ends are a terminal. */
   interactive: boolean;
   configDir: string;
-  /** True when --url or SVC_URL named the daemon (else a local daemon's lock file or the default did). */
+  /** The profile in use, and where it was named. */
+  profile: { name: string; source: ProfileSource };
+  /** The credential-store scope of the profile (`profile:<name>`). */
+  scope: string;
+  /** True when --url or SVC_URL named the daemon (else the profile, a lock file or the default did). */
   urlGiven: boolean;
   url(): string;
   api(): ApiClient;
+  /** The profile's view of the credential store (see credentials/profile-scope.ts). */
   credentials(): CredentialStore;
   config(): ConfigFile;
-  /** The data folder of a local daemon (for the operator token). */
+  /** The data folder of a local daemon (for its URL and operator token): --data, SVC_DATA_DIR, the profile's, the default. */
   dataDir(flag?: string): string;
   now(): number;
   out(line?: string): void;
   err(line: string): void;
+  /** JSON on stdout; with `--json a,b` only those fields (of the object, or of each element of an array). */
   printJson(value: unknown): void;
+  /** What every list command prints under --json: a bare array of rows. */
+  printList(rows: unknown[]): void;
 }
 
 export interface ContextOptions {
@@ -61,8 +75,21 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     let value: T | undefined;
     return () => (value ??= make());
   };
-
-  const url = once(() => (globals.url ?? env.SVC_URL ?? localDaemonUrl(env) ?? DEFAULT_URL).replace(/\/+$/, ''));
+  const rawConfig = once(() => options.overrides?.config?.() ?? createConfigFile(configDir));
+  const profile = selectProfile(rawConfig(), globals, env);
+  const scope = `profile:${profile.name}`;
+  const record = once((): Profile => {
+    const found = readProfiles(rawConfig())[profile.name];
+    if (!found) throw new UsageError(`no profile '${profile.name}' (named by ${profile.source})`, "list them with 'svc profile list', add one with 'svc profile add <name> --url <url>'");
+    return found;
+  });
+  const dataDir = (flag?: string) => flag ?? env.SVC_DATA_DIR ?? record().data_dir ?? resolveDataDir(undefined, env);
+  const url = once(() => (globals.url ?? env.SVC_URL ?? record().url ?? localDaemonUrl(dataDir()) ?? DEFAULT_URL).replace(/\/+$/, ''));
+  const baseStore = once(
+    () => options.overrides?.credentials?.() ?? createCredentialStore({ configDir, env, warn: (l) => ctx.err(l), openKeychain: options.openKeychain }),
+  );
+  const fields = typeof globals.json === 'string' && globals.json.trim() ? globals.json.split(',').map((f) => f.trim()).filter(Boolean) : null;
+  const write = (value: unknown) => void io.stdout.write(JSON.stringify(fields ? pickFields(value, fields) : value, null, 2) + '\n');
   const ctx: CliContext = {
     io,
     env,
@@ -70,24 +97,52 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     color: Boolean(io.stdout.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb',
     interactive: Boolean(io.stdout.isTTY && io.stdin.isTTY) && !env.CI,
     configDir,
+    profile,
+    scope,
     urlGiven: Boolean(globals.url ?? env.SVC_URL),
     url,
-    credentials: options.overrides?.credentials ?? once(() => createCredentialStore({ configDir, env, warn: (l) => ctx.err(l), openKeychain: options.openKeychain })),
-    config: options.overrides?.config ?? once(() => createConfigFile(configDir)),
+    credentials: once(() => {
+      record();
+      return scopeCredentials(baseStore(), scope, url);
+    }),
+    config: once(() => scopeConfig(rawConfig(), scope, url)),
     api:
       options.overrides?.api ??
-      once(() => createApiClient(url(), async () => env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(url()))))),
-    dataDir: (flag) => resolveDataDir(flag, env),
+      once(() => createApiClient(url(), async () => env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(scope))))),
+    dataDir,
     now: options.overrides?.now ?? (() => Date.now()),
     out: (line = '') => void io.stdout.write(line + '\n'),
     err: (line) => void io.stderr.write(line + '\n'),
-    printJson: (value) => void io.stdout.write(JSON.stringify(value, null, 2) + '\n'),
+    printJson: write,
+    printList: (rows) => write(rows),
   };
   return ctx;
 }
 
-/** A daemon started on this machine with the default data folder (say with --port 0) is found through its lock file. */
-function localDaemonUrl(env: Record<string, string | undefined>): string | undefined {
-  const lock = readLock(resolveDataDir(undefined, env));
+/** A daemon started on this machine (say with --port 0) is found through the lock file of its data folder. */
+function localDaemonUrl(dir: string): string | undefined {
+  const lock = readLock(dir);
   return lock?.url && processIsAlive(lock.pid) ? lock.url : undefined;
 }
+
+/** The config with the current Company filed under the profile; an old `company:<url>` entry moves there on first read. */
+function scopeConfig(config: ConfigFile, scope: string, url: () => string): ConfigFile {
+  const scoped = (key: string) => (key === `company:${url()}` ? companyKey(scope) : key);
+  return {
+    get<T>(key: string): T | undefined {
+      const name = scoped(key);
+      const found = config.get<T>(name);
+      if (found !== undefined || name !== companyKey(scope)) return found;
+      const old = config.get<T>(`company:${url()}`);
+      if (old !== undefined) {
+        config.set(name, old);
+        config.delete(`company:${url()}`);
+      }
+      return old;
+    },
+    set: (key, value) => config.set(scoped(key), value),
+    delete: (key) => config.delete(scoped(key)),
+  };
+}
+
+export { DEFAULT_PROFILE };

@@ -51,8 +51,9 @@ export class ApiRequestError extends CliError {
     readonly code: string,
     message: string,
     readonly body: unknown,
+    hint: string | undefined = hintForStatus(status, code),
   ) {
-    super(message, exitCodeForStatus(status), hintForStatus(status, code));
+    super(message, exitCodeForStatus(status), hint);
   }
 }
 

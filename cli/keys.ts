@@ -3,20 +3,9 @@ import type { CliContext } from './context.js';
 import { accounts } from './credentials/store.js';
 import { UsageError } from './errors.js';
 
-/** Wire shapes of the keys routes (docs/keys.md). */
-export interface SecretKeyRow {
-  id: string;
-  name: string;
-  company: { id: string; name: string | null };
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface KeyList {
-  keys: SecretKeyRow[];
-  account_key: { id: string; prefix: string; created_at: string; last_used_at: string | null } | null;
-}
+/** Wire shapes of the keys routes: one definition, in shared/schemas/keys.ts. */
+export type { SecretKeyRow, KeyListResponse as KeyList } from '../shared/schemas/keys.js';
+import type { SecretKeyRow } from '../shared/schemas/keys.js';
 
 /** Refuses a malformed key before it is sent anywhere (same format check as the daemon, shared/keys.ts). */
 export function assertWellFormed(kind: KeyKind, key: string, source: string): string {
@@ -25,10 +14,10 @@ export function assertWellFormed(kind: KeyKind, key: string, source: string): st
   return key.trim();
 }
 
-export const storeSecretKey = (ctx: CliContext, companyId: string, key: string) => ctx.credentials().set(accounts.secretKey(ctx.url(), companyId), key);
-export const storedSecretKey = (ctx: CliContext, companyId: string) => ctx.credentials().get(accounts.secretKey(ctx.url(), companyId));
-export const storeAccountKey = (ctx: CliContext, key: string) => ctx.credentials().set(accounts.accountKey(ctx.url()), key);
-export const storedAccountKey = (ctx: CliContext) => ctx.credentials().get(accounts.accountKey(ctx.url()));
+export const storeSecretKey = (ctx: CliContext, companyId: string, key: string) => ctx.credentials().set(accounts.secretKey(ctx.scope, companyId), key);
+export const storedSecretKey = (ctx: CliContext, companyId: string) => ctx.credentials().get(accounts.secretKey(ctx.scope, companyId));
+export const storeAccountKey = (ctx: CliContext, key: string) => ctx.credentials().set(accounts.accountKey(ctx.scope), key);
+export const storedAccountKey = (ctx: CliContext) => ctx.credentials().get(accounts.accountKey(ctx.scope));
 
 /**
  * Forgets the stored secret key of a Company if it is the key being revoked. The store holds only
@@ -37,7 +26,7 @@ export const storedAccountKey = (ctx: CliContext) => ctx.credentials().get(accou
 export async function forgetSecretKeyIfStored(ctx: CliContext, row: SecretKeyRow): Promise<boolean> {
   const stored = await storedSecretKey(ctx, row.company.id);
   if (!stored || maskKey(stored) !== row.prefix) return false;
-  return ctx.credentials().delete(accounts.secretKey(ctx.url(), row.company.id));
+  return ctx.credentials().delete(accounts.secretKey(ctx.scope, row.company.id));
 }
 
 /** Where a stored secret went, for the one line that tells the user. */

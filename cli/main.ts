@@ -1,32 +1,39 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
 import { VERSION } from '../shared/version.js';
+import type { Command } from 'commander';
 import type { ContextFactory } from './command.js';
-import { createCliContext, type CliIO } from './context.js';
-import { CliError } from './errors.js';
-import { registerCommands } from './commands/index.js';
+import type { CliIO } from './context.js';
+import { commandsToLoad, normalizeArgv } from './argv.js';
+import { reportError } from './report-error.js';
+
+export { reportError } from './report-error.js';
 
 export interface MainOptions {
   io?: CliIO;
   env?: Record<string, string | undefined>;
 }
 
-/** Builds the program: global flags, then every command from cli/commands/. */
-export function buildProgram(makeCtx: ContextFactory, io: CliIO): Command {
+/**
+ * Builds the program: global flags, then the commands from cli/commands/ (`load`: which to import
+ * in full; the rest are names and descriptions only, so a command loads only what it runs).
+ */
+export async function buildProgram(makeCtx: ContextFactory, io: CliIO, load: Set<string> | '*' = '*'): Promise<Command> {
+  const [{ Command }, { registerCommands }] = await Promise.all([import('commander'), import('./commands/index.js')]);
   const program = new Command('svc')
     .description('svc: log in, manage access keys, follow events and relay MCP for the agent platform')
     .version(VERSION, '-v, --version')
-    .option('--json', 'print machine-readable JSON')
-    .option('--url <url>', 'platform URL (default $SVC_URL, a local daemon, or http://127.0.0.1:7878)')
+    .option('--json [fields]', 'print machine-readable JSON (optionally only these comma-separated fields)')
+    .option('--url <url>', 'platform URL (default $SVC_URL, the profile, a local daemon, or http://127.0.0.1:7878)')
+    .option('--profile <name>', 'the profile to use (default $SVC_PROFILE, else the one chosen with svc profile use)')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
     })
     .exitOverride();
-  registerCommands(program, makeCtx);
+  await registerCommands(program, makeCtx, load);
   // Subcommands inherit exitOverride and output only when set before they are added, so set them again.
   const inherit = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
@@ -43,29 +50,20 @@ export function buildProgram(makeCtx: ContextFactory, io: CliIO): Command {
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const io = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
   const env = options.env ?? process.env;
-  const program = buildProgram((globals) => createCliContext({ io, env, globals }), io);
+  // `svc --version` answers before anything else is loaded.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    io.stdout.write(VERSION + '\n');
+    return 0;
+  }
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    const { createCliContext } = await import('./context.js');
+    const args = normalizeArgv(argv);
+    const program = await buildProgram((globals) => createCliContext({ io, env, globals }), io, commandsToLoad(args));
+    await program.parseAsync(args, { from: 'user' });
     return 0;
   } catch (err) {
-    return reportError(err, io);
+    return reportError(err, io, env);
   }
-}
-
-export function reportError(err: unknown, io: CliIO): number {
-  if (err instanceof CommanderError) {
-    // Help and --version "exit" with 0; everything else commander rejects is a usage error (it printed why).
-    return err.exitCode === 0 ? 0 : 2;
-  }
-  if (err instanceof CliError) {
-    io.stderr.write(`svc: ${err.message}\n`);
-    if (err.hint) io.stderr.write(`hint: ${err.hint}\n`);
-    return err.exitCode;
-  }
-  const e = err as Error;
-  io.stderr.write(`svc: ${e?.message ?? String(err)}\n`);
-  if (process.env.SVC_DEBUG && e?.stack) io.stderr.write(e.stack + '\n');
-  return 1;
 }
 
 const invokedDirectly = (() => {
@@ -77,6 +75,19 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
+  // A reader that went away (`svc events list | head -1`) is a normal end, not an error: exit 0, quietly.
+  const quietOnClosedPipe = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  };
+  process.stdout.on('error', quietOnClosedPipe);
+  process.stderr.on('error', quietOnClosedPipe);
+  // Whatever escapes a command still ends as one line, never a stack trace (unless SVC_DEBUG).
+  const last = (err: unknown) => {
+    if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') process.exit(0);
+    process.exit(reportError(err, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env));
+  };
+  process.on('uncaughtException', last);
+  process.on('unhandledRejection', last);
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -1,70 +1,67 @@
-import { createInterface } from 'node:readline';
 import type { CliContext } from './context.js';
 import { CancelledError, UsageError } from './errors.js';
 
 /**
- * Asking the user for input. Questions go to stderr, so stdout stays clean for --json and pipes.
- * Secrets (passwords, TOTP codes) are read without echo, straight from a terminal, never from argv
- * (argv is visible to every user of the machine through `ps`).
+ * Asking the user for input, through @inquirer's prompts (loaded only when a prompt is shown):
+ * line editing, arrow keys and backspace behave as in any terminal program instead of ending up
+ * in the answer. Questions go to stderr, so stdout stays clean for --json and pipes. Secrets
+ * (passwords, codes) are never echoed and never taken from argv (argv shows in `ps`).
  */
-type TtyIn = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+/** The password rules of the daemon (spec §3.1), checked as the password is typed, before the confirmation. */
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 128;
+export const passwordProblem = (p: string): string | null =>
+  [...p].length < PASSWORD_MIN ? `at least ${PASSWORD_MIN} characters (a passphrase of a few words is good)` : [...p].length > PASSWORD_MAX ? `at most ${PASSWORD_MAX} characters` : null;
+
+/** How many times a wrong password or code is asked again before the command gives up. */
+export const TRIES = 3;
 
 /** Throws a usage error naming the flag to use when there is no terminal to ask on. */
 export function requireInteractive(ctx: CliContext, what: string, flagHint: string): void {
   if (!ctx.interactive) throw new UsageError(`${what} is needed and there is no terminal to ask on`, flagHint);
 }
 
-/** One line of visible input (an e-mail address, an invite code). */
-export function promptLine(ctx: CliContext, question: string): Promise<string> {
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: Boolean(ctx.io.stdin.isTTY) });
-  return new Promise((resolve, reject) => {
-    rl.on('SIGINT', () => {
-      rl.close();
-      reject(new CancelledError());
-    });
-    rl.question(question, (answer) => {
-      rl.close();
-      resolve(answer.trim());
-    });
-  });
+const streams = (ctx: CliContext) => ({ input: ctx.io.stdin, output: ctx.io.stderr, clearPromptOnDone: false });
+const message = (question: string) => question.replace(/:\s*$/, '');
+
+/** Ctrl-C (or a closed input) ends a prompt with @inquirer's ExitPromptError: that is a cancel (exit 130). */
+async function cancellable<T>(prompt: Promise<T>): Promise<T> {
+  try {
+    return await prompt;
+  } catch (err) {
+    const name = (err as Error)?.name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new CancelledError();
+    throw err;
+  }
 }
 
-/** One line typed without echo; Ctrl-C cancels. The terminal is put back as it was whatever happens. */
-export function promptSecret(ctx: CliContext, question: string): Promise<string> {
-  const input = ctx.io.stdin as TtyIn;
-  if (!input.isTTY || !input.setRawMode) throw new UsageError('a secret can only be typed on a terminal');
-  ctx.io.stderr.write(question);
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const finish = (err: Error | null) => {
-      input.removeListener('data', onData);
-      input.setRawMode!(false);
-      input.pause();
-      ctx.io.stderr.write('\n');
-      if (err) reject(err);
-      else resolve(value);
-    };
-    const onData = (chunk: Buffer | string) => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\u0003') return finish(new CancelledError());
-        if (ch === '\r' || ch === '\n' || (ch === '\u0004' && value === '')) return finish(null);
-        if (ch === '\u007f' || ch === '\b') value = [...value].slice(0, -1).join('');
-        else if (ch >= ' ') value += ch;
-      }
-    };
-    input.setRawMode!(true);
-    input.resume();
-    input.on('data', onData);
-  });
+/** One line of visible input (an e-mail address, an invite code), trimmed. */
+export async function promptLine(ctx: CliContext, question: string, validate?: (v: string) => string | true): Promise<string> {
+  const { default: input } = await import('@inquirer/input');
+  return (await cancellable(input({ message: message(question), validate }, streams(ctx)))).trim();
 }
 
-/** A new password typed twice, so a typo does not lock the user out of a fresh account. */
+/** One line typed without echo. `validate` answers an error to show, and the prompt asks again. */
+export async function promptSecret(ctx: CliContext, question: string, validate?: (v: string) => string | true): Promise<string> {
+  const { default: password } = await import('@inquirer/password');
+  return cancellable(password({ message: message(question), validate }, streams(ctx)));
+}
+
+/**
+ * A new password typed twice, so a typo does not lock the user out of a fresh account. The rules
+ * are checked on the first entry (asked again at once), the two entries compared after the
+ * second (both asked again, up to TRIES times).
+ */
 export async function promptNewPassword(ctx: CliContext, label = 'Password'): Promise<string> {
-  ctx.err('(12 to 128 characters; a passphrase of a few words is good)');
-  const first = await promptSecret(ctx, `${label}: `);
-  const second = await promptSecret(ctx, `${label} again: `);
-  if (first !== second) throw new UsageError('the two passwords differ');
-  return first;
+  ctx.err(`(${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a passphrase of a few words is good)`);
+  for (let attempt = 1; ; attempt++) {
+    const first = await promptSecret(ctx, `${label}: `, (v) => (passwordProblem(v) ? `The password needs ${passwordProblem(v)}.` : true));
+    const second = await promptSecret(ctx, `${label} again: `);
+    if (first === second) return first;
+    if (attempt >= TRIES) throw new UsageError('the two passwords differ');
+    ctx.err('The two passwords differ; type them again.');
+  }
 }
 
 /**
@@ -84,29 +81,25 @@ export async function readStdinLines(ctx: CliContext, count: number, what: strin
 
 /**
  * One question for flows that also run without a terminal given a flag: a usage error naming
- * `flagHint` when there is no terminal; with `secret`, nothing typed is echoed (raw mode on a real
- * terminal; elsewhere readline with its echo swallowed).
+ * `flagHint` when there is no terminal; with `secret`, nothing typed is echoed.
  */
 export async function ask(ctx: CliContext, question: string, options: { secret?: boolean; flagHint?: string } = {}): Promise<string> {
   if (!ctx.interactive) throw new UsageError(`cannot ask "${question.trim()}" without a terminal`, options.flagHint);
-  if (!options.secret) return promptLine(ctx, question);
-  if ((ctx.io.stdin as TtyIn).setRawMode) return promptSecret(ctx, question);
-  const output = ctx.io.stderr as NodeJS.WritableStream;
-  const rl = createInterface({ input: ctx.io.stdin, output, terminal: true });
-  // Readline echoes through _writeToOutput; after the question is shown, swallow the echo.
-  const internals = rl as unknown as { _writeToOutput: (s: string) => void };
-  internals._writeToOutput = (chunk: string) => {
-    if (chunk.includes('\n')) output.write('\n');
-  };
-  output.write(question);
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      rl.question('', (answer) => resolve(answer.trim()));
-      rl.once('SIGINT', () => reject(new CancelledError()));
-      rl.once('close', () => reject(new CancelledError()));
-    });
-  } finally {
-    rl.close();
+  return options.secret ? (await promptSecret(ctx, question)).trim() : promptLine(ctx, question);
+}
+
+/**
+ * Runs `attempt` with an answer from `prompt`, asking again (up to TRIES times in all) while
+ * `isWrong` says the daemon refused the answer (a wrong password or code); the last refusal is thrown.
+ */
+export async function withRetries<T>(ctx: CliContext, prompt: () => Promise<string>, attempt: (answer: string) => Promise<T>, isWrong: (err: unknown) => boolean): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(await prompt());
+    } catch (err) {
+      if (n >= TRIES || !isWrong(err)) throw err;
+      ctx.err(`${(err as Error).message} — try again (${TRIES - n} ${TRIES - n === 1 ? 'try' : 'tries'} left).`);
+    }
   }
 }
 

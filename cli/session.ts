@@ -8,15 +8,15 @@ import { AuthRequiredError } from './errors.js';
  * SVC_TOKEN, when set, wins over the stored one.
  */
 export async function saveLogin(ctx: CliContext, token: string): Promise<void> {
-  await ctx.credentials().set(accounts.token(ctx.url()), token);
+  await ctx.credentials().set(accounts.token(ctx.scope), token);
 }
 
 export async function forgetLogin(ctx: CliContext): Promise<boolean> {
-  return ctx.credentials().delete(accounts.token(ctx.url()));
+  return ctx.credentials().delete(accounts.token(ctx.scope));
 }
 
 export async function currentToken(ctx: CliContext): Promise<string | null> {
-  return ctx.env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(ctx.url())));
+  return ctx.env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(ctx.scope)));
 }
 
 export async function requireToken(ctx: CliContext): Promise<string> {

@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import { ErrorCode } from '../shared/errors.js';
 
-/** Why a service said no: the input, a record that is not there, or the state a record is in. */
-export type Refusal = 'invalid' | 'not_found' | 'conflict';
+/**
+ * Why a service said no: the input, a record that is not there, the state a record is in, or a
+ * service it depends on (the mail server) that cannot take the work right now.
+ */
+export type Refusal = 'invalid' | 'not_found' | 'conflict' | 'unavailable';
 
 /**
  * An expected "no" from a service, free of HTTP: the services below the routes (the Company
@@ -24,6 +27,7 @@ export class DomainError extends Error {
 
 export const invalid = (message: string, code: string, details?: Record<string, unknown>) => new DomainError('invalid', code, message, details);
 export const missing = (message: string, code: string = ErrorCode.notFound) => new DomainError('not_found', code, message);
+export const unavailable = (message: string, code: string) => new DomainError('unavailable', code, message);
 export const conflicting = (message: string, code: string = ErrorCode.conflict) => new DomainError('conflict', code, message);
 
 /**

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
@@ -156,13 +157,29 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
         : [
             `data folder: ${dataDir}`,
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
-            `next: in another terminal, run  npx svc signup --url ${daemon.url} --invite ${invite}`,
+            ...nextSteps(dataDir, invite),
             // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).
-            `web console: ${consoleUrl}  (or: npx svc login --web)`,
+            `web console: ${consoleUrl}  (or: ${cliCommand()} login --web)`,
           ]),
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The banner's next step, pasteable verbatim in any folder: the CLI by its absolute path (`npx svc`
+ * would fetch an unrelated npm package; `svc` needs `npm link` first), and for a data folder that
+ * is not the default one, a profile naming it once, through which every command finds the daemon.
+ */
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const cliCommand = () => `node ${shellQuote(fileURLToPath(new URL('../cli/main.js', import.meta.url)))}`;
+
+function nextSteps(dataDir: string, invite: string): string[] {
+  const q = shellQuote;
+  const cli = cliCommand();
+  const signup = `${cli} signup --invite ${invite}`;
+  if (resolve(dataDir) === resolve(resolveDataDir(undefined, { ...process.env, SVC_DATA_DIR: undefined }))) return [`next: in another terminal, run  ${signup}`];
+  return [`next: in another terminal, run  ${cli} profile add local --data ${q(resolve(dataDir))} --use`, `      then  ${signup}`];
 }
 
 /**

@@ -1,3 +1,5 @@
+import { unavailable } from './domain-error.js';
+import { ErrorCode } from '../shared/errors.js';
 import nodemailer from 'nodemailer';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
@@ -46,8 +48,10 @@ export function createSmtpMailer(url: string, deps: SmtpMailerDeps): Mailer & { 
   return {
     async send(mail) {
       const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text }).catch((err: Error) => {
-        // The recipient and the server's answer, never the subject or text: they carry the code.
-        throw new Error(`SMTP delivery to ${mail.to} failed: ${err.message}`);
+        // The recipient and the server's answer go to the log, never the subject or text: they carry
+        // the code. The caller gets a 503 it can retry, not a 500 (the request itself was fine).
+        deps.log.warn(`SMTP delivery to ${mail.to} failed: ${err.message}`);
+        throw unavailable('The mail server could not take the message just now; try again in a moment.', ErrorCode.mailUnavailable);
       });
       const id = deps.ids('mail');
       deps.log.info(`mail to ${mail.to} sent over SMTP`, { mail_id: id, smtp_id: info.messageId });

@@ -15,6 +15,8 @@ export const ErrorCode = {
   conflict: 'conflict',
   rateLimited: 'rate_limited',
   internal: 'internal_error',
+  /** The mail server (--smtp) could not take a message; 503 with Retry-After. */
+  mailUnavailable: 'mail_unavailable',
   // credentials
   unauthorized: 'unauthorized',
   invalidToken: 'invalid_token',

@@ -1,141 +1,130 @@
 import { Command } from 'commander';
 import type { ContextFactory } from '../command.js';
-import { inviteCommand } from './admin/invite.js';
-import { tierCommand } from './admin/tier.js';
-import { startCommand } from './daemon/start.js';
-import { statusCommand } from './daemon/status.js';
-import { stopCommand } from './daemon/stop.js';
-import { mailCommand } from './mail/list.js';
-import { accountKeyRotateCommand } from './account-key/rotate.js';
-import { companiesCreateCommand } from './companies/create.js';
-import { companiesListCommand } from './companies/list.js';
-import { companiesUseCommand } from './companies/use.js';
-import { keysCreateCommand } from './keys/create.js';
-import { keysListCommand } from './keys/list.js';
-import { keysRevokeCommand } from './keys/revoke.js';
-import { keysValidateCommand } from './keys/validate.js';
-import { totpDisableCommand } from './totp/disable.js';
-import { totpEnableCommand } from './totp/enable.js';
-import { totpStatusCommand } from './totp/status.js';
-import { passkeysDeleteCommand } from './passkeys/delete.js';
-import { passkeysListCommand } from './passkeys/list.js';
-import { callCommand as mcpCallCommand } from './mcp/call.js';
-import { mcpCommand } from './mcp/serve.js';
-import { toolsCommand as mcpToolsCommand } from './mcp/tools.js';
-import { listCommand as eventsListCommand } from './events/list.js';
-import { tailCommand as eventsTailCommand } from './events/tail.js';
-import { createCommand as eventsCreateCommand } from './events/create.js';
-import { enableCommand as eventsEnableCommand } from './events/enable.js';
-import { disableCommand as eventsDisableCommand } from './events/disable.js';
-import { deleteCommand as eventsDeleteCommand } from './events/delete.js';
-import { triggerCommand as eventsTriggerCommand } from './events/trigger.js';
-import { traceCommand as eventsTraceCommand } from './events/trace.js';
-import { loginCommand } from './auth/login.js';
-import { logoutCommand } from './auth/logout.js';
-import { signupCommand } from './auth/signup.js';
-import { verifyCommand } from './auth/verify.js';
-import { whoamiCommand } from './auth/whoami.js';
-import { passwordChangeCommand } from './password/change.js';
-import { passwordForgotCommand } from './password/forgot.js';
-import { passwordResetCommand } from './password/reset.js';
-import { sessionsListCommand } from './sessions/list.js';
-import { sessionsRevokeCommand } from './sessions/revoke.js';
-import { sessionsRevokeOthersCommand } from './sessions/revoke-others.js';
-import { webhookCommand } from './webhook/send.js';
-import { channelsCreateCommand } from './channels/create.js';
-import { channelsListCommand } from './channels/list.js';
-import { channelsRotateCommand } from './channels/rotate.js';
-import { channelsDeleteCommand } from './channels/delete.js';
 
-/** Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. */
-export function registerCommands(program: Command, makeCtx: ContextFactory): void {
+type Build = (makeCtx: ContextFactory) => Promise<Command>;
+
+/** One top-level command: its name and one-line description, and how to load it (only when run). */
+interface Entry {
+  name: string;
+  description: string;
+  load: Build;
+}
+
+/** A noun with verbs: each verb is its own module, imported only when the noun is run. */
+const group =
+  (name: string, description: string, verbs: Array<(m: ContextFactory) => Promise<Command>>): Build =>
+  async (m) => {
+    const cmd = new Command(name).description(description);
+    for (const sub of await Promise.all(verbs.map((v) => v(m)))) cmd.addCommand(sub);
+    return cmd;
+  };
+const entry = (name: string, description: string, load: Build | Array<(m: ContextFactory) => Promise<Command>>): Entry => ({
+  name,
+  description,
+  load: Array.isArray(load) ? group(name, description, load) : load,
+});
+
+/**
+ * Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. Nothing here
+ * imports a command module at start: `svc --version` and `svc keys list` load only what they run
+ * (ethers, siwe, Ink and the MCP SDK stay unloaded unless the command needs them).
+ */
+export const ENTRIES: Entry[] = [
   // your account
-  program.addCommand(signupCommand(makeCtx));
-  program.addCommand(verifyCommand(makeCtx));
-  program.addCommand(loginCommand(makeCtx));
-  program.addCommand(logoutCommand(makeCtx));
-  program.addCommand(whoamiCommand(makeCtx));
-  program.addCommand(
-    new Command('sessions')
-      .description('list and end your login sessions')
-      .addCommand(sessionsListCommand(makeCtx))
-      .addCommand(sessionsRevokeCommand(makeCtx))
-      .addCommand(sessionsRevokeOthersCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('password')
-      .description('change, forget or reset your password')
-      .addCommand(passwordChangeCommand(makeCtx))
-      .addCommand(passwordForgotCommand(makeCtx))
-      .addCommand(passwordResetCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('totp')
-      .description('two-factor authentication with an authenticator app')
-      .addCommand(totpEnableCommand(makeCtx))
-      .addCommand(totpDisableCommand(makeCtx))
-      .addCommand(totpStatusCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('passkeys')
-      .description('the passkeys on your account (add them from a browser)')
-      .addCommand(passkeysListCommand(makeCtx))
-      .addCommand(passkeysDeleteCommand(makeCtx)),
-  );
+  entry('signup', 'create an account (asks for what is missing; e-mails a code to verify)', async (m) => (await import('./auth/signup.js')).signupCommand(m)),
+  entry('verify', 'confirm your e-mail address with the 6-digit code', async (m) => (await import('./auth/verify.js')).verifyCommand(m)),
+  entry('login', 'log in: e-mail and password (default), an e-mailed code (--email-code) or a wallet (--wallet)', async (m) => (await import('./auth/login.js')).loginCommand(m)),
+  entry('logout', 'end this login on the server and forget it locally', async (m) => (await import('./auth/logout.js')).logoutCommand(m)),
+  entry('whoami', 'show the account you are logged in as', async (m) => (await import('./auth/whoami.js')).whoamiCommand(m)),
+  entry('auth', 'your stored logins: status of every profile, print the token', [
+    async (m) => (await import('./auth/status.js')).authStatusCommand(m),
+    async (m) => (await import('./auth/token.js')).authTokenCommand(m),
+  ]),
+  entry('profile', 'named profiles: a platform URL or a local data folder, each with its own login', [
+    async (m) => (await import('./profile/add.js')).profileAddCommand(m),
+    async (m) => (await import('./profile/use.js')).profileUseCommand(m),
+    async (m) => (await import('./profile/list.js')).profileListCommand(m),
+    async (m) => (await import('./profile/remove.js')).profileRemoveCommand(m),
+  ]),
+  entry('sessions', 'list and end your login sessions', [
+    async (m) => (await import('./sessions/list.js')).sessionsListCommand(m),
+    async (m) => (await import('./sessions/revoke.js')).sessionsRevokeCommand(m),
+    async (m) => (await import('./sessions/revoke-others.js')).sessionsRevokeOthersCommand(m),
+  ]),
+  entry('password', 'change, forget or reset your password', [
+    async (m) => (await import('./password/change.js')).passwordChangeCommand(m),
+    async (m) => (await import('./password/forgot.js')).passwordForgotCommand(m),
+    async (m) => (await import('./password/reset.js')).passwordResetCommand(m),
+  ]),
+  entry('totp', 'two-factor authentication with an authenticator app', [
+    async (m) => (await import('./totp/enable.js')).totpEnableCommand(m),
+    async (m) => (await import('./totp/disable.js')).totpDisableCommand(m),
+    async (m) => (await import('./totp/status.js')).totpStatusCommand(m),
+  ]),
+  entry('passkeys', 'the passkeys on your account (add them from a browser)', [
+    async (m) => (await import('./passkeys/list.js')).passkeysListCommand(m),
+    async (m) => (await import('./passkeys/delete.js')).passkeysDeleteCommand(m),
+  ]),
   // Companies and keys
-  program.addCommand(
-    new Command('companies')
-      .description('your Companies: create, list, choose the current one')
-      .addCommand(companiesCreateCommand(makeCtx))
-      .addCommand(companiesListCommand(makeCtx))
-      .addCommand(companiesUseCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('keys')
-      .description('secret keys (sk_) for MCP clients and scripts')
-      .addCommand(keysCreateCommand(makeCtx))
-      .addCommand(keysListCommand(makeCtx))
-      .addCommand(keysRevokeCommand(makeCtx))
-      .addCommand(keysValidateCommand(makeCtx)),
-  );
-  program.addCommand(new Command('account-key').description('your account key (ak_)').addCommand(accountKeyRotateCommand(makeCtx)));
+  entry('companies', 'your Companies: create, list, choose the current one', [
+    async (m) => (await import('./companies/create.js')).companiesCreateCommand(m),
+    async (m) => (await import('./companies/list.js')).companiesListCommand(m),
+    async (m) => (await import('./companies/use.js')).companiesUseCommand(m),
+  ]),
+  entry('keys', 'secret keys (sk_) for MCP clients and scripts', [
+    async (m) => (await import('./keys/create.js')).keysCreateCommand(m),
+    async (m) => (await import('./keys/list.js')).keysListCommand(m),
+    async (m) => (await import('./keys/revoke.js')).keysRevokeCommand(m),
+    async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
+  ]),
+  entry('account-key', 'your account key (ak_)', [async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m)]),
   // events and channels
-  program.addCommand(
-    new Command('events')
-      .description("a Company's events: list, follow, configure, trigger and trace")
-      .addCommand(eventsListCommand(makeCtx))
-      .addCommand(eventsTailCommand(makeCtx))
-      .addCommand(eventsCreateCommand(makeCtx))
-      .addCommand(eventsEnableCommand(makeCtx))
-      .addCommand(eventsDisableCommand(makeCtx))
-      .addCommand(eventsDeleteCommand(makeCtx))
-      .addCommand(eventsTriggerCommand(makeCtx))
-      .addCommand(eventsTraceCommand(makeCtx)),
-  );
-  program.addCommand(
-    new Command('channels')
-      .description('inbound webhook channels of a Company: create, list, rotate, delete')
-      .addCommand(channelsCreateCommand(makeCtx))
-      .addCommand(channelsListCommand(makeCtx))
-      .addCommand(channelsRotateCommand(makeCtx))
-      .addCommand(channelsDeleteCommand(makeCtx)),
-  );
-  program.addCommand(webhookCommand(makeCtx));
+  entry("events", "a Company's events: list, follow, configure, trigger and trace", [
+    async (m) => (await import('./events/list.js')).listCommand(m),
+    async (m) => (await import('./events/tail.js')).tailCommand(m),
+    async (m) => (await import('./events/create.js')).createCommand(m),
+    async (m) => (await import('./events/enable.js')).enableCommand(m),
+    async (m) => (await import('./events/disable.js')).disableCommand(m),
+    async (m) => (await import('./events/delete.js')).deleteCommand(m),
+    async (m) => (await import('./events/trigger.js')).triggerCommand(m),
+    async (m) => (await import('./events/trace.js')).traceCommand(m),
+  ]),
+  entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', [
+    async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),
+    async (m) => (await import('./channels/list.js')).channelsListCommand(m),
+    async (m) => (await import('./channels/rotate.js')).channelsRotateCommand(m),
+    async (m) => (await import('./channels/delete.js')).channelsDeleteCommand(m),
+  ]),
+  entry('webhook', 'send a signed test delivery to a webhook channel', async (m) => (await import('./webhook/send.js')).webhookCommand(m)),
   // MCP
-  program.addCommand(mcpCommand(makeCtx, [mcpCallCommand(makeCtx), mcpToolsCommand(makeCtx)]));
+  entry('mcp', 'MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call', async (m) => {
+    const [serve, call, tools] = await Promise.all([import('./mcp/serve.js'), import('./mcp/call.js'), import('./mcp/tools.js')]);
+    return serve.mcpCommand(m, [call.callCommand(m), tools.toolsCommand(m)]);
+  }),
+  // raw calls and shell completion
+  entry('api', 'call any API route with your stored credentials and print the JSON (like gh api)', async (m) => (await import('./api/call.js')).apiCommand(m)),
+  entry('completion', 'print a shell completion script: bash, zsh or fish', async (m) => (await import('./completion/print.js')).completionCommand(m)),
   // a local daemon and its operator surface
-  program.addCommand(
-    new Command('daemon')
-      .description('run the local svc daemon')
-      .addCommand(startCommand(makeCtx))
-      .addCommand(stopCommand(makeCtx))
-      .addCommand(statusCommand(makeCtx)),
+  entry('daemon', 'run the local svc daemon', [
+    async (m) => (await import('./daemon/start.js')).startCommand(m),
+    async (m) => (await import('./daemon/stop.js')).stopCommand(m),
+    async (m) => (await import('./daemon/status.js')).statusCommand(m),
+  ]),
+  entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) => (await import('./mail/list.js')).mailCommand(m)),
+  entry('admin', 'operator commands for a local daemon (invites, tiers)', [
+    async (m) => (await import('./admin/invite.js')).inviteCommand(m),
+    async (m) => (await import('./admin/tier.js')).tierCommand(m),
+  ]),
+];
+
+/**
+ * Adds the commands to the program: `load` names the top-level commands to import and build in
+ * full ('*' for all: help of everything, completion); the others are added as name and
+ * description only, which is all `svc --help` shows of them.
+ */
+export async function registerCommands(program: Command, makeCtx: ContextFactory, load: Set<string> | '*'): Promise<void> {
+  const built = await Promise.all(
+    ENTRIES.map((e) => (load === '*' || load.has(e.name) ? e.load(makeCtx) : Promise.resolve(new Command(e.name).description(e.description)))),
   );
-  program.addCommand(mailCommand(makeCtx));
-  program.addCommand(
-    new Command('admin')
-      .description('operator commands for a local daemon (invites, tiers)')
-      .addCommand(inviteCommand(makeCtx))
-      .addCommand(tierCommand(makeCtx)),
-  );
+  for (const cmd of built) program.addCommand(cmd);
 }

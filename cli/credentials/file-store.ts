@@ -24,6 +24,9 @@ export function createFileStore(file: string): CredentialStore {
   };
   return {
     kind: () => 'file',
+    async where(account) {
+      return account in read() ? 'file' : null;
+    },
     async get(account) {
       return read()[account] ?? null;
     },

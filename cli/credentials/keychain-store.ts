@@ -1,7 +1,8 @@
 import type { CredentialStore } from './store.js';
 
 const SERVICE = 'svc';
-const TIMEOUT_MS = 5000;
+// Probed once per command: a keychain that does not answer within this is taken as absent.
+const TIMEOUT_MS = 1500;
 
 /**
  * The OS keychain through @napi-rs/keyring, pinned to the Secret Service on Linux (keyutils

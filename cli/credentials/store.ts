@@ -5,11 +5,16 @@ export interface CredentialStore {
   get(account: string): Promise<string | null>;
   set(account: string, secret: string): Promise<void>;
   delete(account: string): Promise<boolean>;
+  /** Where a secret is kept (`svc auth status`), or null when it is not; the stores that know say. */
+  where?(account: string): Promise<'keychain' | 'file' | null>;
 }
 
-/** Account names: one per daemon URL, so a local and a remote login do not overwrite each other. */
+/**
+ * Account names, one set per scope: `profile:<name>` (see cli/profiles.ts). Before profiles the
+ * scope was the daemon URL; cli/credentials/profile-scope.ts moves such names to the profile.
+ */
 export const accounts = {
-  token: (url: string) => `token:${url}`,
-  accountKey: (url: string) => `account-key:${url}`,
-  secretKey: (url: string, companyId: string) => `secret-key:${url}:${companyId}`,
+  token: (scope: string) => `token:${scope}`,
+  accountKey: (scope: string) => `account-key:${scope}`,
+  secretKey: (scope: string, companyId: string) => `secret-key:${scope}:${companyId}`,
 };

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { z } from 'zod';
+import { companyBody } from '../../shared/schemas/companies.js';
 import type { Deps } from '../deps.js';
 import { requireUser, userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
@@ -7,20 +7,6 @@ import { companyView, createCompany } from './companies.js';
 import { answeringCompanyRefusals } from './company-errors.js';
 import { seedDefaultSchedules } from '../events/schedule/defaults.js';
 
-/**
- * A Company name: what users type after `--root` and `svc companies use`. Letters, digits, spaces
- * and `._-`, starting with a letter or digit; never shaped like an id (`cmp_…`), so a `root` that
- * looks like an id is always read as one.
- */
-const companyBody = z.object({
-  name: z
-    .string({ message: 'name is required' })
-    .trim()
-    .min(1, 'name is required')
-    .max(64, 'name is at most 64 characters')
-    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'name may hold letters, digits, spaces and . _ - and starts with a letter or digit')
-    .refine((n) => !/^cmp_/i.test(n), 'name may not start with cmp_ (that is how Company ids look)'),
-});
 
 /** `POST /api/companies {name}` → 201 `{ ok, id, name, created_at }`; `GET /api/companies` → `{ companies }` (CONTRACT §4). */
 export function companiesRoutes(deps: Deps): Router {

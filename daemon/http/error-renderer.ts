@@ -25,10 +25,14 @@ export function errorRenderer(log: Logger): Middleware {
 }
 
 /** The one place a service's refusal becomes an HTTP status. */
-const STATUS_OF: Record<Refusal, number> = { invalid: 400, not_found: 404, conflict: 409 };
+const STATUS_OF: Record<Refusal, number> = { invalid: 400, not_found: 404, conflict: 409, unavailable: 503 };
 
 function toResponse(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
-  if (err instanceof DomainError) return { status: STATUS_OF[err.refusal], body: { ...err.details, error: err.message, code: err.code }, headers: {} };
+  if (err instanceof DomainError) {
+    // A dependency that is down is worth retrying: say when.
+    const headers: Record<string, string> = err.refusal === 'unavailable' ? { 'retry-after': '30' } : {};
+    return { status: STATUS_OF[err.refusal], body: { ...err.details, error: err.message, code: err.code }, headers };
+  }
   if (err instanceof ApiError) {
     if (err.status >= 500) return internal();
     return { status: err.status, body: { ...err.extra, error: err.message, code: err.code }, headers: err.headers };

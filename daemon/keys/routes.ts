@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { z } from 'zod';
+import { keyCreateBody as createBody } from '../../shared/schemas/keys.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -12,10 +12,6 @@ import type { SecretKeyRecord } from '../store/types.js';
 import { generateKey } from './key-material.js';
 import { assertKeyTier } from './tier-gate.js';
 
-const createBody = z.object({
-  root: z.string({ message: 'root is required (a Company name or id)' }).trim().min(1, 'root is required (a Company name or id)').max(200),
-  name: z.string({ message: 'name is required (a label for the key)' }).trim().min(1, 'name is required (a label for the key)').max(100, 'name is at most 100 characters'),
-});
 
 export const SAVE_NOTE = 'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';
 

@@ -24,7 +24,7 @@ export interface StoreDeps {
 }
 
 /**
- * The account stores of the data folder: one JSON Lines journal, `accounts.jsonl`. On the first
+ * The account stores of the data folder: one JSON Lines journal, `accounts/`. On the first
  * start over a folder of an earlier release, its lowdb documents are imported (legacy-import.ts).
  */
 export async function openFileStores(dataDir: string, deps: StoreDeps, log?: Pick<Logger, 'info' | 'warn'>): Promise<Stores> {

@@ -11,7 +11,7 @@ export type * from './limit-types.js';
 /**
  * The storage seam: small domain interfaces, async for reads as well as writes, so that a store can
  * be backed by a database. `index.ts` builds them once over the record engine (`engine/`): in memory,
- * or over the JSON Lines journal of the data folder (`accounts.jsonl`); `tests/daemon/store/` runs one
+ * or over the JSON Lines journal of the data folder (`accounts/`); `tests/daemon/store/` runs one
  * conformance suite against every implementation. Every write method resolves only after the change
  * is durable. Stores return values or throw domain errors (StoreConflict), never HTTP statuses.
  */

@@ -2,7 +2,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PassThrough } from 'node:stream';
 import { createCliContext } from '../../cli/context.js';
-import { promptSecret, readStdinLines } from '../../cli/prompt.js';
+import { promptNewPassword, promptSecret, readStdinLines } from '../../cli/prompt.js';
+import { stripAnsi } from '../helpers/fake-terminal.js';
+
+/** Waits for the prompt to draw something (a guard fails the test after 2 s instead of hanging). */
+async function waitUntil(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('the prompt never showed what was expected');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 import { CancelledError, UsageError } from '../../cli/errors.js';
 
 function ttyContext() {
@@ -15,13 +25,36 @@ function ttyContext() {
   return { ctx, stdin, written: () => written };
 }
 
-test('promptSecret reads without echo, handles backspace, restores the terminal', async () => {
+test('promptSecret reads without echo, handles backspace and arrow keys, restores the terminal', async () => {
   const { ctx, stdin, written } = ttyContext();
   const answer = promptSecret(ctx, 'Password: ');
-  stdin.write('hunter2x\u007f!\r');
-  assert.is(await answer, 'hunter2!');
+  // Arrow keys move the cursor (left, then right again): they must not end up in the password.
+  stdin.write('hunter2x\u007f!');
+  stdin.write('\x1b[D');
+  stdin.write('\x1b[C');
+  stdin.write('pass\r');
+  assert.is(await answer, 'hunter2!pass');
   assert.is(stdin.raw, false);
-  assert.is(written(), 'Password: \n', 'nothing of the secret is echoed');
+  const shown = stripAnsi(written());
+  assert.match(shown, /Password/);
+  assert.not.match(shown, /hunter|pass\b|\*/, 'nothing of the secret is echoed, not even its length');
+});
+
+test('promptNewPassword checks the rules before the confirmation prompt', async () => {
+  const { ctx, stdin, written } = ttyContext();
+  const answer = promptNewPassword(ctx);
+  // Paced like typing: each prompt attaches to the terminal when the one before it is done.
+  const type = async (text: string) => {
+    await new Promise((r) => setTimeout(r, 300));
+    stdin.write(text);
+  };
+  await type('short\r');
+  await waitUntil(() => /at least 12 characters/.test(stripAnsi(written())));
+  assert.not.match(stripAnsi(written()), /Password again/, 'the rules are checked before the confirmation prompt');
+  // The short entry is kept on the line to fix: erase it, then a good one, and a different confirmation.
+  await type('\u007f'.repeat(5) + 'correct horse battery staple\r');
+  await type('correct horse battery staple\r');
+  assert.is(await answer, 'correct horse battery staple');
 });
 
 test('promptSecret: Ctrl-C cancels', async () => {

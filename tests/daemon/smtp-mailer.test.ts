@@ -4,7 +4,9 @@ import { createIdGenerator } from '../../daemon/ids.js';
 import { createLogger } from '../../daemon/logger.js';
 import { cryptoRandom } from '../../daemon/random.js';
 import { checkSmtpUrl, createSmtpMailer, redactSmtpUrl } from '../../daemon/smtp-mailer.js';
+import { DomainError } from '../../daemon/domain-error.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { createTestApp } from '../helpers/test-app.js';
 import { startSmtpServer } from '../helpers/smtp.js';
 
 const test = suite('SMTP mailer');
@@ -34,20 +36,35 @@ test('a code and a link go out over SMTP, logged in, from the ?from= sender; the
   await smtp.close();
 });
 
-test('a refused login or a dead server is an error naming the recipient, not the code', async () => {
+test('a refused login or a dead server is a retryable refusal (503 mail_unavailable); the log names the recipient, never the code', async () => {
   const smtp = await startSmtpServer();
-  const wrong = createSmtpMailer(smtp.url.replace('s3cret', 'wrong'), setup());
+  const lines: string[] = [];
+  const wrong = createSmtpMailer(smtp.url.replace('s3cret', 'wrong'), setup(lines));
   const err = await wrong.send({ to: 'bob@example.test', subject: 'code 111222', text: 'code 111222' }).catch((e: Error) => e);
-  assert.instance(err, Error);
-  assert.match((err as Error).message, /^SMTP delivery to bob@example\.test failed: /);
+  assert.instance(err, DomainError);
+  assert.is((err as DomainError).refusal, 'unavailable');
+  assert.is((err as DomainError).code, 'mail_unavailable');
   assert.not.match((err as Error).message, /111222/);
+  assert.ok(lines.some((l) => l.includes('SMTP delivery to bob@example.test failed: ')));
+  assert.not.ok(lines.some((l) => l.includes('111222')), 'the code never reaches the log');
   assert.is(smtp.received.length, 0);
   wrong.close();
   await smtp.close();
   const dead = createSmtpMailer(smtp.url, setup());
   const down = await dead.send({ to: 'bob@example.test', subject: 's', text: 't' }).catch((e: Error) => e);
-  assert.match((down as Error).message, /^SMTP delivery to bob@example\.test failed: /);
+  assert.is((down as DomainError).code, 'mail_unavailable');
   dead.close();
+});
+
+test('a signup while the mail server is down answers 503 with Retry-After, never 500', async () => {
+  const smtp = await startSmtpServer();
+  await smtp.close();
+  const t = await createTestApp({ config: { smtpUrl: smtp.url } });
+  const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code;
+  const res = await t.post('/api/auth/signup', { email: 'down@example.test', password: 'a long enough password', invite_code: invite });
+  assert.is(res.status, 503, res.text);
+  assert.is(res.body.code, 'mail_unavailable');
+  assert.ok(res.headers['retry-after']);
 });
 
 test('SMTP URLs: smtp:// or smtps:// with a host; the password is redacted wherever the URL is shown', () => {

@@ -236,7 +236,8 @@ test('§7 events through the CLI (--json): create, trigger, trace, list, disable
     svcJson(['events', 'disable', made.id]),
   ]);
   assert.is(trace.event.id, fired.event.id);
-  assert.equal(list.events.map((e: any) => e.id), [fired.event.id]);
+  // Every list prints a bare array under --json (docs/cli.md).
+  assert.equal(list.map((e: any) => e.id), [fired.event.id]);
   assert.is(disabled.status, 'paused');
   assert.is((await svcJson(['events', 'delete', made.id])).ok, true);
 });

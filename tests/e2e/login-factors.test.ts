@@ -40,7 +40,7 @@ test.after(async () => {
 });
 
 const envFor = (configDir: string) => ({ SVC_URL: daemon.url, SVC_DATA_DIR: dataDir, SVC_KEYCHAIN: 'off', SVC_CONFIG_DIR: configDir });
-const storedToken = (configDir: string) => JSON.parse(readFileSync(join(configDir, 'credentials.json'), 'utf8'))[`token:${daemon.url}`] as string;
+const storedToken = (configDir: string) => JSON.parse(readFileSync(join(configDir, 'credentials.json'), 'utf8'))['token:profile:default'] as string;
 
 test('svc login --email-code (no terminal) waits for the local mail, logs in and stores the session', async () => {
   const config = tempDir('svc-e2e-config');

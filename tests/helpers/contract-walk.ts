@@ -57,10 +57,10 @@ export function createWalk(url: () => string, dataDir: string, configDir: string
     return { status: res.status, headers: res.headers, text, body: parsed };
   }
 
-  /** The session JWT the CLI stored for this daemon (SVC_KEYCHAIN=off keeps it in a 0600 file). */
+  /** The session JWT the CLI stored for the (default) profile (SVC_KEYCHAIN=off keeps it in a 0600 file). */
   function storedToken(): string {
     const creds = JSON.parse(readFileSync(join(configDir, 'credentials.json'), 'utf8')) as Record<string, string>;
-    return creds[`token:${url()}`]!;
+    return creds['token:profile:default']!;
   }
 
   return { outputs, env, svc, svcJson, http, storedToken };

@@ -40,6 +40,10 @@ export function createRuntimeApi(t: RuntimeTestApp, options: { fail?: (call: Rec
     get: (path, opts) => call('GET', path, opts),
     post: (path, body, opts) => call('POST', path, { ...opts, body: body ?? {} }),
     delete: (path, opts) => call('DELETE', path, opts),
+    raw: async (method, path, opts = {}) => {
+      const res = await t.request({ method: method as 'GET', url: path, headers: { 'content-type': 'application/json', ...opts.headers }, payload: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      return { status: res.status, body: res.body };
+    },
   };
   return { api, calls };
 }

@@ -6,7 +6,7 @@ import { defaultConfig, type ConfigOverrides } from '../../daemon/config.js';
 import type { Deps } from '../../daemon/deps.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger, type Logger } from '../../daemon/logger.js';
-import { createOutboxMailer } from '../../daemon/mailer.js';
+import { createConfiguredMailer } from '../../daemon/mailer.js';
 import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
 import { createSealer } from '../../daemon/store/sealer.js';
@@ -63,7 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const stores = options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
   const log = options.log ?? silentLogger;
   const runtimes = options.runtimes ?? createRuntimeHost({ config, clock, ids, log, storage: options.storage ?? 'memory', sealer: storeDeps.sealer, random });
-  const deps: Deps = { config, clock, random, ids, secrets, stores, log, runtimes, mailer: createOutboxMailer(stores.outbox, log) };
+  const deps: Deps = { config, clock, random, ids, secrets, stores, log, runtimes, mailer: createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log }) };
   const app = createApp(deps);
   const handler = app.callback();
 

@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { promptLine, promptSecret, readStdinLines, requireInteractive } from '../../prompt.js';
+import { promptLine, promptSecret, readStdinLines, requireInteractive, withRetries } from '../../prompt.js';
+import { refusedAs, withLoginHint } from '../../login-errors.js';
 import { saveLogin } from '../../session.js';
 import { addFactorLoginFlags, factorOptionsOf, runFactorLogin } from './login-factors.js';
 import { runWebLogin } from './login-web.js';
@@ -23,14 +24,19 @@ export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<voi
     requireInteractive(ctx, 'the e-mail address', 'pass --email');
     email = await promptLine(ctx, 'E-mail: ');
   }
-  let password: string;
-  if (opts.passwordStdin) password = (await readStdinLines(ctx, 1, 'the password'))[0]!;
-  else {
-    requireInteractive(ctx, 'the password', 'pipe it in with --password-stdin');
-    password = await promptSecret(ctx, 'Password: ');
+  const send = (password: string) => ctx.api().post<LoginAnswer>('/api/auth/login', { email, password }, { token: null });
+  let res: LoginAnswer;
+  try {
+    if (opts.passwordStdin) res = await send((await readStdinLines(ctx, 1, 'the password'))[0]!);
+    else {
+      requireInteractive(ctx, 'the password', 'pipe it in with --password-stdin');
+      // A mistyped password is asked again (3 tries), as a terminal login does.
+      res = await withRetries(ctx, () => promptSecret(ctx, 'Password: '), send, refusedAs('invalid_credentials'));
+    }
+    if (res.totp_required && res.partial_token) res = await completeTotp(ctx, res.partial_token, opts.otp);
+  } catch (err) {
+    throw withLoginHint(err);
   }
-  let res = await ctx.api().post<LoginAnswer>('/api/auth/login', { email, password }, { token: null });
-  if (res.totp_required && res.partial_token) res = await completeTotp(ctx, res.partial_token, opts.otp);
   await saveLogin(ctx, res.token!);
   if (ctx.json) return ctx.printJson({ ok: true, email, pending_verification: Boolean(res.pending_verification) });
   if (res.pending_verification) {
@@ -43,12 +49,10 @@ export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<voi
 
 /** The second step of a two-factor login (spec §3.3): the partial token plus the authenticator's code. */
 async function completeTotp(ctx: CliContext, partialToken: string, otp?: string): Promise<LoginAnswer> {
-  let code = otp;
-  if (!code) {
-    if (!ctx.interactive) throw new UsageError('this account needs a two-factor code', 'pass --totp-code <6 digits>');
-    code = await promptSecret(ctx, 'Two-factor code: ');
-  }
-  return ctx.api().post<LoginAnswer>('/api/auth/totp/login', { partial_token: partialToken, code }, { token: null });
+  const send = (code: string) => ctx.api().post<LoginAnswer>('/api/auth/totp/login', { partial_token: partialToken, code: code.trim() }, { token: null });
+  if (otp) return send(otp);
+  if (!ctx.interactive) throw new UsageError('this account needs a two-factor code', 'pass --totp-code <6 digits>');
+  return withRetries(ctx, () => promptSecret(ctx, 'Two-factor code: '), send, refusedAs('totp_invalid_code', 'invalid_code'));
 }
 
 /** `svc login`: the password by default; `--email-code` and `--wallet` are the passwordless ways (login-factors.ts). */

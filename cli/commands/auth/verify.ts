@@ -4,7 +4,8 @@ import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { FailedError, UsageError } from '../../errors.js';
 import { operatorApi } from '../../operator.js';
-import { promptLine, requireInteractive } from '../../prompt.js';
+import { promptLine, requireInteractive, withRetries } from '../../prompt.js';
+import { ApiRequestError } from '../../errors.js';
 import { currentToken, saveLogin } from '../../session.js';
 import { readTokenClaims } from '../../token-claims.js';
 
@@ -19,8 +20,10 @@ export interface VerifyOptions {
 /** `svc verify`: enters the e-mailed code and keeps the verified login that comes back. */
 export async function runVerify(opts: VerifyOptions, ctx: CliContext): Promise<void> {
   const email = opts.email ?? readTokenClaims(await currentToken(ctx)).email ?? (await askEmail(ctx));
-  const code = opts.code ?? (opts.fromMail ? await codeFromMail(ctx, email, opts.data) : await askCode(ctx));
-  const res = await ctx.api().post<{ ok: boolean; token: string }>('/api/auth/verify', { email, code }, { token: null });
+  const send = (code: string) => ctx.api().post<{ ok: boolean; token: string }>('/api/auth/verify', { email, code }, { token: null });
+  const given = opts.code ?? (opts.fromMail ? await codeFromMail(ctx, email, opts.data) : null);
+  // A typed code that is wrong is asked again (3 tries).
+  const res = given ? await send(given) : await withRetries(ctx, () => askCode(ctx), send, isWrongCode);
   await saveLogin(ctx, res.token);
   if (ctx.json) return ctx.printJson({ ok: true, email, verified: true });
   ctx.out(`Verified ${email}. You are logged in.`);
@@ -38,6 +41,8 @@ async function askEmail(ctx: CliContext): Promise<string> {
   requireInteractive(ctx, 'the e-mail address', 'pass --email');
   return promptLine(ctx, 'E-mail: ');
 }
+
+const isWrongCode = (err: unknown) => err instanceof ApiRequestError && err.code === 'invalid_code';
 
 async function askCode(ctx: CliContext): Promise<string> {
   if (!ctx.interactive) throw new UsageError('no code given', 'pass --code <6 digits>, or --from-mail on a local daemon');

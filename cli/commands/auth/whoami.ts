@@ -2,21 +2,14 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { requireToken } from '../../session.js';
+import { meResponse } from '../../../shared/schemas/me.js';
 
-export interface Me {
-  id: string;
-  email: string | null;
-  email_verified: boolean;
-  tier: string;
-  display_name: string | null;
-  pending_email: string | null;
-  session: { id: string; method: string[]; expires_at: string };
-}
+export type { MeResponse as Me } from '../../../shared/schemas/me.js';
 
 /** `svc whoami`: who the stored login (or SVC_TOKEN) is, as the daemon sees it. */
 export async function runWhoami(_opts: Record<string, never>, ctx: CliContext): Promise<void> {
   const token = await requireToken(ctx);
-  const me = await ctx.api().get<Me>('/api/me', { token });
+  const me = await ctx.api().get('/api/me', { token, schema: meResponse });
   if (ctx.json) return ctx.printJson(me);
   ctx.out(`${me.email ?? '(no e-mail)'}${me.display_name ? ` (${me.display_name})` : ''}`);
   ctx.out(`  id:       ${me.id}`);

@@ -8,7 +8,7 @@ import type { ChannelView } from './create.js';
 export async function runChannelsList(opts: { company?: string }, ctx: CliContext): Promise<void> {
   const api = await runtimeApi(ctx, opts.company);
   const { channels } = await api.get<{ channels: ChannelView[] }>('/api/channels');
-  if (ctx.json) return ctx.printJson({ channels });
+  if (ctx.json) return ctx.printList(channels);
   if (channels.length === 0) return ctx.err('no channels');
   for (const c of channels) {
     const grace = c.previous_secret_valid_until ? `  previous secret valid until ${c.previous_secret_valid_until}` : '';

@@ -2,18 +2,13 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import { currentCompanyKey, saveCurrentCompany } from '../../company.js';
 import type { CliContext } from '../../context.js';
+import { companyCreatedResponse } from '../../../shared/schemas/companies.js';
 
-interface CreatedCompany {
-  ok: boolean;
-  id: string;
-  name: string;
-  created_at: string;
-}
 
 /** `svc companies create <name>`; the first Company also becomes the current one (like `svc companies use`). */
 export async function runCompaniesCreate(opts: { name: string }, ctx: CliContext): Promise<void> {
-  const company = await ctx.api().post<CreatedCompany>('/api/companies', { name: opts.name });
-  const current = !ctx.config().get(currentCompanyKey(ctx.url()));
+  const company = await ctx.api().post('/api/companies', { name: opts.name }, { schema: companyCreatedResponse });
+  const current = !ctx.config().get(currentCompanyKey(ctx.scope));
   if (current) saveCurrentCompany(ctx, { id: company.id, name: company.name });
   if (ctx.json) return ctx.printJson({ ...company, current });
   ctx.out(`Created Company ${company.name} (${company.id})`);

@@ -2,19 +2,15 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import { currentCompanyKey } from '../../company.js';
 import type { CliContext } from '../../context.js';
+import { companyListResponse } from '../../../shared/schemas/companies.js';
 import { formatTable, shortTime } from '../../table.js';
 
-interface CompanyRow {
-  id: string;
-  name: string;
-  created_at: string;
-}
 
 /** `svc companies list`: yours, the current one marked with `*`. */
 export async function runCompaniesList(_opts: object, ctx: CliContext): Promise<void> {
-  const { companies } = await ctx.api().get<{ companies: CompanyRow[] }>('/api/companies');
-  const currentId = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.url()))?.id;
-  if (ctx.json) return ctx.printJson({ companies: companies.map((c) => ({ ...c, current: c.id === currentId })) });
+  const { companies } = await ctx.api().get('/api/companies', { schema: companyListResponse });
+  const currentId = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
+  if (ctx.json) return ctx.printList(companies.map((c) => ({ ...c, current: c.id === currentId })));
   if (companies.length === 0) {
     ctx.err("no Companies yet: create one with 'svc companies create <name>'");
     return;

@@ -2,11 +2,12 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import { resolveCompanyId, saveCurrentCompany } from '../../company.js';
 import type { CliContext } from '../../context.js';
+import { companyRefListResponse } from '../../../shared/schemas/companies.js';
 
 /** `svc companies use <name|id>`: the Company runtime commands act on from now on (for this daemon URL). */
 export async function runCompaniesUse(opts: { company: string }, ctx: CliContext): Promise<void> {
   const id = await resolveCompanyId(ctx, opts.company);
-  const { companies } = await ctx.api().get<{ companies: { id: string; name: string }[] }>('/api/companies');
+  const { companies } = await ctx.api().get('/api/companies', { schema: companyRefListResponse });
   const company = companies.find((c) => c.id === id)!;
   saveCurrentCompany(ctx, { id: company.id, name: company.name });
   if (ctx.json) return ctx.printJson({ ok: true, current: { id: company.id, name: company.name } });

@@ -54,7 +54,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   while (ctx.now() < deadline) {
     if (exited !== null) throw new FailedError(`the daemon exited during start-up:\n${tail(logFile, offset)}`);
     const lock = readLock(dir);
-    const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next)/.test(l));
+    const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next|\s+then)/.test(l));
     // The daemon answers /healthz before it has minted the banner's invite (a disk write): wait for
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));

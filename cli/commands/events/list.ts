@@ -19,13 +19,13 @@ export async function runList(opts: ListOptions, ctx: CliContext): Promise<void>
   const query = filterQuery(opts);
   if (opts.scheduled) {
     const { events } = await api.get<{ events: ScheduledRow[] }>('/api/events', { ...query, configured: true, scheduled: true });
-    if (ctx.json) return ctx.printJson({ events });
+    if (ctx.json) return ctx.printList(events);
     for (const line of formatScheduledRows(events, ctx.now())) ctx.out(line);
     return;
   }
   if (opts.configured) {
     const { events } = await api.get<{ events: ConfiguredEvent[] }>('/api/events', { ...query, configured: true });
-    if (ctx.json) return ctx.printJson({ events });
+    if (ctx.json) return ctx.printList(events);
     if (events.length === 0) ctx.err('no configured events');
     for (const e of events) {
       const scope = [e.agent_id && `agent=${e.agent_id}`, e.session_id && `session=${e.session_id}`, e.quest_id && `quest=${e.quest_id}`].filter(Boolean).join(' ');
@@ -40,9 +40,12 @@ export async function runList(opts: ListOptions, ctx: CliContext): Promise<void>
     since_id: opts.sinceId,
     limit: opts.limit,
   });
-  if (ctx.json) return ctx.printJson(page);
-  if (page.events.length === 0) ctx.err('no events');
-  for (const e of page.events) ctx.out(formatEvent(ctx, e));
+  // The same shape as every list (a bare array); the cursor of the next page goes to stderr.
+  if (ctx.json) ctx.printList(page.events);
+  else {
+    if (page.events.length === 0) ctx.err('no events');
+    for (const e of page.events) ctx.out(formatEvent(ctx, e));
+  }
   if (page.next_since_id) ctx.err(`more: svc events list --since-id ${page.next_since_id}`);
 }
 

@@ -18,7 +18,7 @@ export async function runLiveTail(api: RuntimeApi, opts: FollowOptions & { compa
   const feed = createLiveFeed(KEEP_ROWS);
   const quit = new AbortController();
   opts.signal?.addEventListener('abort', () => quit.abort(), { once: true });
-  const company = opts.company ?? ctx.config().get<{ name: string }>(currentCompanyKey(ctx.url()))?.name ?? '?';
+  const company = opts.company ?? ctx.config().get<{ name: string }>(currentCompanyKey(ctx.scope))?.name ?? '?';
   const from = opts.sinceId ? `after ${opts.sinceId}` : `since ${opts.since}`;
   const view = mountLiveView(
     {

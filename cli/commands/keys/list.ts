@@ -1,14 +1,15 @@
 import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
-import type { KeyList } from '../../keys.js';
+import { keyListResponse } from '../../../shared/schemas/keys.js';
 import { formatTable, shortTime } from '../../table.js';
 
 /** `svc keys list`: metadata only (the daemon never returns a whole key again). */
 export async function runKeysList(_opts: object, ctx: CliContext): Promise<void> {
-  const list = await ctx.api().get<KeyList>('/api/keys');
-  if (ctx.json) return ctx.printJson(list);
-  if (list.keys.length === 0) ctx.err("no secret keys: create one with 'svc keys create --root <company> --name <label>'");
+  const list = await ctx.api().get('/api/keys', { schema: keyListResponse });
+  // One row per key, the account key among them: the same bare-array shape as every list.
+  if (ctx.json) return ctx.printList([...list.keys.map((k) => ({ kind: 'secret', ...k })), ...(list.account_key ? [{ kind: 'account', ...list.account_key }] : [])]);
+  if (list.keys.length === 0) ctx.err("no secret keys: create one with 'svc keys create --name <label>' (for the current Company; --company <name> for another)");
   else {
     const rows = list.keys.map((k) => [k.id, k.name, k.company.name ?? k.company.id, k.prefix, shortTime(k.created_at), shortTime(k.last_used_at)]);
     formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'CREATED', 'LAST USED'], rows).forEach((l) => ctx.out(l));

@@ -2,11 +2,12 @@ import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
-import { forgetSecretKeyIfStored, type KeyList } from '../../keys.js';
+import { keyListResponse } from '../../../shared/schemas/keys.js';
+import { forgetSecretKeyIfStored } from '../../keys.js';
 
 /** `svc keys revoke <id>`: the key stops working at once; the CLI also forgets it if it holds it. */
 export async function runKeysRevoke(opts: { id: string }, ctx: CliContext): Promise<void> {
-  const { keys } = await ctx.api().get<KeyList>('/api/keys');
+  const { keys } = await ctx.api().get('/api/keys', { schema: keyListResponse });
   const row = keys.find((k) => k.id === opts.id);
   if (!row) throw new NotFoundError(`you have no secret key ${opts.id}`, "list them with 'svc keys list'");
   await ctx.api().delete('/api/keys/' + encodeURIComponent(opts.id));

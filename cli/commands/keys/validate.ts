@@ -26,7 +26,7 @@ export async function runKeysValidate(opts: { company?: string }, ctx: CliContex
     res = await ctx.api().post<Validation>('/api/mcp/validate', {}, { token: secret, headers: account ? { 'X-Api-Key': account } : {} });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 401) {
-      throw new AuthRequiredError(`the keys were refused: ${err.message}`, "create a new secret key with 'svc keys create --root <company> --name <label>'");
+      throw new AuthRequiredError(`the keys were refused: ${err.message}`, "create a new secret key with 'svc keys create --name <label>' (for the current Company; --company <name> for another)");
     }
     throw err;
   }
@@ -36,14 +36,14 @@ export async function runKeysValidate(opts: { company?: string }, ctx: CliContex
 }
 
 async function findStoredSecretKey(ctx: CliContext, flag?: string): Promise<string> {
-  const current = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.url()))?.id;
+  const current = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
   // A stored key is filed under the Company id: an id (or the current Company) needs no login; a name is looked up.
   const companyId = flag ? ((await storedSecretKey(ctx, flag)) ? flag : await resolveCompanyId(ctx, flag)) : current;
   const key = companyId ? await storedSecretKey(ctx, companyId) : null;
   if (!key) {
     throw new AuthRequiredError(
       companyId ? `no secret key stored for Company ${companyId} on ${ctx.url()}` : 'no secret key: set SVC_SECRET_KEY, or pick a Company with --company',
-      "set SVC_SECRET_KEY, or run 'svc keys create --root <company> --name <label>'",
+      "set SVC_SECRET_KEY, or run 'svc keys create --name <label>' (for the current Company; --company <name> for another)",
     );
   }
   return key;

@@ -24,7 +24,7 @@ export async function runMail(opts: MailOptions, ctx: CliContext): Promise<void>
 
   let mail = await fetchSince();
   if (!opts.follow) {
-    if (ctx.json) return ctx.printJson(mail);
+    if (ctx.json) return ctx.printList(mail);
     if (mail.length === 0) ctx.err(opts.to ? `no mail to ${opts.to} yet` : 'no mail yet');
     mail.forEach((m) => printMessage(ctx, m));
     return;

@@ -12,7 +12,7 @@ interface Passkey {
 /** `svc passkeys list`: the passkeys on the account (they are added from a browser). */
 export async function runPasskeysList(ctx: CliContext): Promise<void> {
   const { passkeys } = await ctx.api().get<{ passkeys: Passkey[] }>('/api/auth/passkeys');
-  if (ctx.json) return ctx.printJson(passkeys);
+  if (ctx.json) return ctx.printList(passkeys);
   if (passkeys.length === 0) return ctx.err('no passkeys on this account');
   for (const p of passkeys) ctx.out(`${p.id}  ${p.name}  added ${p.created_at}  last used ${p.last_used_at ?? 'never'}`);
 }

@@ -3,23 +3,15 @@ import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { requireToken } from '../../session.js';
 import { formatTable } from '../../table.js';
+import { sessionListResponse } from '../../../shared/schemas/me.js';
 
-export interface SessionRow {
-  id: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  method: string[];
-  user_agent: string | null;
-  ip: string | null;
-  current: boolean;
-}
+export type { SessionRow } from '../../../shared/schemas/me.js';
 
 /** `svc sessions list`: the account's live sessions, this one marked with `*`. */
 export async function runSessionsList(_opts: Record<string, never>, ctx: CliContext): Promise<void> {
   const token = await requireToken(ctx);
-  const { sessions } = await ctx.api().get<{ sessions: SessionRow[] }>('/api/auth/sessions', { token });
-  if (ctx.json) return ctx.printJson(sessions);
+  const { sessions } = await ctx.api().get('/api/auth/sessions', { token, schema: sessionListResponse });
+  if (ctx.json) return ctx.printList(sessions);
   const rows = sessions.map((s) => [
     (s.current ? '* ' : '  ') + s.id,
     s.created_at.slice(0, 16).replace('T', ' '),

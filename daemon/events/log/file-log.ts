@@ -1,10 +1,12 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../clock.js';
-import { GroupCommitWriter } from './group-commit.js';
-import { readSnapshot, writeSnapshot, type SnapshotParts } from './index-snapshot.js';
-import { LogCore } from './log-core.js';
-import { listSegments, nodeSegmentIo, segmentPath, type SegmentIo } from './segment-io.js';
+import { removeTempFiles } from '../../disk/atomic-file.js';
+import { GroupCommitWriter } from '../../disk/group-commit.js';
+import { readSnapshot, type SnapshotParts } from './index-snapshot.js';
+import { LogCore, type PreparedEvent } from './log-core.js';
+import { listSegments, nodeSegmentIo, type SegmentIo } from '../../disk/segment-io.js';
+import { PeriodicSnapshots } from './periodic-snapshots.js';
 import { scanSegments } from './segment-scan.js';
 import { SegmentStore } from './segment-store.js';
 import type { EventLog, EventLogStats } from './types.js';
@@ -16,23 +18,32 @@ export interface FileLogOptions {
   /** Recent lines kept in memory for reads. */
   cacheLines?: number;
   io?: SegmentIo;
-  /** Save the indexes at close and load them at the next start (default true). */
+  /** Save the indexes (periodically and at close) and load them at the next start (default true). */
   snapshot?: boolean;
+  /**
+   * Save the indexes after this many events since the last save (default 50,000, and at least a
+   * sixteenth of the log), so a start after a crash scans only the lines since.
+   */
+  snapshotEvery?: number;
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_SNAPSHOT_EVERY = 50_000;
 // Offsets are kept as 32-bit numbers.
 const MAX_SEGMENT_BYTES = 2 ** 31;
 
 /**
- * Opens (or creates) the event log under `<dir>/events/`: loads the indexes from the snapshot of
- * the last clean close when the segments are unchanged since, else reads every segment once to
- * rebuild them (cutting a torn tail, skipping corrupt lines — see `recovery`); then appends with
- * group commit. `close` waits for queued appends, releases the files and saves the snapshot.
+ * Opens (or creates) the event log under `<dir>/events/`: loads the indexes from the latest
+ * snapshot (saved every `snapshotEvery` events and at a clean close) and reads only the lines
+ * appended since, or, without a usable snapshot, reads every segment once to rebuild them (cutting
+ * a torn tail, skipping corrupt lines — see `recovery`); then appends with group commit. `close`
+ * waits for queued appends, releases the files and saves the snapshot.
  */
 export async function openEventLog(dir: string, options: FileLogOptions): Promise<EventLog> {
   const eventsDir = join(dir, 'events');
   mkdirSync(eventsDir, { recursive: true, mode: 0o700 });
+  // A snapshot a crash interrupted: the complete one (or the segments) still hold everything.
+  removeTempFiles(eventsDir);
   const segmentBytes = Math.min(MAX_SEGMENT_BYTES, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES);
   const store = new SegmentStore(eventsDir, options.cacheLines);
   const recovery: string[] = [];
@@ -41,22 +52,35 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
   const segments = listSegments(eventsDir);
   const parts = snapshotParts(core, store);
   const useSnapshot = options.snapshot !== false;
-  let tailSize = segments.length > 0 ? statSync(segmentPath(eventsDir, segments.at(-1)!)).size : 0;
-  if (!useSnapshot || !readSnapshot(eventsDir, segments, parts)) {
-    const scanned = scanSegments(eventsDir, segments, (e) => {
+  // After a snapshot only the lines it does not cover are read (a crash costs the tail, not the log).
+  const start = useSnapshot ? readSnapshot(eventsDir, segments, parts) : null;
+  const scanned = scanSegments(
+    eventsDir,
+    segments,
+    (e) => {
       store.add(e.segment, e.offset, e.length);
       core.index.add(e.fields);
-    });
-    recovery.push(...scanned.recovery);
-    tailSize = scanned.tailSize;
-  }
+    },
+    start ? { ...start, lastSeq: core.index.lastSeq() ?? 0 } : undefined,
+  );
+  recovery.push(...scanned.recovery);
   core.continueAfter(core.index.lastSeq());
 
-  const writer = new GroupCommitWriter(eventsDir, options.io ?? nodeSegmentIo, segmentBytes, segments.at(-1) ?? 1, tailSize, (batch) => {
-    for (const w of batch) {
-      store.add(w.segment, w.offset, w.length, w.event.line);
-      core.commit(w.event);
-    }
+  const snapshots = new PeriodicSnapshots(eventsDir, parts, useSnapshot, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
+  const writer: GroupCommitWriter<PreparedEvent> = new GroupCommitWriter({
+    dir: eventsDir,
+    io: options.io ?? nodeSegmentIo,
+    segmentBytes,
+    segment: segments.at(-1) ?? 1,
+    size: scanned.tailSize,
+    onDurable: (batch) => {
+      for (const w of batch) {
+        store.add(w.segment, w.offset, w.length, w.item.line);
+        core.commit(w.item);
+      }
+      // Right here the indexes hold exactly the durable lines: the one instant a snapshot is consistent.
+      snapshots.count(batch.length, core.index.count, writer.position);
+    },
   });
   let closed = false;
 
@@ -81,15 +105,10 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
       if (closed) return;
       closed = true;
       await writer.settle();
+      await snapshots.settle();
       writer.close();
       store.close();
-      if (useSnapshot && writer.healthy) {
-        try {
-          writeSnapshot(eventsDir, listSegments(eventsDir), parts);
-        } catch {
-          // Without a snapshot the next start scans the segments: slower, never wrong.
-        }
-      }
+      if (useSnapshot && writer.healthy) snapshots.writeNow(writer.position);
     },
   };
 }

@@ -8,6 +8,8 @@ type Ctor<T extends TypedArray> = new (length: number) => T;
 export class Growable<T extends TypedArray> {
   private data: T;
   length = 0;
+  /** True once a value was changed in place (not only appended): a snapshot must then copy it, not view it. */
+  rewritten = false;
 
   constructor(
     private readonly ctor: Ctor<T>,
@@ -26,6 +28,7 @@ export class Growable<T extends TypedArray> {
   }
 
   set(index: number, value: number): void {
+    this.rewritten = true;
     this.data[index] = value;
   }
 

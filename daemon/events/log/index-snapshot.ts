@@ -1,7 +1,7 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { segmentPath } from '../../disk/segment-io.js';
 import type { Growable, TypedArray } from './growable.js';
-import { segmentPath } from './segment-io.js';
 
 /** The live columns and key maps of the indexes, by name. */
 export interface SnapshotParts {
@@ -9,72 +9,36 @@ export interface SnapshotParts {
   lists: Record<string, Map<string, number[]>>;
 }
 
-const FILE = 'index.snapshot';
-const VERSION = 1;
-const KINDS = { Float64Array, Uint32Array, Uint8Array } as const;
+export const FILE = 'index.snapshot';
+export const VERSION = 1;
+export const KINDS = { Float64Array, Uint32Array, Uint8Array } as const;
 
-interface Header {
+export interface Header {
   version: number;
-  /** Every segment and its exact size when the snapshot was taken: any change (an append, a cut, a deleted file) voids it. */
+  /** Every segment and its size when the snapshot was taken: the indexes cover exactly these bytes. */
   segments: [number, number][];
   arrays: { name: string; kind: keyof typeof KINDS; length: number }[];
   lists: { name: string; keys: string[]; counts: number[] }[];
 }
 
 /**
- * The indexes as they were at a clean close, so the next start reads one file instead of every
- * line. It is only trusted when every segment still has exactly the size it had then; anything
- * appended, cut or lost since (a crash included) makes the log scan the segments as usual.
- * Layout: 4-byte header length, the header as JSON, then the arrays and the lists' positions.
+ * Fills `parts` from the snapshot and returns where the lines it does not cover start, or null
+ * (no snapshot, or it no longer matches the segments: then the caller scans them all). It is
+ * trusted when every segment it covers is still there with the same size, except the last one,
+ * which may have grown since (appends after the snapshot: the tail to scan).
  */
-export function writeSnapshot(eventsDir: string, segments: number[], parts: SnapshotParts): void {
-  const header: Header = { version: VERSION, segments: segments.map((n) => [n, statSync(segmentPath(eventsDir, n)).size]), arrays: [], lists: [] };
-  const body: Buffer[] = [];
-  for (const [name, column] of Object.entries(parts.arrays)) {
-    const values = column.contents();
-    header.arrays.push({ name, kind: values.constructor.name as keyof typeof KINDS, length: values.length });
-    body.push(pad8(Buffer.from(values.buffer, values.byteOffset, values.byteLength)));
-  }
-  for (const [name, map] of Object.entries(parts.lists)) {
-    const entry = { name, keys: [...map.keys()], counts: [] as number[] };
-    for (const list of map.values()) {
-      entry.counts.push(list.length);
-      body.push(Buffer.from(Uint32Array.from(list).buffer));
-    }
-    header.lists.push(entry);
-  }
-  const json = pad8(Buffer.from(JSON.stringify(header)), 4);
-  const size = Buffer.alloc(4);
-  size.writeUInt32LE(json.length);
-  // Written aside and renamed into place, so a crash mid-write leaves no half snapshot.
-  const tmp = join(eventsDir, `${FILE}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    for (const chunk of [size, json, ...body]) writeSync(fd, chunk);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, join(eventsDir, FILE));
-}
-
-/** Fills `parts` from the snapshot and returns true, or returns false (no snapshot, or it no longer matches the segments). */
-export function readSnapshot(eventsDir: string, segments: number[], parts: SnapshotParts): boolean {
+export function readSnapshot(eventsDir: string, segments: number[], parts: SnapshotParts): { segment: number; offset: number } | null {
   const path = join(eventsDir, FILE);
   let data: Buffer;
   try {
     data = readFileSync(path);
   } catch {
-    return false;
+    return null;
   }
   try {
     const headerEnd = 4 + data.readUInt32LE(0);
     const header = JSON.parse(data.toString('utf8', 4, headerEnd)) as Header;
-    const matches =
-      header.version === VERSION &&
-      header.segments.length === segments.length &&
-      header.segments.every(([n, size], i) => n === segments[i] && statSync(segmentPath(eventsDir, n)).size === size);
-    if (!matches || expectedSize(header, headerEnd) !== data.length) return discard(path);
+    if (header.version !== VERSION || !coversStartOf(eventsDir, header.segments, segments) || expectedSize(header, headerEnd) !== data.length) return discard(path);
     let offset = headerEnd;
     for (const { name, kind, length } of header.arrays) {
       const Kind = KINDS[kind];
@@ -92,12 +56,35 @@ export function readSnapshot(eventsDir: string, segments: number[], parts: Snaps
         offset += bytes;
       });
     }
-    return true;
+    const last = header.segments.at(-1);
+    return last ? { segment: last[0], offset: last[1] } : { segment: segments[0] ?? 1, offset: 0 };
   } catch {
     // A damaged snapshot is only a slower start: empty whatever was filled, and scan.
     for (const column of Object.values(parts.arrays)) column.replace([]);
     for (const map of Object.values(parts.lists)) map.clear();
     return discard(path);
+  }
+}
+
+/** The snapshot's segments are the first of the folder's, same sizes, the last one possibly grown. */
+function coversStartOf(eventsDir: string, covered: [number, number][], segments: number[]): boolean {
+  if (covered.length > segments.length) return false;
+  return covered.every(([n, size], i) => {
+    if (n !== segments[i]) return false;
+    const now = statSync(segmentPath(eventsDir, n)).size;
+    return i === covered.length - 1 ? now >= size && endsLine(segmentPath(eventsDir, n), size) : now === size;
+  });
+}
+
+/** The covered bytes end with a whole line (else the segment was edited, not appended to). */
+function endsLine(path: string, size: number): boolean {
+  if (size === 0) return true;
+  const fd = openSync(path, 'r');
+  try {
+    const byte = Buffer.alloc(1);
+    return readSync(fd, byte, 0, 1, size - 1) === 1 && byte[0] === 10;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -111,13 +98,7 @@ function expectedSize(header: Header, headerEnd: number): number {
   return size;
 }
 
-function discard(path: string): false {
+function discard(path: string): null {
   rmSync(path, { force: true });
-  return false;
-}
-
-/** Pads to a multiple of 8 bytes (after `extra` bytes already written before it), so each array starts aligned. */
-function pad8(buf: Buffer, extra = 0): Buffer {
-  const rest = (buf.length + extra) % 8;
-  return rest === 0 ? buf : Buffer.concat([buf, Buffer.alloc(8 - rest, 32)]);
+  return null;
 }

@@ -1,9 +1,9 @@
-import { readFileSync, truncateSync } from 'node:fs';
+import { readSegmentLines } from '../../disk/line-reader.js';
+import { segmentName } from '../../disk/segment-io.js';
 import { parseEventId } from './event-id.js';
 import { fieldsOf, type IndexFields } from './index-fields.js';
 import { decodeEventLine } from './line-format.js';
 import { LineScanner } from './line-scan.js';
-import { segmentName, segmentPath } from './segment-io.js';
 
 export interface ScannedEvent {
   /** Reused from one call of `visit` to the next: copy what you keep. */
@@ -13,52 +13,43 @@ export interface ScannedEvent {
   length: number;
 }
 
+/** Where a scan starts: after a snapshot, only the lines it does not cover. */
+export interface ScanStart {
+  segment: number;
+  offset: number;
+  /** The highest id already indexed. */
+  lastSeq: number;
+}
+
 /**
- * Reads every segment once at start and hands each good event to `visit`, oldest first. Lines
- * the log wrote itself take the byte-level fast path (line-scan.ts); any other goes through JSON.parse.
- * Recovery, reported line by line and never fatal:
- * - the last segment's unfinished last line (a crash mid-write; never acknowledged, since an
- *   append resolves only after its whole line is synced) is cut off, so the next write starts clean;
+ * Reads the segments once at start (all of them, or the tail after `from`) and hands each good
+ * event to `visit`, oldest first. Lines the log wrote itself take the byte-level fast path
+ * (line-scan.ts); any other goes through JSON.parse. Recovery, reported line by line and never fatal:
+ * - the last segment's unfinished last line is cut off (disk/line-reader.ts);
  * - a complete line that is not an event (bit rot, a hand edit) is skipped;
  * - a line whose id is not above the previous one is skipped, so positions stay in id order.
  */
-export function scanSegments(eventsDir: string, segments: number[], visit: (event: ScannedEvent) => void): { recovery: string[]; tailSize: number } {
-  const recovery: string[] = [];
-  let lastSeq = 0;
-  let tailSize = 0;
+export function scanSegments(eventsDir: string, segments: number[], visit: (event: ScannedEvent) => void, from?: ScanStart): { recovery: string[]; tailSize: number } {
+  const problems: string[] = [];
+  let lastSeq = from?.lastSeq ?? 0;
   const fields: IndexFields = { seq: 0, createdMs: 0, type: '', agent_id: null, session_id: null, quest_id: null, causation_id: null, correlation_id: '', causationSeq: -1, correlationSeq: -1 };
   const scanner = new LineScanner();
-  segments.forEach((segment, i) => {
-    const path = segmentPath(eventsDir, segment);
-    const data = readFileSync(path);
-    const isTail = i === segments.length - 1;
-    let offset = 0;
-    let lineNo = 0;
-    while (offset < data.length) {
-      let end = data.indexOf(10, offset);
-      lineNo++;
-      if (end < 0) {
-        if (isTail) {
-          truncateSync(path, offset);
-          recovery.push(`${segmentName(segment)}: cut an unfinished last line at byte ${offset} (${data.length - offset} bytes from a write a crash interrupted)`);
-          break;
-        }
-        end = data.length;
+  const { recovery, tailSize } = readSegmentLines(
+    eventsDir,
+    segments,
+    ({ data, base, start, end, lineNo, segment }) => {
+      const where = `${segmentName(segment)} line ${lineNo} (byte ${base + start})`;
+      const ok = scanner.scan(data, start, end, fields) || decodeInto(data.toString('utf8', start, end), fields);
+      if (!ok) problems.push(`${where}: skipped a corrupt line`);
+      else if (fields.seq <= lastSeq) problems.push(`${where}: skipped an event whose id is not above the previous one`);
+      else {
+        lastSeq = fields.seq;
+        visit({ fields, segment, offset: base + start, length: end - start });
       }
-      if (end > offset) {
-        const ok = scanner.scan(data, offset, end, fields) || decodeInto(data.toString('utf8', offset, end), fields);
-        if (!ok) recovery.push(`${segmentName(segment)} line ${lineNo} (byte ${offset}): skipped a corrupt line`);
-        else if (fields.seq <= lastSeq) recovery.push(`${segmentName(segment)} line ${lineNo} (byte ${offset}): skipped an event whose id is not above the previous one`);
-        else {
-          lastSeq = fields.seq;
-          visit({ fields, segment, offset, length: end - offset });
-        }
-      }
-      offset = end + 1;
-    }
-    if (isTail) tailSize = Math.min(offset, data.length);
-  });
-  return { recovery, tailSize };
+    },
+    from,
+  );
+  return { recovery: [...problems, ...recovery], tailSize };
 }
 
 function decodeInto(line: string, fields: IndexFields): boolean {

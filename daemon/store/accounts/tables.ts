@@ -6,7 +6,7 @@ import type { CodeRecord, InviteRecord, SessionRecord, UserRecord } from '../typ
 import { deadKey, metaSpec, msOf, type MetaRecord } from './expiry.js';
 
 /**
- * The tables of the accounts space (`accounts.jsonl` in the data folder). Names are stable across
+ * The tables of the accounts space (`accounts/` in the data folder). Names are stable across
  * releases: they are what the journal holds. Every field a lookup uses has an index, so no read
  * scans a table; `dead` files a row under the minute it may be forgotten (see expiry.ts).
  */

@@ -32,8 +32,8 @@ export class MemorySpace implements Space {
       return Promise.reject(err);
     }
     if (changes.length === 0) return Promise.resolve(result);
-    this.apply(changes);
-    return this.persist(changes).then(() => result);
+    const undo = this.apply(changes);
+    return this.persist(changes, undo).then(() => result);
   }
 
   flush(): Promise<void> {
@@ -44,17 +44,27 @@ export class MemorySpace implements Space {
     return this.flush();
   }
 
-  /** Makes applied changes durable; the memory backend has nothing to do. */
-  protected persist(_changes: Change[]): Promise<void> {
+  /**
+   * Makes applied changes durable; the memory backend has nothing to do. A backend that cannot
+   * must apply `undo` (the changes that take them back) before it rejects, so memory never holds
+   * what the disk does not.
+   */
+  protected persist(_changes: Change[], _undo: Change[]): Promise<void> {
     return Promise.resolve();
   }
 
-  protected apply(changes: Change[]): void {
+  /** Applies the changes; returns what takes them back (newest first). */
+  protected apply(changes: Change[]): Change[] {
+    const undo: Change[] = [];
     for (const c of changes) {
       const table = this.tables.get(c.table)!;
+      const id = c.op === 'put' ? table.spec.id(c.record) : c.id;
+      const before = table.get(id);
+      undo.push(before ? { table: c.table, op: 'put', record: before } : { table: c.table, op: 'remove', id });
       if (c.op === 'put') table.put(c.record);
       else table.remove(c.id);
     }
+    return undo.reverse();
   }
 
   private own(table: Table<object>): string {

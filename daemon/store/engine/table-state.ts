@@ -7,6 +7,8 @@ import type { IndexKey, Table, TableSpec } from './types.js';
 export class TableState<T extends object> implements Table<T> {
   readonly name: string;
   private readonly records = new Map<string, T>();
+  // A key held by one record maps to its id; only a shared key gets a bucket. Most keys (e-mail,
+  // token hash, session id) are unique, and 100,000 one-element Sets cost more time and memory than the records.
   private readonly indexes = new Map<string, { keyOf: (r: T) => IndexKey; byKey: Map<string, Bucket> }>();
   /** When each record was first put: lookups answer in this order, whatever was replaced since. */
   private readonly firstPut = new Map<string, number>();
@@ -41,7 +43,8 @@ export class TableState<T extends object> implements Table<T> {
   }
 
   count(index: string, key: string): number {
-    return this.index(index).get(key)?.ids.size ?? 0;
+    const bucket = this.index(index).get(key);
+    return bucket === undefined ? 0 : typeof bucket === 'string' ? 1 : bucket.ids.size;
   }
 
   all(): IterableIterator<T> {
@@ -61,15 +64,7 @@ export class TableState<T extends object> implements Table<T> {
       const after = keysOf(keyOf(frozen));
       // A key the record keeps keeps its place: replacing a record does not reorder its lookups.
       for (const key of before) if (!after.includes(key)) drop(byKey, key, id);
-      for (const key of after) {
-        if (before.includes(key)) continue;
-        let bucket = byKey.get(key);
-        if (!bucket) byKey.set(key, (bucket = { ids: new Set(), last: 0, sorted: true }));
-        bucket.ids.add(id);
-        // A record that moved into this key lands last; the bucket is re-sorted on its next read.
-        if (order < bucket.last) bucket.sorted = false;
-        else bucket.last = order;
-      }
+      for (const key of after) if (!before.includes(key)) this.file(byKey, key, id, order);
     }
   }
 
@@ -81,9 +76,25 @@ export class TableState<T extends object> implements Table<T> {
     this.firstPut.delete(id);
   }
 
+  private file(byKey: Map<string, Bucket>, key: string, id: string, order: number): void {
+    const bucket = byKey.get(key);
+    if (bucket === undefined) return void byKey.set(key, id);
+    if (typeof bucket === 'string') {
+      if (bucket === id) return;
+      const other = this.firstPut.get(bucket)!;
+      byKey.set(key, { ids: new Set(other < order ? [bucket, id] : [id, bucket]), last: Math.max(other, order), sorted: true });
+      return;
+    }
+    bucket.ids.add(id);
+    // A record that moved into this key lands last; the bucket is re-sorted on its next read.
+    if (order < bucket.last) bucket.sorted = false;
+    else bucket.last = order;
+  }
+
   /** The ids under `key`, in first-put order. */
-  private ids(index: string, key: string): Set<string> | undefined {
+  private ids(index: string, key: string): Iterable<string> | undefined {
     const bucket = this.index(index).get(key);
+    if (typeof bucket === 'string') return [bucket];
     if (bucket && !bucket.sorted) {
       bucket.ids = new Set([...bucket.ids].sort((a, b) => this.firstPut.get(a)! - this.firstPut.get(b)!));
       bucket.sorted = true;
@@ -98,18 +109,19 @@ export class TableState<T extends object> implements Table<T> {
   }
 }
 
-/** The ids filed under one index key; `last` is the newest first-put order among them. */
-interface Bucket {
-  ids: Set<string>;
-  last: number;
-  sorted: boolean;
-}
+/** The id filed under one index key, or the ids of a shared key (`last`: the newest first-put order among them). */
+type Bucket = string | { ids: Set<string>; last: number; sorted: boolean };
 
 function drop(byKey: Map<string, Bucket>, key: string, id: string): void {
   const bucket = byKey.get(key);
-  if (!bucket) return;
+  if (bucket === undefined) return;
+  if (typeof bucket === 'string') {
+    if (bucket === id) byKey.delete(key);
+    return;
+  }
   bucket.ids.delete(id);
   if (bucket.ids.size === 0) byKey.delete(key);
+  else if (bucket.ids.size === 1) byKey.set(key, bucket.ids.values().next().value!);
 }
 
 function keysOf(key: IndexKey): readonly string[] {
@@ -120,7 +132,10 @@ function keysOf(key: IndexKey): readonly string[] {
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    for (const k in value) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v && typeof v === 'object') deepFreeze(v);
+    }
   }
   return value;
 }

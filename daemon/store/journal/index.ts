@@ -1,89 +1,50 @@
-import { mkdirSync, openSync, readFileSync, writeSync, fsyncSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemorySpace, type Change } from '../engine/memory-space.js';
+import { nodeSegmentIo, type SegmentIo } from '../../disk/segment-io.js';
 import type { Space } from '../engine/types.js';
+import { JournalRecordSpace, type JournalStats } from './journal-space.js';
+import { importFirstStepFile } from './first-step-import.js';
+import { loadJournal } from './load-journal.js';
+
+export type { JournalStats } from './journal-space.js';
 
 export interface JournalOptions {
-  /** The journal's file name stem inside `dir` (default `journal`). */
+  /** The journal's folder inside `dir` (default `journal`): `<dir>/<name>/`. */
   name?: string;
+  /** A segment file is closed and the next started past this size (default 16 MiB). */
+  segmentBytes?: number;
+  /**
+   * A snapshot is taken once the journal has grown this much since the last one (default 4 MiB,
+   * and at least half the last snapshot's size, so rewriting stays proportional to writing)…
+   */
+  snapshotBytes?: number;
+  /** …or after this many writes (default 100,000). One is also taken at a clean close. */
+  snapshotEntries?: number;
+  /** The disk operations (tests count syncs and make writes fail through it). */
+  io?: SegmentIo;
 }
 
 export interface JournalSpace extends Space {
-  /** Problems met while opening (a torn tail cut), for the daemon log. */
+  /** Problems met while opening (a torn tail cut, a corrupt line skipped, a leftover removed), for the daemon log. */
   readonly recovery: string[];
+  stats(): JournalStats;
 }
 
 /**
- * FIRST STEP of the JSON Lines journal backend: one line per write, appended and fsynced before the
- * write resolves; replayed whole at open. Group commit, snapshots and compaction come next
- * (docs/storage.md). The signature of `openJournalSpace` is the seam the stores rely on.
+ * Opens (or creates) a record space stored as a JSON Lines journal under `<dir>/<name>/`: the
+ * latest snapshot plus the journal entries written after it are read back at open; each write
+ * then appends one line, group-committed with fsync, and the journal is folded into a new snapshot
+ * now and then and at close (docs/storage.md).
  */
 export async function openJournalSpace(dir: string, options: JournalOptions = {}): Promise<JournalSpace> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${options.name ?? 'journal'}.jsonl`);
-  const space = new SimpleJournalSpace(file);
-  space.replay();
-  return space;
-}
-
-class SimpleJournalSpace extends MemorySpace implements JournalSpace {
-  readonly recovery: string[] = [];
-  private fd: number | null = null;
-  /** Records read from disk for tables not defined yet. */
-  private pending = new Map<string, Map<string, object>>();
-
-  constructor(private readonly file: string) {
-    super();
-  }
-
-  replay(): void {
-    let text = '';
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      let changes: Change[];
-      try {
-        changes = JSON.parse(line) as Change[];
-      } catch {
-        this.recovery.push(`${this.file}: a torn last line was skipped`);
-        continue;
-      }
-      for (const c of changes) {
-        let rows = this.pending.get(c.table);
-        if (!rows) this.pending.set(c.table, (rows = new Map()));
-        if (c.op === 'put') rows.set((c as { id?: string }).id ?? '', c.record);
-        else rows.delete(c.id);
-      }
-    }
-    this.fd = openSync(this.file, 'a', 0o600);
-  }
-
-  override define<T extends object>(spec: import('../engine/types.js').TableSpec<T>) {
-    const table = super.define(spec);
-    const rows = this.pending.get(spec.name);
-    if (rows) {
-      this.pending.delete(spec.name);
-      const state = this.tables.get(spec.name)!;
-      for (const r of rows.values()) state.put(r);
-    }
-    return table;
-  }
-
-  protected override persist(changes: Change[]): Promise<void> {
-    // Records carry their id under the table's key function; store it beside them for replay.
-    const line = JSON.stringify(changes.map((c) => (c.op === 'put' ? { ...c, id: this.tables.get(c.table)!.spec.id(c.record) } : c))) + '\n';
-    writeSync(this.fd!, line);
-    fsyncSync(this.fd!);
-    return Promise.resolve();
-  }
-
-  override close(): Promise<void> {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-    return Promise.resolve();
-  }
+  const name = options.name ?? 'journal';
+  const folder = join(dir, name);
+  const moved = importFirstStepFile(dir, name);
+  const loaded = loadJournal(folder);
+  if (moved) loaded.recovery.unshift(moved);
+  return new JournalRecordSpace(folder, loaded, {
+    io: options.io ?? nodeSegmentIo,
+    segmentBytes: options.segmentBytes ?? 16 * 1024 * 1024,
+    snapshotBytes: options.snapshotBytes ?? 4 * 1024 * 1024,
+    snapshotEntries: options.snapshotEntries ?? 100_000,
+  });
 }

@@ -1,24 +1,13 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { formatEventId, parseEventId } from '../../events/log/event-id.js';
-import type { EventLog, LogQuery } from '../../events/log/types.js';
-import type { EventRow } from '../../runtime/services.js';
+import type { EventLog } from '../../events/log/types.js';
 import { EventBatcher } from './event-batch.js';
 import type { EventNotifier, HeadListener } from './event-notifier.js';
 import { buildEventQuery, pageOf } from './event-query.js';
 import { EVENT_COLUMNS, prepareEvent, rowFromStored, type StoredEvent } from './event-rows.js';
 
-/**
- * The event log with async reads, as the storage seam (issue 13) makes EventLog: once that lands,
- * this type and EventLog are the same and this alias can go.
- */
-export interface AsyncEventLog extends Omit<EventLog, 'get' | 'query' | 'lastId'> {
-  get(id: string): Promise<EventRow | undefined>;
-  query(query: LogQuery): Promise<{ events: EventRow[]; next_since_id: string | null }>;
-  lastId(): Promise<string | null>;
-}
-
-export interface PostgresEventLog extends AsyncEventLog {
+export interface PostgresEventLog extends EventLog {
   /**
    * Calls `listener` with the new head id whenever any daemon commits events to this Company's
    * log (this one included). Resolves once listening: read the cursor after it, then page on each call.

@@ -4,7 +4,7 @@ import { runMigrations, type MigrationResult } from './migrate.js';
 import { loadDatabaseSecrets } from './secrets.js';
 
 export { checkDatabaseUrl, redactDatabaseUrl, type Database } from './connect.js';
-export { openPostgresEventLog, type AsyncEventLog, type PostgresEventLog } from './event-log.js';
+export { openPostgresEventLog, type PostgresEventLog } from './event-log.js';
 export { createEventNotifier, type EventNotifier } from './event-notifier.js';
 export { createPostgresLimitStore } from './limit-store.js';
 export { claimTicks, forgetTicks, pruneTicks, type TickClaim } from './schedule-ticks.js';

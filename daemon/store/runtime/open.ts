@@ -11,7 +11,7 @@ export interface OpenedRuntimeStores {
 }
 
 /**
- * A Company runtime's stores: in memory (tests), or the Company's journal `runtime.jsonl` in its
+ * A Company runtime's stores: in memory (tests), or the Company's journal `runtime/` in its
  * data folder, with the previous release's documents imported on the first start.
  */
 export async function openRuntimeStores(

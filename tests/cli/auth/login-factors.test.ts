@@ -21,7 +21,8 @@ async function withServer(fn: (t: TestApp, url: string, env: Record<string, stri
   }
 }
 
-const savedToken = (cli: ReturnType<typeof createFakeCli>, url: string) => cli.credentials.get(`token:${url}`);
+// Logins are filed under the profile (here the default one), not the URL.
+const savedToken = (cli: ReturnType<typeof createFakeCli>, _url: string) => cli.credentials.get(`token:profile:default`);
 
 test('--email-code without a terminal reads the code from the local daemon mail and saves the session', async () => {
   await withServer(async (t, url, env) => {

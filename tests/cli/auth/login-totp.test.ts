@@ -13,6 +13,9 @@ function scriptedApi(answers: Record<string, unknown>): ApiClient & { calls: { p
     calls,
     get: async () => ({}) as never,
     delete: async () => ({}) as never,
+    raw: async () => {
+      throw new Error('svc api is not scripted here');
+    },
     post: async (path: string, body?: unknown) => {
       calls.push({ path, body });
       return answers[path] as never;

@@ -49,7 +49,7 @@ test('events list --scheduled shows status and next run of the schedule: events 
   const json = await setup(true);
   await json.t.services.events.create({ type: 'schedule:@hourly', tool_calls: [] });
   await runList({ company: 'acme', scheduled: true }, json.cli.ctx);
-  const rows = JSON.parse(json.cli.stdout()).events;
+  const rows = JSON.parse(json.cli.stdout());
   assert.is(rows.length, 1);
   assert.is(rows[0].next_runs.length, 5);
 });

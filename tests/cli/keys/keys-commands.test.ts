@@ -46,7 +46,7 @@ test('companies create makes the first one current; list marks it; use switches'
   json.ctx.config().set(`company:${server.url}`, cli.ctx.config().get(`company:${server.url}`));
   await runCompaniesList({}, json.ctx);
   const listed = JSON.parse(json.stdout());
-  assert.equal(listed.companies.map((c: any) => [c.name, c.current]), [['Alpha', false], ['Beta', true]]);
+  assert.equal(listed.map((c: any) => [c.name, c.current]), [['Alpha', false], ['Beta', true]]);
   try {
     await runCompaniesCreate({ name: 'alpha' }, cli.ctx);
     assert.unreachable();
@@ -64,7 +64,7 @@ test('keys create prints the key once and stores it; --no-store only prints; lis
   const key = /^\s+(sk_\S+)$/m.exec(cli.stdout())![1]!;
   assert.is(keyProblem('secret', key), null);
   const companyId = /Company Acme \((cmp_\S+)\)/.exec(cli.stdout())![1]!;
-  assert.is(cli.credentials.get(accounts.secretKey(server.url, companyId)), key);
+  assert.is(cli.credentials.get(accounts.secretKey(cli.ctx.scope, companyId)), key);
   assert.match(cli.stdout(), /shown only once/);
 
   const printOnly = cliFor(u.token, { json: true });
@@ -74,7 +74,7 @@ test('keys create prints the key once and stores it; --no-store only prints; lis
   assert.is(printOnly.credentials.size, 0);
 
   await runAccountKeyRotate({ store: true }, cli.ctx);
-  const ak = cli.credentials.get(accounts.accountKey(server.url))!;
+  const ak = cli.credentials.get(accounts.accountKey(cli.ctx.scope))!;
   assert.is(keyProblem('account', ak), null);
 
   await runKeysList({}, cli.ctx);
@@ -91,7 +91,7 @@ test('keys create prints the key once and stores it; --no-store only prints; lis
   const keyId = (await t.get('/api/keys', u.auth)).body.keys.find((k: any) => k.name === 'laptop').id;
   await runKeysRevoke({ id: keyId }, cli.ctx);
   assert.match(cli.stdout(), /Removed it from the local credential store/);
-  assert.is(cli.credentials.get(accounts.secretKey(server.url, companyId)), undefined);
+  assert.is(cli.credentials.get(accounts.secretKey(cli.ctx.scope, companyId)), undefined);
   const stale = cliFor(u.token, { env: { SVC_SECRET_KEY: key } });
   try {
     await runKeysValidate({}, stale.ctx);

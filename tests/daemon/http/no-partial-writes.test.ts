@@ -21,7 +21,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (p !== join(dir, 'accounts.jsonl')) out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+      else if (!p.startsWith(join(dir, 'accounts') + '/')) out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
     }
   };
   walk(dir);

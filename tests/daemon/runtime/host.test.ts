@@ -35,7 +35,7 @@ test('file storage keeps agents, sessions, quests and configured events under th
   await rt.services.sessions.create({ agent_id: agent.id });
   await rt.services.events.create({ type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'wrap up' } }] });
   await host.close();
-  assert.ok(existsSync(join(companyDataDir(dataDir, company.id), 'runtime.jsonl')));
+  assert.ok(existsSync(join(companyDataDir(dataDir, company.id), 'runtime')), 'the Company journal folder');
 
   const again = await hostOver(dataDir, 'file').open(company);
   assert.is((await again.services.agents.get(agent.id))?.name, 'Ada');

@@ -1,12 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createChannel, rotateChannelSecret, secretsOf } from '../../../daemon/events/channels/channel-secrets.js';
 import { cryptoRandom } from '../../../daemon/random.js';
 import { createSealer } from '../../../daemon/store/sealer.js';
 import { StoreConflict, type ChannelStore } from '../../../daemon/store/types.js';
+import { readJournalText } from '../../helpers/journal-text.js';
 import { runtimeStoreImplementations } from '../../helpers/store-implementations.js';
 
 /** The channel store's conformance suite, against memory and the Company journal. */
@@ -48,7 +47,7 @@ for (const [name, open] of Object.entries(implementations)) {
     assert.not.ok(await store.replace(make('nope').record));
     assert.equal(secretsOf((await store.get('ci'))!, sealer, now), [rotated.secret, secret]);
     if (dir && reopen) {
-      const raw = readFileSync(join(dir, 'runtime.jsonl'), 'utf8');
+      const raw = readJournalText(dir, 'runtime');
       assert.not.ok(raw.includes(secret.slice(6)) || raw.includes(rotated.secret.slice(6)));
       store = await reopen();
       assert.equal(secretsOf((await store.get('ci'))!, sealer, now), [rotated.secret, secret]);

@@ -6,6 +6,7 @@ import { openFileStores } from '../../../daemon/store/index.js';
 import { StoreConflict, type CodeRecord, type Stores } from '../../../daemon/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { storeDepsFor, storeImplementations } from '../../helpers/store-implementations.js';
+import { readJournalText } from '../../helpers/journal-text.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** One conformance suite, run against every implementation of the storage seam. */
@@ -205,7 +206,7 @@ fileOnly('captured mail is sealed at rest: no code or body in the file', async (
   const stores = await openFileStores(dir, storeDepsFor(new FakeClock()));
   await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'code 987654', code: '987654', link: 'http://h/magic?t=secretlink' });
   await stores.close();
-  const raw = readFileSync(join(dir, 'accounts.jsonl'), 'utf8');
+  const raw = readJournalText(dir, 'accounts');
   assert.match(raw, 'a@example.com');
   assert.not.match(raw, '987654');
   assert.not.match(raw, 'secretlink');

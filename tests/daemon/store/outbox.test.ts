@@ -8,6 +8,7 @@ import { cryptoRandom } from '../../../daemon/random.js';
 import { createMemoryStores, openFileStores } from '../../../daemon/store/index.js';
 import { createSealer } from '../../../daemon/store/sealer.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { readJournalText } from '../../helpers/journal-text.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const open = (dir: string, outboxMax: number) => {
@@ -65,7 +66,7 @@ test('on disk the bodies stay sealed: no code, text or link in the outbox file',
   await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'Your code is 834201', code: '834201', link: 'http://x/magic?token=SECRETLINK' });
   await stores.outbox.list();
   await stores.close();
-  const file = readFileSync(join(dir, 'accounts.jsonl'), 'utf8');
+  const file = readJournalText(dir, 'accounts');
   assert.ok(file.includes('a@example.com'), 'the row is in the journal');
   assert.not.ok(file.includes('834201'));
   assert.not.ok(file.includes('SECRETLINK'));

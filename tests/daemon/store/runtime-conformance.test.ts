@@ -178,7 +178,7 @@ const journal = suite('runtime store: journal costs');
 
 journal('appending a message writes what it changes, however long the transcript', async () => {
   const { stores, dir } = await runtimeStoreImplementations.journal!();
-  const file = join(dir!, 'runtime.jsonl');
+  const file = join(dir!, 'runtime', '000001.jsonl'); // the segment being appended to
   await stores.sessions.create(session('se_1', 'ag_1'), []);
   const append = async (i: number) => {
     const before = statSync(file).size;

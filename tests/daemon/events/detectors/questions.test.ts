@@ -34,7 +34,7 @@ const status = async (p: Promise<unknown>) => {
   } catch (err) {
     assert.instance(err, DomainError);
     // As the HTTP layer answers it.
-    const status = { invalid: 400, not_found: 404, conflict: 409 }[(err as DomainError).refusal];
+    const status = { invalid: 400, not_found: 404, conflict: 409, unavailable: 503 }[(err as DomainError).refusal];
     return `${status} ${(err as DomainError).code}`;
   }
   return 'ok';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatEventId, openEventLog, type EventLog, type NewEventRow, type SegmentIo } from '../../../../daemon/events/log/index.js';
-import { nodeSegmentIo } from '../../../../daemon/events/log/segment-io.js';
+import { nodeSegmentIo } from '../../../../daemon/disk/segment-io.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';

@@ -3,28 +3,11 @@ import * as assert from 'uvu/assert';
 import type { EventLog, LogQuery } from '../../../../daemon/events/log/index.js';
 import { ApiError } from '../../../../daemon/http/api-error.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
-import type { AsyncEventLog } from '../../../../daemon/store/postgres/event-log.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';
 
-/**
- * The event log's conformance suite, with reads awaited: every implementation (memory, file,
- * PostgreSQL) must pass it unchanged. Logs whose reads are still synchronous run through
- * `withAsyncReads` (a no-op once the storage seam makes EventLog's reads async).
- */
-export type OpenLog = (clock: FakeClock) => Promise<AsyncEventLog>;
-
-export function withAsyncReads(log: EventLog): AsyncEventLog {
-  return {
-    append: (input) => log.append(input),
-    get: async (id) => log.get(id),
-    // async: a synchronous throw (a bad cursor) becomes a rejection, as it is for a database.
-    query: async (query) => log.query(query),
-    lastId: async () => log.lastId(),
-    recovery: log.recovery,
-    close: () => log.close(),
-  };
-}
+/** The event log's conformance suite: every implementation (memory, file, PostgreSQL) must pass it unchanged. */
+export type OpenLog = (clock: FakeClock) => Promise<EventLog>;
 
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 const blank = { agent_id: null, session_id: null, quest_id: null, causation_id: null, content: null };

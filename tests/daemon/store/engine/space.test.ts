@@ -76,6 +76,21 @@ for (const [name, make] of Object.entries(backends)) {
     assert.is(t.size, 1);
   });
 
+  test('an index key shared by several records, then by one again, then by none', async () => {
+    const { space } = await make();
+    const t = space.define(people);
+    await space.write((tx) => tx.put(t, { id: 'p1', email: 'a@x', team: 'red' }));
+    assert.equal([t.count('team', 'red'), t.first('team', 'red')?.id], [1, 'p1']);
+    await space.write((tx) => tx.put(t, { id: 'p2', email: 'b@x', team: 'red' }));
+    await space.write((tx) => tx.put(t, { id: 'p1', email: 'a2@x', team: 'red' }));
+    assert.equal(t.lookup('team', 'red').map((p) => p.id).sort(), ['p1', 'p2']);
+    await space.write((tx) => tx.remove(t, 'p1'));
+    assert.equal([t.count('team', 'red'), t.first('team', 'red')?.id, t.lookup('team', 'red').length], [1, 'p2', 1]);
+    await space.write((tx) => tx.put(t, { id: 'p2', email: 'b@x', team: 'blue' }));
+    assert.equal([t.count('team', 'red'), t.first('team', 'red'), t.lookup('team', 'red')], [0, undefined, []]);
+    assert.is(t.first('email', 'a@x'), undefined);
+  });
+
   test('records are frozen: a change must be a new put', async () => {
     const { space } = await make();
     const t = space.define(people);

@@ -1,4 +1,5 @@
 import { closeSync, fdatasync, ftruncate, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -45,6 +46,16 @@ export function syncFolder(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The same through the thread pool: on a busy disk a folder sync can take tens of ms, too long to hold the event loop while serving. */
+export async function syncFolderAsync(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

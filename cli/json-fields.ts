@@ -1,0 +1,10 @@
+/**
+ * `--json id,name`: keeps only the named fields, of an object or of each element of an array
+ * (like `gh … --json`). A name absent from a row is left out of it, not invented as null.
+ */
+export function pickFields(value: unknown, fields: string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => pickFields(v, fields));
+  if (!value || typeof value !== 'object') return value;
+  const row = value as Record<string, unknown>;
+  return Object.fromEntries(fields.filter((f) => f in row).map((f) => [f, row[f]]));
+}

@@ -1,0 +1,170 @@
+import { GroupCommitWriter, type Written } from '../../disk/group-commit.js';
+import type { SegmentIo } from '../../disk/segment-io.js';
+import { MemorySpace, type Change } from '../engine/memory-space.js';
+import type { TableSpec, Table } from '../engine/types.js';
+import { compact } from './compaction.js';
+import { Durability } from './durability.js';
+import { encodeEntry, type Rows } from './entry-format.js';
+import type { LoadedJournal } from './load-journal.js';
+import type { CapturedState, CapturedTable } from './snapshot-file.js';
+
+export interface JournalTuning {
+  io: SegmentIo;
+  segmentBytes: number;
+  snapshotBytes: number;
+  snapshotEntries: number;
+}
+
+export interface JournalStats {
+  /** Entries (writes) appended since open, and the batches and syncs they took. */
+  entries: number;
+  batches: number;
+  syncs: number;
+  /** Snapshots put in place since open. */
+  snapshots: number;
+  /** What a start after a crash would replay on top of the snapshot. */
+  bytes_since_snapshot: number;
+  entries_since_snapshot: number;
+  /** The longest the event loop was held by one step of a snapshot (the capture, or one slice of encoding). */
+  snapshot_longest_step_ms: number;
+}
+
+interface Entry {
+  line: string;
+  seq: number;
+  undo: Change[];
+}
+
+/**
+ * The journal backend: memory first (so a check-and-set inside `write` is atomic), then one line
+ * per write through group commit; the write resolves once its batch is synced. A write that fails
+ * to reach the disk is taken back in memory — with every write queued behind it, which may have
+ * read it — newest first, before any of them rejects: memory never holds what the disk does not.
+ */
+export class JournalRecordSpace extends MemorySpace {
+  readonly recovery: string[];
+  private readonly writer: GroupCommitWriter<Entry>;
+  /** Records read from disk for tables not defined yet. */
+  private readonly rows: Rows;
+  private seq: number;
+  private readonly durability: Durability;
+  private markAtCapture = 0;
+  private since: { bytes: number; entries: number };
+  private sinceAtCapture = { bytes: 0, entries: 0 };
+  private snapshotBytes: number;
+  private compacting: Promise<void> | null = null;
+  private snapshots = 0;
+  private readonly timing = { longestSliceMs: 0 };
+  private closed = false;
+
+  constructor(
+    readonly dir: string,
+    loaded: LoadedJournal,
+    private readonly tuning: JournalTuning,
+  ) {
+    super();
+    this.recovery = loaded.recovery;
+    this.rows = loaded.rows;
+    this.seq = loaded.lastSeq;
+    this.durability = new Durability(loaded.lastSeq);
+    this.since = { bytes: loaded.bytesSinceSnapshot, entries: loaded.entriesSinceSnapshot };
+    this.snapshotBytes = loaded.snapshotBytes;
+    this.writer = new GroupCommitWriter<Entry>({
+      dir,
+      io: tuning.io,
+      segmentBytes: tuning.segmentBytes,
+      segment: loaded.segment,
+      size: loaded.tailSize,
+      failQueued: true,
+      onDurable: (batch) => this.onDurable(batch),
+      onFailed: (entries) => this.onFailed(entries),
+    });
+  }
+
+  override define<T extends object>(spec: TableSpec<T>): Table<T> {
+    const table = super.define(spec);
+    const rows = this.rows.get(spec.name);
+    if (rows) {
+      this.rows.delete(spec.name);
+      const state = this.tables.get(spec.name)!;
+      for (const record of rows.values()) state.put(record);
+    }
+    return table;
+  }
+
+  override flush(): Promise<void> {
+    return this.writer.settle();
+  }
+
+  /** Waits for queued writes, folds the journal into a snapshot (so the next start reads one file), releases the files. */
+  override async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writer.settle();
+    await this.compacting;
+    // Only a handle that wrote compacts: a second handle opened just to read (tests do) must not
+    // fold and delete segments under the one that is still writing.
+    if (this.writer.healthy && this.writer.stats.appends > 0 && this.since.entries > 0) await this.compactNow();
+    this.writer.close();
+  }
+
+  stats(): JournalStats {
+    const { batches, syncs, appends } = this.writer.stats;
+    return { entries: appends, batches, syncs, snapshots: this.snapshots, bytes_since_snapshot: this.since.bytes, entries_since_snapshot: this.since.entries, snapshot_longest_step_ms: this.timing.longestSliceMs };
+  }
+
+  protected override persist(changes: Change[], undo: Change[]): Promise<void> {
+    if (this.closed || !this.writer.healthy) {
+      this.apply(undo);
+      return Promise.reject(new Error(this.closed ? 'the store is closed' : 'the store could not write to disk and refuses further writes'));
+    }
+    const seq = ++this.seq;
+    const line = encodeEntry(seq, changes, (table, record) => this.tables.get(table)!.spec.id(record));
+    return this.writer.append({ line, seq, undo });
+  }
+
+  private onDurable(batch: Written<Entry>[]): void {
+    this.durability.durableUpTo(batch.at(-1)!.item.seq);
+    for (const w of batch) this.since.bytes += w.length + 1;
+    this.since.entries += batch.length;
+    const due = this.since.bytes >= Math.max(this.tuning.snapshotBytes, this.snapshotBytes / 2) || this.since.entries >= this.tuning.snapshotEntries;
+    if (due && !this.compacting && !this.closed) this.compacting = this.compactNow().finally(() => (this.compacting = null));
+  }
+
+  private onFailed(entries: Entry[]): void {
+    for (let i = entries.length - 1; i >= 0; i--) this.apply(entries[i]!.undo);
+    // A snapshot captured with any of these in it must not be put in place.
+    if (entries.length > 0) this.durability.failedFrom(entries[0]!.seq);
+  }
+
+  private async compactNow(): Promise<void> {
+    try {
+      const host = { dir: this.dir, capture: () => this.capture(), whenDurable: (seq: number) => this.durability.when(seq, this.markAtCapture) };
+      const size = await compact(host, this.timing);
+      if (size !== null) {
+        this.snapshotBytes = size;
+        this.snapshots++;
+        return;
+      }
+    } catch {
+      // The journal still holds everything: a failed snapshot only means a longer replay; the next one retries.
+    }
+    this.since.bytes += this.sinceAtCapture.bytes;
+    this.since.entries += this.sinceAtCapture.entries;
+  }
+
+  /** O(records) pointer copies, no encoding: the records are frozen, so holding them is a consistent view. */
+  private capture(): CapturedState {
+    const segment = this.writer.requestRoll();
+    const tables: CapturedTable[] = [];
+    for (const [name, state] of this.tables) tables.push({ name, records: Array.from(state.all()), idOf: (r) => state.spec.id(r) });
+    for (const [name, rows] of this.rows) {
+      const ids = [...rows.keys()];
+      tables.push({ name, records: [...rows.values()], idOf: (_, i) => ids[i]! });
+    }
+    this.sinceAtCapture = this.since;
+    this.markAtCapture = this.durability.mark();
+    this.since = { bytes: 0, entries: 0 };
+    return { seq: this.seq, segment, tables };
+  }
+}
