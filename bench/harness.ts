@@ -62,7 +62,9 @@ export function startServer(script: string, args: string[], logFile?: string, no
   return new Promise((resolve, reject) => {
     // The daemon writes an access-log line per request: into a file, as a real deployment would, not onto this terminal.
     const stderr = logFile ? openSync(logFile, 'a') : 'inherit';
-    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', stderr] });
+    // The MCP tool-call limit (120/min per key) would turn a load run into a 429 run: off while benchmarking.
+    const env = { ...process.env, SVC_MCP_TOOL_CALLS_PER_MINUTE: process.env.SVC_MCP_TOOL_CALLS_PER_MINUTE ?? '0' };
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', stderr], env });
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 30 s`)), 30_000);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} during start-up`)));

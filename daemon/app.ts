@@ -8,6 +8,7 @@ import { healthRoutes } from './health/routes.js';
 import { ApiError } from './http/api-error.js';
 import { parseJsonBody } from './http/body.js';
 import { errorRenderer } from './http/error-renderer.js';
+import { hostGuard } from './http/host-guard.js';
 import { requestLog } from './http/request-log.js';
 import { billingRoutes } from './gateway/billing-routes.js';
 import { companiesRoutes } from './gateway/companies-routes.js';
@@ -29,7 +30,7 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
 /**
  * The daemon as a Koa app, with no port and no process concerns (those are main.ts's).
  * The middleware order is the whole story of a request:
- *   request id + access log → error renderer → JSON body → 404 fallback → routes.
+ *   request id + access log → error renderer → Host check → JSON body → 404 fallback → routes.
  */
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -38,6 +39,7 @@ export function createApp(deps: Deps): Koa {
 
   app.use(requestLog(deps.log, deps.clock.now));
   app.use(errorRenderer(deps.log));
+  app.use(hostGuard(deps.config));
   app.use(
     parseJsonBody({
       limitFor: (path) =>

@@ -6,4 +6,24 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Test hook for a daemon PROCESS (SVC_TEST_CLOCK_FILE; in-process tests use the fake clock): the
+ * system time plus the milliseconds written in `file` (missing or empty = 0), re-read on every
+ * call (a test setting: the cost does not matter), so a security suite can step past a code's
+ * 10 minutes without waiting for them.
+ */
+export function offsetClock(file: string, read: (f: string) => string): Clock {
+  return {
+    now() {
+      let offset = 0;
+      try {
+        offset = Number(read(file).trim() || 0) || 0;
+      } catch {
+        offset = 0;
+      }
+      return Date.now() + offset;
+    },
+  };
+}
+
 export const isoAt = (ms: number): string => new Date(ms).toISOString();

@@ -19,14 +19,29 @@ export interface Config {
     /** CONTRACT §4: 1 MiB elsewhere. */
     bodyBytes: number;
   };
+  /**
+   * Slow-loris defence (issue 14): a connection that has not sent all its headers within
+   * `headersMs`, or its whole request within `requestMs`, is answered 408 and closed. Node's own
+   * defaults (60 s / 300 s, checked every 30 s) let a trickling client hold a socket for minutes.
+   */
+  timeouts: { headersMs: number; requestMs: number };
   /** Read the client address from X-Forwarded-For (off: a local daemon has no proxy in front). */
   trustProxy: boolean;
   /** Captured mail kept by the outbox; older messages are dropped past this. */
   outboxMax: number;
   /** SECURITY.md controls of the login side, at their defaults. */
   auth: AuthConfig;
+  /**
+   * Host names answered besides loopback's and publicUrl's (http/host-guard.ts, DNS-rebinding
+   * defence): `--allowed-hosts a,b` / SVC_ALLOWED_HOSTS; `.example.com` for a domain, `*` for any.
+   */
+  allowedHosts?: string[];
+  /** Password hashing threads and queue bound (auth/hash-pool.ts); unset: DEFAULT_HASH_POOL (2 threads, 32 waiting). */
+  hashPool?: { threads: number; queue: number };
   /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
   mcpAllowedOrigins?: string[];
+  /** tools/call per secret key per minute on /api/mcp (the tools spec: servers MUST rate limit); default 120; 0 turns it off (benchmarks only). */
+  mcpToolCallsPerMinute?: number;
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';
   /** Issue 15: send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */
@@ -91,6 +106,7 @@ export function defaultConfig(overrides: ConfigOverrides = {}): Config {
     publicUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     defaultTier: 'trial',
     limits: { authBodyBytes: 64 * 1024, bodyBytes: 1024 * 1024 },
+    timeouts: { headersMs: 5_000, requestMs: 15_000 },
     trustProxy: false,
     outboxMax: 1000,
     ...overrides,

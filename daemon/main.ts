@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
-import { TIERS, type Tier } from '../shared/wire.js';
+import { TIERS, WITHHELD_INVITE, type Tier } from '../shared/wire.js';
 import { createApp } from './app.js';
-import { systemClock } from './clock.js';
-import { defaultConfig, type Config } from './config.js';
+import { offsetClock, systemClock } from './clock.js';
+import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import { ensureDataDir, loadSecrets } from './data-dir.js';
 import type { Deps } from './deps.js';
 import { createInvite } from './dev/invites.js';
@@ -17,10 +18,12 @@ import { createDaemonLogger, type LineOutput } from './logger.js';
 import { createConfiguredMailer } from './mailer.js';
 import { checkSmtpUrl } from './smtp-mailer.js';
 import { cryptoRandom } from './random.js';
-import { closeGracefully, listen, SHUTDOWN_GRACE_MS } from './server.js';
+import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
+import { removeLeftoverTempFiles } from './temp-sweep.js';
+import { configureHashPool } from './auth/passwords.js';
 
 export interface DaemonOptions {
   port?: number;
@@ -32,6 +35,14 @@ export interface DaemonOptions {
   smtp?: string;
   /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
   database?: string;
+  /** Host names to answer besides loopback's (see http/host-guard.ts); SVC_ALLOWED_HOSTS when unset. */
+  allowedHosts?: string[];
+  /**
+   * Background start (`svc daemon start` without --foreground): stdout is <data>/daemon.log, so the
+   * banner must not carry a live invite code (issue 14 finding 6). The banner shows WITHHELD_INVITE
+   * instead and the starting command mints the invite through the operator API and prints it.
+   */
+  withholdInvite?: boolean;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -65,9 +76,34 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    allowedHosts: options.allowedHosts ?? splitList(env.SVC_ALLOWED_HOSTS),
+    timeouts: {
+      headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
+      requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
+    },
+    // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
+    ...(env.SVC_TEST_SCRYPT_N ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
+    ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) } : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
   });
+}
+
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function positiveMs(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100) throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
+  return ms;
+}
+
+function perMinuteOf(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new Error(`invalid SVC_MCP_TOOL_CALLS_PER_MINUTE ${value}: use a whole number (0 turns the limit off)`);
 }
 
 function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
@@ -79,17 +115,20 @@ function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
 export async function startDaemon(options: DaemonOptions, env: Env = process.env): Promise<RunningDaemon> {
   let config = resolveConfig(options, env);
   ensureDataDir(config.dataDir);
+  if (config.hashPool) configureHashPool(config.hashPool);
   const lock = acquireLock(config.dataDir, VERSION);
   try {
-    const clock = systemClock;
+    const clock = env.SVC_TEST_CLOCK_FILE ? offsetClock(env.SVC_TEST_CLOCK_FILE, (f) => readFileSync(f, 'utf8')) : systemClock;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
+    const leftovers = removeLeftoverTempFiles(config.dataDir);
+    if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
     const secrets = loadSecrets(config.dataDir);
     const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax }, log);
     const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
-    const server = createServer();
+    const server = createServer(serverTimeouts(config));
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
@@ -126,7 +165,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
  */
 export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStream = process.stdout, json = false): Promise<void> {
   const daemon = await startDaemon(options);
-  const invite = await createInvite(daemon.deps);
+  const invite = options.withholdInvite ? WITHHELD_INVITE : await createInvite(daemon.deps);
   const dataDir = daemon.deps.config.dataDir;
   const consoleUrl = browserOrigins(daemon.deps.config).consoleUrl;
   // Handlers first, banner second: a supervisor may send SIGTERM the moment it reads the
@@ -211,6 +250,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     defaultTier: flag('default-tier'),
     smtp: flag('smtp'),
     database: flag('database'),
+    allowedHosts: flag('allowed-hosts') === undefined ? undefined : splitList(flag('allowed-hosts')),
   }).catch((err) => {
     process.stderr.write(`svc daemon: ${(err as Error).message}\n`);
     process.exit(1);

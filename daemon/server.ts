@@ -1,5 +1,20 @@
-import type { Server } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
+import type { Config } from './config.js';
 import type { AddressInfo } from 'node:net';
+
+/**
+ * The slow-loris bounds of Config.timeouts as node:http options. Node checks them only every
+ * `connectionsCheckingInterval` (30 s by default), so that is tightened too: otherwise a
+ * trickling client keeps its socket up to 30 s past the limit.
+ */
+export function serverTimeouts(config: Pick<Config, 'timeouts'>): ServerOptions {
+  const { headersMs, requestMs } = config.timeouts;
+  return {
+    headersTimeout: headersMs,
+    requestTimeout: Math.max(requestMs, headersMs),
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersMs / 2)),
+  };
+}
 
 /** How long a stop waits for in-flight requests before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;

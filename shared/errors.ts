@@ -59,6 +59,7 @@ export const ErrorCode = {
   // MCP endpoint (issue 8): the Streamable HTTP transport's HTTP-level refusals
   notAcceptable: 'not_acceptable',
   originNotAllowed: 'origin_not_allowed',
+  hostNotAllowed: 'host_not_allowed',
   unsupportedProtocolVersion: 'unsupported_protocol_version',
   // runtime and events (issue 6)
   agentNotFound: 'agent_not_found',
@@ -69,6 +70,8 @@ export const ErrorCode = {
   dottedEventName: 'dotted_event_name',
   unknownTool: 'unknown_tool',
   invalidToolArgs: 'invalid_tool_args',
+  invalidEventReference: 'invalid_event_reference',
+  idempotencyKeyReused: 'idempotency_key_reused',
   matcherUnsupported: 'matcher_unsupported',
   invalidTransition: 'invalid_transition',
   sessionStopped: 'session_stopped',

@@ -25,3 +25,6 @@ export interface DaemonLock {
   started_at: string;
   version: string;
 }
+
+/** What a background daemon's banner (in <data>/daemon.log) shows in place of the invite code; `svc daemon start` mints one and substitutes it. */
+export const WITHHELD_INVITE = '<minted by svc daemon start>';

@@ -61,7 +61,7 @@ async function measureAppends(root: string, seconds: number): Promise<BenchRow[]
   db.pragma('synchronous = FULL');
   db.exec(SQLITE_SCHEMA);
   const insert = db.prepare(SQLITE_INSERT);
-  const row = (i: number): EventRow => ({ ...newEvent(i), id: formatEventId(i + 1), created_at: new Date().toISOString(), correlation_id: formatEventId(i + 1) });
+  const row = (i: number): EventRow => ({ ...newEvent(i), id: formatEventId(i + 1), created_at: new Date().toISOString(), correlation_id: formatEventId(i + 1), source: 'emitter' });
   let m = 0;
   const perInsert = await measureRate(seconds, 1, () => insert.run(sqliteParams(row(m++))));
   // The same, with the application batching 64 inserts per transaction (SQLite cannot batch on its own).

@@ -20,7 +20,7 @@ function stubEvents(types: (i: number) => string, createdAt: string): Pick<Event
   let n = 0;
   return {
     listConfigured: async () => list,
-    fire: async (id) => ({ event: { id: `ev_${++n}`, type: id, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: '' }, fired: [] }),
+    fire: async (id) => ({ event: { id: `ev_${++n}`, type: id, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: '', source: 'schedule' }, fired: [] }),
   };
 }
 

@@ -31,6 +31,7 @@ export function fixtureEvent(i: number): EventRow {
     created_at: new Date(START_MS + seq * 10).toISOString(),
     causation_id: cause,
     correlation_id: cause ?? id,
+    source: cause ? 'tool_call' : 'emitter',
   };
 }
 

@@ -22,6 +22,3 @@ export async function resolveMcpKeys(ctx: CliContext): Promise<McpKeys> {
   const accountKey = ctx.env.SVC_ACCOUNT_KEY || (await ctx.credentials().get(accounts.accountKey(url)));
   return { secretKey, accountKey };
 }
-
-export const NO_SECRET_KEY =
-  "No secret key: set SVC_SECRET_KEY (and SVC_ACCOUNT_KEY) in the MCP client's environment, or create one with 'svc keys create --root <company> --name <label>' and select the Company with 'svc companies use <name>'.";

@@ -1,6 +1,10 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { CliContext } from '../context.js';
 import { AuthRequiredError, FailedError } from '../errors.js';
-import { LATEST_PROTOCOL, McpHttpClient } from './http-client.js';
+import { explainRefusal, unreachable } from './explain.js';
 import { resolveMcpKeys } from './keys.js';
 import { VERSION } from '../../shared/version.js';
 
@@ -9,27 +13,42 @@ export interface McpSession {
   initialized: any;
   /** One request; resolves with its `result`, throws a CliError for a JSON-RPC error or an HTTP refusal. */
   request(method: string, params?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
 }
 
-/** initialize + notifications/initialized, as any MCP client starts, then requests on the same session. */
+/** Any result: `svc mcp call` prints what the server answered, whatever the method. */
+const anyResult = z.object({}).loose();
+
+/** The SDK Client over its Streamable HTTP transport: initialize + notifications/initialized, as any MCP client starts, then requests. */
 export async function openMcpSession(ctx: CliContext): Promise<McpSession> {
+  const url = ctx.url();
   const keys = await resolveMcpKeys(ctx);
   if (!keys.secretKey) throw new AuthRequiredError('no secret key for MCP', "set SVC_SECRET_KEY, or create one with 'svc keys create --root <company> --name <label>'");
-  const client = new McpHttpClient(ctx.url(), keys);
-  let nextId = 1;
-  const request = async (method: string, params?: Record<string, unknown>) => {
-    const outcome = await client.post({ jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) });
-    if (!outcome.ok) {
-      if (outcome.status === 401) throw new AuthRequiredError(outcome.message, 'check SVC_SECRET_KEY / SVC_ACCOUNT_KEY');
-      throw new FailedError(outcome.message);
-    }
-    const answer = outcome.messages.find((m) => (m as { id?: unknown }).id !== undefined) as { result?: unknown; error?: { code: number; message: string } } | undefined;
-    if (!answer) throw new FailedError(`${method}: the server sent no answer`);
-    if (answer.error) throw new FailedError(`${method} failed: ${answer.error.message} (JSON-RPC ${answer.error.code})`);
-    return answer.result;
+  const headers: Record<string, string> = { Authorization: `Bearer ${keys.secretKey}` };
+  if (keys.accountKey) headers['X-Api-Key'] = keys.accountKey;
+  const client = new Client({ name: 'svc-cli', version: VERSION });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers } });
+  await client.connect(transport).catch((err: unknown) => {
+    throw asCliError(err, 'initialize', url);
+  });
+  return {
+    initialized: { protocolVersion: transport.protocolVersion, capabilities: client.getServerCapabilities(), serverInfo: client.getServerVersion(), instructions: client.getInstructions() },
+    request: (method, params) =>
+      client.request({ method, ...(params ? { params } : {}) } as never, anyResult).catch((err: unknown) => {
+        throw asCliError(err, method, url);
+      }),
+    close: () => client.close(),
   };
-  const initialized = await request('initialize', { protocolVersion: LATEST_PROTOCOL, capabilities: {}, clientInfo: { name: 'svc-cli', version: VERSION } });
-  const sent = await client.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  if (!sent.ok) throw new FailedError(sent.message);
-  return { initialized, request };
+}
+
+/** A JSON-RPC error, an HTTP refusal or an unreachable daemon, as the CLI's errors (exit 1, or 4 for refused keys). */
+function asCliError(err: unknown, method: string, url: string): Error {
+  if (err instanceof McpError) return new FailedError(`${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')} (JSON-RPC ${err.code})`);
+  if (err instanceof StreamableHTTPError && typeof err.code === 'number') {
+    const body = err.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: /, '');
+    const message = explainRefusal(err.code, body, url);
+    return err.code === 401 ? new AuthRequiredError(message, 'check SVC_SECRET_KEY / SVC_ACCOUNT_KEY') : new FailedError(message);
+  }
+  if (err instanceof TypeError) return new FailedError(unreachable(url, err));
+  return new FailedError(`${method} failed: ${(err as Error).message}`);
 }

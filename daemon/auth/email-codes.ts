@@ -1,3 +1,4 @@
+import { canonicalEmail } from '../../shared/email.js';
 import { createHash, createHmac } from 'node:crypto';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -64,8 +65,15 @@ export function consumeLinkToken(deps: CodeDeps, purpose: CodePurpose, token: st
   return deps.stores.codes.consumeLink(purpose, hashLinkToken(token), isoAt(deps.clock.now()));
 }
 
-/** E-mail addresses are compared NFKC-normalised, trimmed and lower-cased. */
-export const normalizeEmail = (email: string) => email.normalize('NFKC').trim().toLowerCase();
+/**
+ * E-mail addresses are compared in their canonical form (shared/email.ts). Routes validate the
+ * address first (emailField), so the fallback (NFKC, trimmed, lower-cased) is only ever reached by
+ * a stored address from before the normalisation, which stays as it was.
+ */
+export const normalizeEmail = (email: string) => {
+  const check = canonicalEmail(email);
+  return check.ok ? check.email : email.normalize('NFKC').trim().toLowerCase();
+};
 
 export function hashCode(key: Buffer, purpose: string, email: string, code: string): string {
   // Length-prefixed fields, so ("ab", "c") and ("a", "bc") never hash alike.

@@ -8,6 +8,7 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
  * - exactly three base64url parts, the whole token at most MAX_TOKEN_CHARS;
  * - the header is a JSON object whose `alg` is exactly "HS256" — the algorithm is pinned, so
  *   `alg: none`, an empty signature or an RS/HS confusion never reaches the signature check;
+ *   a header with `crit` is refused (we implement no critical extension);
  * - the signature is the HMAC-SHA256 of `header.payload`, compared in constant time on its
  *   canonical base64url form (43 characters), so a re-encoded or padded signature is refused too;
  * - the payload is a JSON object; `exp` present and a number, and now < exp; `nbf`, when present,
@@ -32,7 +33,8 @@ export function verifyHs256(secret: Buffer, token: string, nowSeconds: number): 
 
   if (header !== lastGoodHeader) {
     const head = parseObject(header);
-    if (!head || head.alg !== 'HS256') return null;
+    // `crit` names extensions the recipient MUST understand (RFC 7515 §4.1.11); we understand none.
+    if (!head || head.alg !== 'HS256' || 'crit' in head) return null;
     lastGoodHeader = header;
   }
 

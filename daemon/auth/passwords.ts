@@ -1,5 +1,7 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ScryptParams } from '../config.js';
+import { tooManyRequests } from '../http/api-error.js';
+import { createHashPool, PoolBusy, type HashPool, type HashPoolOptions } from './hash-pool.js';
 
 /**
  * Password hashing with scrypt (SECURITY.md). The parameters are stored with the hash, so raising
@@ -54,10 +56,24 @@ export function dummyHash(params: ScryptParams): Promise<string> {
   return hash;
 }
 
-function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(normalizePassword(password), salt, KEY_LENGTH, { N: params.N, r: params.r, p: params.p, maxmem: params.maxmem }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+/** SECURITY.md / issue 14: two hashing threads, and at most 32 logins waiting for one. */
+export const DEFAULT_HASH_POOL: HashPoolOptions = { threads: 2, queue: 32 };
+
+/** One pool per process: the bound is on the machine's memory and cores, whatever the number of apps. */
+let pool: HashPool = createHashPool(DEFAULT_HASH_POOL);
+
+/** Replaces the process's hashing pool (main.ts from Config; tests with a small one). The old pool finishes its jobs. */
+export function configureHashPool(options: HashPoolOptions): void {
+  const old = pool;
+  pool = createHashPool(options);
+  void old.close();
+}
+
+async function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  try {
+    return await pool.derive({ password: normalizePassword(password), salt, keyLength: KEY_LENGTH, N: params.N, r: params.r, p: params.p, maxmem: params.maxmem });
+  } catch (err) {
+    if (err instanceof PoolBusy) throw tooManyRequests(err.retryAfterSeconds, 'Too many password checks are waiting. Try again in a moment.');
+    throw err;
+  }
 }

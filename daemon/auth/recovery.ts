@@ -1,3 +1,4 @@
+import { findUserByEmail } from './find-account.js';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
@@ -28,7 +29,7 @@ export function forgotPassword(deps: Deps, limits: AuthLimits): Middleware {
     const email = normalizeEmail(input.email);
     await enforceLimit(limits.mailAddress, ctx.ip);
     await enforceLimit(limits.recoveryEmail, email, 'A reset link was sent to this address moments ago. Wait a minute before asking again.');
-    const user = await deps.stores.users.findByEmail(email);
+    const user = await findUserByEmail(deps.stores.users, input.email);
     if (user) {
       sendInBackground(deps, 'reset link', async () => {
         const { linkToken } = await issueEmailCode(deps, {

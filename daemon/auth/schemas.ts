@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import { canonicalEmail, EMAIL_MAX } from '../../shared/email.js';
 
 /** Field schemas shared by the account routes. Lengths are capped so no field can cost much to process. */
+/** Checked by THE normalisation (shared/email.ts); routes then read the canonical form with normalizeEmail. */
 export const emailField = z
   .string({ message: 'email is required' })
   .trim()
-  .max(254, 'must be at most 254 characters')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+  .max(EMAIL_MAX * 2, `must be at most ${EMAIL_MAX} characters`)
+  .superRefine((value, ctx) => {
+    const check = canonicalEmail(value);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason });
+  });
 
 /** Policy (12–128) is checked by passwordProblem; this cap only keeps junk away from it. */
 export const passwordField = z.string({ message: 'password is required' }).min(1, 'password is required').max(4096, 'is too long');

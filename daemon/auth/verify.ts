@@ -1,3 +1,4 @@
+import { findUserByEmail } from './find-account.js';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
@@ -59,7 +60,7 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
     }
     if (!input.email) throw new ApiError(400, ErrorCode.validationFailed, 'Send the signup token (Authorization: Bearer) or {"email": "..."}.');
     const email = normalizeEmail(input.email);
-    const user = await deps.stores.users.findByEmail(email);
+    const user = await findUserByEmail(deps.stores.users, input.email);
     const waiting = user && !user.email_verified_at;
     // Only a resend that sends a code spends the address's signup bucket: otherwise anyone could use
     // up a stranger's codes before they sign up. The other answers draw on a bucket of the same

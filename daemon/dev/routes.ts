@@ -1,3 +1,5 @@
+import { findUserByEmail } from '../auth/find-account.js';
+import { normalizeEmail } from '../auth/email-codes.js';
 import { Router } from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
@@ -25,7 +27,7 @@ export function devRoutes(deps: Deps): Router {
 
   router.get('/mail', async (ctx) => {
     const query = validate(mailQuery, ctx.query);
-    ctx.body = { mail: await deps.stores.outbox.list({ to: query.to, sinceId: query.since_id }) };
+    ctx.body = { mail: await deps.stores.outbox.list({ to: query.to === undefined ? undefined : normalizeEmail(query.to), sinceId: query.since_id }) };
   });
 
   router.post('/invites', async (ctx) => {
@@ -35,7 +37,7 @@ export function devRoutes(deps: Deps): Router {
 
   router.post('/tier', async (ctx) => {
     const body = validate(tierBody, ctx.request.body);
-    const user = await deps.stores.users.findByEmail(body.email);
+    const user = await findUserByEmail(deps.stores.users, body.email);
     if (!user) throw notFound(`No user has the e-mail ${body.email}.`, ErrorCode.userNotFound);
     const updated = await deps.stores.users.setTier(user.id, body.tier);
     ctx.body = { ok: true, user: { id: user.id, email: user.email, tier: updated?.tier ?? body.tier } };

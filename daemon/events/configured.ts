@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { parsePattern, prefixOf } from '../../shared/patterns.js';
+import { parsePattern } from '../../shared/patterns.js';
 import { boundedJson } from '../http/json-depth.js';
 import { invalid, missing, parseInput } from '../domain-error.js';
 import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
 import { checkEmitterInput } from './emitter-input.js';
-import type { EmitterRegistry } from './emitters.js';
+import { whyArmed, type EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
 
@@ -51,11 +51,15 @@ export interface ConfiguredDeps {
 /** Configured events: a pattern, tool calls, an optional scope; `status` is computed on every read. */
 export function createConfiguredEvents({ core, emitters, matcher, tools }: ConfiguredDeps) {
   const stored = core.stores.configured;
-  /** Armed beats paused: an event whose prefix nothing emits cannot fire either way (spec §3.5). */
-  const present = (cfg: ConfiguredEvent): ConfiguredEvent => ({
-    ...copy(cfg),
-    status: !emitters.has(prefixOf(cfg.type)) ? 'armed' : cfg.enabled ? 'active' : 'paused',
-  });
+  /**
+   * Armed beats paused: an event whose pattern nothing emits cannot fire either way (spec §3.5).
+   * An armed one says why, and under a known prefix which names do fire (a typo is one read away).
+   */
+  const present = (cfg: ConfiguredEvent): ConfiguredEvent => {
+    const armed = whyArmed(emitters, cfg.type);
+    if (!armed) return { ...copy(cfg), status: cfg.enabled ? 'active' : 'paused' };
+    return { ...copy(cfg), status: 'armed', armed_reason: armed.reason, ...(armed.names_that_fire.length > 0 && { names_that_fire: armed.names_that_fire }) };
+  };
   const noSuch = (id: string) => missing(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
   const find = async (id: string) => {
     const cfg = await stored.get(id);
@@ -130,10 +134,10 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       if (!(await stored.delete(id))) throw noSuch(id);
       matcher.forget?.(id);
     },
-    /** Enabled events of this exact pattern whose scope covers the event; the matcher hook decides the rest. */
-    async candidates(type: string): Promise<ConfiguredEvent[]> {
+    /** Every configured event of this exact pattern (enabled or not): dispatch decides, and says why not. */
+    ofType(type: string): Promise<ConfiguredEvent[]> {
       // The store's index by pattern: dispatch looks only at configured events of the event's own pattern.
-      return (await stored.list({ type })).filter((c) => c.enabled && emitters.has(prefixOf(c.type)));
+      return stored.list({ type });
     },
   };
 }

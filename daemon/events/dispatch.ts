@@ -1,7 +1,8 @@
 import { reportCause, type RuntimeCore } from '../runtime/core.js';
-import type { CompanyServices, ConfiguredEvent, EventRow, Firing } from '../runtime/services.js';
+import type { CompanyServices, ConfiguredEvent, EventRow, Firing, NotFired } from '../runtime/services.js';
 import type { EventLog } from './log/types.js';
 import type { MatcherHook } from './matchers.js';
+import { hasReferences, resolveReferences } from './references.js';
 import type { ToolRegistry } from './tools.js';
 
 /** How many causation links deep an event may be and still fire: deeper is treated as a loop. */
@@ -15,12 +16,6 @@ export interface DispatchDeps {
   services: () => CompanyServices;
   maxDepth: number;
 }
-
-/** Whether a configured event's scope (agent, session, quest) covers the event: an unset scope field matches anything. */
-export const scopeCovers = (cfg: ConfiguredEvent, event: EventRow): boolean =>
-  (cfg.agent_id === null || cfg.agent_id === event.agent_id) &&
-  (cfg.session_id === null || cfg.session_id === event.session_id) &&
-  (cfg.quest_id === null || cfg.quest_id === event.quest_id);
 
 /**
  * Runs the tool calls of every configured event that fires for `event` (spec §6.5): all of them
@@ -44,7 +39,8 @@ export function createDispatcher(deps: DispatchDeps) {
     const tool = deps.tools.get(call.tool);
     if (!tool) return { ...base, ok: false, error: `unknown tool '${call.tool}'` };
     try {
-      const args = tool.args.parse(call.args ?? {});
+      const given = call.args ?? {};
+      const args = tool.args.parse(hasReferences(given) ? resolveReferences(given, event) : given);
       const result = await tool.run(args, { services: deps.services(), event });
       // Tool calls made for an agent or a session feed loop detection (the same call again and again).
       if (event.agent_id || event.session_id) {
@@ -59,23 +55,25 @@ export function createDispatcher(deps: DispatchDeps) {
 
   return {
     depthOf,
-    async dispatch(event: EventRow, fire: ConfiguredEvent[]): Promise<Firing[]> {
+    /**
+     * Runs what fires and records it with what did not (for trace). Past the depth guard the
+     * configured events that would have fired are `not_fired` with reason `depth` too.
+     */
+    async dispatch(event: EventRow, fire: ConfiguredEvent[], notFired: NotFired[] = []): Promise<{ fired: Firing[]; not_fired: NotFired[] }> {
       const calls = fire.flatMap((cfg) => cfg.tool_calls.map((call) => ({ cfg, call })));
-      if (calls.length === 0) return [];
-      let fired: Firing[];
-      const depth = await depthOf(event);
+      if (calls.length === 0 && notFired.length === 0) return { fired: [], not_fired: [] };
+      let fired: Firing[] = [];
+      const not_fired = [...notFired];
+      const depth = calls.length > 0 ? await depthOf(event) : 0;
       if (depth >= deps.maxDepth) {
         const error = `not run: this event is ${depth} causation links deep, the limit is ${deps.maxDepth} (a loop of configured events?)`;
         fired = calls.map(({ cfg, call }) => ({ configured_event_id: cfg.id, tool: call.tool, ok: false, error, skipped: 'depth_limit' as const }));
+        for (const cfg of fire) if (cfg.tool_calls.length > 0) not_fired.push({ configured_event_id: cfg.id, reason: 'depth' });
       } else {
         fired = await Promise.all(calls.map(({ cfg, call }) => runCall(cfg, call, event)));
       }
-      await deps.core.stores.firings.add(event.id, fired);
-      return fired;
-    },
-    /** The configured events that fire for this event: pattern, enabled, emitter present, scope, matcher. */
-    select(event: EventRow, candidates: ConfiguredEvent[]): ConfiguredEvent[] {
-      return candidates.filter((cfg) => scopeCovers(cfg, event) && deps.matcher.allows(cfg, event));
+      await deps.core.stores.firings.add(event.id, fired, not_fired);
+      return { fired, not_fired };
     },
   };
 }

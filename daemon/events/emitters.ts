@@ -37,3 +37,31 @@ export const WIRED_EMITTERS = ['schedule', 'webhook', 'loop', 'guardrail', 'grap
 
 /** The daemon's registry: every runtime reads it. With issue 7 every known prefix has an emitter. */
 export const defaultEmitters: EmitterRegistry = createEmitterRegistry([...RUNTIME_EMITTERS, ...WIRED_EMITTERS]);
+
+/**
+ * The names each emitter produces under its prefix; absent: any name (a cron expression, a
+ * channel). A known prefix with an unknown name (`session:stoped`, `context:budget_exceeded`) is
+ * shown armed, with these names in the answer, instead of silently never firing.
+ */
+export const EMITTED_NAMES: Readonly<Record<string, readonly string[]>> = {
+  session: ['start', 'execution_start', 'quest_start', 'quest_end', 'quest_result', 'step_start', 'stopped', 'first_execution_complete'],
+  context: ['budget:exceeded'],
+  loop: ['detected'],
+  guardrail: ['violation'],
+  graph_guardrail: ['high_impact'],
+  shell: ['command_failed'],
+  agent: ['premature_completion'],
+  ideas: ['threshold_reached'],
+  question: ['asked', 'answered'],
+};
+
+/** Why a pattern never fires on this registry, with the names that do fire under its prefix; null when it can fire. */
+export function whyArmed(registry: EmitterRegistry, type: string): { reason: string; names_that_fire: string[] } | null {
+  const colon = type.indexOf(':');
+  const prefix = colon < 0 ? type : type.slice(0, colon);
+  const name = type.slice(colon + 1);
+  if (!registry.has(prefix)) return { reason: `nothing on this daemon emits '${prefix}:' events`, names_that_fire: [] };
+  const names = EMITTED_NAMES[prefix];
+  if (!names || names.includes(name)) return null;
+  return { reason: `no emitter produces '${type}'`, names_that_fire: names.map((n) => `${prefix}:${n}`) };
+}

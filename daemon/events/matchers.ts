@@ -12,6 +12,8 @@ export interface MatcherHook {
   allows(cfg: ConfiguredEvent, event: EventRow): boolean;
   /** Kinds this hook can evaluate; creating a configured event with another kind is refused. */
   supports(kind: Matcher['kind']): boolean;
+  /** After `allows` said no: whether a window was cooling down (`cooldown`) or the event did not match. */
+  why?(cfg: ConfiguredEvent, event: EventRow): 'matcher' | 'cooldown';
   /** Drops per-event state (windows) when a configured event's matcher changes or it is deleted. */
   forget?(configuredId: string): void;
 }

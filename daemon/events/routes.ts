@@ -78,10 +78,18 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     const raw = ctx.request.body;
     // Two shapes; picking the schema first makes the 400 name the field that is wrong.
     const byId = typeof raw === 'object' && raw !== null && 'configured_event_id' in raw;
-    const emitted = byId
-      ? await ev.fire(validate(triggerById, raw).configured_event_id, { content: (raw as { content?: unknown }).content })
-      : await ev.emit(validate(triggerByType, raw));
-    ctx.body = { ok: true, ...emitted };
+    const trigger = async () => ({
+      ok: true,
+      ...(byId
+        ? await ev.fire(validate(triggerById, raw).configured_event_id, { content: (raw as { content?: unknown }).content, source: 'manual' })
+        : await ev.emit({ ...validate(triggerByType, raw), source: 'manual' })),
+    });
+    // CONTRACT §8: a repeat within 24 h answers what the first call answered and fires nothing.
+    const key = ctx.get('Idempotency-Key');
+    if (!key || !ev.once) return void (ctx.body = await trigger());
+    const { answer, replayed } = await ev.once('trigger', key, raw, trigger);
+    if (replayed) ctx.set('Idempotent-Replayed', 'true');
+    ctx.body = answer;
   });
 
   const trace = async (eventId: string) => {

@@ -3,10 +3,12 @@ import { ErrorCode } from '../../shared/errors.js';
 import { boundedJson } from '../http/json-depth.js';
 import { missing, parseInput } from '../domain-error.js';
 import type { RuntimeCore } from '../runtime/core.js';
-import type { CompanyServices, EmitInput, Emitted, EventRow, EventsService } from '../runtime/services.js';
+import { EVENT_SOURCES, type CompanyServices, type EmitInput, type Emitted, type EventRow, type EventsService } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
+import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
-import type { EmitterRegistry } from './emitters.js';
+import { whyArmed, type EmitterRegistry } from './emitters.js';
+import { createIdempotentRunner } from './idempotency.js';
 import type { EventLog } from './log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { buildTrace } from './trace.js';
@@ -20,9 +22,10 @@ export const emitSchema = z.object({
   quest_id: idField,
   content: boundedJson.optional(),
   caused_by: idField,
+  source: z.enum(EVENT_SOURCES).optional(),
 });
 
-const fireSchema = z.object({ content: boundedJson.optional() });
+const fireSchema = z.object({ content: boundedJson.optional(), source: z.enum(EVENT_SOURCES).optional() });
 
 /** The same checks GET /api/events makes, for callers that are not HTTP (MCP tools). */
 const filterSchema = z.object({
@@ -50,6 +53,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
   const { core, log } = deps;
   const configured = createConfiguredEvents(deps);
   const dispatcher = createDispatcher(deps);
+  const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now());
   const listeners = new Set<(event: EventRow) => void>();
   const releasers = new Set<() => void>();
   let released = false;
@@ -66,6 +70,7 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       causation_id: parent?.id ?? null,
       // Everything a root cause sets off shares its correlation id (trace and queries group by it).
       correlation_id: parent?.correlation_id ?? null,
+      source: input.source ?? (parent ? 'tool_call' : 'emitter'),
     });
     for (const listener of listeners) {
       try {
@@ -91,13 +96,14 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       const body = parseInput(emitSchema, input);
       const type = checkPattern(body.type);
       const event = await append({ ...body, type });
-      const fired = await dispatcher.dispatch(event, dispatcher.select(event, await configured.candidates(type)));
-      return { event, fired } satisfies Emitted;
+      const { fire, notFired } = considerConfigured(event, await configured.ofType(type), deps);
+      const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
+      return { event, fired, not_fired } satisfies Emitted;
     },
     async fire(configuredId, options = {}) {
       const cfg = await configured.get(configuredId);
       if (!cfg) throw missing(`No configured event ${configuredId} in this Company.`, ErrorCode.eventNotFound);
-      parseInput(fireSchema, { content: options.content });
+      parseInput(fireSchema, { content: options.content, source: options.source });
       const event = await append({
         type: cfg.type,
         agent_id: cfg.agent_id,
@@ -105,12 +111,18 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
         quest_id: cfg.quest_id,
         content: options.content ?? { fired_configured_event: cfg.id },
         caused_by: options.caused_by,
+        source: options.source ?? (options.caused_by ? 'tool_call' : 'manual'),
       });
-      // Firing by id runs this one configured event (even paused or armed: the caller asked for it by name).
-      const fired = await dispatcher.dispatch(event, [cfg]);
-      return { event, fired };
+      // Firing by id runs this one configured event even when paused (the caller named it: how a
+      // rule is tried before it is enabled) — but never when armed: nothing emits it (spec §3.5).
+      const armed = whyArmed(deps.emitters, cfg.type) !== null;
+      const { fired, not_fired } = armed
+        ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: 'armed' }])
+        : await dispatcher.dispatch(event, [cfg]);
+      return { event, fired, not_fired };
     },
-    trace: (eventId) => buildTrace(log, (id) => core.stores.firings.of(id), eventId),
+    once: (scope, key, request, run) => once(scope, key, request, run),
+    trace: (eventId) => buildTrace(log, core.stores.firings, eventId),
     releaseWaiters() {
       released = true;
       for (const fn of [...releasers]) fn();

@@ -4,6 +4,7 @@ import { invalid } from '../domain-error.js';
 import { messageSchema } from '../runtime/messages.js';
 import { newQuestSchema, questChangeSchema } from '../runtime/quests.js';
 import type { CompanyServices, EventRow, ToolCall } from '../runtime/services.js';
+import { checkReferences } from './references.js';
 
 /** What a tool call runs with: the runtime's services, and the event that fired it (the cause of what it does). */
 export interface ToolContext {
@@ -37,12 +38,19 @@ const orEvent = (given: string | undefined, fromEvent: string | null, what: stri
   return id;
 };
 
+const withEventOwner = <A extends { agent_id?: string | null; session_id?: string | null }>(args: A, event: EventRow): A => {
+  if (args.agent_id !== undefined || args.session_id !== undefined) return args;
+  return event.session_id ? { ...args, session_id: event.session_id } : { ...args, agent_id: event.agent_id };
+};
+
 export const BUILTIN_TOOLS: ToolDefinition[] = [
   {
     name: 'quests.create',
     description: 'Creates a quest: { title, agent_id?, session_id? }.',
     args: newQuestSchema.strict(),
-    run: (args, { services, event }) => services.quests.create(args, event.id),
+    // Scoped default: a rule that names no owner files the quest for the event's session (and so its
+    // agent), else its agent. An explicit null keeps the quest unowned.
+    run: (args, { services, event }) => services.quests.create(withEventOwner(args, event), event.id),
   },
   {
     name: 'quests.update',
@@ -91,9 +99,17 @@ export function createToolRegistry(extra: ToolDefinition[] = []): ToolRegistry {
         if (!tool) {
           throw invalid(`tool_calls.${i}.tool: unknown tool '${call.tool}'; available: ${[...tools.keys()].sort().join(', ')}.`, ErrorCode.unknownTool);
         }
+        const refs = checkReferences(call.args ?? {});
+        if (refs.problem) {
+          const field = [`tool_calls.${i}.args`, refs.problem.path].filter(Boolean).join('.');
+          throw invalid(`${field}: ${refs.problem.message} (tool ${call.tool})`, ErrorCode.invalidEventReference);
+        }
+        // A field that is exactly one reference gets its type from the event at dispatch: its own
+        // type is checked then; every other field is checked now.
+        const underReference = (path: PropertyKey[]) => refs.exact.some((at) => at.every((name, k) => String(path[k]) === name));
         const parsed = tool.args.safeParse(call.args ?? {});
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
+        const issue = parsed.success ? undefined : parsed.error.issues.find((x) => !underReference(x.path));
+        if (issue) {
           const field = [`tool_calls.${i}.args`, ...issue.path].join('.');
           throw invalid(`${field}: ${issue.message} (tool ${call.tool})`, ErrorCode.invalidToolArgs);
         }

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { decodeUtf8 } from './utf8.js';
 
 export interface BodyOptions {
   /** The largest body accepted on this path, in bytes (SECURITY.md: 64 KiB on auth routes, 1 MiB elsewhere). */
@@ -52,7 +53,8 @@ export function isJsonContentType(header: string): boolean {
 }
 
 export function parseJson(raw: Buffer): unknown {
-  const text = raw.toString('utf8');
+  const text = decodeUtf8(raw);
+  if (text === null) throw new ApiError(400, ErrorCode.invalidJson, 'The request body is not valid UTF-8: send JSON encoded as UTF-8.');
   let value: unknown;
   try {
     value = JSON.parse(text);

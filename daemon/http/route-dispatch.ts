@@ -65,7 +65,7 @@ function groupsForPath(groups: Router[]): (path: string) => number[] {
  * still needs our JSON body. Both are the client's mistake, so both are a 405, never a 5xx; a
  * method on a path no route has is a 404.
  */
-async function answerWrongMethod(ctx: Parameters<Middleware>[0], next: () => Promise<unknown>, allowed: Middleware): Promise<void> {
+export async function answerWrongMethod(ctx: Parameters<Middleware>[0], next: () => Promise<unknown>, allowed: Middleware): Promise<void> {
   await allowed(ctx, next);
   if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) {
     const allow = String(ctx.response.get('Allow'));

@@ -28,7 +28,8 @@ export function keyRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     assertKeyTier(user.tier);
     const fresh = generateKey(deps.random, 'account');
-    const id = deps.ids('ak');
+    // Ids never start like the secret (ak_/sk_): an id in a log or a screenshot must not look like a leaked key.
+    const id = deps.ids('akey');
     // One write replaces the old row, so the old key fails on its very next use (spec §3.4).
     const { rotated } = await deps.stores.keys.setAccountKey({
       id, user_id: user.id, hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
@@ -44,7 +45,7 @@ export function keyRoutes(deps: Deps): Router {
     const company = await answeringCompanyRefusals(resolveOwnedCompany(deps, user, body.root));
     const fresh = generateKey(deps.random, 'secret');
     const record = await deps.stores.keys.addSecretKey({
-      id: deps.ids('sk'), user_id: user.id, company_id: company.id, name: body.name,
+      id: deps.ids('key'), user_id: user.id, company_id: company.id, name: body.name,
       hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
     });
     ctx.status = 201;

@@ -1,35 +1,41 @@
 import type { Context, Middleware } from 'koa';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
 import type { KeyAuth } from '../gateway/seam.js';
 import { ApiError } from '../http/api-error.js';
 import { readRaw } from '../http/body.js';
 import type { CompanyServices } from '../runtime/services.js';
-import { checkAccept, checkContentType, checkOrigin, checkProtocolVersion, refuseOtherMethods } from './http-rules.js';
-import { checkRequest, classify, parseBody } from './jsonrpc.js';
+import { answerBatch, batchRefusal } from './batch.js';
+import { checkAccept, checkContentType, checkProtocolVersion, refuseOtherMethods } from './http-rules.js';
+import { checkRequest, classify, parseBody, rpcError } from './jsonrpc.js';
+import { createModernLeg } from './modern-serve.js';
 import { createMcpDispatcher } from './server.js';
+import { describeTool } from './tool-runner.js';
+import { createToolCallLimit, rateLimitMessage } from './tool-rate-limit.js';
+import { ALL_TOOLS } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 
 export interface McpEndpointOptions {
   /** The Company runtime a key's tools act on; default: `deps.runtimes.open(keyAuth.company)`. */
   services?: (keyAuth: KeyAuth) => Promise<CompanyServices>;
-  /** Browser origins allowed besides loopback and the daemon's public URL. */
-  allowedOrigins?: string[];
 }
 
 /**
- * POST /api/mcp: MCP over Streamable HTTP (protocol 2025-11-25 and the older revisions the SDK
- * negotiates), in stateless JSON-response mode. It expects `ctx.state.keyAuth` from the key guard
- * mounted before it, and the raw body (app.ts lets /api/mcp pass the JSON parser so that a body
- * that does not parse gets a JSON-RPC parse error rather than our REST 400).
+ * POST /api/mcp: MCP over Streamable HTTP, stateless, answering JSON. Two eras side by side, the
+ * request decides: a 2026-07-28 request (a `_meta` envelope, no initialize) goes to the SDK v2
+ * entry (modern-serve.ts); everything else — initialize and the 2025-11-25 … 2024-10-07 revisions —
+ * to the daemon's one v1 SDK Server (server.ts). The Origin check and the key guard run before
+ * this (routes.ts); it expects `ctx.state.keyAuth` and the raw body (app.ts lets /api/mcp pass
+ * the JSON parser so a body that does not parse gets a JSON-RPC parse error, not our REST 400).
  */
-export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock'>, options: McpEndpointOptions = {}): Middleware {
+export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock' | 'stores'>, options: McpEndpointOptions = {}): Middleware {
   const dispatcher = createMcpDispatcher(deps.log);
+  const modern = createModernLeg(deps.log, ALL_TOOLS, ALL_TOOLS.map(describeTool), deps.config.limits.bodyBytes);
+  const limit = createToolCallLimit(deps.stores.limits, deps.clock, deps.config.mcpToolCallsPerMinute);
   const openServices = options.services ?? (async (k: KeyAuth) => (await deps.runtimes.open(k.company)).services);
-  const origins = new Set([new URL(deps.config.publicUrl).origin, ...(options.allowedOrigins ?? []), ...(deps.config.mcpAllowedOrigins ?? [])]);
 
   return async function serveMcp(ctx: Context) {
-    checkOrigin(ctx, origins);
     refuseOtherMethods(ctx);
     checkAccept(ctx);
     checkContentType(ctx);
@@ -39,24 +45,64 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'cl
     const raw = ctx.request.rawBody ?? (await readRaw(ctx, deps.config.limits.bodyBytes));
     const parsed = parseBody(raw);
     if (!parsed.ok) return answer(ctx, 400, parsed.error);
+    let services: Promise<CompanyServices> | undefined;
+    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)), now: deps.clock.now };
+
+    if (await modern.claims(ctx, parsed.value)) {
+      const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
+      if (wait !== null) return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
+      return modern.serve(ctx, raw, parsed.value, toolContext);
+    }
+
+    const version = ctx.get('MCP-Protocol-Version');
+    // One request for the rate limit: a batch counts each tools/call in it and answers those over the limit in-band.
+    const answerOne = async (message: JSONRPCMessage, inBatch: boolean): Promise<JSONRPCMessage | null> => {
+      if (!('method' in message) || !('id' in message)) return null; // notifications and responses: nothing to answer (see below)
+      const request = message as JSONRPCRequest;
+      const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.keyId) : null;
+      if (wait !== null) {
+        if (!inBatch) throw Object.assign(new Error('rate'), { wait });
+        return rpcError(request.id, -32000, rateLimitMessage(wait), { retry_after: wait });
+      }
+      return checkRequest(request) ?? (await dispatcher.request(request, toolContext));
+    };
+
+    if (Array.isArray(parsed.value)) {
+      checkProtocolVersion(ctx);
+      const refused = batchRefusal(version, parsed.value);
+      if (refused) return answer(ctx, 400, refused);
+      const answers = await answerBatch(parsed.value, (m) => answerOne(m, true));
+      return answers.length === 0 ? accepted(ctx) : answer(ctx, 200, answers);
+    }
     const message = classify(parsed.value);
     if (message.kind === 'invalid') return answer(ctx, 400, message.error);
     if (!(message.kind === 'request' && message.message.method === 'initialize')) checkProtocolVersion(ctx);
-
-    if (message.kind !== 'request') {
-      // Notifications (initialized, cancelled) and responses have nothing to answer: 202, no body.
-      // They are not handed to the shared Server: it would match a `notifications/cancelled` or a
-      // response by id against requests of *other* callers (ids are renumbered per server, not per
-      // key), and this stateless endpoint has no per-client state for `initialized` to change.
-      ctx.body = null;
-      ctx.status = 202;
-      return;
+    // Notifications (initialized, cancelled) and responses have nothing to answer: 202, no body.
+    // They are not handed to the shared Server: it would match a `notifications/cancelled` or a
+    // response by id against requests of *other* callers (ids are renumbered per server, not per
+    // key), and this stateless endpoint has no per-client state for `initialized` to change.
+    if (message.kind !== 'request') return accepted(ctx);
+    try {
+      answer(ctx, 200, await answerOne(message.message, false));
+    } catch (err) {
+      const wait = (err as { wait?: number }).wait;
+      if (wait === undefined) throw err;
+      refuseRate(ctx, message.message.id, wait);
     }
-    const refused = checkRequest(message.message);
-    let services: Promise<CompanyServices> | undefined;
-    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)), now: deps.clock.now };
-    answer(ctx, 200, refused ?? (await dispatcher.request(message.message, toolContext)));
   };
+}
+
+const countsAsToolCall = (m: unknown) => (m as { method?: unknown } | null)?.method === 'tools/call' && (m as { id?: unknown }).id !== undefined;
+
+/** 429 with Retry-After, and a JSON-RPC error body so an MCP client can match it to its request. */
+function refuseRate(ctx: Context, id: JSONRPCRequest['id'], wait: number): void {
+  ctx.set('Retry-After', String(wait));
+  answer(ctx, 429, rpcError(id ?? null, -32000, rateLimitMessage(wait), { retry_after: wait }));
+}
+
+function accepted(ctx: Context): void {
+  ctx.body = null;
+  ctx.status = 202;
 }
 
 function answer(ctx: Context, status: number, body: unknown): void {

@@ -3,31 +3,12 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from '../http/api-error.js';
 import { isJsonContentType } from '../http/body.js';
+import { LOOPBACK_HOSTS } from '../http/host-guard.js';
 
 /**
  * The Streamable HTTP transport's MUSTs that are about HTTP rather than JSON-RPC. Each returns
  * nothing or throws the ApiError that becomes our usual `{ error, code }` answer.
  */
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/**
- * DNS rebinding defence (MCP transport spec: servers MUST validate Origin): a web page the user
- * visits must not reach a local daemon through its browser. No Origin (CLI, SDK, Claude Desktop)
- * is fine; a browser origin must be loopback, the daemon's own public origin, or configured.
- */
-export function checkOrigin(ctx: Context, allowed: Set<string>): void {
-  const origin = ctx.get('Origin');
-  if (!origin) return;
-  let url: URL | null = null;
-  try {
-    url = new URL(origin);
-  } catch {
-    url = null;
-  }
-  if (url && (LOOPBACK_HOSTS.has(url.hostname) || allowed.has(url.origin))) return;
-  throw new ApiError(403, ErrorCode.originNotAllowed, `Origin '${origin}' may not call /api/mcp. Allowed: loopback origins and ${[...allowed].join(', ') || 'none configured'}.`);
-}
 
 /** The client MUST accept both JSON and SSE answers; a wildcard range counts as accepting. */
 export function checkAccept(ctx: Context): void {
@@ -61,5 +42,5 @@ export function checkProtocolVersion(ctx: Context): void {
 /** This endpoint is stateless and opens no server-to-client stream: GET (SSE) and DELETE (end a session) are 405. */
 export function refuseOtherMethods(ctx: Context): void {
   if (ctx.method === 'POST') return;
-  throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`, {}, { Allow: 'POST' });
+  throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`, {}, { Allow: 'POST, OPTIONS' });
 }

@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../http/utf8.js';
 import {
   CallToolRequestSchema,
   ErrorCode as RpcCode,
@@ -30,20 +31,19 @@ export function rpcError(id: JSONRPCRequest['id'] | null, code: number, message:
 
 /** Parses the raw body. The SDK's transport does this too; we do it so that bad bytes get a JSON-RPC parse error, not our REST 400. */
 export function parseBody(raw: Buffer): { ok: true; value: unknown } | { ok: false; error: JSONRPCErrorResponse } {
+  const text = decodeUtf8(raw);
+  if (text === null) return { ok: false, error: rpcError(null, RpcCode.ParseError, 'Parse error: the body is not valid UTF-8.') };
   try {
-    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, error: rpcError(null, RpcCode.ParseError, `Parse error: ${(err as Error).message}`) };
   }
 }
 
-/**
- * One JSON-RPC message per POST (MCP 2025-06-18 removed batching; 2025-11-25 keeps it removed), so an
- * array is an invalid request, as is anything that is not a request, notification or response.
- */
+/** One JSON-RPC message: a request, notification or response; anything else is an invalid request. (Arrays are batches: see batch.ts.) */
 export function classify(value: unknown): Classified {
   if (Array.isArray(value)) {
-    return { kind: 'invalid', error: rpcError(null, RpcCode.InvalidRequest, 'Invalid request: send one JSON-RPC message per POST; batches are not supported.') };
+    return { kind: 'invalid', error: rpcError(null, RpcCode.InvalidRequest, 'Invalid request: a batch may not contain another array.') };
   }
   if (isJSONRPCRequest(value)) return { kind: 'request', message: value };
   if (isJSONRPCNotification(value)) return { kind: 'notification', message: value };
@@ -75,6 +75,10 @@ export function checkRequest(message: JSONRPCRequest): JSONRPCErrorResponse | nu
   const schema = Object.hasOwn(PARAM_SCHEMAS, message.method) ? PARAM_SCHEMAS[message.method] : undefined;
   if (!schema) return rpcError(message.id, RpcCode.MethodNotFound, `Method not found: ${message.method}. This server offers ${SERVED_METHODS.join(', ')}.`);
   const parsed = schema.safeParse(message);
+  // tools/list has a single page, so it never hands out a cursor: any cursor is one we did not issue (MCP pagination: -32602).
+  if (parsed.success && message.method === 'tools/list' && (message.params as { cursor?: unknown } | undefined)?.cursor !== undefined) {
+    return rpcError(message.id, RpcCode.InvalidParams, 'Invalid cursor: tools/list returns every tool on one page and issues no cursor; call it without one.');
+  }
   if (parsed.success) return null;
   const detail = (parsed.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
   return rpcError(message.id, RpcCode.InvalidParams, `Invalid params for ${message.method}: ${detail}`);

@@ -1,14 +1,16 @@
 import { Router } from '@koa/router';
 import type { Deps } from '../deps.js';
 import { keyAuthOf, requireKeys } from '../keys/key-guard.js';
+import { withBearerChallenge } from './auth-challenge.js';
 import { mcpEndpoint } from './endpoint.js';
+import { mcpOriginAndCors, trustedOrigins } from './origin-cors.js';
 
 /** /api/mcp reads its own body (app.ts lists it in the body parser's passThrough): a bad body gets a JSON-RPC error, not ours. */
 export const MCP_PATH = '/api/mcp';
 
 /**
  * The MCP endpoints behind the key guard (sk_, optional ak_, then the tier gate).
- * `POST /api/mcp/validate` says who the keys resolve to without running a tool; `/api/mcp` is the
+ * `POST /api/mcp/validate` (a REST route: no Origin rule, no challenge) says who the keys resolve to without running a tool; `/api/mcp` is the
  * MCP server (Streamable HTTP; GET and DELETE answer 405), built once: it holds the daemon's one SDK Server.
  */
 export function mcpRoutes(deps: Deps): Router {
@@ -27,7 +29,10 @@ export function mcpRoutes(deps: Deps): Router {
     };
   });
 
-  router.all(MCP_PATH, guard, mcpEndpoint(deps));
+  // Order matters: the Origin check (and CORS, and the key-less preflight) first, so a foreign page
+  // is refused whatever key it sends; then the key guard, whose 401s carry a Bearer challenge.
+  const origins = mcpOriginAndCors(trustedOrigins(deps.config.publicUrl, deps.config.mcpAllowedOrigins));
+  router.all(MCP_PATH, origins, withBearerChallenge(guard), mcpEndpoint(deps));
 
   return router;
 }

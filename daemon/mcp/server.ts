@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../shared/version.js';
 import type { Logger } from '../logger.js';
 import { RpcCode } from './jsonrpc.js';
@@ -8,10 +8,19 @@ import { describeTool, runTool } from './tool-runner.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
-/** A JSON-RPC error as the SDK's Protocol words it for a thrown McpError (`MCP error <code>: <message>`). */
-function sdkError(message: JSONRPCRequest, code: number, text: string): JSONRPCMessage {
-  return { jsonrpc: '2.0', id: message.id, error: { code, message: new McpError(code, text).message } };
+/**
+ * A JSON-RPC error with the plain sentence as its message. Not McpError's wording ("MCP error
+ * <code>: …"): SDK clients prefix that themselves, so the prefix would reach users twice.
+ */
+function rpcFailure(message: JSONRPCRequest, code: number, text: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id: message.id, error: { code, message: text } };
 }
+
+/** What a handler throws for the SDK's Protocol to answer `{ code, message }` unprefixed (it reads both fields off any error). */
+const protocolError = (code: number, text: string) => Object.assign(new Error(text), { code });
+
+export const SERVER_INSTRUCTIONS =
+  'Tools act on the Company the secret key is bound to. Start with whoami. The events tool drives the causation bus (create, list, enable, disable, delete, trigger, trace).';
 
 export interface McpDispatcher {
   request(message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage>;
@@ -29,8 +38,7 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
     { name: 'svc', title: 'svc agent platform', version: VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions:
-        'Tools act on the Company the secret key is bound to. Start with whoami. The events tool drives the causation bus (create, list, enable, disable, delete, trigger, trace).',
+      instructions: SERVER_INSTRUCTIONS,
     },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -41,7 +49,7 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = byName.get(req.params.name);
     // An unknown tool is a protocol error (MCP: -32602), unlike a tool that ran and failed.
-    if (!tool) throw new McpError(RpcCode.InvalidParams, unknownTool(req.params.name));
+    if (!tool) throw protocolError(RpcCode.InvalidParams, unknownTool(req.params.name));
     return runTool(tool, req.params.arguments, contextOf(extra), log);
   });
   server.onerror = (err) => log.warn('mcp server error', { err });
@@ -53,21 +61,23 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
    * third of the call's CPU. The endpoint has already checked the envelope (classify) and the params
    * against the same SDK schema (checkRequest) before this point, and runTool builds results of the
    * CallToolResult shape, so what is skipped is repetition. Answers are the SDK's, byte for byte
-   * in content (tests/daemon/mcp/fast-path.test.ts compares both paths). Task-augmented calls
-   * (`params.task`) and every other method still go through the SDK.
+   * in content (tests/daemon/mcp/fast-path.test.ts compares both paths). Every other method still
+   * goes through the SDK.
    */
   const answerDirectly = (message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage> | null => {
     if (message.method === 'tools/list') return Promise.resolve({ result: { tools: listed }, jsonrpc: '2.0', id: message.id });
     if (message.method !== 'tools/call') return null;
-    const params = message.params as { name: string; arguments?: Record<string, unknown>; task?: unknown };
-    if (params.task !== undefined) return null;
+    // A task-augmented call (`params.task`, 2025-11-25) is run as a plain call: we declare no
+    // `tasks` capability, and a receiver without it MUST process the request normally, ignoring the
+    // task metadata (tasks spec). The answer is then the CallToolResult itself, not a CreateTaskResult.
+    const params = message.params as { name: string; arguments?: Record<string, unknown> };
     const tool = byName.get(params.name);
-    if (!tool) return Promise.resolve(sdkError(message, RpcCode.InvalidParams, unknownTool(params.name)));
+    if (!tool) return Promise.resolve(rpcFailure(message, RpcCode.InvalidParams, unknownTool(params.name)));
     return runTool(tool, params.arguments, ctx, log).then(
       (result) => ({ result, jsonrpc: '2.0', id: message.id }) as JSONRPCMessage,
       (err: unknown) => {
         log.error('mcp tools/call failed', { tool: tool.name, err });
-        return sdkError(message, RpcCode.InternalError, 'Internal error');
+        return rpcFailure(message, RpcCode.InternalError, 'Internal error');
       },
     );
   };
@@ -81,8 +91,15 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
       const fast = options.direct === false ? null : answerDirectly(message, ctx);
       if (fast) return fast;
       await connected;
-      return transport.request(message, authInfo(ctx));
+      return transport.request(withoutTask(message), authInfo(ctx));
     },
     close: () => server.close(),
   };
+}
+
+/** The SDK's Server refuses `params.task` without a task store (-32603); we run such a call plainly (see answerDirectly). */
+function withoutTask(message: JSONRPCRequest): JSONRPCRequest {
+  if (message.method !== 'tools/call' || (message.params as { task?: unknown } | undefined)?.task === undefined) return message;
+  const { task: _ignored, ...params } = message.params as Record<string, unknown>;
+  return { ...message, params } as JSONRPCRequest;
 }

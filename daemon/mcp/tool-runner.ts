@@ -7,12 +7,16 @@ import type { McpTool, ToolContext } from './tools/types.js';
 
 /** A tool as tools/list shows it: its zod input turned into JSON Schema once, at start-up. */
 export function describeTool(tool: McpTool): Tool {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const jsonSchema = (s: z.ZodObject, io: 'input' | 'output') => {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+    return { ...schema, type: 'object' };
+  };
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: { ...schema, type: 'object' } as Tool['inputSchema'],
+    inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
+    ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
   };
 }

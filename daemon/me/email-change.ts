@@ -1,3 +1,4 @@
+import { findUserByEmail } from '../auth/find-account.js';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
@@ -36,7 +37,7 @@ export function beginEmailChange(deps: Deps, limits: AuthLimits): Middleware {
     await deps.stores.users.update(user.id, (u) => {
       u.pending_email = newEmail;
     });
-    const owner = await deps.stores.users.findByEmail(newEmail);
+    const owner = await findUserByEmail(deps.stores.users, input.new_email);
     if (owner) {
       sendInBackground(deps, 'e-mail change: address taken', () => sendEmailChangeTakenNotice(deps, newEmail));
       await deps.stores.codes.endAll('email_change', user.id, isoAt(deps.clock.now()));

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { tenantOf, type CompanyRef, type CompanyRuntime } from '../gateway/seam.js';
@@ -28,9 +29,6 @@ import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
 import { openRuntimeStores } from '../store/runtime/open.js';
 
-/** The run-time bound of a user matcher's regular expression (docs/emitters.md). */
-export const MATCHER_REGEX_TIMEOUT_MS = 100;
-
 export interface RuntimeOptions {
   company: CompanyRef;
   /** The Company's data folder (companyDataDir); unused with memory storage. */
@@ -49,9 +47,7 @@ export interface RuntimeOptions {
   /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
   schedulerTimer?: SchedulerTimer;
   schedulePolicy?: Partial<DuePolicy>;
-  /** The bound of the built-in guardrail rules (250 ms; tests on a loaded machine raise it). */
-  detectorRegexTimeoutMs?: number;
-  /** Problems worth a line in the daemon log (a failed schedule walk, a detector error, a regex timeout). */
+  /** Problems worth a line in the daemon log (a failed schedule walk, a detector error). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
 
@@ -84,17 +80,10 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   const problem = options.onProblem ?? (() => {});
   const company_id = options.company.id;
   // Per Company: window counts and cooldowns never leak from one Company to another.
-  // 100 ms per test: the static screen already refuses catastrophic patterns; this bound is the
-  // backstop, and a tighter one made matches fail (as "no match") whenever the machine was busy.
-  const matcher =
-    options.matcher ??
-    createMatcherEngine({
-      clock: options.clock,
-      regex: createBoundedRegex({ timeoutMs: MATCHER_REGEX_TIMEOUT_MS }),
-      onTimeout: (cfg, ev) => problem('matcher regex timed out', { company_id, configured_event_id: cfg.id, event_id: ev.id }),
-    });
-  // The built-in rules are ours and linear: a generous bound, so a loaded machine never skips a guardrail.
-  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex: createBoundedRegex({ timeoutMs: options.detectorRegexTimeoutMs ?? 250 }) });
+  // Matchers and guardrails run on the linear-time engine: no time-out, so never a silent "no match".
+  const regex = createBoundedRegex();
+  const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, regex });
+  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex });
   const core: RuntimeCore = {
     company: options.company,
     clock: options.clock,
@@ -133,7 +122,8 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   eventRoutes(router, services, options.clock.now);
   emitters.routes(router);
   const routes = router.routes();
-  const allowed = router.allowedMethods({ throw: true });
+  // Not `throw: true`: its 501 for a method no route uses (TRACE, PROPFIND…) rendered as a 500 (issue 14).
+  const allowed = router.allowedMethods() as unknown as Middleware;
 
   emitters.scheduler.start();
   return {
@@ -150,7 +140,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
       if (tenant.company.id !== options.company.id) throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
       // An unauthenticated webhook delivery may reach its one route and nothing else.
       if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path)) throw new Error(`webhook caller reached ${ctx.path}`);
-      return allowed(ctx as any, () => routes(ctx as any, async () => {})) as Promise<void>;
+      return answerWrongMethod(ctx, () => routes(ctx as any, async () => {}), allowed);
     },
     async close() {
       await emitters.scheduler.stop();

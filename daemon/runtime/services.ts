@@ -66,7 +66,12 @@ export interface EventRow {
   causation_id: string | null;
   /** The root cause's id, shared by everything it set off. */
   correlation_id: string;
+  /** Who put it in the log (CONTRACT §8); rows written before wave 2 get it inferred when read. */
+  source: EventSource;
 }
+
+export const EVENT_SOURCES = ['emitter', 'schedule', 'webhook', 'tool_call', 'manual'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
 
 export interface ToolCall {
   tool: string;
@@ -88,8 +93,11 @@ export interface ConfiguredEvent {
   session_id: string | null;
   quest_id: string | null;
   enabled: boolean;
-  /** `armed`: the pattern's prefix has no emitter, so it never fires (spec §3.5). */
+  /** `armed`: no emitter produces the pattern, so it never fires (spec §3.5). */
   status: 'active' | 'paused' | 'armed';
+  /** Shown (never stored) when armed: why, and the names its prefix's emitter does produce. */
+  armed_reason?: string;
+  names_that_fire?: string[];
   matcher?: Matcher | null;
   /** IANA zone of a `schedule:` pattern (UTC when absent). */
   timezone?: string | null;
@@ -120,6 +128,12 @@ export interface Firing {
   skipped?: 'depth_limit';
 }
 
+/** A configured event that was considered for an event and did not fire, and why (CONTRACT §8). */
+export interface NotFired {
+  configured_event_id: string;
+  reason: 'paused' | 'armed' | 'scope' | 'matcher' | 'cooldown' | 'depth';
+}
+
 export interface EventFilter {
   event_type?: string;
   agent_id?: string;
@@ -140,16 +154,21 @@ export interface EmitInput {
   content?: unknown;
   /** The event that caused this one (trace links); null/absent for a root cause. */
   caused_by?: string | null;
+  /** Default: `tool_call` when caused by another event, else `emitter`. Routes set `manual` and `webhook`. */
+  source?: EventSource;
 }
 
 export interface Emitted {
   event: EventRow;
   fired: Firing[];
+  /** The configured events of its pattern that did not fire, with why. */
+  not_fired?: NotFired[];
 }
 
 export interface TraceNode {
   event: EventRow;
   fired: Firing[];
+  not_fired: NotFired[];
   children: TraceNode[];
 }
 
@@ -165,7 +184,9 @@ export interface EventsService {
   /** Appends an occurrence (acknowledged once on disk), dispatches it, returns what fired. */
   emit(input: EmitInput): Promise<Emitted>;
   /** Fires one configured event's tool calls now (trigger by id, a schedule tick), logged as an occurrence of its pattern. */
-  fire(configuredId: string, options?: { content?: unknown; caused_by?: string | null }): Promise<Emitted>;
+  fire(configuredId: string, options?: { content?: unknown; caused_by?: string | null; source?: EventSource }): Promise<Emitted>;
+  /** Wave 2: runs `run` once per idempotency key within 24 h; a repeat gets the first answer (`replayed`). */
+  once?<T>(scope: string, key: string, request: unknown, run: () => Promise<T>): Promise<{ answer: T; replayed: boolean }>;
   trace(eventId: string): Promise<TraceNode | null>;
   /** Calls `listener` with every event once it is on disk (detectors, channels, live streams). Returns an unsubscribe. */
   subscribe(listener: (event: EventRow) => void): () => void;
@@ -193,7 +214,8 @@ export interface CompanyServices {
     list(filter?: { agent_id?: string; status?: string; gateway_channel_id?: string }): Promise<RuntimeSession[]>;
     stop(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     /** Appends a message to the transcript; `startTurn` also begins an execution (session:execution_start). */
-    append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null }): Promise<RuntimeSession>;
+    /** `external`: the text came from outside (an inbound channel): never counted as the agent's own output. */
+    append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null; external?: boolean }): Promise<RuntimeSession>;
     /** Issue 6 additions: the turn cycle (session:execution_start, session:step_start, session:first_execution_complete) and field updates. */
     startTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     step?(id: string, caused_by?: string | null): Promise<RuntimeSession>;

@@ -109,7 +109,7 @@ export function createSessionsService(core: RuntimeCore): Sessions {
       const s = orMissing(appended, 'session', id);
       if (crossed) await core.emit({ type: 'context:budget:exceeded', ...about(s), content: { budget: s.context_budget, used: s.context_used }, caused_by: options.caused_by });
       // The agent's own output goes to the detectors (guardrail:violation, loop:detected); users' messages do not.
-      if (await isAgentAuthor(core, s, String(entry.from))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
+      if (!options.external && (await isAgentAuthor(core, s, String(entry.from)))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
       if (options.startTurn) return service.startTurn(id, options.caused_by);
       return view(id);
     },

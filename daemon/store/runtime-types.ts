@@ -3,7 +3,7 @@
  * like writes, so a database can implement them. `store/runtime/` implements them once over the
  * record engine (memory or journal); re-exported by types.ts with the rest of the seam.
  */
-import type { Agent, ConfiguredEvent, Firing, Quest, QuestStatus, RuntimeSession, TranscriptEntry } from '../runtime/services.js';
+import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, QuestStatus, RuntimeSession, TranscriptEntry } from '../runtime/services.js';
 
 export interface AgentStore {
   get(id: string): Promise<Agent | undefined>;
@@ -63,9 +63,12 @@ export interface ConfiguredEventStore {
 
 /** What each event fired, kept for trace: one record per dispatch, found by the event's id. */
 export interface FiringStore {
-  add(eventId: string, fired: Firing[]): Promise<void>;
+  /** `notFired`: the configured events considered that did not fire, with why (trace). */
+  add(eventId: string, fired: Firing[], notFired?: NotFired[]): Promise<void>;
   /** Every firing of the event, in dispatch order. */
   of(eventId: string): Promise<Firing[]>;
+  /** The configured events considered for the event that did not fire, in dispatch order. */
+  notFiredOf(eventId: string): Promise<NotFired[]>;
 }
 
 /** Webhook delivery ids seen lately, persisted so a replay right after a restart is still refused. */
@@ -73,6 +76,21 @@ export interface DeliveryStore {
   /** True the first time `key` is seen within the retention (and records it); false for a duplicate. */
   firstSeen(key: string, nowMs: number): Promise<boolean>;
   size(): Promise<number>;
+}
+
+/** What an idempotent request answered, kept for the window (CONTRACT §8: 24 h). */
+export interface RememberedAnswer {
+  /** A hash of the request: the same key with another request is refused, never answered wrongly. */
+  fingerprint: string;
+  answer: unknown;
+}
+
+export interface IdempotencyStore {
+  readonly windowMs: number;
+  /** The answer remembered under `key`, if it is still within the window at `nowMs`. */
+  get(key: string, nowMs: number): Promise<RememberedAnswer | undefined>;
+  /** Remembers (or replaces) the answer under `key`; forgets keys past the window as it goes. */
+  remember(key: string, remembered: RememberedAnswer, nowMs: number): Promise<void>;
 }
 
 /** Every store of one Company runtime, over one space: writes across them can be one atomic step. */
@@ -87,6 +105,7 @@ export interface RuntimeStores {
   channels: ChannelStore;
   questions: QuestionStore;
   deliveries: DeliveryStore;
+  idempotency: IdempotencyStore;
   /** Resolves once every write so far is durable. */
   flush(): Promise<void>;
   close(): Promise<void>;

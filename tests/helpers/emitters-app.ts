@@ -88,7 +88,7 @@ export async function createEmitterTestApp(options: EmitterTestOptions = {}): Pr
     sealer: options.sealer ?? createSealer(randomBytes(32)),
     // Matching bounded at 5 s here: these tests check the wiring, and a loaded test machine must not
     // turn a match into a timeout (the bound itself is tested in tests/daemon/events/detectors/).
-    runtime: { schedulerTimer: timer, schedulePolicy: options.policy, matcher: createMatcherEngine({ clock, regex: createBoundedRegex({ timeoutMs: 5_000 }) }), detectorRegexTimeoutMs: 5_000 },
+    runtime: { schedulerTimer: timer, schedulePolicy: options.policy, matcher: createMatcherEngine({ clock, regex: createBoundedRegex() }) },
   });
   const t = await createTestApp({ clock, dataDir, storage: options.storage, runtimes });
   const user = await createUser(t, { tier: 'company' });

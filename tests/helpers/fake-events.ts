@@ -39,6 +39,7 @@ export function createFakeEvents(clock: Clock): FakeEvents {
       created_at: new Date(clock.now()).toISOString(),
       causation_id: input.caused_by ?? null,
       correlation_id: id,
+      source: input.source ?? (input.caused_by ? 'tool_call' : 'emitter'),
     };
   };
   const service: FakeEvents['service'] = {

@@ -1,6 +1,13 @@
 import * as assert from 'uvu/assert';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpTestApp } from './mcp-app.js';
+
+/** What the scenario needs of a client: the v1 and v2 SDK Clients both fit. */
+export interface ScenarioClient {
+  getServerVersion(): { name: string } | undefined;
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<any>;
+}
+type Client = ScenarioClient;
 
 /** Calls a tool and returns its structured result; a tool error fails the test with the tool's message. */
 async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {

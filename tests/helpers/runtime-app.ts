@@ -25,15 +25,18 @@ export interface RuntimeTestApp {
   post(url: string, body?: unknown): Promise<TestResponse>;
   patch(url: string, body?: unknown): Promise<TestResponse>;
   del(url: string): Promise<TestResponse>;
+  /** The data folder (storage 'file': open another app on it to play a restart). */
+  dataDir: string;
+  close(): Promise<void>;
 }
 
 /**
  * One Company's runtime behind a tiny Koa app standing in for the gateway: the daemon's error
  * renderer and JSON body parser, a fixed tenant on ctx.state.tenant, then `runtime.handle`.
  */
-export async function createRuntimeTestApp(options: { clock?: FakeClock; storage?: 'memory' | 'file'; runtime?: RuntimeHostOptions['runtime'] } = {}): Promise<RuntimeTestApp> {
+export async function createRuntimeTestApp(options: { clock?: FakeClock; storage?: 'memory' | 'file'; runtime?: RuntimeHostOptions['runtime']; dataDir?: string } = {}): Promise<RuntimeTestApp> {
   const clock = options.clock ?? new FakeClock();
-  const config = defaultConfig({ dataDir: tempDir('svc-runtime') });
+  const config = defaultConfig({ dataDir: options.dataDir ?? tempDir('svc-runtime') });
   const ids = createIdGenerator(clock, cryptoRandom);
   const host = createRuntimeHost({ config, clock, ids, log: silentLogger, storage: options.storage ?? 'memory', runtime: options.runtime });
   const company: CompanyRef = { id: 'cmp_test', name: 'acme', owner_id: 'usr_test' };
@@ -81,5 +84,7 @@ export async function createRuntimeTestApp(options: { clock?: FakeClock; storage
     post: withBody('POST'),
     patch: withBody('PATCH'),
     del: (url) => request({ method: 'DELETE', url }),
+    dataDir: config.dataDir,
+    close: () => host.close(),
   };
 }

@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { DataDirLocked, processIsAlive, readLock } from '../../../daemon/lock.js';
 import { dataFiles } from '../../../shared/paths.js';
+import { WITHHELD_INVITE } from '../../../shared/wire.js';
+import { operatorApi } from '../../operator.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { FailedError, UsageError } from '../../errors.js';
@@ -19,6 +21,10 @@ export interface StartOptions {
   smtp?: string;
   /** Team mode's PostgreSQL URL (refused by the daemon until team mode is complete). */
   database?: string;
+  /** Host names to answer besides loopback's (DNS-rebinding defence); comma-separated on the command line. */
+  allowedHosts?: string;
+  /** Internal (the background start passes it to its child): the banner carries no invite code. */
+  withholdInvite?: boolean;
   /** How long a background start waits for /healthz. */
   timeoutMs: number;
 }
@@ -27,7 +33,8 @@ export interface StartOptions {
 export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
   if (opts.foreground) {
     const { runDaemon } = await import('../../../daemon/main.js');
-    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, smtp: opts.smtp, database: opts.database }, ctx.io.stdout, ctx.json);
+    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, smtp: opts.smtp, database: opts.database, withholdInvite: opts.withholdInvite,
+        allowedHosts: opts.allowedHosts === undefined ? undefined : opts.allowedHosts.split(',').map((h) => h.trim()).filter(Boolean) }, ctx.io.stdout, ctx.json);
     return;
   }
   const dir = ctx.dataDir(opts.data);
@@ -38,10 +45,11 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   const logFile = join(dir, dataFiles.log);
   const log = openSync(logFile, 'a', 0o600);
   const offset = statSync(logFile).size;
-  const args = [fileURLToPath(new URL('../../main.js', import.meta.url)), 'daemon', 'start', '--foreground', '--data', dir];
+  const args = [fileURLToPath(new URL('../../main.js', import.meta.url)), 'daemon', 'start', '--foreground', '--withhold-invite', '--data', dir];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
+  if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
   // URLs that may carry a password go to the child in its environment, not its argv (`ps` shows argv).
   const env = { ...ctx.env, ...(opts.smtp ? { SVC_SMTP_URL: opts.smtp } : {}), ...(opts.database ? { SVC_DATABASE_URL: opts.database } : {}) };
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env });
@@ -59,15 +67,22 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));
     if (lock && lock.pid === child.pid && lock.url && bannerDone && (await healthy(lock.url))) {
-      if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile });
+      // The log keeps no live invite (issue 14): mint one now and show it only to whoever started the daemon.
+      const invite = await mintInvite(ctx, dir);
+      if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile, invite_code: invite });
       ctx.out(`svc daemon started (pid ${child.pid})`);
-      banner.forEach((l) => ctx.out(l));
+      banner.forEach((l) => ctx.out(l.replace(WITHHELD_INVITE, invite)));
       ctx.out(`log: ${logFile}`);
       return;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new FailedError(`the daemon did not answer within ${opts.timeoutMs / 1000} s; see ${logFile}`);
+}
+
+async function mintInvite(ctx: CliContext, dir: string): Promise<string> {
+  const { code } = await operatorApi(ctx, dir).post<{ code: string }>('/api/dev/invites', {});
+  return code;
 }
 
 export async function healthy(url: string): Promise<boolean> {
@@ -98,10 +113,13 @@ export function startCommand(makeCtx: ContextFactory): Command {
     .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
     .option('--default-tier <tier>', 'tier of new users (default trial)')
     .option('--smtp <url>', 'send mail over SMTP, e.g. smtp://user:pass@mail.example.com:587 (default $SVC_SMTP_URL; unset: mail is captured)')
-    .option('--database <url>', 'team mode on PostgreSQL (not complete yet: refused)');
+    .option('--database <url>', 'team mode on PostgreSQL (not complete yet: refused)')
+    .option('--allowed-hosts <names>', 'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)')
+    .addOption(new Option('--withhold-invite').hideHelp());
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
-      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, smtp: flags.smtp, database: flags.database, timeoutMs: 15000 },
+      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, smtp: flags.smtp, database: flags.database,
+        withholdInvite: Boolean(flags.withholdInvite), allowedHosts: flags.allowedHosts, timeoutMs: 15000 },
       ctx,
     ),
   );

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { TraceNode } from '../../../daemon/runtime/services.js';
+import type { EventRow, TraceNode } from '../../../daemon/runtime/services.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { runtimeApi, withCompany } from './shared.js';
@@ -7,8 +7,10 @@ import { runtimeApi, withCompany } from './shared.js';
 /** `svc events trace <event id>`: the causation tree — what the event fired and what that caused. */
 export async function runTrace(eventId: string, opts: { company?: string }, ctx: CliContext): Promise<void> {
   const api = await runtimeApi(ctx, opts.company);
-  const tree = await api.get<TraceNode & { truncated?: boolean }>('/api/events/trace', { event_id: eventId });
+  const tree = await api.get<TraceNode & { truncated?: boolean; path?: EventRow[] }>('/api/events/trace', { event_id: eventId });
   if (ctx.json) return ctx.printJson(tree);
+  // The way up to the root cause first, nearest cause last, so the tree reads on from it.
+  for (const [i, e] of (tree.path ?? []).entries()) ctx.out(`${'  '.repeat(i)}caused by: ${e.type}  ${e.id}  [${e.source ?? '?'}]`);
   for (const line of renderTree(tree)) ctx.out(line);
   if (tree.truncated) ctx.err('note: the tree was cut at its size limit');
 }
@@ -16,16 +18,19 @@ export async function runTrace(eventId: string, opts: { company?: string }, ctx:
 /** Box-drawing lines: each event, then its firings and its child events, indented under it. */
 export function renderTree(node: TraceNode, prefix = '', last = true, root = true): string[] {
   const e = node.event;
-  const head = `${e.type}  ${e.id}  ${e.created_at}`;
+  const head = `${e.type}  ${e.id}  ${e.created_at}${e.source ? `  [${e.source}]` : ''}`;
   const lines = [root ? head : `${prefix}${last ? '└─ ' : '├─ '}${head}`];
   const inner = root ? '' : prefix + (last ? '   ' : '│  ');
-  const items = [...node.fired.map((f) => ({ fired: f })), ...node.children.map((c) => ({ child: c }))];
+  const notFired = (node.not_fired ?? []).map((n) => ({ notFired: n }));
+  const items = [...node.fired.map((f) => ({ fired: f })), ...notFired, ...node.children.map((c) => ({ child: c }))];
   items.forEach((item, i) => {
     const isLast = i === items.length - 1;
     if ('fired' in item) {
       const f = item.fired;
       const status = f.skipped ? 'SKIPPED' : f.ok ? 'ok' : 'FAIL';
       lines.push(`${inner}${isLast ? '└─ ' : '├─ '}fired ${f.tool} [${status}]${f.error ? `  ${f.error}` : ''}  (${f.configured_event_id})`);
+    } else if ('notFired' in item) {
+      lines.push(`${inner}${isLast ? '└─ ' : '├─ '}not fired (${item.notFired.reason})  (${item.notFired.configured_event_id})`);
     } else {
       lines.push(...renderTree(item.child, inner, isLast, false));
     }

@@ -17,7 +17,7 @@ export async function run(flags: CallFlags, ctx: CliContext, method: string): Pr
   const params = parseParams(flags.params);
   const session = await openMcpSession(ctx);
   // The session is opened with initialize already; calling it again would only repeat the answer.
-  const result = method === 'initialize' ? session.initialized : await session.request(method, params);
+  const result = await (method === 'initialize' ? Promise.resolve(session.initialized) : session.request(method, params)).finally(() => session.close());
   const text = ((result?.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   if (ctx.json || method !== 'tools/call') ctx.printJson(result ?? {});
   else if (!result?.isError) ctx.out(prettyIfJson(text));

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
-import { McpHttpClient } from '../../mcp/http-client.js';
-import { NO_SECRET_KEY, resolveMcpKeys } from '../../mcp/keys.js';
+import { NO_SECRET_KEY } from '../../mcp/explain.js';
+import { resolveMcpKeys } from '../../mcp/keys.js';
 import { runRelay } from '../../mcp/relay.js';
+import { createUpstream } from '../../mcp/upstream.js';
 
 /**
  * `svc mcp`: a stdio MCP server that relays to {SVC_URL}/api/mcp. stdout carries JSON-RPC lines
@@ -15,8 +16,8 @@ export async function run(_flags: Record<string, unknown>, ctx: CliContext): Pro
   else ctx.err(`svc mcp: relaying stdio to ${ctx.url()}/api/mcp${keys.accountKey ? ' (with the account key)' : ''}`);
   // The MCP client closing our stdout (EPIPE) is how a session often ends: note it, do not crash.
   ctx.io.stdout.on('error', (err: Error) => ctx.err(`svc mcp: stdout closed (${err.message})`));
-  const client = keys.secretKey ? new McpHttpClient(ctx.url(), keys) : null;
-  await runRelay({ stdin: ctx.io.stdin, write: (line) => void ctx.io.stdout.write(line + '\n'), log: (line) => ctx.err(line) }, client, NO_SECRET_KEY);
+  const upstream = keys.secretKey ? createUpstream(ctx.url(), { ...keys, secretKey: keys.secretKey }) : null;
+  await runRelay({ stdin: ctx.io.stdin, stdout: ctx.io.stdout, log: (line) => ctx.err(line) }, { url: ctx.url(), upstream, missingKey: NO_SECRET_KEY });
 }
 
 /** The parent `mcp` command: runs the relay itself, and holds `call` and `tools`. */

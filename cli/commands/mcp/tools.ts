@@ -8,11 +8,15 @@ export async function run(_flags: Record<string, unknown>, ctx: CliContext): Pro
   const session = await openMcpSession(ctx);
   const tools: { name: string; description?: string; inputSchema?: unknown }[] = [];
   let cursor: string | undefined;
-  do {
-    const page = await session.request('tools/list', cursor ? { cursor } : undefined);
-    tools.push(...(page?.tools ?? []));
-    cursor = page?.nextCursor;
-  } while (cursor);
+  try {
+    do {
+      const page = await session.request('tools/list', cursor ? { cursor } : undefined);
+      tools.push(...(page?.tools ?? []));
+      cursor = page?.nextCursor;
+    } while (cursor);
+  } finally {
+    await session.close();
+  }
   if (ctx.json) return ctx.printJson({ tools });
   const width = Math.max(...tools.map((t) => t.name.length), 4);
   for (const t of tools) ctx.out(`${t.name.padEnd(width)}  ${(t.description ?? '').split('. ')[0]}`);

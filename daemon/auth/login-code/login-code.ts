@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import type { UserRecord } from '../../store/types.js';
 import { consumeEmailCode, consumeLinkToken, issueEmailCode, normalizeEmail } from '../email-codes.js';
 import { completeFirstFactor, type LoginOutcome } from '../login-outcome.js';
+import { findUserByEmail } from '../find-account.js';
 
 /** The magic link's page on the daemon: `<public URL>/auth/magic?token=<link token>` (docs/auth.md). */
 export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, '')}/auth/magic?token=${encodeURIComponent(token)}`;
@@ -14,7 +15,7 @@ export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl.r
  * so the route does not reveal who has an account.
  */
 export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
-  const user = await deps.stores.users.findByEmail(normalizeEmail(email));
+  const user = await findUserByEmail(deps.stores.users, email);
   if (!user?.email) {
     // Unknown address: store a row nobody is ever sent, so the answer costs about the same time
     // as for a real account and does not reveal which addresses exist.

@@ -1,3 +1,4 @@
+import { emailField } from '../schemas.js';
 import { Router } from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
@@ -9,7 +10,6 @@ import { normalizeEmail } from '../email-codes.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
 
-const emailField = z.string().trim().min(3).max(254).email('enter a valid e-mail address');
 const requestBody = z.object({ email: emailField });
 const codeBody = z.object({ email: emailField, code: z.string().trim().min(1).max(32) });
 const linkBody = z.object({ token: z.string().trim().min(1).max(512) });

@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../../http/utf8.js';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { EmitInput } from '../../runtime/services.js';
 import type { Sealer } from '../../store/sealer.js';
@@ -53,13 +54,15 @@ export async function acceptDelivery(req: DeliveryRequest, deps: { sealer: Seale
     delivery_id: req.deliveryId,
     emit: {
       type: `webhook:${req.channel}`,
+      source: 'webhook',
       content: { channel: req.channel, delivery_id: req.deliveryId, signed_at: new Date(check.timestamp * 1000).toISOString(), body: body.value },
     },
   };
 }
 
 function decodeBody(raw: Buffer, contentType: string | undefined): { ok: true; value: unknown } | { ok: false; message: string } {
-  const text = raw.toString('utf8');
+  const text = decodeUtf8(raw);
+  if (text === null) return { ok: false, message: 'webhook body is not valid UTF-8' };
   if (!contentType || /^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
     if (text.trim() === '') return { ok: true, value: null };
     try {

@@ -28,7 +28,12 @@ export async function routeInboundMessage(services: Deps, message: ChannelMessag
   for (const session of bridged) {
     const agent = await services.agents.get(session.agent_id);
     const decision = agent ? decideMention(agent, message) : 'append';
-    await services.sessions.append(session.id, { from: message.from, text: message.text }, { startTurn: decision === 'turn', caused_by: causedBy });
+    // A sender can write any `from`: one that names the agent (its id, its name, "agent") is kept
+    // visibly outside — the transcript never shows it as the agent, and the detectors never read it
+    // as the agent's own output (which would let a webhook trip guardrails in the agent's name).
+    const posing = agent && [agent.id.toLowerCase(), agent.name.toLowerCase(), 'agent'].includes(message.from.toLowerCase());
+    const from = posing ? `webhook:${message.channel} (as ${message.from})` : message.from;
+    await services.sessions.append(session.id, { from, text: message.text }, { startTurn: decision === 'turn', caused_by: causedBy, external: true });
     routed.push({ session_id: session.id, agent_id: session.agent_id, decision });
   }
   return routed;

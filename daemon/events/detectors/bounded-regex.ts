@@ -1,35 +1,57 @@
-import vm from 'node:vm';
+import { RE2JS } from 're2js';
 
 /**
- * Runs vetted regular expressions with two bounds, because the static screen (regex-safety.ts) is a
- * heuristic and polynomial blow-ups (`.*a.*a.*a`) pass it:
- * - only the first `maxInput` characters of a field are examined, so cost cannot grow with a huge body;
- * - each test runs in a vm context with a timeout: V8 interrupts the regex engine mid-backtrack,
- *   so a pathological match costs at most `timeoutMs` and counts as "no match".
- * The timeout costs a watchdog per call (a fraction of a millisecond): acceptable for detectors,
- * which run per matching event, not per byte.
+ * Detectors and guardrails run regular expressions on content that agents and webhooks control.
+ * They run on RE2JS, a linear-time engine (no backtracking), so no pattern and no input can make
+ * a match slow: there is no time-out, and so no "ran out of time" that used to count as "no match"
+ * and let a guardrail fail open (issue 14 finding 9). Only the first `maxInput` characters of a
+ * field are examined, so the cost of one test stays bounded by that, whatever the body size.
+ *
+ * Patterns are written in JavaScript syntax (what the API documents and `regexProblem` checks);
+ * `compileLinear` maps the few spellings RE2 writes differently (`\uXXXX`, `\u{…}`) and the flags.
  */
+export type LinearRegex = RE2JS;
+
 export interface BoundedRegex {
-  test(regex: RegExp, text: string): 'match' | 'no_match' | 'timeout';
+  test(regex: LinearRegex, text: string): boolean;
 }
 
-export function createBoundedRegex(options: { timeoutMs?: number; maxInput?: number } = {}): BoundedRegex {
-  const timeoutMs = options.timeoutMs ?? 25;
+export function createBoundedRegex(options: { maxInput?: number } = {}): BoundedRegex {
   const maxInput = options.maxInput ?? 4096;
-  const sandbox = vm.createContext({ re: /$^/, s: '' });
-  const script = new vm.Script('re.lastIndex = 0, re.test(s)');
   return {
-    test(regex, text) {
-      sandbox.re = regex;
-      sandbox.s = text.length > maxInput ? text.slice(0, maxInput) : text;
-      try {
-        return script.runInContext(sandbox, { timeout: timeoutMs }) ? 'match' : 'no_match';
-      } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'timeout';
-        throw err;
-      } finally {
-        sandbox.s = '';
-      }
-    },
+    test: (regex, text) => regex.matcher(text.length > maxInput ? text.slice(0, maxInput) : text).find(),
   };
+}
+
+const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+
+/** Compiles a JavaScript-syntax pattern for the linear engine; throws RE2's message when it cannot run there. */
+export function compileLinear(source: string, flags = ''): LinearRegex {
+  let bits = 0;
+  for (const f of flags) bits |= FLAG_BITS[f] ?? 0;
+  return RE2JS.compile(toRe2Syntax(source), bits);
+}
+
+/** `\uXXXX` and `\u{X…}` (JavaScript) → `\x{…}` (RE2); every other escape is left as written. */
+function toRe2Syntax(source: string): string {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const rest = source.slice(i + 1);
+    const u4 = /^u([0-9a-fA-F]{4})/.exec(rest);
+    const braced = /^u\{([0-9a-fA-F]{1,6})\}/.exec(rest);
+    const m = braced ?? u4;
+    if (m) {
+      out += `\\x{${m[1]}}`;
+      i += m[0].length;
+    } else {
+      out += c + (source[i + 1] ?? '');
+      i++;
+    }
+  }
+  return out;
 }

@@ -1,10 +1,10 @@
-import type { BoundedRegex } from './bounded-regex.js';
+import { compileLinear, type BoundedRegex, type LinearRegex } from './bounded-regex.js';
 import { regexProblem } from './regex-safety.js';
 
 /**
  * The rules behind `guardrail:violation` (over an agent's output) and `graph_guardrail:high_impact`
- * (over a proposed change). Each rule is a vetted regular expression, run bounded like predicated
- * matchers. The defaults catch what should never pass unnoticed; a runtime may add its own.
+ * (over a proposed change). Each rule is a vetted regular expression, run on the linear-time engine
+ * like predicated matchers. The defaults catch what should never pass unnoticed; a runtime may add its own.
  */
 export interface GuardrailRule {
   name: string;
@@ -31,7 +31,7 @@ export const HIGH_IMPACT_LINES = 500;
 
 export interface CompiledRule {
   name: string;
-  re: RegExp;
+  re: LinearRegex;
 }
 
 /** Compiles rules, refusing any the regex screen rejects (the reason names the rule). */
@@ -39,11 +39,11 @@ export function compileRules(rules: readonly GuardrailRule[]): CompiledRule[] {
   return rules.map((r) => {
     const problem = regexProblem(r.regex, r.flags ?? '');
     if (problem) throw new Error(`guardrail rule '${r.name}': ${problem}`);
-    return { name: r.name, re: new RegExp(r.regex, r.flags ?? '') };
+    return { name: r.name, re: compileLinear(r.regex, r.flags ?? '') };
   });
 }
 
-/** The names of the rules `text` breaks (a rule that runs out of time counts as not broken). */
+/** The names of the rules `text` breaks (linear-time matching: a rule never runs out of time, so it never fails open). */
 export function brokenRules(rules: CompiledRule[], text: string, regex: BoundedRegex): string[] {
-  return rules.filter((r) => regex.test(r.re, text) === 'match').map((r) => r.name);
+  return rules.filter((r) => regex.test(r.re, text)).map((r) => r.name);
 }

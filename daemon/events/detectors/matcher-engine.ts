@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { ConfiguredEvent, EventRow, Matcher } from '../../runtime/services.js';
-import { createBoundedRegex, type BoundedRegex } from './bounded-regex.js';
+import { compileLinear, createBoundedRegex, type BoundedRegex, type LinearRegex } from './bounded-regex.js';
 import { parseMatcher, type MatcherCheck } from './matcher-schema.js';
 import { readField, textOf } from './field-path.js';
 import { regexProblem } from './regex-safety.js';
@@ -9,7 +9,7 @@ import { createWindowCounter, type WindowCounter } from './window-counter.js';
 /**
  * The dispatcher asks `allows(cfg, event)` for each configured event whose pattern (and scope)
  * matched an event: the matcher, if any, has the last word. Exact checks the agent; predicated
- * tests a regular expression on one field of `content`, bounded in input and time; window lets
+ * tests a regular expression on one field of `content` (linear time, bounded input); window lets
  * the `count`-th matching event within `within_ms` through once, then cools down.
  */
 export interface MatcherEngine {
@@ -18,6 +18,7 @@ export interface MatcherEngine {
   supports(kind: Matcher['kind']): boolean;
   /** The creation-time check (shape, field path, regex safety): a matcher that fails is never stored. */
   check(input: unknown): MatcherCheck;
+  why(cfg: ConfiguredEvent, event: EventRow): 'matcher' | 'cooldown';
   /** Drops the window state of a deleted configured event. */
   forget(configuredId: string): void;
 }
@@ -26,21 +27,19 @@ export interface MatcherEngineOptions {
   clock: Clock;
   regex?: BoundedRegex;
   windows?: WindowCounter;
-  /** Told when a match ran out of time (the event is treated as not matching). */
-  onTimeout?: (cfg: ConfiguredEvent, event: EventRow) => void;
 }
 
 export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngine {
   const regex = options.regex ?? createBoundedRegex();
   const windows = options.windows ?? createWindowCounter();
-  const compiled = new Map<string, RegExp | null>();
+  const compiled = new Map<string, LinearRegex | null>();
 
-  const compile = (m: Extract<Matcher, { kind: 'predicated' }>): RegExp | null => {
+  const compile = (m: Extract<Matcher, { kind: 'predicated' }>): LinearRegex | null => {
     const key = `${m.flags ?? ''}/${m.regex}`;
     let re = compiled.get(key);
     if (re === undefined) {
       // Re-screened here too: a matcher stored before a rule tightened must not slip through.
-      re = regexProblem(m.regex, m.flags ?? '') === null ? new RegExp(m.regex, m.flags ?? '') : null;
+      re = regexProblem(m.regex, m.flags ?? '') === null ? compileLinear(m.regex, m.flags ?? '') : null;
       if (compiled.size >= 1_000) compiled.clear();
       compiled.set(key, re);
     }
@@ -67,9 +66,7 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
           const re = compile(m);
           const text = textOf(readField(event.content, m.field));
           if (!re || text === null) return false;
-          const outcome = regex.test(re, text);
-          if (outcome === 'timeout') options.onTimeout?.(cfg, event);
-          return outcome === 'match';
+          return regex.test(re, text);
         }
         case 'window':
           return windows.hit(`${cfg.id}|${groupOf(m, event)}`, options.clock.now(), {
@@ -80,6 +77,10 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
         default:
           return false;
       }
+    },
+    why(cfg, event) {
+      const m = cfg.matcher;
+      return m?.kind === 'window' && windows.coolingDown(`${cfg.id}|${groupOf(m, event)}`, options.clock.now()) ? 'cooldown' : 'matcher';
     },
     forget(configuredId) {
       windows.forget(`${configuredId}|`);

@@ -62,7 +62,7 @@ export function createQuestionDesk(deps: Deps) {
       const q = outcome.record;
       const emitted = await deps.events.emit({
         type: 'question:answered', agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id,
-        content: { question_id: q.id, answer: text, answered_by: by }, caused_by: q.asked_event_id,
+        content: { question_id: q.id, answer: text, answered_by: by }, caused_by: q.asked_event_id, source: 'emitter',
       });
       if (q.session_id) {
         await deps.sessions.append(q.session_id, { from: by, text: `Answer to your question "${q.question}": ${text}` }, { startTurn: true, caused_by: emitted.event.id });

@@ -15,6 +15,8 @@ export interface WindowRule {
 export interface WindowCounter {
   /** Records one event for `key` at `nowMs`; true when this event crosses the threshold. */
   hit(key: string, nowMs: number, rule: WindowRule): boolean;
+  /** Whether `key` is quiet after firing (read only: counts nothing). */
+  coolingDown(key: string, nowMs: number): boolean;
   /** Forgets every key that starts with `prefix` (a deleted configured event). */
   forget(prefix: string): void;
   /** Timestamps held, for tests and for the status of the daemon. */
@@ -66,6 +68,7 @@ export function createWindowCounter(options: { maxEntries?: number } = {}): Wind
       if (!fired && s.times.length === 0 && s.cooldownUntil <= nowMs) drop(key, s);
       return fired;
     },
+    coolingDown: (key, nowMs) => nowMs < (states.get(key)?.cooldownUntil ?? 0),
     forget(prefix) {
       for (const [k, s] of states) if (k.startsWith(prefix)) drop(k, s);
     },

@@ -1,4 +1,4 @@
-import type { EventRow } from '../../runtime/services.js';
+import { EVENT_SOURCES, type EventRow, type EventSource } from '../../runtime/services.js';
 import { parseEventId } from './event-id.js';
 
 /**
@@ -16,6 +16,8 @@ export function encodeEventLine(row: EventRow): string {
     causation_id: row.causation_id,
     correlation_id: row.correlation_id,
     created_at: row.created_at,
+    // Wave 2, before content (still last): the start-up scanner skips it; older lines lack it.
+    source: row.source,
     content: row.content,
   });
 }
@@ -36,5 +38,14 @@ export function decodeEventLine(line: string): EventRow | null {
   if (!nullableString(row.agent_id) || !nullableString(row.session_id) || !nullableString(row.quest_id)) return null;
   if (!nullableString(row.causation_id) || typeof row.created_at !== 'string' || !('content' in row)) return null;
   if (Number.isNaN(Date.parse(row.created_at))) return null;
+  if (!(EVENT_SOURCES as readonly unknown[]).includes(row.source)) row.source = inferSource(row as unknown as EventRow);
   return row as unknown as EventRow;
+}
+
+/** A row from before `source` existed: its cause and prefix say enough (a manual trigger reads as `emitter`). */
+export function inferSource(row: Pick<EventRow, 'type' | 'causation_id'>): EventSource {
+  if (row.causation_id) return 'tool_call';
+  if (row.type.startsWith('schedule:')) return 'schedule';
+  if (row.type.startsWith('webhook:')) return 'webhook';
+  return 'emitter';
 }

@@ -19,6 +19,7 @@ const QUEST = bytes(',"quest_id":');
 const CAUSATION = bytes(',"causation_id":');
 const CORRELATION = bytes(',"correlation_id":"');
 const CREATED = bytes(',"created_at":"');
+const SOURCE = bytes(',"source":"');
 const CONTENT = bytes(',"content":');
 const QUOTE = 34;
 const NOT_AN_ID = -1;
@@ -54,7 +55,15 @@ export class LineScanner {
     if (p < 0 || p + 25 > end || buf[p + 24] !== QUOTE) return false;
     out.createdMs = parseIsoMillis(buf, p);
     if (Number.isNaN(out.createdMs)) return false;
-    p = expect(buf, p + 25, end, CONTENT);
+    p = p + 25;
+    // `source` (wave 2) is not indexed: skip its short word when the line has one.
+    const s = expect(buf, p, end, SOURCE);
+    if (s >= 0) {
+      const close = buf.indexOf(QUOTE, s);
+      if (close < 0 || close >= end) return false;
+      p = close + 1;
+    }
+    p = expect(buf, p, end, CONTENT);
     return p >= 0 && p < end - 1 && buf[end - 1] === 125 /* } */;
   }
 

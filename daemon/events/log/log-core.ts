@@ -5,7 +5,7 @@ import type { EventRow } from '../../runtime/services.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import { EventIndex } from './event-index.js';
 import { fieldsOf } from './index-fields.js';
-import { decodeEventLine, encodeEventLine } from './line-format.js';
+import { decodeEventLine, encodeEventLine, inferSource } from './line-format.js';
 import { planQuery } from './log-query.js';
 import type { LogQuery, NewEventRow } from './types.js';
 
@@ -64,6 +64,7 @@ export class LogCore {
       created_at: new Date(this.clock.now()).toISOString(),
       causation_id: input.causation_id ?? null,
       correlation_id: input.correlation_id ?? id,
+      source: input.source ?? inferSource({ type: input.type, causation_id: input.causation_id ?? null }),
     };
     const line = encodeEventLine(draft);
     return { seq, row: draft, line };

@@ -139,7 +139,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         const content: Record<string, unknown> = { tick, scheduled: patternOf.get(id) };
         if (late.has(`${id}@${tick}`)) content.late = true;
         try {
-          const emitted = await events.fire(id, { content });
+          const emitted = await events.fire(id, { content, source: 'schedule' });
           report.fired.push({ id, tick, event_id: emitted.event.id });
         } catch (err) {
           report.failed.push({ id, tick, error: (err as Error).message });

@@ -6,38 +6,102 @@ import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 
 const id = z.string().min(1);
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** The runtime tools a configured event can call (the runtime checks each one's args when the event is created). */
+const RUNTIME_TOOLS = ['quests.create', 'quests.update', 'message_to', 'sessions.update'] as const;
 const toolCall = z.object({
-  tool: z.string().min(1).describe('A runtime tool: quests.create, quests.update, message_to, sessions.create, …'),
-  args: z.record(z.string(), z.unknown()).default({}),
+  // The names are shown as a JSON Schema enum (for the model) but checked by the runtime, whose
+  // refusal names the tool and the choices, the same sentence as POST /api/events.
+  tool: z.string().min(1).meta({ enum: [...RUNTIME_TOOLS] }).describe('Which runtime tool to run when the event fires.'),
+  args: jsonObject
+    .default({})
+    .describe(
+      'Arguments of that tool. quests.create: {title, agent_id?, session_id?}. quests.update: {quest_id?, status?, result?, title?} (quest_id defaults to the firing event\'s quest). message_to: {to, text} where to is an agent id or a role. sessions.update: {session_id?, status?: "stopped", append?: {text}, start_turn?} (session_id defaults to the firing event\'s session).',
+    ),
 });
 
+const PREFIXES = 'session, context, schedule, webhook, loop, guardrail, graph_guardrail, shell, ideas, agent, question';
+
 const input = z.object({
-  action: z.enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace']).describe('What to do (spec §4.7).'),
-  id: id.optional().describe('enable, disable, delete: the configured event. trigger: fire this configured event now (instead of `type`).'),
-  type: z.string().min(1).max(200).optional().describe('create: the pattern, e.g. `quest:completed` or `schedule:*/5 * * * *`. trigger: the event type to emit. list: same as event_type.'),
-  tool_calls: z.array(toolCall).max(50).optional().describe('create: the tool calls to run when the pattern matches (none: a marker).'),
+  action: z.enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace']).describe('What to do; the other fields each action uses are listed in the tool description.'),
+  id: id.optional().describe('enable, disable, delete: the configured event (cev_…). trigger: fire this configured event now instead of emitting a `type`.'),
+  type: z.string().min(1).max(200).optional().describe(`create: the pattern <prefix>:<name> to react to, prefix one of ${PREFIXES} (e.g. session:stopped, or schedule:<cron> such as schedule:0 9 * * 1-5). trigger: the type of the event to emit. list: same as event_type.`),
+  tool_calls: z.array(toolCall).max(50).optional().describe('create: what to run, in order, each time the pattern matches (empty or absent: a marker that only records matches).'),
   enabled: z.boolean().optional().describe('create: start enabled (default true).'),
-  timezone: z.string().min(1).max(100).optional().describe('create: IANA zone of a schedule: pattern (default UTC).'),
-  matcher: z.record(z.string(), z.unknown()).optional().describe('create: a detector matcher (exact, predicated or window).'),
-  agent_id: id.optional().describe('create/trigger: scope or subject; list: filter.'),
-  session_id: id.optional(),
-  quest_id: id.optional(),
-  content: z.unknown().optional().describe('trigger: the payload of the emitted event.'),
+  timezone: z.string().min(1).max(100).optional().describe('create, schedule: patterns only: the IANA zone of the cron expression (default UTC), e.g. Europe/Paris.'),
+  matcher: jsonObject.optional().describe('create: an optional extra condition, e.g. {"kind":"exact","agent_id":"agt_…"}; see the platform\'s events documentation for predicated and window matchers.'),
+  agent_id: id.optional().describe('create: only events about this agent match. trigger: the agent the emitted event is about. list: filter.'),
+  session_id: id.optional().describe('create: only events about this session match. trigger: the session it is about. list: filter.'),
+  quest_id: id.optional().describe('create: only events about this quest match. trigger: the quest it is about. list: filter.'),
+  content: jsonObject.optional().describe('trigger: the payload of the emitted event, a JSON object (e.g. {"reason":"manual"}); with `id`, default {"fired_configured_event": id}.'),
   event_type: z.string().optional().describe('list: only events of this type.'),
-  since: z.string().optional().describe('list: ISO time, events created at or after it.'),
-  since_id: z.string().optional().describe('list: events strictly after this id (the previous page\'s next_since_id).'),
-  limit: z.number().int().min(1).max(1000).optional().describe('list: page size.'),
-  configured: z.boolean().optional().describe('list: true lists the configured events instead of the log.'),
-  event_id: id.optional().describe('trace: the event whose causation tree to show.'),
+  since: z.string().optional().describe('list: an ISO time; events created at or after it.'),
+  since_id: z.string().optional().describe('list: events strictly after this event id: pass the previous page\'s next_since_id (or cursor) to read on.'),
+  limit: z.number().int().min(1).max(1000).optional().describe('list: page size, 1-1000 (default 100).'),
+  configured: z.boolean().optional().describe('list: true lists the configured events (the reactions) instead of the event log.'),
+  event_id: id.optional().describe('trace: the event (evt_…) whose causation tree to show, e.g. the event a trigger answered.'),
+  idempotency_key: z.string().min(1).max(200).optional().describe('trigger: a repeat with the same key within 24 hours answers what the first call answered and fires nothing.'),
 });
+
+const firing = z
+  .object({
+    configured_event_id: z.string().describe('The configured event that reacted.'),
+    tool: z.string().describe('The runtime tool it ran.'),
+    ok: z.boolean(),
+    result: z.unknown().optional().describe('What the tool returned when ok: the quest (quests.*), the session (sessions.update) or {agent_id, session_id} (message_to).'),
+    error: z.string().optional().describe('Why the tool call failed, when not ok.'),
+    skipped: z.string().optional().describe('"depth_limit" when a likely loop stopped the call before it ran.'),
+  })
+  .loose();
+
+/** What each action answers (the same as the /api/events routes). Every field is optional: each action fills its own. */
+const output = z
+  .object({
+    ok: z.boolean().optional().describe('create, enable, disable, delete, trigger: true.'),
+    event: jsonObject
+      .optional()
+      .describe('create/enable/disable: the configured event {id, type, tool_calls, status: active|paused|armed, enabled, …}; status armed means nothing emits that prefix, so it never fires. trigger, trace: the logged event {id, type, content, causation_id, correlation_id, created_at, …}.'),
+    events: z.array(jsonObject).optional().describe('list: the events, oldest first (with configured=true: the configured events).'),
+    next_since_id: z.string().nullable().optional().describe('list: pass as since_id for the next page; null when this was the last one.'),
+    cursor: z.string().nullable().optional().describe('list: the id to follow the log from later (the last event seen).'),
+    fired: z.array(firing).optional().describe('trigger, trace: each tool call the event caused.'),
+    children: z.array(jsonObject).optional().describe('trace: the events the tool calls emitted, each {event, fired, children}.'),
+    truncated: z.boolean().optional().describe('trace: true when the tree was cut at its size limit.'),
+    id: z.string().optional().describe('delete: the deleted configured event.'),
+    deleted: z.boolean().optional().describe('delete: true.'),
+  })
+  .loose();
+
+/**
+ * Written for a model that has never seen svc's docs: what each action needs and answers, and
+ * examples that work as they are (tests/daemon/mcp/events-description.test.ts runs every one).
+ */
+export const EVENTS_EXAMPLES = [
+  '{"action":"create","type":"session:stopped","tool_calls":[{"tool":"quests.create","args":{"title":"Review the stopped session"}}]}',
+  '{"action":"trigger","type":"session:stopped","content":{"reason":"manual"}}',
+  '{"action":"create","type":"schedule:0 9 * * 1-5","timezone":"Europe/Paris","tool_calls":[{"tool":"quests.create","args":{"title":"Morning review"}}]}',
+  '{"action":"list","configured":true}',
+  '{"action":"list","limit":20}',
+];
 
 /** The events bus, one action at a time: the same services as the /api/events routes, so the same answers. */
 export const eventsTool = defineTool({
   name: 'events',
   title: 'Events',
-  description:
-    'The Company\'s events causation bus. Actions: create (a configured event: pattern + tool_calls), list (the event log, or configured=true for configured events), enable, disable, delete (by id), trigger (emit an event by type, or fire a configured event by id), trace (the causation tree of an event_id).',
+  description: [
+    'React to what happens in this Company. An event has a type <prefix>:<name>; the platform emits them (session:start, session:stopped, schedule ticks, …) and you can emit one with trigger.',
+    'A configured event is a pattern plus tool_calls: each time an event of that type is emitted, its tool calls run (create or update a quest, message an agent, update a session).',
+    'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?} → {ok, event}.',
+    'list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}.',
+    'enable / disable / delete {id} → {ok, event} / {ok, id, deleted}.',
+    'trigger {type, content?, agent_id?, session_id?, quest_id?} emits an event and runs every matching configured event; trigger {id, content?} fires one configured event now → {ok, event, fired: [{configured_event_id, tool, ok, result | error}]}.',
+    'trace {event_id} → {event, fired, children}: what that event caused, recursively.',
+    `Prefixes: ${PREFIXES}. A dotted name (agent.spawned) is refused; another prefix is stored with status armed and never fires.`,
+    `Examples (arguments): ${EVENTS_EXAMPLES.join(' ; ')}`,
+  ].join('\n'),
   input,
+  output,
   run: async (args, ctx) => {
     const events = (await ctx.services()).events;
     switch (args.action) {
@@ -74,10 +138,15 @@ export const eventsTool = defineTool({
         return { ok: true, id: a.id, deleted: true };
       }
       case 'trigger': {
-        if (args.id) return { ok: true, ...(await events.fire(args.id, { content: args.content })) };
-        const a = requireFields(args, 'trigger', 'type');
-        const emitted = await events.emit({ type: a.type, agent_id: a.agent_id, session_id: a.session_id, quest_id: a.quest_id, content: a.content });
-        return { ok: true, ...emitted };
+        const trigger = async () => {
+          if (args.id) return { ok: true, ...(await events.fire(args.id, { content: args.content, source: 'manual' })) };
+          const a = requireFields(args, 'trigger', 'type');
+          return { ok: true, ...(await events.emit({ type: a.type, agent_id: a.agent_id, session_id: a.session_id, quest_id: a.quest_id, content: a.content, source: 'manual' })) };
+        };
+        const { idempotency_key: key, ...request } = args;
+        if (!key || !events.once) return trigger();
+        const { answer, replayed } = await events.once('mcp_trigger', key, request, trigger);
+        return replayed ? { ...answer, replayed: true } : answer;
       }
       case 'trace': {
         const a = requireFields(args, 'trace', 'event_id');

@@ -20,6 +20,8 @@ export interface McpTool<S extends z.ZodObject = z.ZodObject> {
   title: string;
   description: string;
   input: S;
+  /** The structured result's shape, shown as `outputSchema` (clients validate structuredContent against it). */
+  output?: z.ZodObject;
   /** MCP tool annotations: hints for clients (read-only, destructive). */
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   run(args: z.infer<S>, ctx: ToolContext): Promise<Record<string, unknown>>;

@@ -4,6 +4,7 @@ import { checkInput } from '../../events/log/log-core.js';
 import type { NewEventRow } from '../../events/log/types.js';
 import { badRequest } from '../../http/api-error.js';
 import type { EventRow } from '../../runtime/services.js';
+import { inferSource } from '../../events/log/line-format.js';
 
 /** An append checked and rendered, waiting for its sequence number (given at commit). */
 export interface PendingEvent {
@@ -17,6 +18,8 @@ export interface PendingEvent {
   created_at: string;
   /** The content as JSON text, stored as written. */
   content: string;
+  /** Events wave 2. Not a column yet: a read infers it from the cause and prefix (pg-runtime: add one). */
+  source: EventRow['source'];
 }
 
 /**
@@ -44,6 +47,7 @@ export function prepareEvent(input: NewEventRow, clock: Clock): PendingEvent {
     created_at: new Date(clock.now()).toISOString(),
     // `undefined` content (a function, say) stringifies to nothing: stored as null, as the file log does.
     content: content ?? 'null',
+    source: input.source ?? inferSource({ type: input.type, causation_id: input.causation_id ?? null }),
   };
 }
 
@@ -59,6 +63,7 @@ export function rowOf(pending: PendingEvent, id: string): EventRow {
     created_at: pending.created_at,
     causation_id: pending.causation_id,
     correlation_id: pending.correlation_id ?? id,
+    source: pending.source,
   };
 }
 
@@ -88,5 +93,6 @@ export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => st
     created_at: stored.created_at.toISOString(),
     causation_id: stored.causation_id,
     correlation_id: stored.correlation_id,
+    source: inferSource(stored),
   };
 }

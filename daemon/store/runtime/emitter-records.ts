@@ -6,9 +6,12 @@ import { selectBy, type RuntimeTables, type TickRecord } from './tables.js';
 export function createFiringStore(space: Space, t: RuntimeTables): FiringStore {
   return {
     // One record per dispatch: adding firings never rewrites the ones an event already has.
-    add: (eventId, fired) =>
-      space.write((tx) => tx.put(t.firings, { id: `${eventId}:${t.firings.count('event', eventId)}`, event_id: eventId, fired })),
+    add: (eventId, fired, notFired = []) =>
+      space.write((tx) =>
+        tx.put(t.firings, { id: `${eventId}:${t.firings.count('event', eventId)}`, event_id: eventId, fired, ...(notFired.length > 0 && { not_fired: notFired }) }),
+      ),
     of: async (eventId) => t.firings.lookup('event', eventId).flatMap((r) => r.fired),
+    notFiredOf: async (eventId) => t.firings.lookup('event', eventId).flatMap((r) => r.not_fired ?? []),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Space } from '../engine/types.js';
 import type { RuntimeStores } from '../runtime-types.js';
 import { createChannelStore, createDeliveryStore, createFiringStore, createQuestionStore, createTickStore } from './emitter-records.js';
 import { createAgentStore, createConfiguredEventStore, createQuestStore, createSessionStore, createTranscriptStore } from './records.js';
+import { createIdempotencyStore, defineIdempotencyTable } from './idempotency-records.js';
 import { defineRuntimeTables } from './tables.js';
 
 export interface RuntimeStoreOptions {
@@ -24,6 +25,7 @@ export function createRuntimeStores(space: Space, options: RuntimeStoreOptions =
     channels: createChannelStore(space, t),
     questions: createQuestionStore(space, t),
     deliveries: createDeliveryStore(space, t, { retentionMs: options.deliveryRetentionMs, maxIds: options.maxDeliveryIds }),
+    idempotency: createIdempotencyStore(space, defineIdempotencyTable(space)),
     flush: () => space.flush(),
     close: () => space.close(),
   };

@@ -1,5 +1,5 @@
 import type { Space, Table } from '../engine/types.js';
-import type { Agent, ConfiguredEvent, Firing, Quest, TranscriptEntry } from '../../runtime/services.js';
+import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, TranscriptEntry } from '../../runtime/services.js';
 import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
 import type { QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
@@ -11,6 +11,8 @@ export interface FiringRecord {
   id: string;
   event_id: string;
   fired: Firing[];
+  /** Absent on records from before wave 2 and when every configured event considered fired. */
+  not_fired?: NotFired[];
 }
 export type TickRecord = TickCursor & { id: string };
 /** A webhook delivery seen at `at_ms`; the id is `<channel key>\0<delivery id>`. */

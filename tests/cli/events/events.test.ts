@@ -63,11 +63,11 @@ test('enable, disable and delete by id; an unknown id is a daemon 404', async ()
 
 test('list maps the filter flags to the query; --json prints the answer', async () => {
   const { t, cli, calls } = await setup(true);
-  await t.services.events.emit({ type: 'session:custom', agent_id: 'agt_1' });
-  await t.services.events.emit({ type: 'session:custom', agent_id: 'agt_2' });
-  await runList({ company: 'acme', type: 'session:custom', agent: 'agt_2', limit: 10 }, cli.ctx);
+  await t.services.events.emit({ type: 'session:step_start', agent_id: 'agt_1' });
+  await t.services.events.emit({ type: 'session:step_start', agent_id: 'agt_2' });
+  await runList({ company: 'acme', type: 'session:step_start', agent: 'agt_2', limit: 10 }, cli.ctx);
   const get = calls.find((c) => c.path === '/api/events')!;
-  assert.equal(get.query, { event_type: 'session:custom', agent_id: 'agt_2', limit: 10 });
+  assert.equal(get.query, { event_type: 'session:step_start', agent_id: 'agt_2', limit: 10 });
   const out = JSON.parse(cli.stdout());
   assert.ok(Array.isArray(out), 'every list prints a bare array under --json');
   assert.is(out.length, 1);
@@ -83,9 +83,9 @@ test('list --configured shows patterns, statuses and tool calls', async () => {
 
 test('trigger a pattern or a configured id; what fired is listed', async () => {
   const { t, cli, calls } = await setup();
-  const cfg = await t.services.events.create({ type: 'session:custom', tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }] });
-  await runTrigger('session:custom', { company: 'acme', content: '{"n":1}' }, cli.ctx);
-  assert.match(cli.stdout(), /session:custom[\s\S]*\{"n":1\}[\s\S]*ok   quests\.create/);
+  const cfg = await t.services.events.create({ type: 'session:step_start', tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }] });
+  await runTrigger('session:step_start', { company: 'acme', content: '{"n":1}' }, cli.ctx);
+  assert.match(cli.stdout(), /session:step_start[\s\S]*\{"n":1\}[\s\S]*ok   quests\.create/);
   await runTrigger(cfg.id, { company: 'acme' }, cli.ctx);
   assert.is((calls.at(-1)!.body as any).configured_event_id, cfg.id);
   assert.is((await t.services.quests.list()).length, 2);
@@ -95,14 +95,30 @@ test('trigger a pattern or a configured id; what fired is listed', async () => {
 test('trace prints the causation tree', async () => {
   const { t, cli } = await setup();
   await t.services.agents.create({ name: 'A', role: 'ops' });
-  await t.services.events.create({ type: 'session:custom', tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }] });
-  const { event } = await t.services.events.emit({ type: 'session:custom' });
+  await t.services.events.create({ type: 'session:quest_result', tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }] });
+  const { event } = await t.services.events.emit({ type: 'session:quest_result' });
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');
-  assert.match(lines[0]!, /^session:custom  evt_/);
+  assert.match(lines[0]!, /^session:quest_result  evt_/);
   assert.match(lines[1]!, /^├─ fired message_to \[ok\]/);
   assert.match(lines[2]!, /^├─ session:start  evt_/);
   assert.match(lines[3]!, /^└─ session:execution_start  evt_/);
+});
+
+test('trace draws what did not fire with its reason, the source, and the path up to the root cause', async () => {
+  const { t, cli } = await setup();
+  await t.services.agents.create({ name: 'A', role: 'ops' });
+  const paused = await t.services.events.create({ type: 'session:quest_result', enabled: false, tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] });
+  await t.services.events.create({ type: 'session:quest_result', tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }] });
+  const { event } = await t.services.events.emit({ type: 'session:quest_result', source: 'manual' });
+  await runTrace(event.id, { company: 'acme' }, cli.ctx);
+  const lines = cli.stdout().trim().split('\n');
+  assert.match(lines[0]!, /^session:quest_result  evt_\S+  \S+  \[manual\]$/);
+  assert.ok(lines.includes(`├─ not fired (paused)  (${paused.id})`), lines.join('\n'));
+  const child = (await t.services.events.list({ event_type: 'session:start' })).events.at(-1)!;
+  await runTrace(child.id, { company: 'acme' }, cli.ctx);
+  const out = cli.stdout();
+  assert.match(out, new RegExp(`caused by: session:quest_result  ${event.id}`));
 });
 
 test.run();

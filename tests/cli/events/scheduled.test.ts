@@ -28,7 +28,7 @@ test('events create passes --matcher, and the daemon refuses an unsafe regex or 
   const { t, cli } = await setup();
   await runCreate({ company: 'acme', pattern: 'guardrail:violation', matcher: '{"kind":"window","count":2,"within_ms":60000}', toolCalls: [] }, cli.ctx);
   assert.equal((await t.services.events.listConfigured())[0]!.matcher, { kind: 'window', count: 2, within_ms: 60000 });
-  const unsafe = await runCreate({ company: 'acme', pattern: 'shell:command_failed', matcher: '{"kind":"predicated","field":"command","regex":"(a+)+"}', toolCalls: [] }, cli.ctx).catch((e) => e);
+  const unsafe = await runCreate({ company: 'acme', pattern: 'shell:command_failed', matcher: '{"kind":"predicated","field":"command","regex":"(a)\\\\1"}', toolCalls: [] }, cli.ctx).catch((e) => e);
   assert.instance(unsafe, ApiRequestError);
   assert.is(unsafe.code, 'invalid_matcher');
   const cron = await runCreate({ company: 'acme', pattern: 'schedule:99 * * * *', toolCalls: [] }, cli.ctx).catch((e) => e);

@@ -36,19 +36,20 @@ test('one stdout line per response, none for a notification; a bad line gets a p
     SVC_SECRET_KEY: t.keys.secret,
     SVC_ACCOUNT_KEY: t.keys.account,
   });
+  // Errors for lines with no usable id come at once; answers as the server gives them.
   assert.is(out.length, 5);
-  assert.is(out[0].result.protocolVersion, '2025-11-25');
-  assert.equal(out[1], { jsonrpc: '2.0', id: null, error: { code: -32700, message: out[1].error.message } });
-  assert.ok(out[2].result.tools.length >= 6);
-  assert.is(out[3].id, 3);
-  assert.is(out[3].result.structuredContent.company.id, t.company.id);
-  assert.is(out[3].result.structuredContent.account_key, true);
-  assert.is(out[4].error.code, -32600);
+  const byId = (id: unknown) => out.filter((m) => m.id === id);
+  assert.equal(byId(null).map((m) => m.error.code).sort(), [-32700, -32600].sort());
+  assert.is(byId(1)[0].result.protocolVersion, '2025-11-25');
+  assert.ok(byId(2)[0].result.tools.length >= 6);
+  assert.is(byId(3)[0].result.structuredContent.company.id, t.company.id);
+  assert.is(byId(3)[0].result.structuredContent.account_key, true);
   assert.match(stderr, /relaying stdio to/);
 });
 
 test('401: each request gets an error saying what to do; the notification none', async ({ url }) => {
   const { out } = await relay(lines(initialize, initialized, whoami(2)), { SVC_URL: url, SVC_SECRET_KEY: formatKey('secret', randomBytes(32)) });
+  out.sort((a, b) => a.id - b.id);
   assert.equal(out.map((m) => m.id), [1, 2]);
   assert.is(out[0].error.code, -32000);
   assert.is(out[0].error.data.http_status, 401);
@@ -66,6 +67,7 @@ test('402: the message names the tier to get', async ({ t, url }) => {
 
 test('daemon down: an error per request telling to start it', async () => {
   const { out } = await relay(lines(initialize, whoami(2)), { SVC_URL: 'http://127.0.0.1:1', SVC_SECRET_KEY: formatKey('secret', randomBytes(32)) });
+  out.sort((a, b) => a.id - b.id);
   assert.equal(out.map((m) => m.id), [1, 2]);
   assert.match(out[0].error.message, /Cannot reach the svc daemon at http:\/\/127\.0\.0\.1:1.*svc daemon start/);
 });
@@ -74,6 +76,8 @@ test('no key anywhere: requests answered with how to set one, nothing sent', asy
   const { out, stderr } = await relay(lines(initialize, initialized), { SVC_URL: url, SVC_SECRET_KEY: undefined, SVC_ACCOUNT_KEY: undefined });
   assert.is(out.length, 1);
   assert.match(out[0].error.message, /SVC_SECRET_KEY/);
+  // Not -32001: that is the SDK's request time-out, and a client would report a time-out.
+  assert.equal([out[0].error.code, out[0].error.data], [-32000, { reason: 'no_secret_key' }]);
   assert.match(stderr, /No secret key/);
 });
 
@@ -83,7 +87,7 @@ test('without the variables it uses the stored keys of the current Company', asy
   cli.credentials.set(accounts.accountKey(url), t.keys.account);
   cli.ctx.config().set(currentCompanyKey(url), { id: t.company.id, name: t.company.name });
   await runRelay({}, cli.ctx);
-  const out = cli.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const out = cli.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l)).sort((a, b) => a.id - b.id);
   assert.is(out[1].result.structuredContent.key_id, t.keys.secretId);
   assert.is(out[1].result.structuredContent.account_key, true);
 });

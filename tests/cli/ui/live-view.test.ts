@@ -16,6 +16,7 @@ const event = (n: number, extra: Partial<EventRow> = {}): EventRow => ({
   created_at: `2026-11-22T21:00:${String(n % 60).padStart(2, '0')}.000Z`,
   causation_id: null,
   correlation_id: `evt_${String(n).padStart(16, '0')}`,
+  source: 'emitter',
   ...extra,
 });
 

@@ -83,8 +83,8 @@ test('a shutdown releases pending long-polls at once, with an empty page and a c
 
 test('GET /api/events/:id shows a configured event or a logged occurrence', async () => {
   const t = await createRuntimeTestApp();
-  const cfg = (await t.post('/api/events', { type: 'session:custom' })).body.event;
-  const occ = (await t.post('/api/events/trigger', { type: 'session:custom' })).body.event;
+  const cfg = (await t.post('/api/events', { type: 'session:stopped' })).body.event;
+  const occ = (await t.post('/api/events/trigger', { type: 'session:stopped' })).body.event;
   assert.is((await t.get(`/api/events/${cfg.id}`)).body.event.status, 'active');
   assert.is((await t.get(`/api/events/${occ.id}`)).body.event.created_at, occ.created_at);
 });

@@ -14,7 +14,7 @@ test('POST /api/account/api-key returns a well-formed ak_ once; again → rotate
   assert.is(first.status, 201);
   assert.is(first.body.ok, true);
   assert.is(first.body.rotated, false);
-  assert.match(first.body.id, /^ak_/);
+  assert.match(first.body.id, /^akey_/, 'an id must not look like the key itself (issue 14 finding 11)');
   assert.is(keyProblem('account', first.body.api_key), null);
   const headers = (ak: string) => ({ authorization: `Bearer ${sk}`, 'x-api-key': ak });
   assert.is((await t.post('/api/mcp/validate', {}, headers(first.body.api_key))).status, 200);
@@ -34,7 +34,7 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
   const byName = await t.post('/api/keys', { root: 'acme', name: 'laptop' }, u.auth);
   assert.is(byName.status, 201);
   assert.is(byName.body.ok, true);
-  assert.match(byName.body.id, /^sk_/);
+  assert.match(byName.body.id, /^key_/, 'an id must not look like the key itself (issue 14 finding 11)');
   assert.is(keyProblem('secret', byName.body.secret_key), null);
   assert.match(byName.body.note, /shown only once/);
   assert.equal(byName.body.company, { id: co.id, name: 'Acme' });
@@ -108,6 +108,26 @@ test('DELETE /api/keys/:id revokes at once (case 14); another user\'s id → 404
   assert.is((await t.del(`/api/keys/${id}`, u.auth)).status, 404);
   assert.equal((await t.get('/api/keys', u.auth)).body.keys, []);
   assert.is((await t.del(`/api/keys/${id}`)).status, 401);
+});
+
+// Issue 14 finding 11: ids used to start with sk_/ak_ like the secrets. Ids made before keep working.
+test('a key made before ids changed (id sk_…) is listed and revoked by that id', async () => {
+  const t = await createTestApp();
+  const u = await createUser(t, { tier: 'company' });
+  const co = await createCompany(t, u);
+  const { key } = await createSecretKey(t, u, co.name);
+  const legacyId = 'sk_0000000000000legacy';
+  const row = (await t.get('/api/keys', u.auth)).body.keys[0];
+  // Re-file the same key under an old-style id, as a data folder from before the change holds it.
+  const stored = (await t.deps.stores.keys.listSecretKeys(u.user.id))[0]!;
+  await t.deps.stores.keys.revokeSecretKey(stored.id, u.user.id);
+  await t.deps.stores.keys.addSecretKey({ ...stored, id: legacyId });
+  assert.is((await t.get('/api/keys', u.auth)).body.keys[0].id, legacyId);
+  assert.is((await t.post('/api/mcp/validate', {}, { authorization: `Bearer ${key}` })).status, 200);
+  const del = await t.del(`/api/keys/${legacyId}`, u.auth);
+  assert.is(del.status, 200, del.text);
+  assert.is((await t.post('/api/mcp/validate', {}, { authorization: `Bearer ${key}` })).status, 401);
+  assert.ok(row.id.startsWith('key_'));
 });
 
 test.run();

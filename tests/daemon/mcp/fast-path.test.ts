@@ -60,7 +60,8 @@ test('the direct path keeps the error texts: unknown tool (-32602), and no bug d
   const direct = createMcpDispatcher(silentLogger, TOOLS);
   const unknown = (await direct.request(CALLS[6]!, context)) as unknown as { error: { code: number; message: string } };
   assert.is(unknown.error.code, -32602);
-  assert.is(unknown.error.message, "MCP error -32602: Unknown tool: 'nope'. Available tools: echo, refuse, crash.");
+  // The plain sentence: SDK clients add "MCP error -32602:" themselves, so a prefixed message would show it twice.
+  assert.is(unknown.error.message, "Unknown tool: 'nope'. Available tools: echo, refuse, crash.");
   const crash = (await direct.request(CALLS[5]!, context)) as unknown as { result: { isError: boolean; content: { text: string }[] } };
   assert.ok(crash.result.isError);
   assert.not.match(crash.result.content[0]!.text, /secret detail/);

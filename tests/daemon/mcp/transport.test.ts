@@ -57,11 +57,21 @@ test('bad JSON: 400 with a JSON-RPC parse error', async ({ t }) => {
   assert.is(res.body.id, null);
 });
 
-test('a batch array: invalid request', async ({ t }) => {
-  const res = await t.mcp([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]);
-  assert.is(res.status, 400);
-  assert.is(res.body.error.code, -32600);
-  assert.match(res.body.error.message, /one JSON-RPC message per POST/);
+test('a batch array: answered under 2025-03-26 (no version header), an invalid request from 2025-06-18 on', async ({ t }) => {
+  const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'x' } }];
+  const old = await t.mcp(batch);
+  assert.is(old.status, 200);
+  assert.equal(old.body.map((r: any) => [r.id, r.result ? 'ok' : r.error.code]), [[1, 'ok'], [2, -32602]]);
+  assert.is((await t.mcp([{ jsonrpc: '2.0', method: 'notifications/initialized' }], { 'mcp-protocol-version': '2025-03-26' })).status, 202);
+  const initInBatch = await t.mcp([init()]);
+  assert.is(initInBatch.body[0].error.code, -32600);
+  for (const version of ['2025-06-18', '2025-11-25']) {
+    const res = await t.mcp(batch, { 'mcp-protocol-version': version });
+    assert.is(res.status, 400);
+    assert.is(res.body.error.code, -32600);
+    assert.match(res.body.error.message, /batches were removed in MCP 2025-06-18/);
+  }
+  assert.is((await t.mcp([])).body.error.code, -32600);
 });
 
 test('not JSON-RPC: invalid request, keeping a readable id', async ({ t }) => {
@@ -114,11 +124,11 @@ test('a body over 1 MiB: 413 in the usual error shape', async ({ t }) => {
   assert.is(res.body.code, 'payload_too_large');
 });
 
-test('GET and DELETE: 405 with Allow: POST', async ({ t }) => {
+test('GET and DELETE: 405 with Allow: POST, OPTIONS', async ({ t }) => {
   for (const method of ['GET', 'DELETE']) {
     const res = await t.raw({ method, headers: { accept: 'text/event-stream' } });
     assert.is(res.status, 405, method);
-    assert.is(res.headers.allow, 'POST');
+    assert.is(res.headers.allow, 'POST, OPTIONS');
     assert.is(res.body.code, 'method_not_allowed');
   }
 });
@@ -135,11 +145,15 @@ test('Origin: absent, loopback and the public URL pass; another site gets 403', 
 test('MCP-Protocol-Version: supported passes, unsupported is 400, initialize is exempt', async ({ t }) => {
   const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
   assert.is((await t.mcp(ping, { 'mcp-protocol-version': '2025-06-18' })).status, 200);
-  const bad = await t.mcp(ping, { 'mcp-protocol-version': '2030-01-01' });
+  const bad = await t.mcp(ping, { 'mcp-protocol-version': '2024-01-01' });
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'unsupported_protocol_version');
   assert.ok(bad.body.supported_versions.includes('2025-11-25'));
-  assert.is((await t.mcp(init(), { 'mcp-protocol-version': '2030-01-01' })).status, 200);
+  assert.is((await t.mcp(init(), { 'mcp-protocol-version': '2024-01-01' })).status, 200);
+  // A modern-era revision in the header belongs to the 2026-07-28 rules: there the request needs its _meta envelope (conformance.test.ts).
+  const future = await t.mcp(ping, { 'mcp-protocol-version': '2030-01-01' });
+  assert.is(future.status, 400);
+  assert.is(future.body.error.code, -32602);
 });
 
 test('401 without a key or with an unknown one, 402 on the trial tier, before any JSON-RPC', async ({ t }) => {

@@ -22,7 +22,7 @@ test('creating a session seeds the nine lifecycle patterns and emits session:sta
   }
   assert.equal(await typesOf(t, s.id), ['session:start']);
   const start = (await t.get(`/api/events?session_id=${s.id}`)).body.events[0];
-  assert.equal(Object.keys(start).sort(), ['agent_id', 'causation_id', 'content', 'correlation_id', 'created_at', 'id', 'quest_id', 'session_id', 'type']);
+  assert.equal(Object.keys(start).sort(), ['agent_id', 'causation_id', 'content', 'correlation_id', 'created_at', 'id', 'quest_id', 'session_id', 'source', 'type']);
   assert.is(start.agent_id, s.agent_id);
 });
 

@@ -159,6 +159,27 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.equal(await again.ticks.ids(), [odd]);
   });
 
+  test('firings keep what did not fire; idempotent answers last their window, a key moves on replace', async () => {
+    const { stores, reopen } = await make();
+    await stores.firings.add('ev_1', [], [{ configured_event_id: 'ce_1', reason: 'paused' }]);
+    await stores.firings.add('ev_1', [{ configured_event_id: 'ce_2', tool: 'a', ok: true }]);
+    await stores.firings.add('ev_1', [], [{ configured_event_id: 'ce_3', reason: 'scope' }]);
+    const t0 = Date.parse(AT);
+    const windowMs = stores.idempotency.windowMs;
+    await stores.idempotency.remember('s\u0000k1', { fingerprint: 'f1', answer: { id: 'x' } }, t0);
+    await stores.idempotency.remember('s\u0000k2', { fingerprint: 'f2', answer: null }, t0);
+    await stores.idempotency.remember('s\u0000k1', { fingerprint: 'f1b', answer: 2 }, t0 + 1000);
+    const again = reopen ? await reopen() : stores;
+    assert.equal((await again.firings.notFiredOf('ev_1')).map((n) => n.configured_event_id), ['ce_1', 'ce_3']);
+    assert.equal((await again.firings.of('ev_1')).map((f) => f.tool), ['a']);
+    assert.equal(await again.firings.notFiredOf('ev_2'), []);
+    assert.equal(await again.idempotency.get('s\u0000k1', t0 + 2000), { fingerprint: 'f1b', answer: 2 });
+    assert.equal(await again.idempotency.get('s\u0000k2', t0 + 2000), { fingerprint: 'f2', answer: null });
+    assert.is(await again.idempotency.get('s\u0000k2', t0 + windowMs), undefined, 'past the window');
+    assert.ok(await again.idempotency.get('s\u0000k1', t0 + windowMs + 999), 'the replaced answer counts from its own time');
+    assert.is(await again.idempotency.get('nope', t0), undefined);
+  });
+
   test('webhook deliveries: a replay is refused, also after a reopen, until the retention passes', async () => {
     const { stores, reopen } = await make();
     const t0 = Date.parse(AT);

@@ -69,11 +69,11 @@ if (browser) {
       const u = await createUser(d.t, { tier: 'company' });
       const company = (await d.t.post('/api/companies', { name: 'Acme' }, u.auth)).body;
       const tenant = { ...u.auth, 'x-company': company.id };
-      // agent:deploy moves a quest to in_progress, which emits session:quest_start: a tree two levels deep.
+      // agent:premature_completion moves a quest to in_progress, which emits session:quest_start: a tree two levels deep.
       const agent = (await d.t.post('/api/agents', { name: 'deployer' }, tenant)).body.agent;
       const session = (await d.t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
       const quest = (await d.t.post('/api/quests', { title: 'ship it', agent_id: agent.id, session_id: session.id }, tenant)).body.quest;
-      const cfg = await d.t.post('/api/events', { type: 'agent:deploy', tool_calls: [{ tool: 'quests.update', args: { quest_id: quest.id, status: 'in_progress' } }] }, tenant);
+      const cfg = await d.t.post('/api/events', { type: 'agent:premature_completion', tool_calls: [{ tool: 'quests.update', args: { quest_id: quest.id, status: 'in_progress' } }] }, tenant);
       assert.is(cfg.status, 201, cfg.text);
 
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
@@ -84,7 +84,7 @@ if (browser) {
       await waitForText(page, 'Listening: new events appear at the top.');
       await assertLabelled(page);
 
-      const fired = await d.t.post('/api/events/trigger', { type: 'agent:deploy', content: { service: 'api' } }, tenant);
+      const fired = await d.t.post('/api/events/trigger', { type: 'agent:premature_completion', content: { service: 'api' } }, tenant);
       assert.is(fired.status, 200, fired.text);
       const id = fired.body.event.id as string;
       await waitForText(page, `Trace ${id}`);
@@ -94,7 +94,7 @@ if (browser) {
       await waitForHeading(page, 'Trace');
       await page.waitForSelector('ul.tree li .fired');
       const tree = await page.$eval('ul.tree', (el) => (el as HTMLElement).innerText);
-      assert.match(tree, /agent:deploy/);
+      assert.match(tree, /agent:premature_completion/);
       assert.match(tree, new RegExp(`fired quests\\.update \\(${cfg.body.event.id}\\): ok`));
       assert.match(tree, /session:quest_start/, 'the event the tool call caused is a child in the tree');
       assert.ok(await page.$('ul.tree ul[role="group"] li[role="treeitem"]'), 'drawn as a nested tree');
@@ -104,9 +104,9 @@ if (browser) {
       await waitForText(page, 'Next runs');
       await screenshot(page, 'schedules');
       await page.goto(d.consoleUrl + '#/events/configured');
-      await waitForText(page, 'agent:deploy');
-      await press(page, 'Disable agent:deploy');
-      await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Enable agent:deploy'));
+      await waitForText(page, 'agent:premature_completion');
+      await press(page, 'Disable agent:premature_completion');
+      await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Enable agent:premature_completion'));
       const listed = await d.t.get('/api/events?configured=true', tenant);
       assert.is(listed.body.events.find((e: { id: string }) => e.id === cfg.body.event.id).status, 'paused');
       assert.equal(errors, []);

@@ -90,6 +90,7 @@ CREATE TABLE svc_rt_firings (
   event_id text NOT NULL,
   pos bigint GENERATED ALWAYS AS IDENTITY,
   fired json NOT NULL,
+  not_fired json, -- the configured events considered that did not fire, and why (trace); null: none
   PRIMARY KEY (company_id, event_id, pos)
 );
 
@@ -138,4 +139,16 @@ CREATE TABLE svc_rt_deliveries (
 );
 CREATE INDEX svc_rt_deliveries_order ON svc_rt_deliveries (company_id, pos);
 CREATE INDEX svc_rt_deliveries_by_time ON svc_rt_deliveries (company_id, at_ms);
+
+-- Answers of idempotent requests (24 h, CONTRACT §8); the key is bytea: scope and key joined by a NUL.
+CREATE TABLE svc_rt_idempotency (
+  company_id text NOT NULL,
+  key bytea NOT NULL,
+  pos bigint GENERATED ALWAYS AS IDENTITY,
+  at_ms bigint NOT NULL,
+  doc json NOT NULL, -- {fingerprint, answer}
+  PRIMARY KEY (company_id, key)
+);
+CREATE INDEX svc_rt_idempotency_order ON svc_rt_idempotency (company_id, pos);
+CREATE INDEX svc_rt_idempotency_by_time ON svc_rt_idempotency (company_id, at_ms);
 `;

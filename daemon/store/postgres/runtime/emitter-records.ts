@@ -2,19 +2,31 @@ import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import { StoreConflict } from '../../types.js';
 import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore } from '../../runtime-types.js';
-import type { Firing } from '../../../runtime/services.js';
+import type { Firing, NotFired } from '../../../runtime/services.js';
 import { deleteDoc, getDoc, listDocs, putDoc, sqlText } from './doc-table.js';
 import * as t from './tables.js';
 
 export function createFiringStore(pool: pg.Pool, company: string): FiringStore {
   return {
     // One row per dispatch: adding firings never rewrites the ones an event already has.
-    add: async (eventId, fired) => {
-      await pool.query('INSERT INTO svc_rt_firings (company_id, event_id, fired) VALUES ($1, $2, $3)', [company, sqlText(eventId), JSON.stringify(fired)]);
+    add: async (eventId, fired, notFired = []) => {
+      await pool.query('INSERT INTO svc_rt_firings (company_id, event_id, fired, not_fired) VALUES ($1, $2, $3, $4)', [
+        company,
+        sqlText(eventId),
+        JSON.stringify(fired),
+        notFired.length > 0 ? JSON.stringify(notFired) : null,
+      ]);
     },
     of: async (eventId) => {
       const { rows } = await pool.query<{ fired: Firing[] }>('SELECT fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 ORDER BY pos', [company, sqlText(eventId)]);
       return rows.flatMap((r) => r.fired);
+    },
+    notFiredOf: async (eventId) => {
+      const { rows } = await pool.query<{ not_fired: NotFired[] }>(
+        'SELECT not_fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 AND not_fired IS NOT NULL ORDER BY pos',
+        [company, sqlText(eventId)],
+      );
+      return rows.flatMap((r) => r.not_fired);
     },
   };
 }

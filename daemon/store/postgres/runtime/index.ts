@@ -3,6 +3,7 @@ import type { RuntimeStores } from '../../runtime-types.js';
 import type { RuntimeStoreOptions } from '../../runtime/index.js';
 import { createChannelStore, createDeliveryStore, createFiringStore, createQuestionStore } from './emitter-records.js';
 import { createAgentStore, createConfiguredEventStore, createQuestStore, createSessionStore, createTranscriptStore } from './records.js';
+import { createIdempotencyStore } from './idempotency.js';
 import { createTickStore } from './tick-cursors.js';
 
 /**
@@ -23,6 +24,7 @@ export function createPostgresRuntimeStores(pool: pg.Pool, companyId: string, op
     channels: createChannelStore(pool, companyId),
     questions: createQuestionStore(pool, companyId),
     deliveries: createDeliveryStore(pool, companyId, { retentionMs: options.deliveryRetentionMs, maxIds: options.maxDeliveryIds }),
+    idempotency: createIdempotencyStore(pool, companyId),
     flush: async () => {},
     close: async () => {},
   };

@@ -53,6 +53,7 @@ test('a signed delivery becomes a webhook:<channel> event with its body', async 
   if (out.ok && !out.duplicate) {
     assert.equal(out.emit, {
       type: 'webhook:github',
+      source: 'webhook',
       content: { channel: 'github', delivery_id: 'dlv_1', signed_at: '2026-01-15T12:00:00.000Z', body: { text: 'build red', ref: 'main' } },
     });
   }

@@ -87,4 +87,14 @@ test('cause → pattern → matcher: a predicated detector on shell failures let
   assert.not.ok(engine.allows(cfg, b!.event));
 });
 
+// Issue 14 finding 9: a rule that ran out of time counted as "not broken" (the guardrail failed open).
+test('guardrail: a rule that backtracking would make slow still reports the violation (linear-time engine)', async () => {
+  const clock = new FakeClock();
+  const events = createFakeEvents(clock);
+  const reporter = createCauseReporter({ clock, events: events.service, outputRules: [{ name: 'slow_rule', regex: 'a.*a.*a.*a.*b|danger' }] });
+  const [violation] = await reporter.reportOutput(scope, 'a'.repeat(4000) + ' danger');
+  assert.is(violation?.event.type, 'guardrail:violation');
+  assert.equal((events.emits[0]!.content as { rules: string[] }).rules, ['slow_rule']);
+});
+
 test.run();

@@ -1,0 +1,26 @@
+import type { Middleware } from 'koa';
+import { ErrorCode } from '../../shared/errors.js';
+import { ApiError } from '../http/api-error.js';
+
+/** Header values are one line of ASCII; a quote or backslash would end the quoted-string early. */
+const quoted = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, ' ').replace(/["\\]/g, "'")}"`;
+
+/**
+ * RFC 9110 §11.6.1: a 401 MUST carry WWW-Authenticate. The MCP authorization spec builds on
+ * RFC 6750's Bearer challenge; without one, clients (mcp-remote) guess at an OAuth flow and report
+ * a failed client registration instead of "this server wants a key". `error` says which case it
+ * is: no credentials (invalid_request) or a key that is malformed, revoked or mismatched
+ * (invalid_token); the description is the same sentence the JSON body carries.
+ */
+export function withBearerChallenge(guard: Middleware): Middleware {
+  return async function challengeOn401(ctx, next) {
+    try {
+      await guard(ctx, next);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 401) throw err;
+      const error = err.code === ErrorCode.unauthorized ? 'invalid_request' : 'invalid_token';
+      const challenge = `Bearer realm="svc", error="${error}", error_description=${quoted(err.message)}`;
+      throw new ApiError(401, err.code, err.message, err.extra, { ...err.headers, 'WWW-Authenticate': challenge });
+    }
+  };
+}

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { CLI_MAIN } from '../../helpers/daemon-process.js';
+
+/**
+ * A real daemon process for the proof commands: `svc daemon start --foreground --port 0` on a data
+ * folder, with its stderr (the log) kept so a run can look for recovery warnings, and both a clean
+ * stop and a SIGKILL.
+ */
+export interface ProofDaemon {
+  url: string;
+  pid: number;
+  log(): string;
+  /** Resident set size in bytes (from /proc), or null where there is none. */
+  rss(): number | null;
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startProofDaemon(dataDir: string, env: Record<string, string> = {}): Promise<ProofDaemon> {
+  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c) => (err += c));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`daemon did not start within 60 s: ${err}`)), 60_000);
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const found = /^listening on (\S+)/m.exec(out)?.[1];
+      if (found && /^next:/m.test(out)) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`daemon exited with ${code}: ${err}`)));
+  });
+  child.removeAllListeners('exit');
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const signal = async (sig: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    await exited;
+  };
+  return {
+    url,
+    pid: child.pid!,
+    log: () => err,
+    rss: () => rssOf(child.pid!),
+    kill: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+  };
+}
+
+export function rssOf(pid: number): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `--name value` / `--name=value` from argv, else the environment variable, else the default. */
+export function option(name: string, envName: string, fallback: number): number {
+  const argv = process.argv.slice(2);
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const raw = i < 0 ? process.env[envName] : argv[i]!.includes('=') ? argv[i]!.split('=')[1] : argv[i + 1];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} (${envName}) must be a number, got ${raw}`);
+  return value;
+}
+
+export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);

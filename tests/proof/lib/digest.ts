@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * A digest of the RECORDS under a data folder, not of its bytes: each JSON document is parsed, and a
+ * JSON Lines journal of `{ table, op, id, record }` operations is replayed into the rows it leaves;
+ * fields that change by design on a read (`last_used_at`, touched at most once a minute by an
+ * authenticated call) are dropped, and the sorted record hashes are hashed again. So a journal
+ * folding into a snapshot, or a document rewritten with the same content, is no change; a record
+ * added, removed or edited is. Left out: files that hold no records (lock, log, secrets, temp
+ * files, the scheduler's tick marks) and the tables of attempt counters, which a refused request
+ * writes by design (SECURITY.md: throttles and failure ceilings are counted, atomically, on disk).
+ */
+const COUNTER_TABLES = new Set(['rate_buckets', 'failures']);
+type Op = { table: string; op: string; id: string; record?: unknown };
+const SKIP = /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$/;
+const VOLATILE = new Set(['last_used_at']);
+
+export function recordsDigest(dataDir: string): { digest: string; records: number } {
+  const hashes: string[] = [];
+  for (const entry of readdirSync(dataDir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+    const rel = relative(dataDir, path);
+    if (SKIP.test(rel)) continue;
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue; // renamed away meanwhile: the next digest sees its successor
+    }
+    for (const record of recordsOf(text)) hashes.push(createHash('sha256').update(record).digest('hex'));
+  }
+  hashes.sort();
+  return { digest: createHash('sha256').update(hashes.join('\n')).digest('hex'), records: hashes.length };
+}
+
+/** Stable JSON of each record: one document, or the rows a journal leaves, or one per JSON line; a line that is not JSON counts as its text. */
+function recordsOf(text: string): string[] {
+  try {
+    return [stable(JSON.parse(text))];
+  } catch {
+    const rows = new Map<string, string>();
+    const loose: string[] = [];
+    for (const line of text.split('\n').filter((l) => l.trim())) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        loose.push(line);
+        continue;
+      }
+      const ops = (Array.isArray(value) ? value : [value]) as Op[];
+      if (!ops.every((o) => o && typeof o === 'object' && typeof o.table === 'string')) {
+        loose.push(stable(value));
+        continue;
+      }
+      for (const o of ops) {
+        if (COUNTER_TABLES.has(o.table) || (o.table === 'meta' && String(o.id).startsWith('sweep:'))) continue;
+        const key = `${o.table}\u0000${o.id}`;
+        if (o.op === 'delete') rows.delete(key);
+        else rows.set(key, `${o.table}:${stable(o.record)}`);
+      }
+    }
+    return [...rows.values(), ...loose];
+  }
+}
+
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).filter((k) => !VOLATILE.has(k)).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}

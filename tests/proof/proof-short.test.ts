@@ -1,0 +1,32 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCrash } from './crash.js';
+import { runFuzz } from './fuzz.js';
+import { formatLoad, runLoad } from './load.js';
+
+/**
+ * The short forms of `npm run test:crash`, `npm run fuzz` and `npm run load` (issue 14), each on a
+ * real daemon process, so CI runs them with every `npm test`. The full forms are documented in
+ * docs/robustness.md; sizes here keep the three under about a minute on two cores.
+ */
+const quiet = () => undefined;
+
+test('crash: 2 SIGKILL cycles lose no acknowledged write and bring nothing revoked back', async () => {
+  const report = await runCrash({ cycles: 2, writers: 4, out: quiet });
+  assert.equal(report.violations, []);
+  assert.ok(report.acknowledged.events > 0, 'some appends were acknowledged');
+});
+
+test('fuzz: 1200 generated bad requests over every route and MCP tool: no 5xx, no hang, nothing written by a refusal', async () => {
+  const report = await runFuzz({ requests: 1200, concurrency: 8, out: quiet });
+  assert.equal(report.violations, []);
+  assert.ok(report.routes > 50 && report.tools > 0, `${report.routes} routes, ${report.tools} tools`);
+});
+
+test('load: 16 clients for 10 s: no error but intended 429s, every acknowledged event reaches every follower', async () => {
+  const report = await runLoad({ clients: 16, seconds: 10, out: quiet });
+  assert.equal(report.violations, [], formatLoad(report).join('\n'));
+  assert.ok(report.appends > 0);
+});
+
+test.run();
