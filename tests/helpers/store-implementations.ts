@@ -5,6 +5,7 @@ import { createMemoryStores, openFileStores } from '../../daemon/store/index.js'
 import { createSealer } from '../../daemon/store/sealer.js';
 import type { RuntimeStores, Stores } from '../../daemon/store/types.js';
 import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
+import { postgresRuntimeFactory } from './postgres-runtime-stores.js';
 import { postgresLimitsFactory } from './postgres-stores.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
@@ -59,4 +60,6 @@ export const runtimeStoreImplementations: Record<string, RuntimeStoreFactory> = 
     };
     return { stores: current, dir, reopen };
   },
+  // The team-mode tables on the test cluster, a fresh Company per case (absent without PostgreSQL).
+  ...postgresRuntimeFactory(),
 };

@@ -21,7 +21,7 @@ export interface MigrationResult {
  * that fails rolls everything back, so the database is never left half-migrated.
  */
 export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationResult> {
-  const known = migrations.at(-1)?.version ?? 0;
+  const known = Math.max(0, ...migrations.map((m) => m.version));
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     // Created under the lock: two concurrent CREATE TABLE IF NOT EXISTS can still collide.
@@ -37,6 +37,10 @@ export async function runMigrations(pool: pg.Pool, migrations: readonly Migratio
       // An older svc must not write to a schema it does not know (a rolling upgrade gone backwards).
       throw new Error(`the database schema is at version ${newest} but this svc knows only up to ${known}: upgrade svc on this machine`);
     }
+    // Versions are numbered in ranges (1… accounts, 100… per-Company), so a newer release can add one
+    // below the newest this svc knows: any applied version it does not know is refused the same way.
+    const unknown = rows.find((r) => !migrations.some((m) => m.version === r.version));
+    if (unknown) throw new Error(`the database schema has migration ${unknown.version}, which this svc does not know: upgrade svc on this machine`);
     const applied: number[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;

@@ -88,6 +88,11 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.is(s?.context_used, 20);
     assert.is(s?.message_count, 20);
     assert.equal(await again.transcripts.list('se_9'), []);
+    const tail = await again.transcripts.tail('se_1', 3);
+    assert.equal([tail.total, tail.entries.map((m) => m.text)], [20, ['m17', 'm18', 'm19']]);
+    assert.equal((await again.transcripts.tail('se_1', 50)).entries.length, 20);
+    assert.equal(await again.transcripts.tail('se_1', 0), { entries: [], total: 20 });
+    assert.equal(await again.transcripts.tail('se_9', 5), { entries: [], total: 0 });
   });
 
   test('quests: filters by status, agent and session, oldest first however they changed', async () => {
@@ -133,6 +138,46 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.equal((await again.firings.of('ev_1')).map((f) => f.tool), ['a', 'b', 'c']);
     assert.equal((await again.firings.of('ev_2')).map((f) => f.error), ['no']);
     assert.equal(await again.firings.of('ev_3'), []);
+  });
+
+  test('any text a user can send, NUL and backslashes included, is kept and found (never an error)', async () => {
+    const { stores, reopen } = await make();
+    const odd = 'a\u0000b\\0c\\';
+    await stores.agents.create({ id: 'ag_1', name: odd, role: odd, created_at: AT });
+    await stores.agents.create({ id: 'ag_2', name: 'plain', role: 'a\\0b\\\\0c\\', created_at: AT });
+    await stores.sessions.create(session('se_1', 'ag_1'), []);
+    await stores.transcripts.append('se_1', { at: AT, from: odd, text: odd }, (s) => s);
+    await stores.ticks.commit([{ id: odd, active: true, baseline: AT }]);
+    const again = reopen ? await reopen() : stores;
+    assert.equal(ids(await again.agents.withRole(odd)), ['ag_1']);
+    assert.is((await again.agents.get('ag_1'))?.name, odd);
+    assert.equal(await again.transcripts.list('se_1'), [{ at: AT, from: odd, text: odd }]);
+    assert.is(await again.agents.get(odd), undefined);
+    assert.equal(await again.transcripts.list(odd), []);
+    assert.equal(await again.quests.list({ agent_id: odd }), []);
+    assert.equal(await again.firings.of(odd), []);
+    assert.equal(await again.ticks.ids(), [odd]);
+  });
+
+  test('firings keep what did not fire; idempotent answers last their window, a key moves on replace', async () => {
+    const { stores, reopen } = await make();
+    await stores.firings.add('ev_1', [], [{ configured_event_id: 'ce_1', reason: 'paused' }]);
+    await stores.firings.add('ev_1', [{ configured_event_id: 'ce_2', tool: 'a', ok: true }]);
+    await stores.firings.add('ev_1', [], [{ configured_event_id: 'ce_3', reason: 'scope' }]);
+    const t0 = Date.parse(AT);
+    const windowMs = stores.idempotency.windowMs;
+    await stores.idempotency.remember('s\u0000k1', { fingerprint: 'f1', answer: { id: 'x' } }, t0);
+    await stores.idempotency.remember('s\u0000k2', { fingerprint: 'f2', answer: null }, t0);
+    await stores.idempotency.remember('s\u0000k1', { fingerprint: 'f1b', answer: 2 }, t0 + 1000);
+    const again = reopen ? await reopen() : stores;
+    assert.equal((await again.firings.notFiredOf('ev_1')).map((n) => n.configured_event_id), ['ce_1', 'ce_3']);
+    assert.equal((await again.firings.of('ev_1')).map((f) => f.tool), ['a']);
+    assert.equal(await again.firings.notFiredOf('ev_2'), []);
+    assert.equal(await again.idempotency.get('s\u0000k1', t0 + 2000), { fingerprint: 'f1b', answer: 2 });
+    assert.equal(await again.idempotency.get('s\u0000k2', t0 + 2000), { fingerprint: 'f2', answer: null });
+    assert.is(await again.idempotency.get('s\u0000k2', t0 + windowMs), undefined, 'past the window');
+    assert.ok(await again.idempotency.get('s\u0000k1', t0 + windowMs + 999), 'the replaced answer counts from its own time');
+    assert.is(await again.idempotency.get('nope', t0), undefined);
   });
 
   test('webhook deliveries: a replay is refused, also after a reopen, until the retention passes', async () => {

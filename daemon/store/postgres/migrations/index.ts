@@ -1,4 +1,5 @@
 import { initialSchema } from './001-initial.js';
+import { runtimeSchema } from './100-runtime.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -10,4 +11,8 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initialSchema }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initialSchema },
+  // 100 and up: the per-Company stores (numbered apart from the account side's; keep this list sorted).
+  { version: 100, name: 'runtime', sql: runtimeSchema },
+];

@@ -54,9 +54,14 @@ if (cluster) {
 
   test('a database migrated by a newer svc is refused with a clear message', async () => {
     const db = await open(await (await cluster()).createDatabase());
-    await runMigrations(db.pool, [...MIGRATIONS, { version: 50, name: 'future', sql: 'SELECT 1' }]);
+    await runMigrations(db.pool, [...MIGRATIONS, { version: 1000, name: 'future', sql: 'SELECT 1' }]);
     const err = await runMigrations(db.pool).catch((e: Error) => e);
-    assert.match((err as Error).message, /schema is at version 50 but this svc knows only up to \d+: upgrade svc/);
+    assert.match((err as Error).message, /schema is at version 1000 but this svc knows only up to \d+: upgrade svc/);
+    // A newer release may add a version inside a range below the newest this one knows (1… vs 100…).
+    const gap = await open(await (await cluster()).createDatabase());
+    await runMigrations(gap.pool, [...MIGRATIONS, { version: 50, name: 'future-account-side', sql: 'SELECT 1' }].sort((a, b) => a.version - b.version));
+    const refused = await runMigrations(gap.pool).catch((e: Error) => e);
+    assert.match((refused as Error).message, /schema has migration 50, which this svc does not know: upgrade svc/);
   });
 
   test('an unreachable or malformed URL is one clear line, with no password in it', async () => {

@@ -1,0 +1,107 @@
+import type pg from 'pg';
+import { withTransaction } from '../connect.js';
+import { StoreConflict } from '../../types.js';
+import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore } from '../../runtime-types.js';
+import type { Firing, NotFired } from '../../../runtime/services.js';
+import { deleteDoc, getDoc, listDocs, putDoc, sqlText } from './doc-table.js';
+import * as t from './tables.js';
+
+export function createFiringStore(pool: pg.Pool, company: string): FiringStore {
+  return {
+    // One row per dispatch: adding firings never rewrites the ones an event already has.
+    add: async (eventId, fired, notFired = []) => {
+      await pool.query('INSERT INTO svc_rt_firings (company_id, event_id, fired, not_fired) VALUES ($1, $2, $3, $4)', [
+        company,
+        sqlText(eventId),
+        JSON.stringify(fired),
+        notFired.length > 0 ? JSON.stringify(notFired) : null,
+      ]);
+    },
+    of: async (eventId) => {
+      const { rows } = await pool.query<{ fired: Firing[] }>('SELECT fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 ORDER BY pos', [company, sqlText(eventId)]);
+      return rows.flatMap((r) => r.fired);
+    },
+    notFiredOf: async (eventId) => {
+      const { rows } = await pool.query<{ not_fired: NotFired[] }>(
+        'SELECT not_fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 AND not_fired IS NOT NULL ORDER BY pos',
+        [company, sqlText(eventId)],
+      );
+      return rows.flatMap((r) => r.not_fired);
+    },
+  };
+}
+
+export function createChannelStore(pool: pg.Pool, company: string): ChannelStore {
+  return {
+    get: (name) => getDoc(pool, t.channels, company, name),
+    list: () => listDocs(pool, t.channels, company),
+    // ON CONFLICT DO NOTHING: of two creates of one name (on any daemons) exactly one inserts.
+    create: async (record) => {
+      const { rowCount } = await pool.query('INSERT INTO svc_rt_channels (company_id, name, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+        company,
+        sqlText(record.name),
+        JSON.stringify(record),
+      ]);
+      if (!rowCount) throw new StoreConflict('channel_exists', `a channel named '${record.name}' already exists`);
+    },
+    replace: async (record) => {
+      const { rowCount } = await pool.query('UPDATE svc_rt_channels SET doc = $3 WHERE company_id = $1 AND name = $2', [company, sqlText(record.name), JSON.stringify(record)]);
+      return (rowCount ?? 0) > 0;
+    },
+    delete: (name) => deleteDoc(pool, t.channels, company, name),
+  };
+}
+
+export function createQuestionStore(pool: pg.Pool, company: string): QuestionStore {
+  return {
+    add: async (record) => {
+      await putDoc(pool, t.questions, company, record);
+      return (await getDoc(pool, t.questions, company, record.id))!;
+    },
+    get: (id) => getDoc(pool, t.questions, company, id),
+    list: (filter = {}) => listDocs(pool, t.questions, company, filter),
+    // Check-and-set under the row lock: of two answers, on one daemon or two, exactly one wins.
+    answer: (id, answer, by, atIso) =>
+      withTransaction(pool, async (client) => {
+        const q = await getDoc(client, t.questions, company, id, true);
+        if (!q) return { ok: false, reason: 'not_found' } as const;
+        if (q.status === 'answered') return { ok: false, reason: 'already_answered' } as const;
+        const record = { ...q, status: 'answered' as const, answer, answered_by: by, answered_at: atIso };
+        await putDoc(client, t.questions, company, record);
+        return { ok: true, record } as const;
+      }),
+  };
+}
+
+/**
+ * Delivery ids are kept for `retentionMs` and at most `maxIds` of them, oldest forgotten first, as
+ * on the record engine. The key is bytea (it holds a NUL). The insert is ON CONFLICT DO NOTHING:
+ * of two daemons seeing one delivery at once exactly one is told it is the first.
+ */
+export function createDeliveryStore(pool: pg.Pool, company: string, options: { retentionMs?: number; maxIds?: number } = {}): DeliveryStore {
+  const retentionMs = options.retentionMs ?? 600_000;
+  const maxIds = options.maxIds ?? 50_000;
+  return {
+    firstSeen: (key, nowMs) =>
+      withTransaction(pool, async (client) => {
+        await client.query('DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND at_ms <= $2', [company, nowMs - retentionMs]);
+        // Room for the new id: the oldest go first once the cap is reached.
+        await client.query(
+          `DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND pos IN (
+             SELECT pos FROM svc_rt_deliveries WHERE company_id = $1 ORDER BY pos
+             LIMIT greatest((SELECT count(*) FROM svc_rt_deliveries WHERE company_id = $1) - $2 + 1, 0))`,
+          [company, maxIds],
+        );
+        const { rowCount } = await client.query('INSERT INTO svc_rt_deliveries (company_id, key, at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+          company,
+          Buffer.from(key, 'utf8'),
+          nowMs,
+        ]);
+        return (rowCount ?? 0) > 0;
+      }),
+    size: async () => {
+      const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_rt_deliveries WHERE company_id = $1', [company]);
+      return Number(rows[0]!.n);
+    },
+  };
+}
