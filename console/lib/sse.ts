@@ -1,3 +1,4 @@
+import type { EventRow } from '../../shared/event-row.js';
 import { ApiFailure, headersFor } from './api.js';
 
 /**
@@ -29,17 +30,4 @@ export async function followEvents(query: string, onEvent: (row: EventRow) => vo
       if (fields.get('event') === 'event' && fields.has('data')) onEvent(JSON.parse(fields.get('data')!) as EventRow);
     }
   }
-}
-
-export interface EventRow {
-  id: string;
-  type: string;
-  source?: string;
-  agent_id: string | null;
-  session_id: string | null;
-  quest_id: string | null;
-  content: unknown;
-  created_at: string;
-  causation_id: string | null;
-  correlation_id: string;
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { get, post } from '../lib/api.js';
 import { updateSession, useSession } from '../lib/session.js';
-import { ErrorText, Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
+import { RecordTable } from '../lib/record-table.js';
+import { Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
 
 export interface Company {
   id: string;
@@ -19,41 +20,27 @@ export function CompaniesPage() {
   return (
     <Page title="Companies">
       <Section title="Your Companies">
-        <ErrorText error={list.error} />
-        {list.data?.companies.length ? (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-                <th scope="col">Selected</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.companies.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.name}</td>
-                  <td>
-                    <code>{c.id}</code>
-                  </td>
-                  <td>{when(c.created_at)}</td>
-                  <td>
-                    {c.id === companyId ? (
-                      <strong>selected</strong>
-                    ) : (
-                      <button type="button" className="secondary" aria-label={`Select ${c.name}`} onClick={() => updateSession({ companyId: c.id })}>
-                        Select
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : list.data ? (
-          <p>No Company yet: create one.</p>
-        ) : null}
+        <RecordTable
+          error={list.error}
+          rows={list.data?.companies}
+          empty="No Company yet: create one."
+          columns={[
+            { head: 'Name', cell: (c) => c.name },
+            { head: 'Id', cell: (c) => <code>{c.id}</code> },
+            { head: 'Created', cell: (c) => when(c.created_at) },
+            {
+              head: 'Selected',
+              cell: (c) =>
+                c.id === companyId ? (
+                  <strong>selected</strong>
+                ) : (
+                  <button type="button" className="secondary" aria-label={`Select ${c.name}`} onClick={() => updateSession({ companyId: c.id })}>
+                    Select
+                  </button>
+                ),
+            },
+          ]}
+        />
       </Section>
       <Section title="New Company">
         <Form

@@ -1,5 +1,6 @@
 import { get, post } from '../lib/api.js';
-import { ActionButton, ErrorText, Section, useLoad, when } from '../lib/ui.js';
+import { RecordTable } from '../lib/record-table.js';
+import { ActionButton, Section, useLoad, when } from '../lib/ui.js';
 
 interface Configured {
   id: string;
@@ -17,56 +18,27 @@ export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
   const title = scheduled ? 'Schedules' : 'Configured events';
   return (
     <Section title={title}>
-      <ErrorText error={list.error} />
-      {list.data?.events.length ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Pattern</th>
-              <th scope="col">Tools</th>
-              <th scope="col">Status</th>
-              {scheduled ? <th scope="col">Next runs</th> : null}
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.events.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <code>{c.type}</code>
-                  {c.timezone ? ` (${c.timezone})` : ''}
-                </td>
-                <td>{c.tool_calls.map((t) => t.tool).join(', ')}</td>
-                <td>{c.status}</td>
-                {scheduled ? (
-                  <td>
-                    <ul className="plain">
-                      {(c.next_runs ?? []).map((r) => (
-                        <li key={r}>{when(r)}</li>
-                      ))}
-                    </ul>
-                  </td>
-                ) : null}
-                <td>
-                  {c.status === 'paused' ? (
-                    <ActionButton label={`Enable ${c.type}`} onClick={async () => (await post(`/api/events/${encodeURIComponent(c.id)}/enable`, {}, { company: true }), list.reload())}>
-                      Enable
-                    </ActionButton>
-                  ) : (
-                    <ActionButton label={`Disable ${c.type}`} onClick={async () => (await post(`/api/events/${encodeURIComponent(c.id)}/disable`, {}, { company: true }), list.reload())}>
-                      Disable
-                    </ActionButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : list.data ? (
-        <p>{scheduled ? 'No schedules.' : 'No configured events.'} Create them with svc events create.</p>
-      ) : null}
+      <RecordTable
+        error={list.error}
+        rows={list.data?.events}
+        empty={`${scheduled ? 'No schedules.' : 'No configured events.'} Create them with svc events create.`}
+        columns={[
+          { head: 'Pattern', cell: (c) => <><code>{c.type}</code>{c.timezone ? ` (${c.timezone})` : ''}</> },
+          { head: 'Tools', cell: (c) => c.tool_calls.map((t) => t.tool).join(', ') },
+          { head: 'Status', cell: (c) => c.status },
+          scheduled && { head: 'Next runs', cell: (c) => <ul className="plain">{(c.next_runs ?? []).map((r) => <li key={r}>{when(r)}</li>)}</ul> },
+        ]}
+        actions={(c) => {
+          // A paused event offers Enable; an active or armed one offers Disable.
+          const verb = c.status === 'paused' ? 'enable' : 'disable';
+          const label = verb === 'enable' ? 'Enable' : 'Disable';
+          return (
+            <ActionButton label={`${label} ${c.type}`} onClick={async () => (await post(`/api/events/${encodeURIComponent(c.id)}/${verb}`, {}, { company: true }), list.reload())}>
+              {label}
+            </ActionButton>
+          );
+        }}
+      />
     </Section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { post } from '../lib/api.js';
-import { followEvents, type EventRow } from '../lib/sse.js';
+import type { EventRow } from '../../shared/event-row.js';
+import { followEvents } from '../lib/sse.js';
 import { ErrorText, Field, Form, Section, when } from '../lib/ui.js';
 
 const FILTERS = [

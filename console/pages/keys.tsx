@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { del, get, post } from '../lib/api.js';
-import { ActionButton, CopyButton, ErrorText, Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
+import { RecordTable } from '../lib/record-table.js';
+import { ActionButton, CopyButton, Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
 import { loadCompanies } from './companies.js';
 
 interface KeyRow {
@@ -39,43 +40,23 @@ export function KeysPage() {
         </section>
       ) : null}
       <Section title="Secret keys">
-        <ErrorText error={list.error} />
-        {list.data?.keys.length ? (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Company</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.keys.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td>{k.company.name}</td>
-                  <td>
-                    <code>{k.prefix}</code>
-                  </td>
-                  <td>{when(k.created_at)}</td>
-                  <td>{when(k.last_used_at)}</td>
-                  <td>
-                    <ActionButton danger label={`Revoke key ${k.name}`} onClick={async () => (await del(`/api/keys/${encodeURIComponent(k.id)}`), list.reload())}>
-                      Revoke
-                    </ActionButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : list.data ? (
-          <p>No secret keys.</p>
-        ) : null}
+        <RecordTable
+          error={list.error}
+          rows={list.data?.keys}
+          empty="No secret keys."
+          columns={[
+            { head: 'Name', cell: (k) => k.name },
+            { head: 'Company', cell: (k) => k.company.name },
+            { head: 'Key', cell: (k) => <code>{k.prefix}</code> },
+            { head: 'Created', cell: (k) => when(k.created_at) },
+            { head: 'Last used', cell: (k) => when(k.last_used_at) },
+          ]}
+          actions={(k) => (
+            <ActionButton danger label={`Revoke key ${k.name}`} onClick={async () => (await del(`/api/keys/${encodeURIComponent(k.id)}`), list.reload())}>
+              Revoke
+            </ActionButton>
+          )}
+        />
         <Form
           submit="Create secret key"
           onSubmit={async () => {

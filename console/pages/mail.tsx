@@ -1,17 +1,8 @@
 import { useState } from 'react';
+import type { MailListResponse, MailMessage as Mail } from '../../shared/wire.js';
 import { get } from '../lib/api.js';
 import { updateSession, useSession } from '../lib/session.js';
 import { ActionButton, Field, Form, Page, Section, when } from '../lib/ui.js';
-
-interface Mail {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  code: string | null;
-  link: string | null;
-  created_at: string;
-}
 
 /**
  * The mail a local daemon captured (GET /api/dev/mail). That route needs the operator token,
@@ -25,7 +16,7 @@ export function MailPage() {
   const [mail, setMail] = useState<Mail[] | null>(null);
   const load = async () => {
     const q = to.trim() ? `?to=${encodeURIComponent(to.trim())}` : '';
-    setMail((await get<{ mail: Mail[] }>(`/api/dev/mail${q}`, { auth: 'operator' })).mail.reverse());
+    setMail((await get<MailListResponse>(`/api/dev/mail${q}`, { auth: 'operator' })).mail.reverse());
   };
   if (!operatorToken) {
     return (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { del, get, post } from '../lib/api.js';
-import { ActionButton, ErrorText, Field, Form, Section, useLoad, when } from '../lib/ui.js';
+import { RecordTable } from '../lib/record-table.js';
+import { ActionButton, Field, Form, Section, useLoad, when } from '../lib/ui.js';
 
 interface Passkey {
   id: string;
@@ -15,37 +16,21 @@ export function PasskeysSection() {
   const [name, setName] = useState('');
   return (
     <Section title="Passkeys">
-      <ErrorText error={list.error} />
-      {list.data?.passkeys.length ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Added</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.passkeys.map((p) => (
-              <tr key={p.id}>
-                <td>{p.name}</td>
-                <td>{when(p.created_at)}</td>
-                <td>{when(p.last_used_at)}</td>
-                <td>
-                  <ActionButton danger label={`Remove passkey ${p.name}`} onClick={async () => (await del(`/api/auth/passkeys/${encodeURIComponent(p.id)}`), list.reload())}>
-                    Remove
-                  </ActionButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : list.data ? (
-        <p>No passkeys yet.</p>
-      ) : null}
+      <RecordTable
+        error={list.error}
+        rows={list.data?.passkeys}
+        empty="No passkeys yet."
+        columns={[
+          { head: 'Name', cell: (p) => p.name },
+          { head: 'Added', cell: (p) => when(p.created_at) },
+          { head: 'Last used', cell: (p) => when(p.last_used_at) },
+        ]}
+        actions={(p) => (
+          <ActionButton danger label={`Remove passkey ${p.name}`} onClick={async () => (await del(`/api/auth/passkeys/${encodeURIComponent(p.id)}`), list.reload())}>
+            Remove
+          </ActionButton>
+        )}
+      />
       <Form
         submit="Add a passkey"
         onSubmit={async () => {

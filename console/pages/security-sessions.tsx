@@ -1,5 +1,6 @@
 import { get, post } from '../lib/api.js';
-import { ActionButton, ErrorText, Section, useLoad, when } from '../lib/ui.js';
+import { RecordTable } from '../lib/record-table.js';
+import { ActionButton, Section, useLoad, when } from '../lib/ui.js';
 
 interface SessionRow {
   id: string;
@@ -16,43 +17,26 @@ export function SessionsSection() {
   const list = useLoad(() => get<{ sessions: SessionRow[] }>('/api/auth/sessions'));
   return (
     <Section title="Sessions">
-      <ErrorText error={list.error} />
-      {list.data ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">How</th>
-              <th scope="col">Client</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.sessions.map((s) => (
-              <tr key={s.id}>
-                <td>{when(s.created_at)}</td>
-                <td>{s.method.join(' + ')}</td>
-                <td>
-                  {s.user_agent ?? '—'} {s.ip ? `(${s.ip})` : ''}
-                </td>
-                <td>{when(s.last_seen_at)}</td>
-                <td>
-                  {s.current ? (
-                    <strong>this session</strong>
-                  ) : (
-                    <ActionButton danger label={`Revoke session ${s.id}`} onClick={async () => (await post('/api/auth/sessions/revoke', { session_id: s.id }), list.reload())}>
-                      Revoke
-                    </ActionButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {/* No `empty` sentence: the list always holds this session, so the table always shows. */}
+      <RecordTable
+        error={list.error}
+        rows={list.data?.sessions}
+        columns={[
+          { head: 'Started', cell: (s) => when(s.created_at) },
+          { head: 'How', cell: (s) => s.method.join(' + ') },
+          { head: 'Client', cell: (s) => <>{s.user_agent ?? '—'} {s.ip ? `(${s.ip})` : ''}</> },
+          { head: 'Last seen', cell: (s) => when(s.last_seen_at) },
+        ]}
+        actions={(s) =>
+          s.current ? (
+            <strong>this session</strong>
+          ) : (
+            <ActionButton danger label={`Revoke session ${s.id}`} onClick={async () => (await post('/api/auth/sessions/revoke', { session_id: s.id }), list.reload())}>
+              Revoke
+            </ActionButton>
+          )
+        }
+      />
       <ActionButton danger onClick={async () => (await post('/api/auth/sessions/revoke-others'), list.reload())}>
         Revoke all other sessions
       </ActionButton>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { get } from '../lib/api.js';
-import type { EventRow } from '../lib/sse.js';
+import type { EventRow } from '../../shared/event-row.js';
 import { ErrorText, Field, Form, Page, useLoad, when } from '../lib/ui.js';
 import { navigate } from '../lib/router.js';
 

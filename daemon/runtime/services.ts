@@ -1,4 +1,5 @@
 import type { CompanyRef } from '../gateway/seam.js';
+import type { EventRow, EventSource } from '../../shared/event-row.js';
 
 /**
  * What one Company's runtime offers to everything that is not HTTP: the MCP tools, the scheduler,
@@ -53,25 +54,8 @@ export interface Quest {
   updated_at: string;
 }
 
-/** One row of the event log: spec §2.1 plus the causation links trace follows. */
-export interface EventRow {
-  id: string;
-  type: string;
-  agent_id: string | null;
-  session_id: string | null;
-  quest_id: string | null;
-  content: unknown;
-  created_at: string;
-  /** The event whose tool call caused this one; null for a root cause. */
-  causation_id: string | null;
-  /** The root cause's id, shared by everything it set off. */
-  correlation_id: string;
-  /** Who put it in the log (CONTRACT §8); rows written before wave 2 get it inferred when read. */
-  source: EventSource;
-}
-
-export const EVENT_SOURCES = ['emitter', 'schedule', 'webhook', 'tool_call', 'manual'] as const;
-export type EventSource = (typeof EVENT_SOURCES)[number];
+// The event row is a wire shape the console reads too, so it lives in shared/ (the console may not import daemon/).
+export { EVENT_SOURCES, type EventRow, type EventSource } from '../../shared/event-row.js';
 
 export interface ToolCall {
   tool: string;
