@@ -2,21 +2,21 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { resolveDataDir, DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
+import { resolveDataDir } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
-import { TIERS, WITHHELD_INVITE, type Tier } from '../shared/wire.js';
+import { WITHHELD_INVITE } from '../shared/wire.js';
 import { createApp } from './app.js';
+import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
-import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import { ensureDataDir, loadSecrets } from './data-dir.js';
 import type { Deps } from './deps.js';
+export { resolveConfig, splitList, type DaemonOptions } from './daemon-options.js';
 import { createInvite } from './dev/invites.js';
 import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
-import { createDaemonLogger, type LineOutput } from './logger.js';
+import { createDaemonLogger } from './logger.js';
 import { createConfiguredMailer } from './mailer.js';
-import { checkSmtpUrl } from './smtp-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';
@@ -24,28 +24,6 @@ import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
 import { removeLeftoverTempFiles } from './temp-sweep.js';
 import { configureHashPool } from './auth/passwords.js';
-
-export interface DaemonOptions {
-  port?: number;
-  host?: string;
-  data?: string;
-  defaultTier?: string;
-  publicUrl?: string;
-  /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
-  smtp?: string;
-  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
-  database?: string;
-  /** Host names to answer besides loopback's (see http/host-guard.ts); SVC_ALLOWED_HOSTS when unset. */
-  allowedHosts?: string[];
-  /**
-   * Background start (`svc daemon start` without --foreground): stdout is <data>/daemon.log, so the
-   * banner must not carry a live invite code (issue 14 finding 6). The banner shows WITHHELD_INVITE
-   * instead and the starting command mints the invite through the operator API and prints it.
-   */
-  withholdInvite?: boolean;
-  /** Where log lines go (default stderr); tests capture them. */
-  logOutput?: LineOutput;
-}
 
 export interface RunningDaemon {
   url: string;
@@ -55,63 +33,6 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-type Env = Record<string, string | undefined>;
-
-/** Flags and environment → Config. The only place the daemon reads the environment. */
-export function resolveConfig(options: DaemonOptions, env: Env = process.env): Config {
-  const port = options.port ?? (env.SVC_PORT ? Number(env.SVC_PORT) : DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
-  const tier = options.defaultTier ?? 'trial';
-  if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
-  if (options.database || env.SVC_DATABASE_URL) {
-    // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
-    // one deployment into as many as there are daemons.
-    throw new Error('team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder');
-  }
-  const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
-  if (smtpUrl) checkSmtpUrl(smtpUrl);
-  return defaultConfig({
-    host: options.host ?? DEFAULT_HOST,
-    port,
-    dataDir: resolveDataDir(options.data, env),
-    defaultTier: tier as Tier,
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-    allowedHosts: options.allowedHosts ?? splitList(env.SVC_ALLOWED_HOSTS),
-    timeouts: {
-      headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
-      requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
-    },
-    // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
-    ...(env.SVC_TEST_SCRYPT_N ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } } : {}),
-    ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
-    ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) } : {}),
-    ...(smtpUrl ? { smtpUrl } : {}),
-  });
-}
-
-export function splitList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-}
-
-function positiveMs(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 100) throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
-  return ms;
-}
-
-function perMinuteOf(value: string): number {
-  const n = Number(value);
-  if (Number.isInteger(n) && n >= 0) return n;
-  throw new Error(`invalid SVC_MCP_TOOL_CALLS_PER_MINUTE ${value}: use a whole number (0 turns the limit off)`);
-}
-
-function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {
-  if (value === 'latest' || value === 'skip' || value === 'all') return value;
-  throw new Error(`invalid SVC_SCHEDULE_MISSED ${value}: use latest, skip or all`);
-}
-
-/** Takes the data folder, binds the port and serves until stop() (signals are wired by runDaemon). */
 export async function startDaemon(options: DaemonOptions, env: Env = process.env): Promise<RunningDaemon> {
   let config = resolveConfig(options, env);
   ensureDataDir(config.dataDir);
