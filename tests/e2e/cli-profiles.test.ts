@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CLI_MAIN, runCli, startDaemonProcess, type DaemonProcess } from '../helpers/daemon-process.js';
+import { CLI_MAIN, runCli, runProcess, startDaemonProcess, type DaemonProcess } from '../helpers/daemon-process.js';
 import { GOOD_PASSWORD } from '../helpers/signup.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -20,16 +20,8 @@ const svc = (args: string[], extra: Record<string, string> = {}, stdin = '') => 
 let daemon: DaemonProcess;
 
 /** A command line run by bash in an unrelated folder, as a user pastes it into a new terminal. */
-function shell(line: string, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', line], { cwd: tempDir('svc-elsewhere'), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function shell(line: string, stdin = '') {
+  return runProcess('bash', ['-c', line], env, stdin, tempDir('svc-elsewhere'));
 }
 
 test.before(async () => {

@@ -45,9 +45,20 @@ export async function startDaemonProcess(dataDir: string, extraArgs: string[] = 
 }
 
 /** Runs `svc <args>` as a process with only PATH, HOME and `env`, feeding `stdin`; resolves with its exit code and output. */
-export function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<ProcessResult> {
+  return runProcess(process.execPath, [CLI_MAIN, ...args], env, stdin);
+}
+
+export interface ProcessResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program with only PATH, HOME and `env` in its environment, feeding `stdin`; its exit code and output. */
+export function runProcess(command: string, args: string[], env: Record<string, string>, stdin = '', cwd?: string): Promise<ProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
+import { callEventsTool, createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
 /**
  * The `events` tool and the /api/events routes wrap the same services, so for the same Company and
@@ -12,12 +12,7 @@ test.before.each(async (ctx) => {
   ctx.t = await createMcpTestApp();
 });
 
-let nextId = 1;
-async function tool(t: McpTestApp, args: Record<string, unknown>) {
-  const res = await t.mcp({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'events', arguments: args } });
-  const r = res.body.result as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
-  return r.isError ? { error: r.content[0]!.text } : r.structuredContent;
-}
+const tool = callEventsTool;
 
 async function rest(t: McpTestApp, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
   const res = await t.request({

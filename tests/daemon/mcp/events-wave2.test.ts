@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
+import { callEventsTool, createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
 /** Wave 2 of the events bus through the MCP `events` tool: references, armed, trace reasons, idempotency. */
 const test = suite<{ t: McpTestApp }>('mcp events tool, wave 2');
@@ -8,12 +8,7 @@ test.before.each(async (ctx) => {
   ctx.t = await createMcpTestApp();
 });
 
-let nextId = 1;
-async function tool(t: McpTestApp, args: Record<string, unknown>) {
-  const res = await t.mcp({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'events', arguments: args } });
-  const r = res.body.result as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
-  return r.isError ? { error: r.content[0]!.text } : r.structuredContent;
-}
+const tool = callEventsTool;
 
 test('references: resolved at dispatch; an unknown field refused at create', async ({ t }) => {
   const bad = await tool(t, { action: 'create', type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: '{{event.nope}}' } }] });
