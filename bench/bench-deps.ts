@@ -9,6 +9,8 @@ export function loadBenchDependency<T>(name: string): T {
   try {
     return createRequire(BENCH_DEPS + 'package.json')(name) as T;
   } catch (err) {
-    throw new Error(`${name} is not installed for the benchmarks (${(err as Error).message.split('\n')[0]}): run 'npm run bench', which installs it into .bench-deps/`);
+    throw new Error(
+      `${name} is not installed for the benchmarks (${(err as Error).message.split('\n')[0]}): run 'npm run bench', which installs it into .bench-deps/`,
+    );
   }
 }

@@ -20,7 +20,12 @@ export interface Comparison {
  * drops the worst slices. The CPU time each server spent per request is measured too: it barely
  * depends on other processes, so it is the steadier figure when the machine is busy.
  */
-export async function compare(baseline: Side, daemon: Side, defaults: { duration: number; connections: number }, options: LoadOptions & { rounds?: number } = {}): Promise<Comparison> {
+export async function compare(
+  baseline: Side,
+  daemon: Side,
+  defaults: { duration: number; connections: number },
+  options: LoadOptions & { rounds?: number } = {},
+): Promise<Comparison> {
   const rounds = options.rounds ?? 3;
   const slice = Math.max(1, (options.duration ?? defaults.duration) / rounds);
   const pairs: Array<{ value: number; baseline: number }> = [];
@@ -41,6 +46,7 @@ async function measureSide(side: Side, defaults: { duration: number; connections
   const before = cpuSeconds(side.pid);
   const { rps, total } = await load(side.url, defaults, options);
   const after = cpuSeconds(side.pid);
-  const cpuPerRequest = before !== null && after !== null && total > 0 && after > before ? (after - before) / total : null;
+  const cpuPerRequest =
+    before !== null && after !== null && total > 0 && after > before ? (after - before) / total : null;
   return { rps, cpuPerRequest };
 }

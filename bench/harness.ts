@@ -30,7 +30,12 @@ export interface BenchEnv {
    */
   compare(daemonUrl: string, options?: LoadOptions & { rounds?: number }): Promise<Comparison>;
   /** A call against the daemon, for set-up (sign a user up, create a Company…). */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>;
 }
 
 /** One line of the report. `ratio` = value / baseline when there is a baseline. */
@@ -58,7 +63,12 @@ export interface Started {
 }
 
 /** Starts `node <script> ...args` and waits for its first stdout line `listening on <url>`. */
-export function startServer(script: string, args: string[], logFile?: string, nodeArgs: string[] = []): Promise<Started> {
+export function startServer(
+  script: string,
+  args: string[],
+  logFile?: string,
+  nodeArgs: string[] = [],
+): Promise<Started> {
   return new Promise((resolve, reject) => {
     // The daemon writes an access-log line per request: into a file, as a real deployment would, not onto this terminal.
     const stderr = logFile ? openSync(logFile, 'a') : 'inherit';
@@ -90,7 +100,10 @@ export function startServer(script: string, args: string[], logFile?: string, no
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
 /** Starts both servers and builds the env the cases share; `close` stops them and removes the data folder. */
-export async function openBenchEnv(options: { duration: number; connections: number }): Promise<BenchEnv & { close(): Promise<void> }> {
+export async function openBenchEnv(options: {
+  duration: number;
+  connections: number;
+}): Promise<BenchEnv & { close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-log-'));
   // The daemon starts on a data folder that already holds a realistic outbox (see seed-outbox.ts).
@@ -110,7 +123,8 @@ export async function openBenchEnv(options: { duration: number; connections: num
     duration: options.duration,
     connections: options.connections,
     measure: async (url, o) => (await load(url, env, o)).rps,
-    compare: (url, o) => compare({ url: baseline.url, pid: baseline.child.pid }, { url, pid: daemon.child.pid }, env, o),
+    compare: (url, o) =>
+      compare({ url: baseline.url, pid: baseline.child.pid }, { url, pid: daemon.child.pid }, env, o),
     async call(method, path, body, headers) {
       const res = await fetch(daemon.url + path, {
         method,

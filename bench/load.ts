@@ -10,7 +10,11 @@ export interface LoadOptions {
 }
 
 /** Drives `url` with autocannon; every answer must be 2xx, so a case never measures fast error pages. */
-export async function load(url: string, defaults: { duration: number; connections: number }, options: LoadOptions = {}): Promise<{ rps: number; total: number }> {
+export async function load(
+  url: string,
+  defaults: { duration: number; connections: number },
+  options: LoadOptions = {},
+): Promise<{ rps: number; total: number }> {
   const result = await autocannon({
     url,
     method: options.method ?? 'GET',
@@ -20,7 +24,10 @@ export async function load(url: string, defaults: { duration: number; connection
     connections: options.connections ?? defaults.connections,
   });
   const bad = result.non2xx + result.errors;
-  if (bad > 0) throw new Error(`${options.method ?? 'GET'} ${url}: ${bad} of ${result.requests.total} requests failed (non-2xx or socket errors)`);
+  if (bad > 0)
+    throw new Error(
+      `${options.method ?? 'GET'} ${url}: ${bad} of ${result.requests.total} requests failed (non-2xx or socket errors)`,
+    );
   return { rps: result.requests.average, total: result.requests.total };
 }
 

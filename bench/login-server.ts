@@ -20,10 +20,25 @@ import { createSealer } from '../daemon/store/sealer.js';
 const config = defaultConfig({ auth: { loginPerAddress: [{ limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 }] } });
 const clock = systemClock;
 const ids = createIdGenerator(clock, cryptoRandom);
-const secrets = { jwtSecret: randomBytes(32), operatorToken: `op_${randomBytes(24).toString('base64url')}`, mailKey: randomBytes(32), codeKey: randomBytes(32) };
+const secrets = {
+  jwtSecret: randomBytes(32),
+  operatorToken: `op_${randomBytes(24).toString('base64url')}`,
+  mailKey: randomBytes(32),
+  codeKey: randomBytes(32),
+};
 const stores = await createMemoryStores({ clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: 100 });
 const runtimes = createRuntimeHost({ config, clock, ids, log: silentLogger });
-const app = createApp({ config, clock, random: cryptoRandom, ids, secrets, stores, log: silentLogger, runtimes, mailer: createOutboxMailer(stores.outbox, silentLogger) });
+const app = createApp({
+  config,
+  clock,
+  random: cryptoRandom,
+  ids,
+  secrets,
+  stores,
+  log: silentLogger,
+  runtimes,
+  mailer: createOutboxMailer(stores.outbox, silentLogger),
+});
 const now = new Date().toISOString();
 await stores.users.create({
   id: ids('usr'),

@@ -19,7 +19,9 @@ const filters = args;
 
 const dir = fileURLToPath(new URL('./cases/', import.meta.url));
 const cases: BenchCase[] = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.js'))
+  .sort()) {
   const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: BenchCase };
   if (filters.length === 0 || filters.some((f) => mod.default.name.includes(f))) cases.push(mod.default);
 }

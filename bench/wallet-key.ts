@@ -25,7 +25,10 @@ export async function createWalletSecretKey(env: BenchEnv, companyName: string):
     issuedAt: nonce.issued_at,
   }).prepareMessage();
   const signature = await wallet.signMessage(message);
-  const { token } = await expectOk(env.call('POST', '/api/auth/wallet/signup', { message, signature, invite_code: invite.code }), 'wallet signup');
+  const { token } = await expectOk(
+    env.call('POST', '/api/auth/wallet/signup', { message, signature, invite_code: invite.code }),
+    'wallet signup',
+  );
   const auth = { authorization: `Bearer ${token}` };
   const company = await expectOk(env.call('POST', '/api/companies', { name: companyName }, auth), 'company');
   const key = await expectOk(env.call('POST', '/api/keys', { root: company.id, name: 'bench' }, auth), 'key');

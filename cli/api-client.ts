@@ -5,7 +5,11 @@ import { ApiRequestError, FailedError } from './errors.js';
 
 /** A response schema: anything with zod's `safeParse` (the shared ones are in shared/schemas/). */
 export interface Schema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
 export interface RequestOptions<T = unknown> {
@@ -39,14 +43,21 @@ export interface ApiClient {
  * a daemon that cannot be reached becomes one clear sentence; with a schema, an answer of the
  * wrong shape is an error naming the field, never a cast that fails later.
  */
-export function createApiClient(baseUrl: string, defaultToken: () => Promise<string | null> = async () => null): ApiClient {
+export function createApiClient(
+  baseUrl: string,
+  defaultToken: () => Promise<string | null> = async () => null,
+): ApiClient {
   const base = baseUrl.replace(/\/+$/, '');
   async function raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
     const url = new URL(base + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const token = options.token === undefined ? await defaultToken() : options.token;
     // The user agent names the CLI in `svc sessions list` (the daemon records it per session).
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `svc/${VERSION} node/${process.versions.node}`, ...options.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `svc/${VERSION} node/${process.versions.node}`,
+      ...options.headers,
+    };
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -96,9 +107,18 @@ export function createApiClient(baseUrl: string, defaultToken: () => Promise<str
   };
 }
 
-type Send = (url: URL, options: NodeRequestOptions, callback: (res: IncomingMessage) => void) => ReturnType<typeof httpRequest>;
+type Send = (
+  url: URL,
+  options: NodeRequestOptions,
+  callback: (res: IncomingMessage) => void,
+) => ReturnType<typeof httpRequest>;
 
-function exchange(send: Send, url: URL, options: NodeRequestOptions, body?: string): Promise<{ status: number; text: string }> {
+function exchange(
+  send: Send,
+  url: URL,
+  options: NodeRequestOptions,
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = send(url, options, (res) => {
       const chunks: Buffer[] = [];

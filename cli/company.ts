@@ -15,7 +15,8 @@ export function saveCurrentCompany(ctx: CliContext, company: { id: string; name:
  */
 export async function resolveCompanyId(ctx: CliContext, flag?: string): Promise<string> {
   const wanted = flag ?? ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
-  if (!wanted) throw new UsageError('no Company selected', "pass --company <name>, or run 'svc companies use <name>' once");
+  if (!wanted)
+    throw new UsageError('no Company selected', "pass --company <name>, or run 'svc companies use <name>' once");
   const { companies } = await ctx.api().get('/api/companies', { schema: companyRefListResponse });
   const found = companies.find((c) => c.id === wanted) ?? companies.find((c) => c.name === wanted);
   if (!found) throw new NotFoundError(`no Company '${wanted}' among yours`, "list them with 'svc companies list'");

@@ -15,7 +15,9 @@ export function walkCommands(program: Command): Node[] {
     const own = cmd === program ? [] : cmd.options.map((o) => o.long!).filter(Boolean);
     nodes.push({
       path,
-      subs: cmd.commands.filter((c) => c.name() !== 'help').map((c) => ({ name: c.name(), description: c.description() })),
+      subs: cmd.commands
+        .filter((c) => c.name() !== 'help')
+        .map((c) => ({ name: c.name(), description: c.description() })),
       options: [...new Set([...own, ...globals, '--help'])],
     });
     for (const sub of cmd.commands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
@@ -28,7 +30,8 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function bashScript(program: Command): string {
   const nodes = walkCommands(program);
-  const cases = (pick: (n: Node) => string[]) => nodes.map((n) => `    ${quote(n.path)}) echo ${quote(pick(n).join(' '))} ;;`).join('\n');
+  const cases = (pick: (n: Node) => string[]) =>
+    nodes.map((n) => `    ${quote(n.path)}) echo ${quote(pick(n).join(' '))} ;;`).join('\n');
   return `# svc completion for bash: eval "$(svc completion bash)" (or save it under ~/.local/share/bash-completion/completions/svc)
 _svc_subs() {
   case "$1" in
@@ -67,14 +70,21 @@ ${bashScript(program).split('\n').slice(1).join('\n')}`;
 
 export function fishScript(program: Command): string {
   const nodes = walkCommands(program);
-  const lines = ['# svc completion for fish: svc completion fish > ~/.config/fish/completions/svc.fish', 'complete -c svc -f'];
+  const lines = [
+    '# svc completion for fish: svc completion fish > ~/.config/fish/completions/svc.fish',
+    'complete -c svc -f',
+  ];
   for (const n of nodes) {
     const words = n.path ? n.path.split(' ') : [];
     // At this node: every word of its path typed, and none of its subcommands yet.
     const cond = words.length
-      ? [...words.map((w) => `__fish_seen_subcommand_from ${w}`), ...(n.subs.length ? [`not __fish_seen_subcommand_from ${n.subs.map((s) => s.name).join(' ')}`] : [])].join('; and ')
+      ? [
+          ...words.map((w) => `__fish_seen_subcommand_from ${w}`),
+          ...(n.subs.length ? [`not __fish_seen_subcommand_from ${n.subs.map((s) => s.name).join(' ')}`] : []),
+        ].join('; and ')
       : '__fish_use_subcommand';
-    for (const s of n.subs) lines.push(`complete -c svc -n ${quote(cond)} -a ${quote(s.name)} -d ${quote(s.description.slice(0, 60))}`);
+    for (const s of n.subs)
+      lines.push(`complete -c svc -n ${quote(cond)} -a ${quote(s.name)} -d ${quote(s.description.slice(0, 60))}`);
     for (const o of n.options) if (n.path) lines.push(`complete -c svc -n ${quote(cond)} -l ${o.replace(/^--/, '')}`);
   }
   return lines.join('\n') + '\n';

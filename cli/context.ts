@@ -80,16 +80,31 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
   const scope = `profile:${profile.name}`;
   const record = once((): Profile => {
     const found = readProfiles(rawConfig())[profile.name];
-    if (!found) throw new UsageError(`no profile '${profile.name}' (named by ${profile.source})`, "list them with 'svc profile list', add one with 'svc profile add <name> --url <url>'");
+    if (!found)
+      throw new UsageError(
+        `no profile '${profile.name}' (named by ${profile.source})`,
+        "list them with 'svc profile list', add one with 'svc profile add <name> --url <url>'",
+      );
     return found;
   });
   const dataDir = (flag?: string) => flag ?? env.SVC_DATA_DIR ?? record().data_dir ?? resolveDataDir(undefined, env);
-  const url = once(() => (globals.url ?? env.SVC_URL ?? record().url ?? localDaemonUrl(dataDir()) ?? DEFAULT_URL).replace(/\/+$/, ''));
-  const baseStore = once(
-    () => options.overrides?.credentials?.() ?? createCredentialStore({ configDir, env, warn: (l) => ctx.err(l), openKeychain: options.openKeychain }),
+  const url = once(() =>
+    (globals.url ?? env.SVC_URL ?? record().url ?? localDaemonUrl(dataDir()) ?? DEFAULT_URL).replace(/\/+$/, ''),
   );
-  const fields = typeof globals.json === 'string' && globals.json.trim() ? globals.json.split(',').map((f) => f.trim()).filter(Boolean) : null;
-  const write = (value: unknown) => void io.stdout.write(JSON.stringify(fields ? pickFields(value, fields) : value, null, 2) + '\n');
+  const baseStore = once(
+    () =>
+      options.overrides?.credentials?.() ??
+      createCredentialStore({ configDir, env, warn: (l) => ctx.err(l), openKeychain: options.openKeychain }),
+  );
+  const fields =
+    typeof globals.json === 'string' && globals.json.trim()
+      ? globals.json
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean)
+      : null;
+  const write = (value: unknown) =>
+    void io.stdout.write(JSON.stringify(fields ? pickFields(value, fields) : value, null, 2) + '\n');
   const ctx: CliContext = {
     io,
     env,
@@ -108,7 +123,9 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     config: once(() => scopeConfig(rawConfig(), scope, url)),
     api:
       options.overrides?.api ??
-      once(() => createApiClient(url(), async () => env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(scope))))),
+      once(() =>
+        createApiClient(url(), async () => env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(scope)))),
+      ),
     dataDir,
     now: options.overrides?.now ?? (() => Date.now()),
     out: (line = '') => void io.stdout.write(line + '\n'),

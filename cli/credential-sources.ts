@@ -14,15 +14,29 @@ export interface CredentialSources {
 /** The profile's token, account key and (current Company's) secret key: their origin, and the token itself. */
 export async function findCredentialSources(ctx: CliContext): Promise<CredentialSources> {
   const store = ctx.credentials();
-  const where = async (account: string): Promise<Source> => (store.where ? store.where(account) : (await store.get(account)) !== null ? store.kind() : null);
+  const where = async (account: string): Promise<Source> =>
+    store.where ? store.where(account) : (await store.get(account)) !== null ? store.kind() : null;
   const company = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope));
   const tokenSource: Source = ctx.env.SVC_TOKEN ? 'SVC_TOKEN' : await where(accounts.token(ctx.scope));
   return {
-    token: { value: ctx.env.SVC_TOKEN ?? (tokenSource ? await store.get(accounts.token(ctx.scope)) : null), source: tokenSource },
+    token: {
+      value: ctx.env.SVC_TOKEN ?? (tokenSource ? await store.get(accounts.token(ctx.scope)) : null),
+      source: tokenSource,
+    },
     account_key: ctx.env.SVC_ACCOUNT_KEY ? 'SVC_ACCOUNT_KEY' : await where(accounts.accountKey(ctx.scope)),
-    secret_key: ctx.env.SVC_SECRET_KEY ? 'SVC_SECRET_KEY' : company ? await where(accounts.secretKey(ctx.scope, company.id)) : null,
+    secret_key: ctx.env.SVC_SECRET_KEY
+      ? 'SVC_SECRET_KEY'
+      : company
+        ? await where(accounts.secretKey(ctx.scope, company.id))
+        : null,
   };
 }
 
 export const describeSource = (source: Source): string =>
-  source === null ? 'none' : source === 'keychain' ? 'OS keychain' : source === 'file' ? 'credentials file (0600)' : `$${source} (environment, wins over what is stored)`;
+  source === null
+    ? 'none'
+    : source === 'keychain'
+      ? 'OS keychain'
+      : source === 'file'
+        ? 'credentials file (0600)'
+        : `$${source} (environment, wins over what is stored)`;

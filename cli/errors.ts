@@ -3,7 +3,11 @@
  * a one-line message (plus a hint when there is one), never a stack trace.
  */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -64,9 +68,11 @@ function exitCodeForStatus(status: number): number {
 }
 
 function hintForStatus(status: number, code: string): string | undefined {
-  if (status === 401 && code === 'operator_token_required') return 'the operator token is read from the data folder of a local daemon: pass --data or set SVC_DATA_DIR';
+  if (status === 401 && code === 'operator_token_required')
+    return 'the operator token is read from the data folder of a local daemon: pass --data or set SVC_DATA_DIR';
   if (status === 401) return "run 'svc login' (or set SVC_TOKEN / SVC_SECRET_KEY)";
-  if (status === 402) return "API keys need the company or owner tier; on a local daemon: 'svc admin tier <email> company'";
+  if (status === 402)
+    return "API keys need the company or owner tier; on a local daemon: 'svc admin tier <email> company'";
   if (status === 403 && code === 'verification_pending') return "verify your e-mail first: 'svc verify'";
   if (status === 403 && code === 'recent_login_required') return "run 'svc login' again, then retry within 10 minutes";
   if (status === 429) return 'wait a moment and try again';

@@ -14,9 +14,12 @@ export function assertWellFormed(kind: KeyKind, key: string, source: string): st
   return key.trim();
 }
 
-export const storeSecretKey = (ctx: CliContext, companyId: string, key: string) => ctx.credentials().set(accounts.secretKey(ctx.scope, companyId), key);
-export const storedSecretKey = (ctx: CliContext, companyId: string) => ctx.credentials().get(accounts.secretKey(ctx.scope, companyId));
-export const storeAccountKey = (ctx: CliContext, key: string) => ctx.credentials().set(accounts.accountKey(ctx.scope), key);
+export const storeSecretKey = (ctx: CliContext, companyId: string, key: string) =>
+  ctx.credentials().set(accounts.secretKey(ctx.scope, companyId), key);
+export const storedSecretKey = (ctx: CliContext, companyId: string) =>
+  ctx.credentials().get(accounts.secretKey(ctx.scope, companyId));
+export const storeAccountKey = (ctx: CliContext, key: string) =>
+  ctx.credentials().set(accounts.accountKey(ctx.scope), key);
 export const storedAccountKey = (ctx: CliContext) => ctx.credentials().get(accounts.accountKey(ctx.scope));
 
 /**
@@ -30,4 +33,5 @@ export async function forgetSecretKeyIfStored(ctx: CliContext, row: SecretKeyRow
 }
 
 /** Where a stored secret went, for the one line that tells the user. */
-export const storeName = (ctx: CliContext) => (ctx.credentials().kind() === 'keychain' ? 'the OS keychain' : 'the 0600 credentials file');
+export const storeName = (ctx: CliContext) =>
+  ctx.credentials().kind() === 'keychain' ? 'the OS keychain' : 'the 0600 credentials file';

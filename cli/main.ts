@@ -19,7 +19,11 @@ export interface MainOptions {
  * Builds the program: global flags, then the commands from cli/commands/ (`load`: which to import
  * in full; the rest are names and descriptions only, so a command loads only what it runs).
  */
-export async function buildProgram(makeCtx: ContextFactory, io: CliIO, load: Set<string> | '*' = '*'): Promise<Command> {
+export async function buildProgram(
+  makeCtx: ContextFactory,
+  io: CliIO,
+  load: Set<string> | '*' = '*',
+): Promise<Command> {
   const [{ Command }, { registerCommands }] = await Promise.all([import('commander'), import('./commands/index.js')]);
   const program = new Command('svc')
     .description('svc: log in, manage access keys, follow events and relay MCP for the agent platform')
@@ -36,7 +40,9 @@ export async function buildProgram(makeCtx: ContextFactory, io: CliIO, load: Set
   await registerCommands(program, makeCtx, load);
   // Subcommands inherit exitOverride and output only when set before they are added, so set them again.
   const inherit = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
+    cmd
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
     cmd.commands.forEach(inherit);
   };
   program.commands.forEach(inherit);
@@ -84,7 +90,9 @@ if (invokedDirectly) {
   // Whatever escapes a command still ends as one line, never a stack trace (unless SVC_DEBUG).
   const last = (err: unknown) => {
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') process.exit(0);
-    process.exit(reportError(err, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env));
+    process.exit(
+      reportError(err, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env),
+    );
   };
   process.on('uncaughtException', last);
   process.on('unhandledRejection', last);

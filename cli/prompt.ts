@@ -12,7 +12,11 @@ import { CancelledError, UsageError } from './errors.js';
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
 export const passwordProblem = (p: string): string | null =>
-  [...p].length < PASSWORD_MIN ? `at least ${PASSWORD_MIN} characters (a passphrase of a few words is good)` : [...p].length > PASSWORD_MAX ? `at most ${PASSWORD_MAX} characters` : null;
+  [...p].length < PASSWORD_MIN
+    ? `at least ${PASSWORD_MIN} characters (a passphrase of a few words is good)`
+    : [...p].length > PASSWORD_MAX
+      ? `at most ${PASSWORD_MAX} characters`
+      : null;
 
 /** How many times a wrong password or code is asked again before the command gives up. */
 export const TRIES = 3;
@@ -31,19 +35,28 @@ async function cancellable<T>(prompt: Promise<T>): Promise<T> {
     return await prompt;
   } catch (err) {
     const name = (err as Error)?.name;
-    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new CancelledError();
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError')
+      throw new CancelledError();
     throw err;
   }
 }
 
 /** One line of visible input (an e-mail address, an invite code), trimmed. */
-export async function promptLine(ctx: CliContext, question: string, validate?: (v: string) => string | true): Promise<string> {
+export async function promptLine(
+  ctx: CliContext,
+  question: string,
+  validate?: (v: string) => string | true,
+): Promise<string> {
   const { default: input } = await import('@inquirer/input');
   return (await cancellable(input({ message: message(question), validate }, streams(ctx)))).trim();
 }
 
 /** One line typed without echo. `validate` answers an error to show, and the prompt asks again. */
-export async function promptSecret(ctx: CliContext, question: string, validate?: (v: string) => string | true): Promise<string> {
+export async function promptSecret(
+  ctx: CliContext,
+  question: string,
+  validate?: (v: string) => string | true,
+): Promise<string> {
   const { default: password } = await import('@inquirer/password');
   return cancellable(password({ message: message(question), validate }, streams(ctx)));
 }
@@ -56,7 +69,9 @@ export async function promptSecret(ctx: CliContext, question: string, validate?:
 export async function promptNewPassword(ctx: CliContext, label = 'Password'): Promise<string> {
   ctx.err(`(${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a passphrase of a few words is good)`);
   for (let attempt = 1; ; attempt++) {
-    const first = await promptSecret(ctx, `${label}: `, (v) => (passwordProblem(v) ? `The password needs ${passwordProblem(v)}.` : true));
+    const first = await promptSecret(ctx, `${label}: `, (v) =>
+      passwordProblem(v) ? `The password needs ${passwordProblem(v)}.` : true,
+    );
     const second = await promptSecret(ctx, `${label} again: `);
     if (first === second) return first;
     if (attempt >= TRIES) throw new UsageError('the two passwords differ');
@@ -69,7 +84,11 @@ export async function promptNewPassword(ctx: CliContext, label = 'Password'): Pr
  * `count` lines are required (password change reads the current and the new one).
  */
 export async function readStdinLines(ctx: CliContext, count: number, what: string): Promise<string[]> {
-  if (ctx.io.stdin.isTTY) throw new UsageError(`--password-stdin reads ${what} from a pipe, not a terminal`, 'e.g. printf "%s\\n" "$PASSWORD" | svc login --password-stdin');
+  if (ctx.io.stdin.isTTY)
+    throw new UsageError(
+      `--password-stdin reads ${what} from a pipe, not a terminal`,
+      'e.g. printf "%s\\n" "$PASSWORD" | svc login --password-stdin',
+    );
   let text = '';
   for await (const chunk of ctx.io.stdin) text += chunk.toString();
   const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
@@ -83,7 +102,11 @@ export async function readStdinLines(ctx: CliContext, count: number, what: strin
  * One question for flows that also run without a terminal given a flag: a usage error naming
  * `flagHint` when there is no terminal; with `secret`, nothing typed is echoed.
  */
-export async function ask(ctx: CliContext, question: string, options: { secret?: boolean; flagHint?: string } = {}): Promise<string> {
+export async function ask(
+  ctx: CliContext,
+  question: string,
+  options: { secret?: boolean; flagHint?: string } = {},
+): Promise<string> {
   if (!ctx.interactive) throw new UsageError(`cannot ask "${question.trim()}" without a terminal`, options.flagHint);
   return options.secret ? (await promptSecret(ctx, question)).trim() : promptLine(ctx, question);
 }
@@ -92,7 +115,12 @@ export async function ask(ctx: CliContext, question: string, options: { secret?:
  * Runs `attempt` with an answer from `prompt`, asking again (up to TRIES times in all) while
  * `isWrong` says the daemon refused the answer (a wrong password or code); the last refusal is thrown.
  */
-export async function withRetries<T>(ctx: CliContext, prompt: () => Promise<string>, attempt: (answer: string) => Promise<T>, isWrong: (err: unknown) => boolean): Promise<T> {
+export async function withRetries<T>(
+  ctx: CliContext,
+  prompt: () => Promise<string>,
+  attempt: (answer: string) => Promise<T>,
+  isWrong: (err: unknown) => boolean,
+): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(await prompt());

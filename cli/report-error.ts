@@ -4,7 +4,8 @@ import { CliError } from './errors.js';
 /** An error → one line on stderr (plus a hint when there is one) and the exit code; the stack only under SVC_DEBUG. */
 export function reportError(err: unknown, io: CliIO, env: Record<string, string | undefined> = process.env): number {
   // commander's own errors: help and --version "exit" with 0; anything else it rejects is a usage error (it printed why).
-  if ((err as { code?: string })?.code?.startsWith?.('commander.')) return (err as { exitCode: number }).exitCode === 0 ? 0 : 2;
+  if ((err as { code?: string })?.code?.startsWith?.('commander.'))
+    return (err as { exitCode: number }).exitCode === 0 ? 0 : 2;
   if (err instanceof CliError) {
     io.stderr.write(`svc: ${err.message}\n`);
     if (err.hint) io.stderr.write(`hint: ${err.hint}\n`);

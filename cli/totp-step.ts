@@ -12,9 +12,18 @@ export type LoginAnswer = { ok: boolean; token?: string; totp_required?: boolean
  */
 export async function finishLogin(ctx: CliContext, answer: LoginAnswer, totpCode?: string): Promise<string> {
   if (answer.token) return answer.token;
-  const send = async (code: string) => (await ctx.api().post<{ token: string }>('/api/auth/totp/login', { partial_token: answer.partial_token, code }, { token: null })).token;
+  const send = async (code: string) =>
+    (
+      await ctx
+        .api()
+        .post<{ token: string }>('/api/auth/totp/login', { partial_token: answer.partial_token, code }, { token: null })
+    ).token;
   if (totpCode) return send(totpCode);
-  const question = () => ask(ctx, 'Two-factor code (or a recovery code): ', { secret: true, flagHint: 'this account has two-factor authentication: pass --totp-code <code>' });
+  const question = () =>
+    ask(ctx, 'Two-factor code (or a recovery code): ', {
+      secret: true,
+      flagHint: 'this account has two-factor authentication: pass --totp-code <code>',
+    });
   // A mistyped code is asked again (3 tries; the partial token allows 5).
   return withRetries(ctx, question, send, refusedAs('totp_invalid_code'));
 }

@@ -54,7 +54,11 @@ export function App() {
               </a>
             ))}
             <span className="who">{me.display_name ?? me.email ?? me.wallet_address}</span>
-            <button type="button" className="secondary" onClick={() => void post('/api/auth/logout').finally(logOutLocally)}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => void post('/api/auth/logout').finally(logOutLocally)}
+            >
               Log out
             </button>
           </nav>
@@ -73,7 +77,12 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
     const stay = route.page === 'pair';
-    return <LoginPage title={stay ? 'Log in to approve a terminal' : 'Log in'} onLoggedIn={() => (stay ? undefined : navigate('#/profile'))} />;
+    return (
+      <LoginPage
+        title={stay ? 'Log in to approve a terminal' : 'Log in'}
+        onLoggedIn={() => (stay ? undefined : navigate('#/profile'))}
+      />
+    );
   }
   if (me.pending_verification) return <VerifyPage email={me.email ?? ''} />;
   switch (route.page) {

@@ -43,7 +43,9 @@ export function createApp(deps: Deps): Koa {
   app.use(
     parseJsonBody({
       limitFor: (path) =>
-        AUTH_PREFIXES.some((p) => path.toLowerCase().startsWith(p)) ? deps.config.limits.authBodyBytes : deps.config.limits.bodyBytes,
+        AUTH_PREFIXES.some((p) => path.toLowerCase().startsWith(p))
+          ? deps.config.limits.authBodyBytes
+          : deps.config.limits.bodyBytes,
       // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
       passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path),
     }),

@@ -88,7 +88,10 @@ export const DEFAULT_AUTH: AuthConfig = {
   failureCeiling: 10,
   lockoutMs: 15 * 60_000,
   factors: DEFAULT_FACTORS,
-  signupPerEmail: [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3600_000 }],
+  signupPerEmail: [
+    { limit: 1, windowMs: 60_000 },
+    { limit: 5, windowMs: 3600_000 },
+  ],
   mailPerAddress: [{ limit: 30, windowMs: 5 * 60_000 }],
   loginPerAddress: [{ limit: 30, windowMs: 5 * 60_000 }],
   resetTtlMs: 30 * 60_000,

@@ -30,7 +30,6 @@ export interface DaemonOptions {
   logOutput?: LineOutput;
 }
 
-
 export type Env = Record<string, string | undefined>;
 
 /** Flags and environment → Config. The only place the daemon reads the environment. */
@@ -42,7 +41,9 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (options.database || env.SVC_DATABASE_URL) {
     // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
     // one deployment into as many as there are daemons.
-    throw new Error('team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder');
+    throw new Error(
+      'team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder',
+    );
   }
   const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
   if (smtpUrl) checkSmtpUrl(smtpUrl);
@@ -58,21 +59,29 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
     },
     // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
-    ...(env.SVC_TEST_SCRYPT_N ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } } : {}),
+    ...(env.SVC_TEST_SCRYPT_N
+      ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } }
+      : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
-    ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) } : {}),
+    ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE
+      ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) }
+      : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
   });
 }
 
 export function splitList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function positiveMs(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 100) throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
+  if (!Number.isInteger(ms) || ms < 100)
+    throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
   return ms;
 }
 

@@ -23,10 +23,22 @@ export interface Secrets {
 /** Reads the daemon's secrets from 0600 files in the data folder, generating each at first start. */
 export function loadSecrets(dir: string): Secrets {
   return {
-    jwtSecret: Buffer.from(readOrCreate(join(dir, dataFiles.jwtSecret), () => randomBytes(32).toString('hex')), 'hex'),
-    operatorToken: readOrCreate(join(dir, dataFiles.operatorToken), () => `op_${randomBytes(32).toString('base64url')}`),
-    mailKey: Buffer.from(readOrCreate(join(dir, 'mail-key'), () => randomBytes(32).toString('hex')), 'hex'),
-    codeKey: Buffer.from(readOrCreate(join(dir, 'code-key'), () => randomBytes(32).toString('hex')), 'hex'),
+    jwtSecret: Buffer.from(
+      readOrCreate(join(dir, dataFiles.jwtSecret), () => randomBytes(32).toString('hex')),
+      'hex',
+    ),
+    operatorToken: readOrCreate(
+      join(dir, dataFiles.operatorToken),
+      () => `op_${randomBytes(32).toString('base64url')}`,
+    ),
+    mailKey: Buffer.from(
+      readOrCreate(join(dir, 'mail-key'), () => randomBytes(32).toString('hex')),
+      'hex',
+    ),
+    codeKey: Buffer.from(
+      readOrCreate(join(dir, 'code-key'), () => randomBytes(32).toString('hex')),
+      'hex',
+    ),
   };
 }
 

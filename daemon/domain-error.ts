@@ -25,10 +25,13 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (message: string, code: string, details?: Record<string, unknown>) => new DomainError('invalid', code, message, details);
-export const missing = (message: string, code: string = ErrorCode.notFound) => new DomainError('not_found', code, message);
+export const invalid = (message: string, code: string, details?: Record<string, unknown>) =>
+  new DomainError('invalid', code, message, details);
+export const missing = (message: string, code: string = ErrorCode.notFound) =>
+  new DomainError('not_found', code, message);
 export const unavailable = (message: string, code: string) => new DomainError('unavailable', code, message);
-export const conflicting = (message: string, code: string = ErrorCode.conflict) => new DomainError('conflict', code, message);
+export const conflicting = (message: string, code: string = ErrorCode.conflict) =>
+  new DomainError('conflict', code, message);
 
 /**
  * Parses a service's input with a zod schema, or refuses it naming the first bad field
@@ -37,7 +40,10 @@ export const conflicting = (message: string, code: string = ErrorCode.conflict) 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const fields = result.error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  const fields = result.error.issues.map((issue) => ({
+    field: issue.path.join('.') || '(body)',
+    message: issue.message,
+  }));
   const first = fields[0]!;
   throw invalid(`${first.field}: ${first.message}`, ErrorCode.validationFailed, { fields });
 }

@@ -4,7 +4,10 @@ import type { DaemonLock } from '../shared/wire.js';
 import { dataFiles } from '../shared/paths.js';
 
 export class DataDirLocked extends Error {
-  constructor(readonly holder: DaemonLock, dir: string) {
+  constructor(
+    readonly holder: DaemonLock,
+    dir: string,
+  ) {
     super(
       `another svc daemon (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''}) is using the data folder ${dir}; ` +
         `stop it with 'svc daemon stop' or choose another folder with --data`,
@@ -23,7 +26,11 @@ export interface HeldLock {
  * One daemon per data folder. The lock file is created exclusively; when it names a process that
  * is gone (kill -9, a crash), the stale lock is moved aside and taken over.
  */
-export function acquireLock(dir: string, version: string, isAlive: (pid: number) => boolean = processIsAlive): HeldLock {
+export function acquireLock(
+  dir: string,
+  version: string,
+  isAlive: (pid: number) => boolean = processIsAlive,
+): HeldLock {
   const file = join(dir, dataFiles.lock);
   const record: DaemonLock = { pid: process.pid, url: null, started_at: new Date().toISOString(), version };
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -94,7 +94,10 @@ function createTimestamper(now: () => number = Date.now): () => string {
 /** A logger that keeps its lines, for tests. */
 export function createMemoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return Object.assign(createLogger((l) => lines.push(l)), { lines });
+  return Object.assign(
+    createLogger((l) => lines.push(l)),
+    { lines },
+  );
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

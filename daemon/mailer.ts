@@ -24,7 +24,11 @@ export function createOutboxMailer(outbox: MailOutbox, log: Logger): Mailer {
 }
 
 /** SMTP when a URL is configured (`--smtp` / SVC_SMTP_URL, CONTRACT §5), else the outbox `svc mail` reads. */
-export function createConfiguredMailer(smtpUrl: string | undefined, outbox: MailOutbox, deps: SmtpMailerDeps): Mailer & { close?(): void } {
+export function createConfiguredMailer(
+  smtpUrl: string | undefined,
+  outbox: MailOutbox,
+  deps: SmtpMailerDeps,
+): Mailer & { close?(): void } {
   if (!smtpUrl) return createOutboxMailer(outbox, deps.log);
   deps.log.info(`mail is sent over SMTP via ${redactSmtpUrl(smtpUrl)}`);
   return createSmtpMailer(smtpUrl, deps);

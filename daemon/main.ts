@@ -39,14 +39,20 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   if (config.hashPool) configureHashPool(config.hashPool);
   const lock = acquireLock(config.dataDir, VERSION);
   try {
-    const clock = env.SVC_TEST_CLOCK_FILE ? offsetClock(env.SVC_TEST_CLOCK_FILE, (f) => readFileSync(f, 'utf8')) : systemClock;
+    const clock = env.SVC_TEST_CLOCK_FILE
+      ? offsetClock(env.SVC_TEST_CLOCK_FILE, (f) => readFileSync(f, 'utf8'))
+      : systemClock;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
     const leftovers = removeLeftoverTempFiles(config.dataDir);
     if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
     const secrets = loadSecrets(config.dataDir);
-    const stores = await openFileStores(config.dataDir, { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax }, log);
+    const stores = await openFileStores(
+      config.dataDir,
+      { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax },
+      log,
+    );
     const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
     const server = createServer(serverTimeouts(config));
@@ -84,7 +90,11 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
  * `svc daemon start --foreground`: start, print the banner, stop cleanly on SIGTERM/SIGINT.
  * With `json`, the lines after the first are one JSON object instead of the words for people.
  */
-export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStream = process.stdout, json = false): Promise<void> {
+export async function runDaemon(
+  options: DaemonOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  json = false,
+): Promise<void> {
   const daemon = await startDaemon(options);
   const invite = options.withholdInvite ? WITHHELD_INVITE : await createInvite(daemon.deps);
   const dataDir = daemon.deps.config.dataDir;
@@ -113,7 +123,16 @@ export async function runDaemon(options: DaemonOptions, out: NodeJS.WritableStre
     [
       `listening on ${daemon.url}`,
       ...(json
-        ? [JSON.stringify({ ok: true, url: daemon.url, console_url: consoleUrl, data_dir: dataDir, invite_code: invite, pid: process.pid })]
+        ? [
+            JSON.stringify({
+              ok: true,
+              url: daemon.url,
+              console_url: consoleUrl,
+              data_dir: dataDir,
+              invite_code: invite,
+              pid: process.pid,
+            }),
+          ]
         : [
             `data folder: ${dataDir}`,
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
@@ -138,8 +157,12 @@ function nextSteps(dataDir: string, invite: string): string[] {
   const q = shellQuote;
   const cli = cliCommand();
   const signup = `${cli} signup --invite ${invite}`;
-  if (resolve(dataDir) === resolve(resolveDataDir(undefined, { ...process.env, SVC_DATA_DIR: undefined }))) return [`next: in another terminal, run  ${signup}`];
-  return [`next: in another terminal, run  ${cli} profile add local --data ${q(resolve(dataDir))} --use`, `      then  ${signup}`];
+  if (resolve(dataDir) === resolve(resolveDataDir(undefined, { ...process.env, SVC_DATA_DIR: undefined })))
+    return [`next: in another terminal, run  ${signup}`];
+  return [
+    `next: in another terminal, run  ${cli} profile add local --data ${q(resolve(dataDir))} --use`,
+    `      then  ${signup}`,
+  ];
 }
 
 /**
@@ -152,7 +175,10 @@ async function openEveryRuntime(stores: Deps['stores'], runtimes: Deps['runtimes
     try {
       await runtimes.open({ id: c.id, name: c.name, owner_id: c.owner_id });
     } catch (err) {
-      log.error('could not open a Company runtime at start', { company_id: c.id, err: String((err as Error)?.message ?? err) });
+      log.error('could not open a Company runtime at start', {
+        company_id: c.id,
+        err: String((err as Error)?.message ?? err),
+      });
     }
   }
 }

@@ -41,8 +41,10 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
 export function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is in use; pass --port N (or --port 0 for a free one)`));
-      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on ${host}:${port}; pick a port above 1024`));
+      if (err.code === 'EADDRINUSE')
+        reject(new Error(`port ${port} on ${host} is in use; pass --port N (or --port 0 for a free one)`));
+      else if (err.code === 'EACCES')
+        reject(new Error(`not allowed to listen on ${host}:${port}; pick a port above 1024`));
       else reject(err);
     };
     server.once('error', onError);

@@ -28,7 +28,8 @@ export function checkSmtpUrl(url: string): URL {
   } catch {
     throw new Error('invalid SMTP URL: use smtp://user:password@host:587 or smtps://user:password@host:465');
   }
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new Error(`invalid SMTP URL ${redactSmtpUrl(url)}: it must start with smtp:// or smtps://`);
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')
+    throw new Error(`invalid SMTP URL ${redactSmtpUrl(url)}: it must start with smtp:// or smtps://`);
   if (!parsed.hostname) throw new Error(`invalid SMTP URL ${redactSmtpUrl(url)}: it names no host`);
   return parsed;
 }
@@ -44,18 +45,34 @@ export function createSmtpMailer(url: string, deps: SmtpMailerDeps): Mailer & { 
   const from = parsed.searchParams.get('from') || DEFAULT_FROM;
   parsed.searchParams.delete('from');
   // Bounded waits: a dead mail server must not hold a signup request for nodemailer's minutes.
-  const transport = nodemailer.createTransport({ url: parsed.toString(), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+  const transport = nodemailer.createTransport(
+    { url: parsed.toString(), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+    { from },
+  );
   return {
     async send(mail) {
-      const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text }).catch((err: Error) => {
-        // The recipient and the server's answer go to the log, never the subject or text: they carry
-        // the code. The caller gets a 503 it can retry, not a 500 (the request itself was fine).
-        deps.log.warn(`SMTP delivery to ${mail.to} failed: ${err.message}`);
-        throw unavailable('The mail server could not take the message just now; try again in a moment.', ErrorCode.mailUnavailable);
-      });
+      const info = await transport
+        .sendMail({ to: mail.to, subject: mail.subject, text: mail.text })
+        .catch((err: Error) => {
+          // The recipient and the server's answer go to the log, never the subject or text: they carry
+          // the code. The caller gets a 503 it can retry, not a 500 (the request itself was fine).
+          deps.log.warn(`SMTP delivery to ${mail.to} failed: ${err.message}`);
+          throw unavailable(
+            'The mail server could not take the message just now; try again in a moment.',
+            ErrorCode.mailUnavailable,
+          );
+        });
       const id = deps.ids('mail');
       deps.log.info(`mail to ${mail.to} sent over SMTP`, { mail_id: id, smtp_id: info.messageId });
-      return { id, to: mail.to, subject: mail.subject, text: mail.text, code: mail.code ?? null, link: mail.link ?? null, created_at: new Date(deps.clock.now()).toISOString() };
+      return {
+        id,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        code: mail.code ?? null,
+        link: mail.link ?? null,
+        created_at: new Date(deps.clock.now()).toISOString(),
+      };
     },
     close: () => transport.close(),
   };

@@ -19,7 +19,12 @@ const loads = (name) => {
 const missing = Object.keys(DEPS).filter((name) => !loads(name));
 if (missing.length > 0) {
   mkdirSync(dir, { recursive: true });
-  if (!existsSync(dir + 'package.json')) writeFileSync(dir + 'package.json', JSON.stringify({ private: true, name: 'svc-bench-deps' }, null, 2) + '\n');
+  if (!existsSync(dir + 'package.json'))
+    writeFileSync(dir + 'package.json', JSON.stringify({ private: true, name: 'svc-bench-deps' }, null, 2) + '\n');
   process.stderr.write(`bench: installing ${missing.join(', ')} into .bench-deps/ (once)\n`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, ...missing.map((n) => `${n}@${DEPS[n]}`)], { stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefix', dir, ...missing.map((n) => `${n}@${DEPS[n]}`)],
+    { stdio: 'inherit' },
+  );
 }

@@ -20,7 +20,8 @@ export type EmailCheck = { ok: true; email: string } | { ok: false; reason: stri
 
 export const EMAIL_MAX = 254;
 // Control (Cc), format (Cf: zero-width, soft hyphen, bidi, BOM), separators other than ASCII space, surrogates, private use.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u115f\u1160\u3164\uffa0]/u;
+const INVISIBLE =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u115f\u1160\u3164\uffa0]/u;
 // RFC 5322 atext, plus any non-ASCII letter, mark or number (RFC 6531).
 const ATOM = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+$/u;
 
@@ -28,7 +29,8 @@ export function canonicalEmail(input: string): EmailCheck {
   const text = input.normalize('NFKC').trim();
   if (text.length === 0) return { ok: false, reason: 'is required' };
   if (text.length > EMAIL_MAX * 2) return { ok: false, reason: `must be at most ${EMAIL_MAX} characters` };
-  if (INVISIBLE.test(text)) return { ok: false, reason: 'must not contain invisible or control characters (zero-width spaces, soft hyphens…)' };
+  if (INVISIBLE.test(text))
+    return { ok: false, reason: 'must not contain invisible or control characters (zero-width spaces, soft hyphens…)' };
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) return { ok: false, reason: 'must be an e-mail address' };
   const local = unquote(text.slice(0, at));
@@ -37,7 +39,8 @@ export function canonicalEmail(input: string): EmailCheck {
   const domain = text.slice(at + 1).replace(/\.$/, '');
   if (domain.startsWith('[')) return { ok: false, reason: 'must name a domain, not an address literal' };
   const ascii = domainToASCII(domain);
-  if (!ascii || !ascii.includes('.') || ascii.split('.').some((label) => label.length === 0)) return { ok: false, reason: 'must be an e-mail address with a valid domain' };
+  if (!ascii || !ascii.includes('.') || ascii.split('.').some((label) => label.length === 0))
+    return { ok: false, reason: 'must be an e-mail address with a valid domain' };
   const email = `${local.toLowerCase()}@${domainToUnicode(ascii)}`;
   if (email.length > EMAIL_MAX) return { ok: false, reason: `must be at most ${EMAIL_MAX} characters` };
   return { ok: true, email };

@@ -36,7 +36,7 @@ export const LIFECYCLE_PATTERNS = [
 export type PatternProblem = 'empty' | 'dotted' | 'no_prefix' | 'bad_prefix' | 'no_name' | 'bad_characters';
 
 export type ParsedPattern =
-  | { ok: true; prefix: string; name: string; /** One of the eleven dispatch prefixes. */ known: boolean }
+  | { ok: true; prefix: string; name: string /** One of the eleven dispatch prefixes. */; known: boolean }
   | { ok: false; problem: PatternProblem; message: string };
 
 /** A prefix is a lower-case identifier: `session`, `graph_guardrail`, `deploy`. */
@@ -50,9 +50,12 @@ const MAX_PATTERN = 200;
  */
 export function parsePattern(raw: string): ParsedPattern {
   const pattern = raw.trim();
-  if (pattern.length === 0) return fail('empty', 'An event pattern cannot be empty: use <prefix>:<name>, e.g. session:start.');
-  if (pattern.length > MAX_PATTERN) return fail('bad_characters', `An event pattern is at most ${MAX_PATTERN} characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(pattern)) return fail('bad_characters', 'An event pattern cannot contain control characters.');
+  if (pattern.length === 0)
+    return fail('empty', 'An event pattern cannot be empty: use <prefix>:<name>, e.g. session:start.');
+  if (pattern.length > MAX_PATTERN)
+    return fail('bad_characters', `An event pattern is at most ${MAX_PATTERN} characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(pattern))
+    return fail('bad_characters', 'An event pattern cannot contain control characters.');
   const colon = pattern.indexOf(':');
   if (colon < 0) {
     if (pattern.includes('.')) {
@@ -67,11 +70,15 @@ export function parsePattern(raw: string): ParsedPattern {
   const prefix = pattern.slice(0, colon);
   const name = pattern.slice(colon + 1);
   if (!PREFIX_SHAPE.test(prefix)) {
-    return fail('bad_prefix', `'${prefix}' is not a prefix: use a lower-case word such as ${KNOWN_PREFIXES.slice(0, 3).join(', ')} before the colon.`);
+    return fail(
+      'bad_prefix',
+      `'${prefix}' is not a prefix: use a lower-case word such as ${KNOWN_PREFIXES.slice(0, 3).join(', ')} before the colon.`,
+    );
   }
   // A schedule's name is a cron expression (spaces, stars, slashes): issue 7's scheduler validates it.
   if (name.trim().length === 0) return fail('no_name', `'${pattern}' has no name after '${prefix}:'.`);
-  if (prefix !== 'schedule' && /\s/.test(name)) return fail('bad_characters', `An event name cannot contain spaces: '${name}'.`);
+  if (prefix !== 'schedule' && /\s/.test(name))
+    return fail('bad_characters', `An event name cannot contain spaces: '${name}'.`);
   return { ok: true, prefix, name, known: (KNOWN_PREFIXES as readonly string[]).includes(prefix) };
 }
 

@@ -28,7 +28,9 @@ const filters = process.argv.slice(2);
 
 function findTests(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? findTests(join(dir, e.name)) : e.name.endsWith('.test.js') ? [join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? findTests(join(dir, e.name)) : e.name.endsWith('.test.js') ? [join(dir, e.name)] : [],
+    )
     .sort();
 }
 

@@ -15,7 +15,14 @@ const cliStart: BenchCase = {
   name: 'CLI start time',
   async run(env) {
     const token = await loginBenchUser(env, 'bench-cli@example.com', 'a benchmark password');
-    const cliEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_KEYCHAIN: 'off', SVC_TOKEN: token, SVC_URL: env.daemon.url, SVC_CONFIG_DIR: env.daemon.dataDir + '-cli' };
+    const cliEnv = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      SVC_KEYCHAIN: 'off',
+      SVC_TOKEN: token,
+      SVC_URL: env.daemon.url,
+      SVC_CONFIG_DIR: env.daemon.dataDir + '-cli',
+    };
     const runs: Record<string, string[]> = {
       node: ['-e', '0'],
       version: [CLI, '--version'],
@@ -34,8 +41,22 @@ const cliStart: BenchCase = {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const node = median(times.node!);
     return [
-      { name: 'svc --version (whole process)', value: median(times.version!), unit: 'ms', baseline: node, baselineName: 'node -e 0', target: '<= 1.5' },
-      { name: 'svc keys list --json, daemon up', value: median(times.keys!), unit: 'ms', baseline: node, baselineName: 'node -e 0', target: '<= 2' },
+      {
+        name: 'svc --version (whole process)',
+        value: median(times.version!),
+        unit: 'ms',
+        baseline: node,
+        baselineName: 'node -e 0',
+        target: '<= 1.5',
+      },
+      {
+        name: 'svc keys list --json, daemon up',
+        value: median(times.keys!),
+        unit: 'ms',
+        baseline: node,
+        baselineName: 'node -e 0',
+        target: '<= 2',
+      },
     ];
   },
 };

@@ -13,7 +13,9 @@ const devMail: BenchCase = {
     const to = seededAddress(Math.floor(SEEDED_RECIPIENTS / 2));
     const check = await env.call('GET', `/api/dev/mail?to=${encodeURIComponent(to)}`, undefined, headers);
     if (check.status !== 200 || check.body.mail.length !== SEEDED_PER_RECIPIENT) {
-      throw new Error(`set-up failed: expected ${SEEDED_PER_RECIPIENT} messages to ${to}, got ${check.status} ${JSON.stringify(check.body).slice(0, 200)}`);
+      throw new Error(
+        `set-up failed: expected ${SEEDED_PER_RECIPIENT} messages to ${to}, got ${check.status} ${JSON.stringify(check.body).slice(0, 200)}`,
+      );
     }
     const measured = await env.compare(env.daemon.url + `/api/dev/mail?to=${encodeURIComponent(to)}`, { headers });
     return [{ name: `GET /api/dev/mail?to= (5 of 200 messages)`, ...measured, unit: 'req/s', target: '>= 0.5' }];

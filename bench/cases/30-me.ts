@@ -18,8 +18,12 @@ const me: BenchCase = {
   name: 'GET /api/me',
   async run(env) {
     const token = await loginBenchUser(env, 'bench-me@example.com', 'a benchmark password');
-    const { value, baseline, cpuRatio } = await env.compare(env.daemon.url + '/api/me', { headers: { authorization: `Bearer ${token}` } });
-    return [{ name: 'GET /api/me (JWT, session row checked)', value, unit: 'req/s', baseline, cpuRatio, target: '>= 0.6' }];
+    const { value, baseline, cpuRatio } = await env.compare(env.daemon.url + '/api/me', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return [
+      { name: 'GET /api/me (JWT, session row checked)', value, unit: 'req/s', baseline, cpuRatio, target: '>= 0.6' },
+    ];
   },
 };
 export default me;

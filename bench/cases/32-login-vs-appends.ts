@@ -25,13 +25,24 @@ const appendsVsLogins: BenchCase = {
       const sampler = setInterval(() => (peak = Math.max(peak, daemon.rss() ?? 0)), 100);
       const appendFor = async (until: number) => {
         const ms: number[] = [];
-        await Promise.all(Array.from({ length: 4 }, async () => {
-          while (Date.now() < until) {
-            const a = await call(daemon.url, '/api/events/trigger', { headers: w.tenant, body: { type: 'agent:bench' } });
-            if (a.status === 200) ms.push(a.ms);
-          }
-        }));
-        return { rate: ms.length / seconds, p99: percentile(ms.sort((a, b) => a - b), 99) };
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            while (Date.now() < until) {
+              const a = await call(daemon.url, '/api/events/trigger', {
+                headers: w.tenant,
+                body: { type: 'agent:bench' },
+              });
+              if (a.status === 200) ms.push(a.ms);
+            }
+          }),
+        );
+        return {
+          rate: ms.length / seconds,
+          p99: percentile(
+            ms.sort((a, b) => a - b),
+            99,
+          ),
+        };
       };
       const alone = await appendFor(Date.now() + seconds * 1000);
       let logins = 0;
@@ -40,7 +51,12 @@ const appendsVsLogins: BenchCase = {
         const dispatcher = new Agent({ connect: { localAddress: `127.0.0.${10 + i}` } });
         while (Date.now() < until) {
           const email = i % 2 ? w.owner.email : `nobody-${i}@example.com`;
-          const res = await fetch(`${daemon.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: i % 2 ? PROOF_PASSWORD : 'wrong password 1234' }), dispatcher } as RequestInit);
+          const res = await fetch(`${daemon.url}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password: i % 2 ? PROOF_PASSWORD : 'wrong password 1234' }),
+            dispatcher,
+          } as RequestInit);
           await res.text();
           if (res.status === 200 || res.status === 401) logins++;
         }
@@ -51,7 +67,13 @@ const appendsVsLogins: BenchCase = {
       return [
         { name: 'appends/s, alone', value: alone.rate, unit: 'appends/s' },
         { name: 'append p99, alone', value: alone.p99, unit: 'ms' },
-        { name: 'appends/s, 8 clients logging in', value: busy!.rate, unit: 'appends/s', baseline: alone.rate, baselineName: 'alone' },
+        {
+          name: 'appends/s, 8 clients logging in',
+          value: busy!.rate,
+          unit: 'appends/s',
+          baseline: alone.rate,
+          baselineName: 'alone',
+        },
         { name: 'append p99, 8 clients logging in', value: busy!.p99, unit: 'ms' },
         { name: 'password logins answered', value: logins / seconds, unit: 'logins/s' },
         { name: 'daemon RSS peak', value: peak / 1024 / 1024, unit: 'MB' },

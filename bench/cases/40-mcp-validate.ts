@@ -12,7 +12,10 @@ const mcpValidate: BenchCase = {
   name: 'POST /api/mcp/validate',
   async run(env) {
     const secretKey = await createWalletSecretKey(env, 'Bench Co');
-    const { value, baseline, cpuRatio } = await env.compare(env.daemon.url + '/api/mcp/validate', { method: 'POST', headers: { authorization: `Bearer ${secretKey}` } });
+    const { value, baseline, cpuRatio } = await env.compare(env.daemon.url + '/api/mcp/validate', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secretKey}` },
+    });
     return [{ name: 'POST /api/mcp/validate (sk_ key)', value, unit: 'req/s', baseline, cpuRatio, target: '>= 0.6' }];
   },
 };

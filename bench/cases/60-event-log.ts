@@ -8,7 +8,16 @@ import { formatEventId } from '../../daemon/events/log/event-id.js';
 import { openEventLog, type LogQuery } from '../../daemon/events/log/index.js';
 import type { EventRow } from '../../daemon/runtime/services.js';
 import type { BenchCase, BenchRow } from '../harness.js';
-import { AGENTS, loadSqliteFixture, SESSIONS, SQLITE_INSERT, SQLITE_SCHEMA, sqliteParams, TYPES, writeLogFixture } from '../event-log/fixture.js';
+import {
+  AGENTS,
+  loadSqliteFixture,
+  SESSIONS,
+  SQLITE_INSERT,
+  SQLITE_SCHEMA,
+  sqliteParams,
+  TYPES,
+  writeLogFixture,
+} from '../event-log/fixture.js';
 import { measureMicros, measureRate, memoryNow } from '../event-log/measure.js';
 
 /**
@@ -61,7 +70,13 @@ async function measureAppends(root: string, seconds: number): Promise<BenchRow[]
   db.pragma('synchronous = FULL');
   db.exec(SQLITE_SCHEMA);
   const insert = db.prepare(SQLITE_INSERT);
-  const row = (i: number): EventRow => ({ ...newEvent(i), id: formatEventId(i + 1), created_at: new Date().toISOString(), correlation_id: formatEventId(i + 1), source: 'emitter' });
+  const row = (i: number): EventRow => ({
+    ...newEvent(i),
+    id: formatEventId(i + 1),
+    created_at: new Date().toISOString(),
+    correlation_id: formatEventId(i + 1),
+    source: 'emitter',
+  });
   let m = 0;
   const perInsert = await measureRate(seconds, 1, () => insert.run(sqliteParams(row(m++))));
   // The same, with the application batching 64 inserts per transaction (SQLite cannot batch on its own).
@@ -71,8 +86,21 @@ async function measureAppends(root: string, seconds: number): Promise<BenchRow[]
   const batches = await measureRate(seconds, 1, () => insertMany((m += APPENDERS)));
   db.close();
   return [
-    { name: `durable appends, ${APPENDERS} concurrent appenders`, value, unit: 'events/s', baseline: perInsert, baselineName: 'SQLite WAL FULL, 1 insert/commit', target: '>= 0.7' },
-    { name: `durable appends (vs SQLite batching ${APPENDERS}/commit)`, value, unit: 'events/s', baseline: batches * APPENDERS, baselineName: `SQLite WAL FULL, ${APPENDERS} inserts/commit` },
+    {
+      name: `durable appends, ${APPENDERS} concurrent appenders`,
+      value,
+      unit: 'events/s',
+      baseline: perInsert,
+      baselineName: 'SQLite WAL FULL, 1 insert/commit',
+      target: '>= 0.7',
+    },
+    {
+      name: `durable appends (vs SQLite batching ${APPENDERS}/commit)`,
+      value,
+      unit: 'events/s',
+      baseline: batches * APPENDERS,
+      baselineName: `SQLite WAL FULL, ${APPENDERS} inserts/commit`,
+    },
   ];
 }
 
@@ -100,11 +128,14 @@ async function measureLargeLog(root: string): Promise<BenchRow[]> {
     both: db.prepare('SELECT * FROM events WHERE type = ? AND agent_id = ? AND id > ? ORDER BY id LIMIT 101'),
   };
   const viaSqlite = (q: LogQuery) => {
-    const rows = q.event_type && q.agent_id
-      ? statements.both.all(q.event_type, q.agent_id, q.since_id)
-      : q.event_type ? statements.type.all(q.event_type, q.since_id)
-      : q.agent_id ? statements.agent.all(q.agent_id, q.since_id)
-      : statements.session.all(q.session_id, q.since_id);
+    const rows =
+      q.event_type && q.agent_id
+        ? statements.both.all(q.event_type, q.agent_id, q.since_id)
+        : q.event_type
+          ? statements.type.all(q.event_type, q.since_id)
+          : q.agent_id
+            ? statements.agent.all(q.agent_id, q.since_id)
+            : statements.session.all(q.session_id, q.since_id);
     // An SQLite-backed log would hand out rows with their content parsed, as the JSON log does.
     return rows.slice(0, 100).map((r: Record<string, unknown>) => ({ ...r, content: JSON.parse(r.content as string) }));
   };
@@ -112,9 +143,16 @@ async function measureLargeLog(root: string): Promise<BenchRow[]> {
   for (const [kind, list] of Object.entries(queries)) {
     const baseline = measureMicros(list, viaSqlite);
     const value = measureMicros(list, (q) => log.query(q));
-    pages.push({ name: `page of 100 by ${kind} at ${millions(COUNT)} events`, value, unit: 'µs', baseline, baselineName: 'SQLite indexed query', target: '<= 1.5' });
+    pages.push({
+      name: `page of 100 by ${kind} at ${millions(COUNT)} events`,
+      value,
+      unit: 'µs',
+      baseline,
+      baselineName: 'SQLite indexed query',
+      target: '<= 1.5',
+    });
   }
-  const perEvent = (bytes: number) => `${((bytes / COUNT) | 0)} B/event`;
+  const perEvent = (bytes: number) => `${(bytes / COUNT) | 0} B/event`;
   db.close();
   const indexBytes = log.stats!().index_bytes;
   // A clean stop saves the indexes; the next start loads them instead of reading every line.
@@ -128,15 +166,36 @@ async function measureLargeLog(root: string): Promise<BenchRow[]> {
   await log.close();
   return [
     ...pages,
-    { name: `start at ${millions(COUNT)} events after a clean stop (snapshot)`, value: reopenMs, unit: 'ms', target: '<= 3000' },
+    {
+      name: `start at ${millions(COUNT)} events after a clean stop (snapshot)`,
+      value: reopenMs,
+      unit: 'ms',
+      target: '<= 3000',
+    },
     { name: `clean stop at ${millions(COUNT)} events (writes the snapshot)`, value: closeMs, unit: 'ms' },
     { name: `start at ${millions(COUNT)} events after a crash (scan every line)`, value: openMs, unit: 'ms' },
     // CPU time of that scan: about its wall time on an idle machine (the bench machine is often shared).
     { name: `  the same scan: CPU time (user+system)`, value: (cpuUsed.user + cpuUsed.system) / 1000, unit: 'ms' },
-    { name: `memory at ${millions(COUNT)} events: RSS delta (${perEvent(after.rss - before.rss)})`, value: (after.rss - before.rss) / MB, unit: 'MB' },
-    { name: `memory at ${millions(COUNT)} events: JS heap delta (${perEvent(after.heap - before.heap)})`, value: (after.heap - before.heap) / MB, unit: 'MB' },
-    { name: `memory at ${millions(COUNT)} events: typed arrays and buffers delta`, value: (after.external - before.external) / MB, unit: 'MB' },
-    { name: `memory at ${millions(COUNT)} events: index estimate (${perEvent(indexBytes)})`, value: indexBytes / MB, unit: 'MB' },
+    {
+      name: `memory at ${millions(COUNT)} events: RSS delta (${perEvent(after.rss - before.rss)})`,
+      value: (after.rss - before.rss) / MB,
+      unit: 'MB',
+    },
+    {
+      name: `memory at ${millions(COUNT)} events: JS heap delta (${perEvent(after.heap - before.heap)})`,
+      value: (after.heap - before.heap) / MB,
+      unit: 'MB',
+    },
+    {
+      name: `memory at ${millions(COUNT)} events: typed arrays and buffers delta`,
+      value: (after.external - before.external) / MB,
+      unit: 'MB',
+    },
+    {
+      name: `memory at ${millions(COUNT)} events: index estimate (${perEvent(indexBytes)})`,
+      value: indexBytes / MB,
+      unit: 'MB',
+    },
   ];
 }
 

@@ -63,13 +63,35 @@ async function measureRecords(root: string): Promise<BenchRow[]> {
   const replayed = crashOpen.space.stats().entries_since_snapshot;
   await crashOpen.space.close();
   return [
-    { name: `one durable write at ${k(LARGE)} records`, value: atLarge, unit: 'ms', baseline: atSmall, baselineName: `at ${k(SMALL)}`, target: '<= 1.2' },
-    { name: `longest event-loop stall, 100 writes during snapshots of ${k(LARGE)}`, value: stall.during, unit: 'ms', target: '<= 20' },
+    {
+      name: `one durable write at ${k(LARGE)} records`,
+      value: atLarge,
+      unit: 'ms',
+      baseline: atSmall,
+      baselineName: `at ${k(SMALL)}`,
+      target: '<= 1.2',
+    },
+    {
+      name: `longest event-loop stall, 100 writes during snapshots of ${k(LARGE)}`,
+      value: stall.during,
+      unit: 'ms',
+      target: '<= 20',
+    },
     { name: `  the same 100 writes without a snapshot (machine noise)`, value: stall.without, unit: 'ms' },
-    { name: `  longest step of the ${stall.snapshots} snapshot(s) (capture or one slice)`, value: stall.step, unit: 'ms', target: '<= 20' },
+    {
+      name: `  longest step of the ${stall.snapshots} snapshot(s) (capture or one slice)`,
+      value: stall.step,
+      unit: 'ms',
+      target: '<= 20',
+    },
     { name: `open at ${k(LARGE)} records after a clean close`, value: cleanOpen.ms, unit: 'ms', target: '<= 1000' },
     { name: `  the same: CPU time`, value: cleanOpen.cpuMs, unit: 'ms' },
-    { name: `open at ${k(LARGE)} records after kill -9 (+${k(replayed)} entries)`, value: crashOpen.ms, unit: 'ms', target: '<= 1000' },
+    {
+      name: `open at ${k(LARGE)} records after kill -9 (+${k(replayed)} entries)`,
+      value: crashOpen.ms,
+      unit: 'ms',
+      target: '<= 1000',
+    },
     { name: `  the same: CPU time`, value: crashOpen.cpuMs, unit: 'ms' },
     { name: `memory at ${k(LARGE)} records: RSS delta`, value: (after.rss - before.rss) / MB, unit: 'MB' },
     { name: `memory at ${k(LARGE)} records: RSS of the bench process`, value: after.rss / MB, unit: 'MB' },
@@ -110,7 +132,9 @@ async function alternate(small: JournalSpace, large: JournalSpace): Promise<[num
   return [median(samples[0]), median(samples[1])];
 }
 
-async function measureStall(dir: string): Promise<{ during: number; without: number; snapshots: number; step: number }> {
+async function measureStall(
+  dir: string,
+): Promise<{ during: number; without: number; snapshots: number; step: number }> {
   const run = async (snapshotEntries: number) => {
     const space = await openJournalSpace(dir, { name: 'accounts', snapshotEntries });
     const t = space.define(sessionSpec);
@@ -119,7 +143,8 @@ async function measureStall(dir: string): Promise<{ during: number; without: num
     for (let i = 0; i < 100; i++) await space.write((tx) => tx.put(t, benchSession(i, `stall${snapshotEntries}`)));
     // On a quiet machine the 100 writes can end before the snapshot they started: keep watching the
     // loop until it is in place (bounded), so the stall covers the whole snapshot.
-    for (let waited = 0; snapshotEntries < 1e9 && space.stats().snapshots === 0 && waited < 30_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    for (let waited = 0; snapshotEntries < 1e9 && space.stats().snapshots === 0 && waited < 30_000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
     h.disable();
     const { snapshots, snapshot_longest_step_ms: step } = space.stats();
     await space.close();
@@ -155,8 +180,20 @@ async function measureEventLogCrash(root: string): Promise<BenchRow[]> {
   const cleanMs = performance.now() - started;
   await log.close();
   return [
-    { name: `event log start at ${k(events)} events after kill -9`, value: crashMs, unit: 'ms', baseline: cleanMs, baselineName: 'after a clean stop', target: '<= 1.5' },
-    { name: `  the same after kill -9 (${(tailBytes / MB).toFixed(1)} MB of lines after the last snapshot)`, value: crashMs, unit: 'ms', target: '<= 1000' },
+    {
+      name: `event log start at ${k(events)} events after kill -9`,
+      value: crashMs,
+      unit: 'ms',
+      baseline: cleanMs,
+      baselineName: 'after a clean stop',
+      target: '<= 1.5',
+    },
+    {
+      name: `  the same after kill -9 (${(tailBytes / MB).toFixed(1)} MB of lines after the last snapshot)`,
+      value: crashMs,
+      unit: 'ms',
+      target: '<= 1000',
+    },
     { name: `memory at ${k(events)} events: RSS delta`, value: (after.rss - before.rss) / MB, unit: 'MB' },
   ];
 }
@@ -166,12 +203,17 @@ function bytesAfterSnapshot(eventsDir: string): number {
   const data = readFileSync(join(eventsDir, 'index.snapshot'));
   const header = JSON.parse(data.toString('utf8', 4, 4 + data.readUInt32LE(0))) as { segments: [number, number][] };
   const covered = new Map(header.segments);
-  return listSegments(eventsDir).reduce((sum, n) => sum + statSync(segmentPath(eventsDir, n)).size - (covered.get(n) ?? 0), 0);
+  return listSegments(eventsDir).reduce(
+    (sum, n) => sum + statSync(segmentPath(eventsDir, n)).size - (covered.get(n) ?? 0),
+    0,
+  );
 }
 
 function runChild(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [child, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-    p.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`crash child ended with ${signal ?? code}, not SIGKILL`))));
+    p.once('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`crash child ended with ${signal ?? code}, not SIGKILL`)),
+    );
   });
 }

@@ -17,7 +17,8 @@ import type { BenchCase, BenchRow } from '../harness.js';
  */
 const N = 400;
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 
 /**
  * `plain`: the rule as before wave 2 (fixed args, nothing else of its pattern). `wave2`: the same
@@ -26,20 +27,38 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
  */
 type Variant = 'plain' | 'wave2';
 
-async function measure(storage: 'memory' | 'file', variant: Variant = 'plain'): Promise<{ appendToEffect: number[]; emitTotal: number[] }> {
+async function measure(
+  storage: 'memory' | 'file',
+  variant: Variant = 'plain',
+): Promise<{ appendToEffect: number[]; emitTotal: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-dispatch-'));
   const timer = { set: () => null, clear: () => {} }; // no minute walks during the measurement
   const runtime = await openCompanyRuntime({
     company: { id: 'cmp_bench', name: 'bench', owner_id: 'usr_bench' },
-    dir, storage, clock: systemClock, ids: createIdGenerator(systemClock, cryptoRandom),
-    sealer: createSealer(randomBytes(32)), random: cryptoRandom, schedulerTimer: timer,
+    dir,
+    storage,
+    clock: systemClock,
+    ids: createIdGenerator(systemClock, cryptoRandom),
+    sealer: createSealer(randomBytes(32)),
+    random: cryptoRandom,
+    schedulerTimer: timer,
   });
   const events = runtime.services.events;
   if (variant === 'plain') {
-    await events.create({ type: 'webhook:bench', tool_calls: [{ tool: 'quests.create', args: { title: 'from the bench' } }] });
+    await events.create({
+      type: 'webhook:bench',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'from the bench' } }],
+    });
   } else {
-    await events.create({ type: 'webhook:bench', tool_calls: [{ tool: 'quests.create', args: { title: 'from the bench: {{event.type}} #{{event.content.i}}' } }] });
-    await events.create({ type: 'webhook:bench', enabled: false, tool_calls: [{ tool: 'quests.create', args: { title: 'paused' } }] });
+    await events.create({
+      type: 'webhook:bench',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'from the bench: {{event.type}} #{{event.content.i}}' } }],
+    });
+    await events.create({
+      type: 'webhook:bench',
+      enabled: false,
+      tool_calls: [{ tool: 'quests.create', args: { title: 'paused' } }],
+    });
   }
   let appendedAt = 0;
   const stop = events.subscribe((e) => {

@@ -28,19 +28,37 @@ const dispatch: BenchCase = {
   name: 'MCP dispatcher in-process',
   async run() {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-dispatch-'));
-    const host = createRuntimeHost({ config: defaultConfig({ dataDir }), clock: systemClock, ids: createIdGenerator(systemClock, cryptoRandom), log: silentLogger, storage: 'memory' });
+    const host = createRuntimeHost({
+      config: defaultConfig({ dataDir }),
+      clock: systemClock,
+      ids: createIdGenerator(systemClock, cryptoRandom),
+      log: silentLogger,
+      storage: 'memory',
+    });
     try {
       const company = { id: 'cmp_bench', name: 'bench', owner_id: 'usr_bench' };
       const services = (await host.open(company)).services;
       for (let i = 0; i < 20; i++) await services.events.emit({ type: 'session:stopped', content: { i } });
-      const keyAuth = { user: { id: 'usr_bench', email: 'bench@example.com', tier: 'company', created_at: '' }, company, keyId: 'key_bench', accountKey: false } as KeyAuth;
+      const keyAuth = {
+        user: { id: 'usr_bench', email: 'bench@example.com', tier: 'company', created_at: '' },
+        company,
+        keyId: 'key_bench',
+        accountKey: false,
+      } as KeyAuth;
       const ctx: ToolContext = { keyAuth, services: async () => services, now: systemClock.now };
       const dispatcher = createMcpDispatcher(silentLogger);
-      const call = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name: 'events', arguments: ARGS } });
+      const call = (id: number) => ({
+        jsonrpc: '2.0' as const,
+        id,
+        method: 'tools/call',
+        params: { name: 'events', arguments: ARGS },
+      });
 
       const service = await perCall(async () => void services.events.list({ limit: 20 }));
       const tool = await perCall(async () => void (await runTool(eventsTool, ARGS, ctx, silentLogger)));
-      const ping = await perCall(async (i) => void (await dispatcher.request({ jsonrpc: '2.0', id: i, method: 'ping' }, ctx)));
+      const ping = await perCall(
+        async (i) => void (await dispatcher.request({ jsonrpc: '2.0', id: i, method: 'ping' }, ctx)),
+      );
       const full = await perCall(async (i) => void JSON.stringify(await dispatcher.request(call(i), ctx)));
       await dispatcher.close();
       const rows: BenchRow[] = [

@@ -17,14 +17,28 @@ const consoleCase: BenchCase = {
   async run(env) {
     const js = readdirSync(CONSOLE_DIR).filter((f) => f.endsWith('.js'));
     const gzipped = js.reduce((sum, f) => sum + gzipSync(readFileSync(`${CONSOLE_DIR}/${f}`), { level: 9 }).length, 0);
-    const rows: BenchRow[] = [{ name: 'console JavaScript, gzipped', value: gzipped / 1024, unit: 'KB', target: '<= 250' }];
+    const rows: BenchRow[] = [
+      { name: 'console JavaScript, gzipped', value: gzipped / 1024, unit: 'KB', target: '<= 250' },
+    ];
     const executablePath = findChromium();
     if (!executablePath) {
       process.stdout.write('  (first page load not measured: no Chromium found)\n');
       return rows;
     }
     const { launch } = await import('puppeteer-core');
-    const browser = await launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await launch({
+      executablePath,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     try {
       const url = env.daemon.url.replace('127.0.0.1', 'localhost') + '/';
       const inPage: number[] = [];
@@ -37,7 +51,9 @@ const consoleCase: BenchCase = {
         await page.goto(url, { waitUntil: 'domcontentloaded' });
         await page.waitForSelector('form[aria-label="Log in with password"]');
         const elapsed = performance.now() - started;
-        const drawn = await page.evaluate(() => performance.getEntriesByName('svc-console-drawn')[0]?.startTime ?? Number.NaN);
+        const drawn = await page.evaluate(
+          () => performance.getEntriesByName('svc-console-drawn')[0]?.startTime ?? Number.NaN,
+        );
         await context.close();
         if (i < 0) continue;
         wall.push(elapsed);
@@ -45,7 +61,12 @@ const consoleCase: BenchCase = {
         inPage.push(drawn);
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      rows.push({ name: `first page load, navigation → drawn (median of ${LOADS})`, value: median(inPage), unit: 'ms', target: '<= 300' });
+      rows.push({
+        name: `first page load, navigation → drawn (median of ${LOADS})`,
+        value: median(inPage),
+        unit: 'ms',
+        target: '<= 300',
+      });
       rows.push({ name: '  same, seen from the test driver (+ CDP, new tab)', value: median(wall), unit: 'ms' });
       // The page's script work is CPU-bound: on a shared machine the number follows the load.
       process.stdout.write(`  (measured at load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)\n`);

@@ -43,7 +43,10 @@ async function measureInProcess(dataDir: string): Promise<{ writeUs: number; sta
   }
 }
 
-async function meRps(dataDir: string, measure: (url: string, headers: Record<string, string>) => Promise<number>): Promise<number> {
+async function meRps(
+  dataDir: string,
+  measure: (url: string, headers: Record<string, string>) => Promise<number>,
+): Promise<number> {
   const { daemon } = await startTimed(dataDir);
   try {
     await healthy(daemon.url);
@@ -84,11 +87,30 @@ const scale: BenchCase = {
 
       const usersLabel = `${LARGE.toLocaleString('en')} users`;
       const rows: BenchRow[] = [
-        { name: `login store write at ${usersLabel}`, value: l.writeUs, unit: 'µs', baseline: s.writeUs, baselineName: '1,000 users', target: '<= 1.2' },
-        { name: `GET /api/me time at ${usersLabel}`, value: 1e6 / meLarge, unit: 'µs/req', baseline: 1e6 / meSmall, baselineName: '1,000 users', target: '<= 1.2' },
+        {
+          name: `login store write at ${usersLabel}`,
+          value: l.writeUs,
+          unit: 'µs',
+          baseline: s.writeUs,
+          baselineName: '1,000 users',
+          target: '<= 1.2',
+        },
+        {
+          name: `GET /api/me time at ${usersLabel}`,
+          value: 1e6 / meLarge,
+          unit: 'µs/req',
+          baseline: 1e6 / meSmall,
+          baselineName: '1,000 users',
+          target: '<= 1.2',
+        },
         { name: `longest loop stall, 100 logins, ${usersLabel}`, value: l.stallMs, unit: 'ms', target: '<= 20' },
         { name: `(same at 1,000 users)`, value: s.stallMs, unit: 'ms' },
-        { name: `start after clean stop (${usersLabel}, ${EVENTS.toLocaleString('en')} events)`, value: cleanMs, unit: 'ms', target: '<= 1000' },
+        {
+          name: `start after clean stop (${usersLabel}, ${EVENTS.toLocaleString('en')} events)`,
+          value: cleanMs,
+          unit: 'ms',
+          target: '<= 1000',
+        },
         { name: `start after kill -9 (same data)`, value: crash.ms, unit: 'ms', target: '<= 1000' },
         { name: `RSS after start (same data)`, value: rss, unit: 'MiB', target: '<= 300' },
       ];

@@ -21,7 +21,11 @@ const ROUNDS = 100;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function call(url: string, path: string, headers: Record<string, string>, body: unknown) {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as any;
   if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${json?.error}`);
   return json;
@@ -43,13 +47,18 @@ async function measureAt(root: string, records: number, hash: string) {
   let h = { authorization: `Bearer ${await login(d.url, seeded.email, PASSWORD)}`, 'x-company': seeded.companyId };
   const agent = (await call(d.url, '/api/agents', h, { name: 'bench' })).agent;
   const session = (await call(d.url, '/api/sessions', h, { agent_id: agent.id })).session;
-  await call(d.url, '/api/events', h, { type: 'webhook:bench', tool_calls: [{ tool: 'quests.create', args: { title: 'from a trigger' } }] });
+  await call(d.url, '/api/events', h, {
+    type: 'webhook:bench',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'from a trigger' } }],
+  });
   await d.stop();
   await seedRuntimeRecords(seeded.dataDir, seeded.companyId, session.id, records);
   d = await inProcessDaemon(seeded.dataDir);
   try {
     h = { ...h, authorization: `Bearer ${await login(d.url, seeded.email, PASSWORD)}` };
-    const message = await timed(() => call(d.url, `/api/sessions/${session.id}/messages`, h, { text: 'one more message', from: 'user' }));
+    const message = await timed(() =>
+      call(d.url, `/api/sessions/${session.id}/messages`, h, { text: 'one more message', from: 'user' }),
+    );
     const quest = await timed(() => call(d.url, '/api/quests', h, { title: 'a new quest', agent_id: agent.id }));
     const trigger = await timed(async () => {
       const res = await call(d.url, '/api/events/trigger', h, { type: 'webhook:bench', content: { n: 1 } });

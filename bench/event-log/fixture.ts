@@ -9,7 +9,18 @@ import type { EventRow } from '../../daemon/runtime/services.js';
  * The benchmark's events, the same for the log and for SQLite: 10 types over 4 prefixes,
  * 50 agents, 1,000 sessions, a fifth tied to one of 5,000 quests, a third caused by an earlier event.
  */
-export const TYPES = ['session:start', 'session:step_start', 'session:execution_start', 'session:stopped', 'quest:created', 'quest:done', 'agent:message', 'agent:idle', 'schedule:tick', 'webhook:received'];
+export const TYPES = [
+  'session:start',
+  'session:step_start',
+  'session:execution_start',
+  'session:stopped',
+  'quest:created',
+  'quest:done',
+  'agent:message',
+  'agent:idle',
+  'schedule:tick',
+  'webhook:received',
+];
 export const AGENTS = 50;
 export const SESSIONS = 1000;
 
@@ -61,9 +72,12 @@ export const SQLITE_SCHEMA = `CREATE TABLE events (id TEXT PRIMARY KEY, type TEX
   quest_id TEXT, causation_id TEXT, correlation_id TEXT NOT NULL, created_at TEXT NOT NULL, content TEXT) WITHOUT ROWID`;
 
 /** The indexes an SQLite event log would have for the same filters, each ending in id so a page is an index range scan. */
-export const SQLITE_INDEXES = ['type', 'agent_id', 'session_id', 'quest_id', 'correlation_id'].map((c) => `CREATE INDEX events_${c} ON events (${c}, id)`);
+export const SQLITE_INDEXES = ['type', 'agent_id', 'session_id', 'quest_id', 'correlation_id'].map(
+  (c) => `CREATE INDEX events_${c} ON events (${c}, id)`,
+);
 
-export const SQLITE_INSERT = 'INSERT INTO events VALUES (@id, @type, @agent_id, @session_id, @quest_id, @causation_id, @correlation_id, @created_at, @content)';
+export const SQLITE_INSERT =
+  'INSERT INTO events VALUES (@id, @type, @agent_id, @session_id, @quest_id, @causation_id, @correlation_id, @created_at, @content)';
 
 export const sqliteParams = (row: EventRow) => ({ ...row, content: JSON.stringify(row.content) });
 

@@ -17,7 +17,11 @@ export async function memoryNow(): Promise<{ rss: number; heap: number; external
 }
 
 /** Runs `appender` from `concurrency` loops until `seconds` have passed; returns completed calls per second. */
-export async function measureRate(seconds: number, concurrency: number, appender: () => Promise<unknown> | unknown): Promise<number> {
+export async function measureRate(
+  seconds: number,
+  concurrency: number,
+  appender: () => Promise<unknown> | unknown,
+): Promise<number> {
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let done = 0;

@@ -7,7 +7,17 @@ const cli = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 /** A real daemon process on a seeded data folder, and how long it took to answer its first line. */
 export async function startTimed(dataDir: string): Promise<{ daemon: Started; ms: number }> {
   const started = performance.now();
-  const daemon = await startServer(cli, ['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, '--default-tier', 'company']);
+  const daemon = await startServer(cli, [
+    'daemon',
+    'start',
+    '--foreground',
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    '--default-tier',
+    'company',
+  ]);
   return { daemon, ms: performance.now() - started };
 }
 
@@ -44,9 +54,12 @@ export function killHard(daemon: Started): Promise<void> {
 }
 
 export async function login(url: string, email: string, password: string): Promise<string> {
-  const res = await fetch(url + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(url + '/api/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const body = (await res.json()) as { token?: string };
   if (!res.ok || !body.token) throw new Error(`login answered ${res.status}`);
   return body.token;
 }
-

@@ -24,11 +24,32 @@ export async function inProcessDaemon(dataDir: string) {
   const secrets = loadSecrets(dataDir);
   const sealer = createSealer(secrets.mailKey);
   // 100 logins from one address would meet the per-address throttle (30 per 5 min): raised here only.
-  const auth = { passwordHash: { N: 2 ** 10, r: 8, p: 1, maxmem: 32 * 1024 * 1024 }, loginPerAddress: [{ limit: 1000, windowMs: 5 * 60_000 }] };
+  const auth = {
+    passwordHash: { N: 2 ** 10, r: 8, p: 1, maxmem: 32 * 1024 * 1024 },
+    loginPerAddress: [{ limit: 1000, windowMs: 5 * 60_000 }],
+  };
   const config = defaultConfig({ dataDir, auth });
   const stores = await openFileStores(dataDir, { clock, ids, sealer, outboxMax: config.outboxMax });
-  const runtimes = createRuntimeHost({ config, clock, ids, log: silentLogger, storage: 'file', sealer, random: cryptoRandom });
-  const deps: Deps = { config, clock, random: cryptoRandom, ids, secrets, stores, log: silentLogger, runtimes, mailer: createOutboxMailer(stores.outbox, silentLogger) };
+  const runtimes = createRuntimeHost({
+    config,
+    clock,
+    ids,
+    log: silentLogger,
+    storage: 'file',
+    sealer,
+    random: cryptoRandom,
+  });
+  const deps: Deps = {
+    config,
+    clock,
+    random: cryptoRandom,
+    ids,
+    secrets,
+    stores,
+    log: silentLogger,
+    runtimes,
+    mailer: createOutboxMailer(stores.outbox, silentLogger),
+  };
   const server = createServer(createApp(deps).callback());
   const port = await listen(server, '127.0.0.1', 0);
   let n = 0;
@@ -37,8 +58,16 @@ export async function inProcessDaemon(dataDir: string) {
     createSession(userId: string) {
       const now = Date.now();
       return stores.sessions.create({
-        id: ids('ses'), user_id: userId, kind: 'full', method: ['pwd'], created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(),
-        expires_at: new Date(now + 3_600_000).toISOString(), revoked_at: null, user_agent: `bench ${n++}`, ip: '127.0.0.1',
+        id: ids('ses'),
+        user_id: userId,
+        kind: 'full',
+        method: ['pwd'],
+        created_at: new Date(now).toISOString(),
+        last_seen_at: new Date(now).toISOString(),
+        expires_at: new Date(now + 3_600_000).toISOString(),
+        revoked_at: null,
+        user_agent: `bench ${n++}`,
+        ip: '127.0.0.1',
       });
     },
     async stop() {

@@ -22,7 +22,12 @@ const BATCH = 5_000;
  * owned by the first user, optionally with `events` events in its log. Every user shares one
  * password hash: hashing 100,000 passwords would take hours and measures nothing about storage.
  */
-export async function seedAccounts(dataDir: string, users: number, passwordHash: string, events = 0): Promise<SeededAccounts> {
+export async function seedAccounts(
+  dataDir: string,
+  users: number,
+  passwordHash: string,
+  events = 0,
+): Promise<SeededAccounts> {
   ensureDataDir(dataDir);
   loadSecrets(dataDir);
   const space = await openJournalSpace(dataDir, { name: 'accounts' });
@@ -34,14 +39,37 @@ export async function seedAccounts(dataDir: string, users: number, passwordHash:
     await space.write((tx) => {
       for (let i = start; i < Math.min(users, start + BATCH); i++) {
         const id = `usr_bench${String(i).padStart(8, '0')}`;
-        const user: UserRecord = { id, email: `user${i}@bench.example`, tier: 'company', created_at: iso(now - 86_400_000), email_verified_at: iso(now - 86_400_000), password_hash: passwordHash };
+        const user: UserRecord = {
+          id,
+          email: `user${i}@bench.example`,
+          tier: 'company',
+          created_at: iso(now - 86_400_000),
+          email_verified_at: iso(now - 86_400_000),
+          password_hash: passwordHash,
+        };
         tx.put(t<UserRecord>('users'), user);
-        const session: SessionRecord = { id: `ses_bench${String(i).padStart(8, '0')}`, user_id: id, kind: 'full', method: ['pwd'], created_at: iso(now - 60_000), last_seen_at: iso(now - 60_000), expires_at: iso(now + 20 * 3_600_000), revoked_at: null, user_agent: 'bench', ip: '127.0.0.1' };
+        const session: SessionRecord = {
+          id: `ses_bench${String(i).padStart(8, '0')}`,
+          user_id: id,
+          kind: 'full',
+          method: ['pwd'],
+          created_at: iso(now - 60_000),
+          last_seen_at: iso(now - 60_000),
+          expires_at: iso(now + 20 * 3_600_000),
+          revoked_at: null,
+          user_agent: 'bench',
+          ip: '127.0.0.1',
+        };
         tx.put(t<SessionRecord>('sessions'), session);
       }
     });
   }
-  const company: CompanyRecord = { id: 'com_bench0000', name: 'bench', owner_id: 'usr_bench00000000', created_at: iso(now - 86_400_000) };
+  const company: CompanyRecord = {
+    id: 'com_bench0000',
+    name: 'bench',
+    owner_id: 'usr_bench00000000',
+    created_at: iso(now - 86_400_000),
+  };
   await space.write((tx) => tx.put(t<CompanyRecord>('companies'), company));
   await space.close();
   if (events > 0) writeLogFixture(companyDataDir(dataDir, company.id), events);

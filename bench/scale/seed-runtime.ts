@@ -10,7 +10,12 @@ const BATCH = 5_000;
  * of them messages of one session (the transcript that grows), half quests. The daemon must be
  * stopped (one writer per journal).
  */
-export async function seedRuntimeRecords(dataDir: string, companyId: string, sessionId: string, records: number): Promise<void> {
+export async function seedRuntimeRecords(
+  dataDir: string,
+  companyId: string,
+  sessionId: string,
+  records: number,
+): Promise<void> {
   const space = await openJournalSpace(companyDataDir(dataDir, companyId), { name: 'runtime' });
   const t = defineRuntimeTables(space);
   const session = t.sessions.get(sessionId);
@@ -21,7 +26,14 @@ export async function seedRuntimeRecords(dataDir: string, companyId: string, ses
     await space.write((tx) => {
       for (let i = start; i < Math.min(messages, start + BATCH); i++) {
         const seq = session.message_count + i;
-        tx.put(t.messages, { id: `${sessionId}:${seq}`, session_id: sessionId, seq, at, from: 'user', text: `message ${i} of the seeded history` });
+        tx.put(t.messages, {
+          id: `${sessionId}:${seq}`,
+          session_id: sessionId,
+          seq,
+          at,
+          from: 'user',
+          text: `message ${i} of the seeded history`,
+        });
       }
     });
   }
@@ -29,7 +41,16 @@ export async function seedRuntimeRecords(dataDir: string, companyId: string, ses
   for (let start = 0; start < records - messages; start += BATCH) {
     await space.write((tx) => {
       for (let i = start; i < Math.min(records - messages, start + BATCH); i++) {
-        const quest: Quest = { id: `qst_seed${String(i).padStart(8, '0')}`, title: `seeded quest ${i}`, status: 'open', agent_id: session.agent_id, session_id: null, result: null, created_at: at, updated_at: at };
+        const quest: Quest = {
+          id: `qst_seed${String(i).padStart(8, '0')}`,
+          title: `seeded quest ${i}`,
+          status: 'open',
+          agent_id: session.agent_id,
+          session_id: null,
+          result: null,
+          created_at: at,
+          updated_at: at,
+        };
         tx.put(t.quests, quest);
       }
     });

@@ -18,7 +18,11 @@ const group =
     for (const sub of await Promise.all(verbs.map((v) => v(m)))) cmd.addCommand(sub);
     return cmd;
   };
-const entry = (name: string, description: string, load: Build | Array<(m: ContextFactory) => Promise<Command>>): Entry => ({
+const entry = (
+  name: string,
+  description: string,
+  load: Build | Array<(m: ContextFactory) => Promise<Command>>,
+): Entry => ({
   name,
   description,
   load: Array.isArray(load) ? group(name, description, load) : load,
@@ -31,11 +35,23 @@ const entry = (name: string, description: string, load: Build | Array<(m: Contex
  */
 export const ENTRIES: Entry[] = [
   // your account
-  entry('signup', 'create an account (asks for what is missing; e-mails a code to verify)', async (m) => (await import('./auth/signup.js')).signupCommand(m)),
-  entry('verify', 'confirm your e-mail address with the 6-digit code', async (m) => (await import('./auth/verify.js')).verifyCommand(m)),
-  entry('login', 'log in: e-mail and password (default), an e-mailed code (--email-code) or a wallet (--wallet)', async (m) => (await import('./auth/login.js')).loginCommand(m)),
-  entry('logout', 'end this login on the server and forget it locally', async (m) => (await import('./auth/logout.js')).logoutCommand(m)),
-  entry('whoami', 'show the account you are logged in as', async (m) => (await import('./auth/whoami.js')).whoamiCommand(m)),
+  entry('signup', 'create an account (asks for what is missing; e-mails a code to verify)', async (m) =>
+    (await import('./auth/signup.js')).signupCommand(m),
+  ),
+  entry('verify', 'confirm your e-mail address with the 6-digit code', async (m) =>
+    (await import('./auth/verify.js')).verifyCommand(m),
+  ),
+  entry(
+    'login',
+    'log in: e-mail and password (default), an e-mailed code (--email-code) or a wallet (--wallet)',
+    async (m) => (await import('./auth/login.js')).loginCommand(m),
+  ),
+  entry('logout', 'end this login on the server and forget it locally', async (m) =>
+    (await import('./auth/logout.js')).logoutCommand(m),
+  ),
+  entry('whoami', 'show the account you are logged in as', async (m) =>
+    (await import('./auth/whoami.js')).whoamiCommand(m),
+  ),
   entry('auth', 'your stored logins: status of every profile, print the token', [
     async (m) => (await import('./auth/status.js')).authStatusCommand(m),
     async (m) => (await import('./auth/token.js')).authTokenCommand(m),
@@ -77,9 +93,11 @@ export const ENTRIES: Entry[] = [
     async (m) => (await import('./keys/revoke.js')).keysRevokeCommand(m),
     async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
   ]),
-  entry('account-key', 'your account key (ak_)', [async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m)]),
+  entry('account-key', 'your account key (ak_)', [
+    async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m),
+  ]),
   // events and channels
-  entry("events", "a Company's events: list, follow, configure, trigger and trace", [
+  entry('events', "a Company's events: list, follow, configure, trigger and trace", [
     async (m) => (await import('./events/list.js')).listCommand(m),
     async (m) => (await import('./events/tail.js')).tailCommand(m),
     async (m) => (await import('./events/create.js')).createCommand(m),
@@ -95,22 +113,38 @@ export const ENTRIES: Entry[] = [
     async (m) => (await import('./channels/rotate.js')).channelsRotateCommand(m),
     async (m) => (await import('./channels/delete.js')).channelsDeleteCommand(m),
   ]),
-  entry('webhook', 'send a signed test delivery to a webhook channel', async (m) => (await import('./webhook/send.js')).webhookCommand(m)),
+  entry('webhook', 'send a signed test delivery to a webhook channel', async (m) =>
+    (await import('./webhook/send.js')).webhookCommand(m),
+  ),
   // MCP
-  entry('mcp', 'MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call', async (m) => {
-    const [serve, call, tools] = await Promise.all([import('./mcp/serve.js'), import('./mcp/call.js'), import('./mcp/tools.js')]);
-    return serve.mcpCommand(m, [call.callCommand(m), tools.toolsCommand(m)]);
-  }),
+  entry(
+    'mcp',
+    'MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call',
+    async (m) => {
+      const [serve, call, tools] = await Promise.all([
+        import('./mcp/serve.js'),
+        import('./mcp/call.js'),
+        import('./mcp/tools.js'),
+      ]);
+      return serve.mcpCommand(m, [call.callCommand(m), tools.toolsCommand(m)]);
+    },
+  ),
   // raw calls and shell completion
-  entry('api', 'call any API route with your stored credentials and print the JSON (like gh api)', async (m) => (await import('./api/call.js')).apiCommand(m)),
-  entry('completion', 'print a shell completion script: bash, zsh or fish', async (m) => (await import('./completion/print.js')).completionCommand(m)),
+  entry('api', 'call any API route with your stored credentials and print the JSON (like gh api)', async (m) =>
+    (await import('./api/call.js')).apiCommand(m),
+  ),
+  entry('completion', 'print a shell completion script: bash, zsh or fish', async (m) =>
+    (await import('./completion/print.js')).completionCommand(m),
+  ),
   // a local daemon and its operator surface
   entry('daemon', 'run the local svc daemon', [
     async (m) => (await import('./daemon/start.js')).startCommand(m),
     async (m) => (await import('./daemon/stop.js')).stopCommand(m),
     async (m) => (await import('./daemon/status.js')).statusCommand(m),
   ]),
-  entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) => (await import('./mail/list.js')).mailCommand(m)),
+  entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) =>
+    (await import('./mail/list.js')).mailCommand(m),
+  ),
   entry('admin', 'operator commands for a local daemon (invites, tiers)', [
     async (m) => (await import('./admin/invite.js')).inviteCommand(m),
     async (m) => (await import('./admin/tier.js')).tierCommand(m),
@@ -122,9 +156,17 @@ export const ENTRIES: Entry[] = [
  * full ('*' for all: help of everything, completion); the others are added as name and
  * description only, which is all `svc --help` shows of them.
  */
-export async function registerCommands(program: Command, makeCtx: ContextFactory, load: Set<string> | '*'): Promise<void> {
+export async function registerCommands(
+  program: Command,
+  makeCtx: ContextFactory,
+  load: Set<string> | '*',
+): Promise<void> {
   const built = await Promise.all(
-    ENTRIES.map((e) => (load === '*' || load.has(e.name) ? e.load(makeCtx) : Promise.resolve(new Command(e.name).description(e.description)))),
+    ENTRIES.map((e) =>
+      load === '*' || load.has(e.name)
+        ? e.load(makeCtx)
+        : Promise.resolve(new Command(e.name).description(e.description)),
+    ),
   );
   for (const cmd of built) program.addCommand(cmd);
 }

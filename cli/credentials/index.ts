@@ -34,7 +34,9 @@ export function createCredentialStore(options: CredentialStoreOptions): Credenti
     const noted = join(options.configDir, NOTED);
     if (options.env.SVC_DEBUG) options.warn(`svc: keychain error: ${(err as Error)?.message ?? err}`);
     if (existsSync(noted)) return;
-    options.warn(`svc: no OS keychain is available, so credentials are kept in ${file} (mode 0600); set SVC_KEYCHAIN=off to stop trying the keychain.`);
+    options.warn(
+      `svc: no OS keychain is available, so credentials are kept in ${file} (mode 0600); set SVC_KEYCHAIN=off to stop trying the keychain.`,
+    );
     try {
       mkdirSync(options.configDir, { recursive: true, mode: 0o700 });
       writeFileSync(noted, new Date().toISOString() + '\n', { mode: 0o600 });

@@ -12,7 +12,8 @@ const KINDS = ['token:', 'account-key:', 'secret-key:'];
 export function scopeCredentials(store: CredentialStore, scope: string, legacyUrl: () => string): CredentialStore {
   const swap = (account: string, from: string, to: string): string | null => {
     for (const kind of KINDS) {
-      if (account === kind + from || account.startsWith(`${kind}${from}:`)) return kind + to + account.slice(kind.length + from.length);
+      if (account === kind + from || account.startsWith(`${kind}${from}:`))
+        return kind + to + account.slice(kind.length + from.length);
     }
     return null;
   };

@@ -21,12 +21,29 @@ export function formatScheduledRows(rows: ScheduledRow[], nowMs: number): string
   const cells = scheduled.map((r) => {
     const runs = r.next_runs ?? nextRuns(r.type, r.timezone, nowMs, 5);
     const check = parseSchedule(r.type, r.timezone);
-    const next = !check.ok ? `invalid: ${check.reason}` : r.status === 'armed' ? 'never (armed)' : runs[0] ? describeRun(runs[0], nowMs, r.status === 'paused') : 'none';
-    return [r.id, r.status, r.type.slice(SCHEDULE_PREFIX.length).trim(), r.timezone ?? 'UTC', next, (r.tool_calls ?? []).map((t) => t.tool).join(', ')];
+    const next = !check.ok
+      ? `invalid: ${check.reason}`
+      : r.status === 'armed'
+        ? 'never (armed)'
+        : runs[0]
+          ? describeRun(runs[0], nowMs, r.status === 'paused')
+          : 'none';
+    return [
+      r.id,
+      r.status,
+      r.type.slice(SCHEDULE_PREFIX.length).trim(),
+      r.timezone ?? 'UTC',
+      next,
+      (r.tool_calls ?? []).map((t) => t.tool).join(', '),
+    ];
   });
   const header = ['ID', 'STATUS', 'SCHEDULE', 'TIMEZONE', 'NEXT RUN', 'DOES'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...cells.map(line)];
 }
 

@@ -15,12 +15,15 @@ export function explainRefusal(status: number, text: string | null | undefined, 
   try {
     const body = JSON.parse(text ?? '') as { error?: unknown };
     if (typeof body.error === 'string') said = body.error;
-    else if (body.error && typeof (body.error as { message?: unknown }).message === 'string') said = (body.error as { message: string }).message;
+    else if (body.error && typeof (body.error as { message?: unknown }).message === 'string')
+      said = (body.error as { message: string }).message;
   } catch {
     // not JSON: the raw text, cut short, is the best we have
   }
-  if (status === 401) return `The platform refused the keys (HTTP 401: ${said}). Check SVC_SECRET_KEY and SVC_ACCOUNT_KEY, or create a key with 'svc keys create --root <company> --name <label>'.`;
-  if (status === 402) return `${said} (HTTP 402). MCP access needs the company or owner tier; on a local daemon run 'svc admin tier <email> company'.`;
+  if (status === 401)
+    return `The platform refused the keys (HTTP 401: ${said}). Check SVC_SECRET_KEY and SVC_ACCOUNT_KEY, or create a key with 'svc keys create --root <company> --name <label>'.`;
+  if (status === 402)
+    return `${said} (HTTP 402). MCP access needs the company or owner tier; on a local daemon run 'svc admin tier <email> company'.`;
   if (status === 404) return `No MCP endpoint at ${url}/api/mcp (HTTP 404). Check SVC_URL.`;
   return `The svc daemon answered HTTP ${status}: ${said}`;
 }

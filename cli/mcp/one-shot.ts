@@ -23,7 +23,11 @@ const anyResult = z.object({}).loose();
 export async function openMcpSession(ctx: CliContext): Promise<McpSession> {
   const url = ctx.url();
   const keys = await resolveMcpKeys(ctx);
-  if (!keys.secretKey) throw new AuthRequiredError('no secret key for MCP', "set SVC_SECRET_KEY, or create one with 'svc keys create --root <company> --name <label>'");
+  if (!keys.secretKey)
+    throw new AuthRequiredError(
+      'no secret key for MCP',
+      "set SVC_SECRET_KEY, or create one with 'svc keys create --root <company> --name <label>'",
+    );
   const headers: Record<string, string> = { Authorization: `Bearer ${keys.secretKey}` };
   if (keys.accountKey) headers['X-Api-Key'] = keys.accountKey;
   const client = new Client({ name: 'svc-cli', version: VERSION });
@@ -32,7 +36,12 @@ export async function openMcpSession(ctx: CliContext): Promise<McpSession> {
     throw asCliError(err, 'initialize', url);
   });
   return {
-    initialized: { protocolVersion: transport.protocolVersion, capabilities: client.getServerCapabilities(), serverInfo: client.getServerVersion(), instructions: client.getInstructions() },
+    initialized: {
+      protocolVersion: transport.protocolVersion,
+      capabilities: client.getServerCapabilities(),
+      serverInfo: client.getServerVersion(),
+      instructions: client.getInstructions(),
+    },
     request: (method, params) =>
       client.request({ method, ...(params ? { params } : {}) } as never, anyResult).catch((err: unknown) => {
         throw asCliError(err, method, url);
@@ -43,11 +52,14 @@ export async function openMcpSession(ctx: CliContext): Promise<McpSession> {
 
 /** A JSON-RPC error, an HTTP refusal or an unreachable daemon, as the CLI's errors (exit 1, or 4 for refused keys). */
 function asCliError(err: unknown, method: string, url: string): Error {
-  if (err instanceof McpError) return new FailedError(`${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')} (JSON-RPC ${err.code})`);
+  if (err instanceof McpError)
+    return new FailedError(`${method} failed: ${err.message.replace(/^MCP error -?\d+: /, '')} (JSON-RPC ${err.code})`);
   if (err instanceof StreamableHTTPError && typeof err.code === 'number') {
     const body = err.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: /, '');
     const message = explainRefusal(err.code, body, url);
-    return err.code === 401 ? new AuthRequiredError(message, 'check SVC_SECRET_KEY / SVC_ACCOUNT_KEY') : new FailedError(message);
+    return err.code === 401
+      ? new AuthRequiredError(message, 'check SVC_SECRET_KEY / SVC_ACCOUNT_KEY')
+      : new FailedError(message);
   }
   if (err instanceof TypeError) return new FailedError(unreachable(url, err));
   return new FailedError(`${method} failed: ${(err as Error).message}`);

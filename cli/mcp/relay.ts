@@ -1,7 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { explainRefusal, RELAY_ERROR, unreachable } from './explain.js';
 import { skipBlankLines } from './skip-blank-lines.js';
 
@@ -36,7 +43,8 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
   const stdio = new StdioServerTransport(stdin, io.stdout as Writable);
   let closing = false;
   const { upstream } = target;
-  const reply = (m: JSONRPCMessage) => stdio.send(m).catch((err: Error) => io.log(`svc mcp: cannot write to stdout (${err.message})`));
+  const reply = (m: JSONRPCMessage) =>
+    stdio.send(m).catch((err: Error) => io.log(`svc mcp: cannot write to stdout (${err.message})`));
   const inFlight = new Set<Promise<void>>();
   let handshake: Promise<void> | null = null;
   let initialize: (JSONRPCMessage & { id: RequestId }) | null = null;
@@ -46,7 +54,8 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
   stdio.onerror = (err) => {
     // A line that is not JSON (or not JSON-RPC) is the client's problem to hear about, not a reason to stop.
     if (err instanceof SyntaxError) void reply(rpcError(null, -32700, `Parse error: ${err.message}`));
-    else if ((err as { name?: string }).name === 'ZodError') void reply(rpcError(null, -32600, 'Invalid request: not a JSON-RPC 2.0 message.'));
+    else if ((err as { name?: string }).name === 'ZodError')
+      void reply(rpcError(null, -32600, 'Invalid request: not a JSON-RPC 2.0 message.'));
     else io.log(`svc mcp: ${err.message}`);
   };
 
@@ -55,12 +64,16 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
       const id = (m as { id?: RequestId }).id;
       if (id !== undefined && internal.has(id) && !('method' in m)) return internal.get(id)!(m);
       // The negotiated revision goes on every later POST (MCP-Protocol-Version), as an SDK Client does.
-      if (initialize && id === initialize.id && isJSONRPCResultResponse(m)) upstream.setProtocolVersion?.(String((m.result as { protocolVersion?: unknown }).protocolVersion));
+      if (initialize && id === initialize.id && isJSONRPCResultResponse(m))
+        upstream.setProtocolVersion?.(String((m.result as { protocolVersion?: unknown }).protocolVersion));
       void reply(m);
     };
     // Background failures (a stream that broke and could not be resumed). Not: the abort of our own
     // close, nor an HTTP refusal of a send (send() explains that one itself, in words that say what to do).
-    upstream.onerror = (err) => closing || (err as { data?: { status?: number } }).data?.status !== undefined || io.log(`svc mcp: ${err.message}`);
+    upstream.onerror = (err) =>
+      closing ||
+      (err as { data?: { status?: number } }).data?.status !== undefined ||
+      io.log(`svc mcp: ${err.message}`);
     await upstream.start();
   }
 
@@ -74,9 +87,14 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
       const text = (err as { data?: { text?: string } }).data?.text;
       if (status === 404 && session !== undefined && initialize && !retried && !isInitializeRequest(m)) {
         // Several messages may meet the 404 at once: one new session for all of them.
-        if (upstream!.sessionId !== session || (await (reinitializing ??= reinitialize().finally(() => (reinitializing = null))))) return send(m, true);
+        if (
+          upstream!.sessionId !== session ||
+          (await (reinitializing ??= reinitialize().finally(() => (reinitializing = null))))
+        )
+          return send(m, true);
       }
-      if (!isJSONRPCRequest(m)) return io.log(`svc mcp: ${status ? explainRefusal(status, text, target.url) : unreachable(target.url, err)}`);
+      if (!isJSONRPCRequest(m))
+        return io.log(`svc mcp: ${status ? explainRefusal(status, text, target.url) : unreachable(target.url, err)}`);
       // The server's own JSON-RPC error for this request (a 429 with Retry-After, say) passes as it is.
       const own = parseOwnError(text, m.id);
       if (own) return reply(own);

@@ -13,6 +13,11 @@ export function createUpstream(url: string, keys: McpKeys & { secretKey: string 
   if (keys.accountKey) headers['X-Api-Key'] = keys.accountKey;
   return new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
     requestInit: { headers },
-    reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 5 },
+    reconnectionOptions: {
+      initialReconnectionDelay: 500,
+      maxReconnectionDelay: 10_000,
+      reconnectionDelayGrowFactor: 2,
+      maxRetries: 5,
+    },
   });
 }

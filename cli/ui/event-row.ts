@@ -48,7 +48,11 @@ export function summarizeContent(content: unknown, max = 200): string {
 export const formatClockTime = (iso: string): string => iso.slice(11, 19);
 
 export function buildEventRow(e: EventRow): LiveRow {
-  const scope = [e.agent_id && `agent=${shortenId(e.agent_id)}`, e.session_id && `session=${shortenId(e.session_id)}`, e.quest_id && `quest=${shortenId(e.quest_id)}`]
+  const scope = [
+    e.agent_id && `agent=${shortenId(e.agent_id)}`,
+    e.session_id && `session=${shortenId(e.session_id)}`,
+    e.quest_id && `quest=${shortenId(e.quest_id)}`,
+  ]
     .filter(Boolean)
     .join(' ');
   const cells: LiveCell[] = [

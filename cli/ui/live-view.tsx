@@ -55,9 +55,13 @@ export function LiveView({ title, details, feed, noun = 'event', color, now, onQ
   const rows = (frozen?.rows ?? feed.rows()).slice(-room);
   return (
     <Box flexDirection="column">
-      <Text bold={color} wrap="truncate-end">{title}</Text>
+      <Text bold={color} wrap="truncate-end">
+        {title}
+      </Text>
       {details.map((d) => (
-        <Text key={d} dimColor={color} wrap="truncate-end">{d}</Text>
+        <Text key={d} dimColor={color} wrap="truncate-end">
+          {d}
+        </Text>
       ))}
       {rows.map((row) => (
         <Text key={row.key} wrap="truncate-end">
@@ -66,7 +70,15 @@ export function LiveView({ title, details, feed, noun = 'event', color, now, onQ
           ))}
         </Text>
       ))}
-      <StatusLine status={status} paused={frozen !== null} newWhilePaused={frozen ? feed.total() - frozen.total : 0} shown={feed.total()} noun={noun} now={now()} color={color} />
+      <StatusLine
+        status={status}
+        paused={frozen !== null}
+        newWhilePaused={frozen ? feed.total() - frozen.total : 0}
+        shown={feed.total()}
+        noun={noun}
+        now={now()}
+        color={color}
+      />
     </Box>
   );
 }
@@ -94,7 +106,11 @@ export interface MountedView {
 }
 
 /** Renders the view on the given streams. Ctrl-C is handled by the view (raw mode), not by Ink. */
-export function mountLiveView(props: LiveViewProps, streams: LiveStreams, options: { debug?: boolean } = {}): MountedView {
+export function mountLiveView(
+  props: LiveViewProps,
+  streams: LiveStreams,
+  options: { debug?: boolean } = {},
+): MountedView {
   const instance = render(<LiveView {...props} />, {
     stdout: streams.stdout as NodeJS.WriteStream,
     stdin: streams.stdin as NodeJS.ReadStream,
@@ -104,7 +120,10 @@ export function mountLiveView(props: LiveViewProps, streams: LiveStreams, option
     debug: options.debug,
   });
   return {
-    closed: instance.waitUntilExit().then(() => undefined, () => undefined),
+    closed: instance.waitUntilExit().then(
+      () => undefined,
+      () => undefined,
+    ),
     unmount: () => instance.unmount(),
   };
 }

@@ -32,5 +32,8 @@ function describe(status: LiveStatus, now: number): [string, string] {
   if (status.state === 'connected') return ['● connected', 'green'];
   if (status.state === 'connecting') return ['○ connecting', 'yellow'];
   const seconds = Math.max(0, Math.ceil((status.until - now) / 1000));
-  return [seconds > 0 ? `○ reconnecting in ${seconds}s (${status.reason})` : `○ reconnecting… (${status.reason})`, 'red'];
+  return [
+    seconds > 0 ? `○ reconnecting in ${seconds}s (${status.reason})` : `○ reconnecting… (${status.reason})`,
+    'red',
+  ];
 }

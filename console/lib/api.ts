@@ -35,7 +35,13 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: opts.signal, cache: 'no-store' });
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: opts.signal,
+      cache: 'no-store',
+    });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiFailure(0, 'network', 'The daemon did not answer. Is it running?');
@@ -43,11 +49,23 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   const data = (await res.json().catch(() => ({}))) as Record<string, any>;
   if (res.ok) return data as T;
   // A revoked or expired session: drop it, so the page shows the login again.
-  if (res.status === 401 && (opts.auth ?? 'session') === 'session' && getSession().token && ['session_revoked', 'invalid_token'].includes(data.code)) logOutLocally();
+  if (
+    res.status === 401 &&
+    (opts.auth ?? 'session') === 'session' &&
+    getSession().token &&
+    ['session_revoked', 'invalid_token'].includes(data.code)
+  )
+    logOutLocally();
   const extra = res.status === 429 && data.retry_after ? ` (try again in ${Math.ceil(data.retry_after)} s)` : '';
-  throw new ApiFailure(res.status, String(data.code ?? 'error'), String(data.error ?? `HTTP ${res.status}`) + extra, data);
+  throw new ApiFailure(
+    res.status,
+    String(data.code ?? 'error'),
+    String(data.error ?? `HTTP ${res.status}`) + extra,
+    data,
+  );
 }
 
 export const get = <T = any>(path: string, opts?: CallOptions) => call<T>('GET', path, undefined, opts);
-export const post = <T = any>(path: string, body: unknown = {}, opts?: CallOptions) => call<T>('POST', path, body, opts);
+export const post = <T = any>(path: string, body: unknown = {}, opts?: CallOptions) =>
+  call<T>('POST', path, body, opts);
 export const del = <T = any>(path: string, opts?: CallOptions) => call<T>('DELETE', path, undefined, opts);

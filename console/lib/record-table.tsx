@@ -9,8 +9,16 @@ export type Column<T> = { head: ReactNode; cell: (row: T) => ReactNode } | false
  * `empty` sentence once loaded with no rows. Without `empty`, a loaded empty list still shows its table.
  * `actions` fills a last column with a row's buttons; its header is read out to screen readers only.
  */
-export function RecordTable<T extends { id: string }>(props: { error: string | null; rows: T[] | undefined; columns: Column<T>[]; actions?: (row: T) => ReactNode; empty?: ReactNode }) {
-  const actions: Column<T> = props.actions ? { head: <span className="sr-only">Actions</span>, cell: props.actions } : false;
+export function RecordTable<T extends { id: string }>(props: {
+  error: string | null;
+  rows: T[] | undefined;
+  columns: Column<T>[];
+  actions?: (row: T) => ReactNode;
+  empty?: ReactNode;
+}) {
+  const actions: Column<T> = props.actions
+    ? { head: <span className="sr-only">Actions</span>, cell: props.actions }
+    : false;
   const columns = [...props.columns, actions].filter((c): c is Exclude<Column<T>, false> => c !== false);
   const { rows, empty } = props;
   const table =

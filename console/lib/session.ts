@@ -26,11 +26,8 @@ export function updateSession(patch: Partial<SessionState>): void {
 export const logOutLocally = () => updateSession({ token: null, companyId: null });
 
 export function useSession(): SessionState {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    getSession,
-  );
+  return useSyncExternalStore((l) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  }, getSession);
 }

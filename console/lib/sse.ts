@@ -6,8 +6,16 @@ import { ApiFailure, headersFor } from './api.js';
  * (and a token in its URL is exactly what the console must not do), so this reads the stream with
  * fetch and parses the `id:`/`event:`/`data:` frames itself. Resolves when the stream ends.
  */
-export async function followEvents(query: string, onEvent: (row: EventRow) => void, signal: AbortSignal): Promise<void> {
-  const res = await fetch(`/api/events/stream${query ? `?${query}` : ''}`, { headers: { ...headersFor({ company: true }), Accept: 'text/event-stream' }, signal, cache: 'no-store' });
+export async function followEvents(
+  query: string,
+  onEvent: (row: EventRow) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const res = await fetch(`/api/events/stream${query ? `?${query}` : ''}`, {
+    headers: { ...headersFor({ company: true }), Accept: 'text/event-stream' },
+    signal,
+    cache: 'no-store',
+  });
   if (!res.ok || !res.body) {
     const data = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
     throw new ApiFailure(res.status, data.code ?? 'error', data.error ?? `HTTP ${res.status}`);

@@ -20,11 +20,21 @@ export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<void>
 }
 
 export function ErrorText({ error }: { error: string | null }) {
-  return error ? <p className="error" role="alert">{error}</p> : null;
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 /** A form: Enter submits, the button is disabled while the call runs, the error shows under it. */
-export function Form(props: { onSubmit: () => Promise<void>; submit: string; children?: ReactNode; label?: string; secondary?: boolean }) {
+export function Form(props: {
+  onSubmit: () => Promise<void>;
+  submit: string;
+  children?: ReactNode;
+  label?: string;
+  secondary?: boolean;
+}) {
   const { busy, error, run } = useAction(props.onSubmit);
   return (
     <form
@@ -80,11 +90,22 @@ export function Field(props: {
 }
 
 /** A button whose action is async (revoke, remove, enable…), with its own busy state and error. */
-export function ActionButton(props: { onClick: () => Promise<void>; children: ReactNode; danger?: boolean; label?: string }) {
+export function ActionButton(props: {
+  onClick: () => Promise<void>;
+  children: ReactNode;
+  danger?: boolean;
+  label?: string;
+}) {
   const { busy, error, run } = useAction(props.onClick);
   return (
     <span className="action">
-      <button type="button" className={props.danger ? 'danger' : 'secondary'} disabled={busy} aria-label={props.label} onClick={() => void run()}>
+      <button
+        type="button"
+        className={props.danger ? 'danger' : 'secondary'}
+        disabled={busy}
+        aria-label={props.label}
+        onClick={() => void run()}
+      >
         {props.children}
       </button>
       <ErrorText error={error} />
@@ -99,7 +120,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       type="button"
       className="secondary"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setDone(true), () => setDone(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setDone(true),
+          () => setDone(false),
+        );
       }}
     >
       {done ? 'Copied' : label}

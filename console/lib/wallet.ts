@@ -5,7 +5,7 @@ interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
-export const walletProvider = (): Eip1193 | null => ((window as unknown as { ethereum?: Eip1193 }).ethereum ?? null);
+export const walletProvider = (): Eip1193 | null => (window as unknown as { ethereum?: Eip1193 }).ethereum ?? null;
 
 /** EIP-55 mixed-case checksum: SIWE messages name the address in this form. */
 export async function checksumAddress(address: string): Promise<string> {
@@ -15,7 +15,8 @@ export async function checksumAddress(address: string): Promise<string> {
   return '0x' + [...hex].map((c, i) => (parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join('');
 }
 
-const utf8Hex = (text: string) => '0x' + Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
+const utf8Hex = (text: string) =>
+  '0x' + Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * Asks the wallet for its account, gets a nonce for it, builds the EIP-4361 message from what the
@@ -23,11 +24,19 @@ const utf8Hex = (text: string) => '0x' + Array.from(new TextEncoder().encode(tex
  */
 export async function signInMessage(): Promise<{ message: string; signature: string; address: string }> {
   const provider = walletProvider();
-  if (!provider) throw new Error('No wallet in this browser: install a wallet extension (it provides window.ethereum).');
+  if (!provider)
+    throw new Error('No wallet in this browser: install a wallet extension (it provides window.ethereum).');
   const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
   if (!accounts?.[0]) throw new Error('The wallet shared no account.');
   const address = await checksumAddress(accounts[0]);
-  const n = await post<{ nonce: string; domain: string; uri: string; version: string; chain_ids: number[]; issued_at: string }>('/api/auth/wallet/nonce', { address }, { auth: 'none' });
+  const n = await post<{
+    nonce: string;
+    domain: string;
+    uri: string;
+    version: string;
+    chain_ids: number[];
+    issued_at: string;
+  }>('/api/auth/wallet/nonce', { address }, { auth: 'none' });
   const message = [
     `${n.domain} wants you to sign in with your Ethereum account:`,
     address,
@@ -40,6 +49,9 @@ export async function signInMessage(): Promise<{ message: string; signature: str
     `Nonce: ${n.nonce}`,
     `Issued At: ${n.issued_at}`,
   ].join('\n');
-  const signature = (await provider.request({ method: 'personal_sign', params: [utf8Hex(message), address] })) as string;
+  const signature = (await provider.request({
+    method: 'personal_sign',
+    params: [utf8Hex(message), address],
+  })) as string;
   return { message, signature, address };
 }

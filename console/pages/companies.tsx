@@ -34,7 +34,12 @@ export function CompaniesPage() {
                 c.id === companyId ? (
                   <strong>selected</strong>
                 ) : (
-                  <button type="button" className="secondary" aria-label={`Select ${c.name}`} onClick={() => updateSession({ companyId: c.id })}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Select ${c.name}`}
+                    onClick={() => updateSession({ companyId: c.id })}
+                  >
                     Select
                   </button>
                 ),

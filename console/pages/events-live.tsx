@@ -21,12 +21,20 @@ export function LiveEvents() {
   useEffect(() => {
     const abort = new AbortController();
     let last: string | null = null;
-    const query = () => new URLSearchParams([...Object.entries(filters).filter(([, v]) => v.trim()), ...(last ? [['since_id', last]] : [])]).toString();
+    const query = () =>
+      new URLSearchParams([
+        ...Object.entries(filters).filter(([, v]) => v.trim()),
+        ...(last ? [['since_id', last]] : []),
+      ]).toString();
     const loop = async () => {
       while (!abort.signal.aborted) {
         setState({ live: true, error: null });
         try {
-          await followEvents(query(), (row) => ((last = row.id), setRows((r) => [row, ...r].slice(0, 200))), abort.signal);
+          await followEvents(
+            query(),
+            (row) => ((last = row.id), setRows((r) => [row, ...r].slice(0, 200))),
+            abort.signal,
+          );
         } catch (err) {
           if (abort.signal.aborted) return;
           setState({ live: false, error: (err as Error).message });
@@ -49,7 +57,8 @@ export function LiveEvents() {
         <ol className="events" aria-live="polite" aria-label="Events, newest first">
           {rows.map((e) => (
             <li key={e.id}>
-              <code className="type">{e.type}</code> <span className="muted">{when(e.created_at)}</span> {e.source ? <span className="badge">{e.source}</span> : null}{' '}
+              <code className="type">{e.type}</code> <span className="muted">{when(e.created_at)}</span>{' '}
+              {e.source ? <span className="badge">{e.source}</span> : null}{' '}
               <a href={`#/trace/${encodeURIComponent(e.id)}`}>Trace {e.id}</a>
             </li>
           ))}
@@ -59,7 +68,13 @@ export function LiveEvents() {
         <Form submit="Apply filters" onSubmit={async () => (setRows([]), setFilters(draft))}>
           <div className="grid">
             {FILTERS.map(([key, label]) => (
-              <Field key={key} label={label} value={draft[key]} onChange={(v) => setDraft({ ...draft, [key]: v })} required={false} />
+              <Field
+                key={key}
+                label={label}
+                value={draft[key]}
+                onChange={(v) => setDraft({ ...draft, [key]: v })}
+                required={false}
+              />
             ))}
           </div>
         </Form>
@@ -84,7 +99,11 @@ function Trigger() {
         } catch {
           throw new Error('Content must be JSON, e.g. {"reason":"test"}.');
         }
-        await post('/api/events/trigger', { type, ...(parsed === undefined ? {} : { content: parsed }) }, { company: true });
+        await post(
+          '/api/events/trigger',
+          { type, ...(parsed === undefined ? {} : { content: parsed }) },
+          { company: true },
+        );
       }}
     >
       <Field label="Event type" value={type} onChange={setType} hint="e.g. custom:deploy.finished" />

@@ -26,7 +26,12 @@ export function EventsPage({ tab }: { tab: string | null }) {
     <Page title="Events">
       <nav className="tabs" aria-label="Events views">
         {TABS.map(([t, label]) => (
-          <a key={t} href={`#/events/${t}`} className={t === current ? 'tab on' : 'tab'} aria-current={t === current ? 'page' : undefined}>
+          <a
+            key={t}
+            href={`#/events/${t}`}
+            className={t === current ? 'tab on' : 'tab'}
+            aria-current={t === current ? 'page' : undefined}
+          >
             {label}
           </a>
         ))}

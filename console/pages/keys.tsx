@@ -52,7 +52,11 @@ export function KeysPage() {
             { head: 'Last used', cell: (k) => when(k.last_used_at) },
           ]}
           actions={(k) => (
-            <ActionButton danger label={`Revoke key ${k.name}`} onClick={async () => (await del(`/api/keys/${encodeURIComponent(k.id)}`), list.reload())}>
+            <ActionButton
+              danger
+              label={`Revoke key ${k.name}`}
+              onClick={async () => (await del(`/api/keys/${encodeURIComponent(k.id)}`), list.reload())}
+            >
               Revoke
             </ActionButton>
           )}
@@ -80,11 +84,22 @@ export function KeysPage() {
         </Form>
       </Section>
       <Section title="Account key">
-        <p>{list.data?.account_key ? <>Current: <code>{list.data.account_key.prefix}</code>, created {when(list.data.account_key.created_at)}.</> : 'No account key yet.'}</p>
+        <p>
+          {list.data?.account_key ? (
+            <>
+              Current: <code>{list.data.account_key.prefix}</code>, created {when(list.data.account_key.created_at)}.
+            </>
+          ) : (
+            'No account key yet.'
+          )}
+        </p>
         <ActionButton
           onClick={async () => {
             const made = await post<{ api_key: string; rotated: boolean }>('/api/account/api-key');
-            setSecret({ label: made.rotated ? 'New account key (the old one stopped working)' : 'New account key', value: made.api_key });
+            setSecret({
+              label: made.rotated ? 'New account key (the old one stopped working)' : 'New account key',
+              value: made.api_key,
+            });
             list.reload();
           }}
         >

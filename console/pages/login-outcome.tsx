@@ -20,12 +20,23 @@ export function TotpStep({ partialToken, onDone }: { partialToken: string; onDon
       submit="Verify"
       label="Two-factor code"
       onSubmit={async () => {
-        const res = await post<LoginOutcome>('/api/auth/totp/login', { partial_token: partialToken, code }, { auth: 'none' });
+        const res = await post<LoginOutcome>(
+          '/api/auth/totp/login',
+          { partial_token: partialToken, code },
+          { auth: 'none' },
+        );
         onDone(res.token!);
       }}
     >
       <p>This account has two-factor authentication. Enter the code from your authenticator app, or a recovery code.</p>
-      <Field label="Authenticator code" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" autoFocus />
+      <Field
+        label="Authenticator code"
+        value={code}
+        onChange={setCode}
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        autoFocus
+      />
     </Form>
   );
 }

@@ -22,7 +22,13 @@ export function LoginPage({ onLoggedIn, title = 'Log in' }: { onLoggedIn: () => 
         <>
           <div className="tabs" role="group" aria-label="Way to log in">
             {METHODS.map(([m, label]) => (
-              <button key={m} type="button" className={m === method ? 'tab on' : 'tab'} aria-pressed={m === method} onClick={() => setMethod(m)}>
+              <button
+                key={m}
+                type="button"
+                className={m === method ? 'tab on' : 'tab'}
+                aria-pressed={m === method}
+                onClick={() => setMethod(m)}
+              >
                 {label}
               </button>
             ))}
@@ -46,7 +52,11 @@ function PasswordLogin({ accept }: Accept) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   return (
-    <Form submit="Log in" label="Log in with password" onSubmit={async () => accept(await post('/api/auth/login', { email, password }, { auth: 'none' }))}>
+    <Form
+      submit="Log in"
+      label="Log in with password"
+      onSubmit={async () => accept(await post('/api/auth/login', { email, password }, { auth: 'none' }))}
+    >
       <Field label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="username" autoFocus />
       <Field label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
     </Form>
@@ -62,16 +72,31 @@ function CodeLogin({ accept }: Accept) {
       <Form
         submit="Send me a code"
         label="Ask for a login code"
-        onSubmit={async () => setSent((await post<{ message: string }>('/api/auth/login/code/request', { email }, { auth: 'none' })).message)}
+        onSubmit={async () =>
+          setSent(
+            (await post<{ message: string }>('/api/auth/login/code/request', { email }, { auth: 'none' })).message,
+          )
+        }
       >
         <Field label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="username" autoFocus />
       </Form>
     );
   }
   return (
-    <Form submit="Log in" label="Log in with the e-mailed code" onSubmit={async () => accept(await post('/api/auth/login/code/consume', { email, code }, { auth: 'none' }))}>
+    <Form
+      submit="Log in"
+      label="Log in with the e-mailed code"
+      onSubmit={async () => accept(await post('/api/auth/login/code/consume', { email, code }, { auth: 'none' }))}
+    >
       <p role="status">{sent} The link in the message opens this console logged in, too.</p>
-      <Field label="6-digit code" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" autoFocus />
+      <Field
+        label="6-digit code"
+        value={code}
+        onChange={setCode}
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        autoFocus
+      />
     </Form>
   );
 }
@@ -79,7 +104,10 @@ function CodeLogin({ accept }: Accept) {
 function PasskeyLogin({ accept }: Accept) {
   return (
     <div className="form">
-      <p>Use a passkey saved on this device or a security key. Passkeys work at http://localhost:&lt;port&gt; (browsers refuse an IP address).</p>
+      <p>
+        Use a passkey saved on this device or a security key. Passkeys work at http://localhost:&lt;port&gt; (browsers
+        refuse an IP address).
+      </p>
       <ActionButton
         onClick={async () => {
           const optionsJSON = await post('/api/auth/passkey/login-begin', {}, { auth: 'none' });
@@ -104,11 +132,24 @@ function WalletLogin({ accept }: Accept) {
       onSubmit={async () => {
         const signed = await signInMessage();
         const body = { message: signed.message, signature: signed.signature };
-        accept(invite.trim() ? await post('/api/auth/wallet/signup', { ...body, invite_code: invite }, { auth: 'none' }) : await post('/api/auth/wallet/login', body, { auth: 'none' }));
+        accept(
+          invite.trim()
+            ? await post('/api/auth/wallet/signup', { ...body, invite_code: invite }, { auth: 'none' })
+            : await post('/api/auth/wallet/login', body, { auth: 'none' }),
+        );
       }}
     >
-      <p>{walletProvider() ? 'Your wallet will ask you to sign a Sign-In with Ethereum message.' : 'No wallet found in this browser (a wallet extension provides one).'}</p>
-      <Field label="Invite code (first time only: creates the account)" value={invite} onChange={setInvite} required={false} />
+      <p>
+        {walletProvider()
+          ? 'Your wallet will ask you to sign a Sign-In with Ethereum message.'
+          : 'No wallet found in this browser (a wallet extension provides one).'}
+      </p>
+      <Field
+        label="Invite code (first time only: creates the account)"
+        value={invite}
+        onChange={setInvite}
+        required={false}
+      />
     </Form>
   );
 }

@@ -22,7 +22,10 @@ export function MailPage() {
     return (
       <Page title="Captured mail">
         <Form submit="Open captured mail" onSubmit={async () => updateSession({ operatorToken: token.trim() })}>
-          <p>A local daemon keeps the e-mails it would have sent. Paste its operator token (the file operator-token in its data folder, e.g. ~/.local/share/svc/operator-token).</p>
+          <p>
+            A local daemon keeps the e-mails it would have sent. Paste its operator token (the file operator-token in
+            its data folder, e.g. ~/.local/share/svc/operator-token).
+          </p>
           <Field label="Operator token" type="password" value={token} onChange={setToken} />
         </Form>
       </Page>
@@ -33,7 +36,9 @@ export function MailPage() {
       <Form submit="Show mail" onSubmit={load}>
         <Field label="To (optional)" type="email" value={to} onChange={setTo} required={false} />
       </Form>
-      <ActionButton onClick={async () => updateSession({ operatorToken: null })}>Forget the operator token</ActionButton>
+      <ActionButton onClick={async () => updateSession({ operatorToken: null })}>
+        Forget the operator token
+      </ActionButton>
       {(mail ?? []).map((m) => (
         <Section key={m.id} title={m.subject}>
           <p className="muted">

@@ -20,7 +20,8 @@ export function PairPage({ code: fromUrl }: { code: string | null }) {
   const [pairing, setPairing] = useState<Pairing | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const lookup = async (c: string) => setPairing((await post<{ pairing: Pairing }>('/api/auth/pairing/lookup', { user_code: c })).pairing);
+  const lookup = async (c: string) =>
+    setPairing((await post<{ pairing: Pairing }>('/api/auth/pairing/lookup', { user_code: c })).pairing);
   useEffect(() => {
     if (fromUrl) lookup(fromUrl).catch((err: Error) => setError(err.message));
   }, [fromUrl]);
@@ -59,10 +60,21 @@ export function PairPage({ code: fromUrl }: { code: string | null }) {
           </dl>
           <p>Approve only if you started this yourself, just now: the terminal gets its own session on your account.</p>
           <div className="actions">
-            <ActionButton onClick={async () => (await post('/api/auth/pairing/approve', { user_code: pairing.user_code }), setDone('Approved. Your terminal is logged in; you can close this tab.'))}>
+            <ActionButton
+              onClick={async () => (
+                await post('/api/auth/pairing/approve', { user_code: pairing.user_code }),
+                setDone('Approved. Your terminal is logged in; you can close this tab.')
+              )}
+            >
               Approve
             </ActionButton>
-            <ActionButton danger onClick={async () => (await post('/api/auth/pairing/deny', { user_code: pairing.user_code }), setDone('Denied. The terminal gets no session.'))}>
+            <ActionButton
+              danger
+              onClick={async () => (
+                await post('/api/auth/pairing/deny', { user_code: pairing.user_code }),
+                setDone('Denied. The terminal gets no session.')
+              )}
+            >
               Deny
             </ActionButton>
           </div>

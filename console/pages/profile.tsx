@@ -26,14 +26,30 @@ export function ProfilePage({ me, onChange }: { me: Me; onChange: () => void }) 
         <Form
           submit="Save profile"
           onSubmit={async () => {
-            await post('/api/auth/update-profile', { display_name: orNull(name), timezone: orNull(timezone), locale: orNull(locale) });
+            await post('/api/auth/update-profile', {
+              display_name: orNull(name),
+              timezone: orNull(timezone),
+              locale: orNull(locale),
+            });
             setSaved(true);
             onChange();
           }}
         >
           <Field label="Display name" value={name} onChange={setName} required={false} autoComplete="name" />
-          <Field label="Time zone" value={timezone} onChange={setTimezone} required={false} hint="An IANA zone, e.g. Europe/Paris or UTC." />
-          <Field label="Locale" value={locale} onChange={setLocale} required={false} hint="A language tag, e.g. en-GB." />
+          <Field
+            label="Time zone"
+            value={timezone}
+            onChange={setTimezone}
+            required={false}
+            hint="An IANA zone, e.g. Europe/Paris or UTC."
+          />
+          <Field
+            label="Locale"
+            value={locale}
+            onChange={setLocale}
+            required={false}
+            hint="A language tag, e.g. en-GB."
+          />
         </Form>
         {saved ? <p role="status">Saved.</p> : null}
       </Section>
@@ -71,7 +87,12 @@ function Avatar({ url, onChange }: { url: string | null; onChange: () => void })
       {src ? <img className="avatar" src={src} alt="Your avatar" width={64} height={64} /> : <p>No avatar yet.</p>}
       <div className="field">
         <label htmlFor="avatar-file">Upload an image (PNG, JPEG, WebP or GIF, at most 40 KiB)</label>
-        <input id="avatar-file" type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={(e) => e.target.files?.[0] && void run(e.target.files[0])} />
+        <input
+          id="avatar-file"
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          onChange={(e) => e.target.files?.[0] && void run(e.target.files[0])}
+        />
       </div>
       <ErrorText error={error} />
     </div>

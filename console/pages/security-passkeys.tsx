@@ -26,7 +26,11 @@ export function PasskeysSection() {
           { head: 'Last used', cell: (p) => when(p.last_used_at) },
         ]}
         actions={(p) => (
-          <ActionButton danger label={`Remove passkey ${p.name}`} onClick={async () => (await del(`/api/auth/passkeys/${encodeURIComponent(p.id)}`), list.reload())}>
+          <ActionButton
+            danger
+            label={`Remove passkey ${p.name}`}
+            onClick={async () => (await del(`/api/auth/passkeys/${encodeURIComponent(p.id)}`), list.reload())}
+          >
             Remove
           </ActionButton>
         )}
@@ -43,7 +47,13 @@ export function PasskeysSection() {
           list.reload();
         }}
       >
-        <Field label="Passkey name" value={name} onChange={setName} required={false} hint="Needs a login from the last 10 minutes, and this console opened at http://localhost:<port>." />
+        <Field
+          label="Passkey name"
+          value={name}
+          onChange={setName}
+          required={false}
+          hint="Needs a login from the last 10 minutes, and this console opened at http://localhost:<port>."
+        />
       </Form>
     </Section>
   );

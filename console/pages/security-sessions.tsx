@@ -24,14 +24,25 @@ export function SessionsSection() {
         columns={[
           { head: 'Started', cell: (s) => when(s.created_at) },
           { head: 'How', cell: (s) => s.method.join(' + ') },
-          { head: 'Client', cell: (s) => <>{s.user_agent ?? '—'} {s.ip ? `(${s.ip})` : ''}</> },
+          {
+            head: 'Client',
+            cell: (s) => (
+              <>
+                {s.user_agent ?? '—'} {s.ip ? `(${s.ip})` : ''}
+              </>
+            ),
+          },
           { head: 'Last seen', cell: (s) => when(s.last_seen_at) },
         ]}
         actions={(s) =>
           s.current ? (
             <strong>this session</strong>
           ) : (
-            <ActionButton danger label={`Revoke session ${s.id}`} onClick={async () => (await post('/api/auth/sessions/revoke', { session_id: s.id }), list.reload())}>
+            <ActionButton
+              danger
+              label={`Revoke session ${s.id}`}
+              onClick={async () => (await post('/api/auth/sessions/revoke', { session_id: s.id }), list.reload())}
+            >
               Revoke
             </ActionButton>
           )

@@ -40,10 +40,27 @@ export function TotpSection() {
         <p>Scan this code with your authenticator app, or type the secret into it. Then enter the code it shows.</p>
         <QrCode text={enrolment.otpauth_uri} label="QR code of the authenticator secret" />
         <p>
-          Secret: <code className="secret">{enrolment.secret}</code> <CopyButton text={enrolment.secret} label="Copy secret" />
+          Secret: <code className="secret">{enrolment.secret}</code>{' '}
+          <CopyButton text={enrolment.secret} label="Copy secret" />
         </p>
-        <Form submit="Turn on two-factor" onSubmit={async () => (setCodes((await post<{ recovery_codes: string[] }>('/api/auth/totp/enroll/confirm', { code })).recovery_codes), setEnrolment(null), setCode(''))}>
-          <Field label="Code from the app" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" autoFocus />
+        <Form
+          submit="Turn on two-factor"
+          onSubmit={async () => (
+            setCodes(
+              (await post<{ recovery_codes: string[] }>('/api/auth/totp/enroll/confirm', { code })).recovery_codes,
+            ),
+            setEnrolment(null),
+            setCode('')
+          )}
+        >
+          <Field
+            label="Code from the app"
+            value={code}
+            onChange={setCode}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            autoFocus
+          />
         </Form>
       </Section>
     );
@@ -54,12 +71,28 @@ export function TotpSection() {
       {status.data?.enabled ? (
         <>
           <p>On. Recovery codes left: {status.data.recovery_codes_left ?? '—'}.</p>
-          <Form submit="Turn off two-factor" secondary onSubmit={async () => (await post('/api/auth/totp/disable', looksLikeCode(proof) ? { code: proof.trim() } : { password: proof }), setProof(''), status.reload())}>
-            <Field label="A current code, a recovery code or your password" type="password" value={proof} onChange={setProof} />
+          <Form
+            submit="Turn off two-factor"
+            secondary
+            onSubmit={async () => (
+              await post('/api/auth/totp/disable', looksLikeCode(proof) ? { code: proof.trim() } : { password: proof }),
+              setProof(''),
+              status.reload()
+            )}
+          >
+            <Field
+              label="A current code, a recovery code or your password"
+              type="password"
+              value={proof}
+              onChange={setProof}
+            />
           </Form>
         </>
       ) : status.data ? (
-        <Form submit="Set up two-factor" onSubmit={async () => setEnrolment(await post<Enrolment>('/api/auth/totp/enroll'))}>
+        <Form
+          submit="Set up two-factor"
+          onSubmit={async () => setEnrolment(await post<Enrolment>('/api/auth/totp/enroll'))}
+        >
           <p>Off. An authenticator app adds a second step to password, code and wallet logins.</p>
         </Form>
       ) : null}

@@ -29,14 +29,30 @@ function PasswordSection() {
       <Form
         submit="Change password"
         onSubmit={async () => {
-          const res = await post<{ revoked_sessions: number }>('/api/auth/change-password', { current_password: current, new_password: next });
+          const res = await post<{ revoked_sessions: number }>('/api/auth/change-password', {
+            current_password: current,
+            new_password: next,
+          });
           setCurrent('');
           setNext('');
           setNote(`Password changed; ${res.revoked_sessions} other session(s) ended.`);
         }}
       >
-        <Field label="Current password" type="password" value={current} onChange={setCurrent} autoComplete="current-password" />
-        <Field label="New password" type="password" value={next} onChange={setNext} autoComplete="new-password" hint="12 to 128 characters." />
+        <Field
+          label="Current password"
+          type="password"
+          value={current}
+          onChange={setCurrent}
+          autoComplete="current-password"
+        />
+        <Field
+          label="New password"
+          type="password"
+          value={next}
+          onChange={setNext}
+          autoComplete="new-password"
+          hint="12 to 128 characters."
+        />
       </Form>
       {note ? <p role="status">{note}</p> : null}
     </Section>
@@ -59,7 +75,10 @@ function WalletSection({ me, onChange }: { me: Me; onChange: () => void }) {
             onChange();
           }}
         >
-          <p>Sign a Sign-In with Ethereum message with your wallet to log in with it later. Needs a login from the last 10 minutes.</p>
+          <p>
+            Sign a Sign-In with Ethereum message with your wallet to log in with it later. Needs a login from the last
+            10 minutes.
+          </p>
         </Form>
       )}
     </Section>

@@ -25,8 +25,20 @@ export function SignupPage() {
         }}
       >
         <Field label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="username" autoFocus />
-        <Field label="Password" type="password" value={password} onChange={setPassword} autoComplete="new-password" hint="12 to 128 characters." />
-        <Field label="Invite code" value={invite} onChange={setInvite} hint="From the daemon's banner, or svc admin invite." />
+        <Field
+          label="Password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+          hint="12 to 128 characters."
+        />
+        <Field
+          label="Invite code"
+          value={invite}
+          onChange={setInvite}
+          hint="From the daemon's banner, or svc admin invite."
+        />
       </Form>
       <p>
         Have an account? <a href="#/login">Log in</a>.
@@ -44,12 +56,29 @@ export function VerifyPage({ email }: { email: string }) {
       <Form
         submit="Verify"
         label="Verify your e-mail"
-        onSubmit={async () => updateSession({ token: (await post<{ token: string }>('/api/auth/verify', { email, code }, { auth: 'none' })).token })}
+        onSubmit={async () =>
+          updateSession({
+            token: (await post<{ token: string }>('/api/auth/verify', { email, code }, { auth: 'none' })).token,
+          })
+        }
       >
         <p>A 6-digit code went to {email}. On a local daemon, the Mail page shows it.</p>
-        <Field label="Verification code" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" autoFocus />
+        <Field
+          label="Verification code"
+          value={code}
+          onChange={setCode}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          autoFocus
+        />
       </Form>
-      <ActionButton onClick={async () => setNote((await post<{ message: string }>('/api/auth/resend-code', { email }, { auth: 'none' })).message)}>Send a new code</ActionButton>
+      <ActionButton
+        onClick={async () =>
+          setNote((await post<{ message: string }>('/api/auth/resend-code', { email }, { auth: 'none' })).message)
+        }
+      >
+        Send a new code
+      </ActionButton>
       {note ? <p role="status">{note}</p> : null}
     </Page>
   );

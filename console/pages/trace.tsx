@@ -23,7 +23,11 @@ interface TraceNode {
 /** The causation tree of one event: what it fired, what it considered and did not, and what followed. */
 export function TracePage({ eventId }: { eventId: string | null }) {
   const [id, setId] = useState(eventId ?? '');
-  const trace = useLoad(async () => (eventId ? get<TraceNode>(`/api/events/trace?event_id=${encodeURIComponent(eventId)}`, { company: true }) : null), [eventId]);
+  const trace = useLoad(
+    async () =>
+      eventId ? get<TraceNode>(`/api/events/trace?event_id=${encodeURIComponent(eventId)}`, { company: true }) : null,
+    [eventId],
+  );
   return (
     <Page title="Trace">
       <Form submit="Show trace" onSubmit={async () => navigate(`#/trace/${encodeURIComponent(id.trim())}`)}>
@@ -44,12 +48,15 @@ function Node({ node }: { node: TraceNode }) {
   return (
     <li role="treeitem" aria-expanded={node.children.length ? true : undefined} aria-selected={false}>
       <div className="node">
-        <code className="type">{node.event.type}</code> <span className="muted">{node.event.id}</span> <span className="muted">{when(node.event.created_at)}</span>
+        <code className="type">{node.event.type}</code> <span className="muted">{node.event.id}</span>{' '}
+        <span className="muted">{when(node.event.created_at)}</span>
         {node.fired.length ? (
           <ul className="plain fired">
             {node.fired.map((f, i) => (
               <li key={i} className={f.ok ? 'ok' : 'bad'}>
-                {f.reason && !f.tool ? `not fired: ${f.configured_event_id} (${f.reason})` : `fired ${f.tool} (${f.configured_event_id}): ${f.skipped ? `skipped, ${f.skipped}` : f.ok ? 'ok' : `failed${f.error ? `: ${f.error}` : ''}`}`}
+                {f.reason && !f.tool
+                  ? `not fired: ${f.configured_event_id} (${f.reason})`
+                  : `fired ${f.tool} (${f.configured_event_id}): ${f.skipped ? `skipped, ${f.skipped}` : f.ok ? 'ok' : `failed${f.error ? `: ${f.error}` : ''}`}`}
               </li>
             ))}
           </ul>

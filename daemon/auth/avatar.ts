@@ -20,7 +20,8 @@ const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/gif': (b) => ['GIF87a', 'GIF89a'].includes(b.subarray(0, 6).toString('latin1')),
-  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  'image/webp': (b) =>
+    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
 };
 
 export type AvatarParse = { ok: true; type: string; bytes: Buffer } | { ok: false; code: string; message: string };
@@ -28,17 +29,37 @@ export type AvatarParse = { ok: true; type: string; bytes: Buffer } | { ok: fals
 /** Reads and checks a data URL; a refusal is a value with the reason. */
 export function parseAvatarDataUrl(value: string): AvatarParse {
   const match = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i.exec(value.trim());
-  if (!match) return { ok: false, code: ErrorCode.avatarInvalid, message: 'avatar must be a data URL: data:image/<png|jpeg|webp|gif>;base64,<data>.' };
+  if (!match)
+    return {
+      ok: false,
+      code: ErrorCode.avatarInvalid,
+      message: 'avatar must be a data URL: data:image/<png|jpeg|webp|gif>;base64,<data>.',
+    };
   const type = match[1]!.toLowerCase();
   const check = SIGNATURES[type];
-  if (!check) return { ok: false, code: ErrorCode.avatarInvalid, message: `avatar type ${type} is not accepted: use PNG, JPEG, WebP or GIF.` };
-  if (match[2]!.length % 4 !== 0) return { ok: false, code: ErrorCode.avatarInvalid, message: 'avatar data is not valid base64.' };
+  if (!check)
+    return {
+      ok: false,
+      code: ErrorCode.avatarInvalid,
+      message: `avatar type ${type} is not accepted: use PNG, JPEG, WebP or GIF.`,
+    };
+  if (match[2]!.length % 4 !== 0)
+    return { ok: false, code: ErrorCode.avatarInvalid, message: 'avatar data is not valid base64.' };
   const bytes = Buffer.from(match[2]!, 'base64');
   if (bytes.length === 0) return { ok: false, code: ErrorCode.avatarInvalid, message: 'avatar image is empty.' };
   if (bytes.length > AVATAR_MAX_BYTES) {
-    return { ok: false, code: ErrorCode.avatarTooLarge, message: `avatar is ${bytes.length} bytes; the limit is ${AVATAR_MAX_BYTES} bytes (40 KiB).` };
+    return {
+      ok: false,
+      code: ErrorCode.avatarTooLarge,
+      message: `avatar is ${bytes.length} bytes; the limit is ${AVATAR_MAX_BYTES} bytes (40 KiB).`,
+    };
   }
-  if (!check(bytes)) return { ok: false, code: ErrorCode.avatarInvalid, message: `avatar data is not a ${type} image (its first bytes do not match).` };
+  if (!check(bytes))
+    return {
+      ok: false,
+      code: ErrorCode.avatarInvalid,
+      message: `avatar data is not a ${type} image (its first bytes do not match).`,
+    };
   return { ok: true, type, bytes };
 }
 

@@ -26,7 +26,9 @@ export function browserOrigins(config: Pick<Config, 'publicUrl' | 'auth'>): Brow
   const origins = [...new Set([url.origin, ...(local ? [local.origin] : [])])];
   const f = config.auth.factors;
   const rpId = f.webauthnRpId ?? (local ? 'localhost' : host);
-  const webauthnOrigins = f.webauthnOrigin ? [f.webauthnOrigin] : origins.filter((o) => underRpId(new URL(o).hostname, rpId));
+  const webauthnOrigins = f.webauthnOrigin
+    ? [f.webauthnOrigin]
+    : origins.filter((o) => underRpId(new URL(o).hostname, rpId));
   return { consoleUrl: (local ?? url).origin + '/', origins, rpId, webauthnOrigins };
 }
 

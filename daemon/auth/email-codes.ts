@@ -54,11 +54,22 @@ export async function issueEmailCode(deps: CodeDeps, input: IssueCodeInput): Pro
 }
 
 /** Checks a typed code against the live row of (purpose, email); see CodeStore.consumeCode. */
-export function consumeEmailCode(deps: CodeDeps, purpose: CodePurpose, email: string, code: string): Promise<CodeAttempt> {
+export function consumeEmailCode(
+  deps: CodeDeps,
+  purpose: CodePurpose,
+  email: string,
+  code: string,
+): Promise<CodeAttempt> {
   const normalized = normalizeEmail(email);
   // Anything but six digits is still a wrong try: it must count against the limit like any guess.
   const typed = /^\d{6}$/.test(code.trim()) ? code.trim() : 'x';
-  return deps.stores.codes.consumeCode(purpose, normalized, hashCode(deps.secrets.codeKey, purpose, normalized, typed), isoAt(deps.clock.now()), deps.config.auth.codeMaxTries);
+  return deps.stores.codes.consumeCode(
+    purpose,
+    normalized,
+    hashCode(deps.secrets.codeKey, purpose, normalized, typed),
+    isoAt(deps.clock.now()),
+    deps.config.auth.codeMaxTries,
+  );
 }
 
 export function consumeLinkToken(deps: CodeDeps, purpose: CodePurpose, token: string): Promise<CodeRecord | null> {

@@ -27,7 +27,9 @@ export interface FactorLimits {
 export function createFactorLimits(deps: LimitDeps, factor: string): FactorLimits {
   const { failureCeiling, lockoutMs, factors } = deps.config.auth;
   const store = deps.stores.limits;
-  const perAddress = createRateLimiter(store, deps.clock, `${factor}_address`, [{ limit: factors.perAddressLimit, windowMs: 5 * 60_000 }]);
+  const perAddress = createRateLimiter(store, deps.clock, `${factor}_address`, [
+    { limit: factors.perAddressLimit, windowMs: 5 * 60_000 },
+  ]);
   const ceiling = createFailureCeiling(store, deps.clock, ACCOUNT_CEILING, failureCeiling, lockoutMs);
   const locked = (wait: number) => tooManyRequests(wait, 'Too many failed attempts on this account. Try again later.');
   return {

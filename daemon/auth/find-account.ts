@@ -6,7 +6,10 @@ import type { UserRecord, UserStore } from '../store/types.js';
  * normalisation before issue 14 stored (so an account made as `ada@example.com.` still logs in).
  * Awaits each lookup, so it works whether the store answers now or later.
  */
-export async function findUserByEmail(users: Pick<UserStore, 'findByEmail'>, typed: string): Promise<UserRecord | undefined> {
+export async function findUserByEmail(
+  users: Pick<UserStore, 'findByEmail'>,
+  typed: string,
+): Promise<UserRecord | undefined> {
   for (const key of emailLookupKeys(typed)) {
     const user = await users.findByEmail(key);
     if (user) return user;

@@ -29,7 +29,8 @@ export function verifyHs256(secret: Buffer, token: string, nowSeconds: number): 
   const header = token.slice(0, firstDot);
   const payload = token.slice(firstDot + 1, secondDot);
   const signature = token.slice(secondDot + 1);
-  if (!PART.test(header) || !PART.test(payload) || signature.length !== SIGNATURE_CHARS || !PART.test(signature)) return null;
+  if (!PART.test(header) || !PART.test(payload) || signature.length !== SIGNATURE_CHARS || !PART.test(signature))
+    return null;
 
   if (header !== lastGoodHeader) {
     const head = parseObject(header);
@@ -71,5 +72,7 @@ function parseObject(part: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

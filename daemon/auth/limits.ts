@@ -65,9 +65,15 @@ export async function enforceLimit(limiter: RateLimiter, key: string, message?: 
 
 /** The lock-out answer; the same for known and unknown accounts. */
 export const accountLocked = (wait: number) =>
-  new ApiError(429, ErrorCode.accountLocked, 'Too many failed attempts for this account. Try again later.', { retry_after: wait }, {
-    'Retry-After': String(Math.max(1, wait)),
-  });
+  new ApiError(
+    429,
+    ErrorCode.accountLocked,
+    'Too many failed attempts for this account. Try again later.',
+    { retry_after: wait },
+    {
+      'Retry-After': String(Math.max(1, wait)),
+    },
+  );
 
 /** Throws the lock-out answer when `key` is locked. */
 export async function enforceNotLocked(failures: FailureCeiling, key: string): Promise<void> {
@@ -76,7 +82,12 @@ export async function enforceNotLocked(failures: FailureCeiling, key: string): P
 }
 
 /** Runs one attempt under the ceiling (FailureCeiling.attempt); a lock-out becomes its 429. */
-export async function attemptUnlocked<T>(failures: FailureCeiling, key: string, check: () => Promise<T>, right: (value: T) => boolean): Promise<T> {
+export async function attemptUnlocked<T>(
+  failures: FailureCeiling,
+  key: string,
+  check: () => Promise<T>,
+  right: (value: T) => boolean,
+): Promise<T> {
   const result = await failures.attempt(key, check, right);
   if (result.locked !== null) throw accountLocked(result.locked);
   return result.value;

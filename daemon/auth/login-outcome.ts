@@ -12,9 +12,15 @@ export type LoginOutcome = { ok: true; token: string } | { ok: true; totp_requir
  * Called by every first-factor login (password today) once the factor checked out. The one place
  * that decides whether a second factor is due before a session is issued.
  */
-export async function completeFirstFactor(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, user: UserRecord, method: AuthMethod[]): Promise<LoginOutcome> {
+export async function completeFirstFactor(
+  deps: Deps,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  user: UserRecord,
+  method: AuthMethod[],
+): Promise<LoginOutcome> {
   // With TOTP on, the password alone earns no session: only a partial token for /api/auth/totp/login.
-  if (totpEnabled(user)) return { ok: true, totp_required: true, partial_token: await startPartialLogin(deps, user, method) };
+  if (totpEnabled(user))
+    return { ok: true, totp_required: true, partial_token: await startPartialLogin(deps, user, method) };
   const { token } = await issueSession(deps, { user, kind: 'full', method, ctx });
   return { ok: true, token };
 }

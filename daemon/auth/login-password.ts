@@ -16,7 +16,8 @@ import { findUserByEmail } from './find-account.js';
 const loginBody = z.object({ email: emailField, password: passwordField });
 
 /** One answer for "no such e-mail" and "wrong password" (SECURITY.md attack case 6). */
-export const invalidCredentials = () => new ApiError(401, ErrorCode.invalidCredentials, 'The e-mail or password is incorrect.');
+export const invalidCredentials = () =>
+  new ApiError(401, ErrorCode.invalidCredentials, 'The e-mail or password is incorrect.');
 
 /**
  * POST /api/auth/login and its alias /api/auth/login/email {email, password} → { ok, token }
@@ -31,7 +32,12 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
     // One attempt under the per-account ceiling: a wrong password counts, a right one clears the
     // count, and parallel attempts past the ceiling's headroom wait for the ones in flight, so a
     // burst of guesses gets no more tries than the ceiling allows and a burst of right ones no lock-out.
-    const user = await attemptUnlocked(limits.failures, `pwd:${email}`, () => checkPassword(deps, input.email, input.password), Boolean);
+    const user = await attemptUnlocked(
+      limits.failures,
+      `pwd:${email}`,
+      () => checkPassword(deps, input.email, input.password),
+      Boolean,
+    );
     if (!user) throw invalidCredentials();
     if (!user.email_verified_at) {
       // The password is right but the signup code was never entered: a session that reaches only verify and resend.
@@ -44,7 +50,11 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
 }
 
 /** The user when `password` is theirs; null otherwise, after the same scrypt work either way. */
-export async function checkPassword(deps: Pick<Deps, 'stores' | 'config'>, email: string, password: string): Promise<UserRecord | null> {
+export async function checkPassword(
+  deps: Pick<Deps, 'stores' | 'config'>,
+  email: string,
+  password: string,
+): Promise<UserRecord | null> {
   const user = await findUserByEmail(deps.stores.users, email);
   const stored = user?.password_hash ?? (await dummyHash(deps.config.auth.passwordHash));
   const ok = await verifyPassword(password, stored, deps.config.auth.passwordHash.maxmem);

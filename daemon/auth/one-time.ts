@@ -6,7 +6,8 @@ import type { ChallengeKind, ChallengeRecord } from '../store/factor-types.js';
 type ChallengeDeps = Pick<Deps, 'clock' | 'ids' | 'random' | 'stores'>;
 
 /** Only a hash of a one-time secret is stored: a leaked data folder gives no usable nonce or challenge. */
-export const hashOneTime = (kind: string, secret: string) => createHash('sha256').update(`${kind}:${secret}`).digest('hex');
+export const hashOneTime = (kind: string, secret: string) =>
+  createHash('sha256').update(`${kind}:${secret}`).digest('hex');
 
 export interface NewChallenge {
   kind: ChallengeKind;
@@ -18,7 +19,10 @@ export interface NewChallenge {
 }
 
 /** Stores a one-time challenge and returns its secret (the only copy) and row. */
-export async function createChallenge(deps: ChallengeDeps, input: NewChallenge): Promise<{ secret: string; record: ChallengeRecord }> {
+export async function createChallenge(
+  deps: ChallengeDeps,
+  input: NewChallenge,
+): Promise<{ secret: string; record: ChallengeRecord }> {
   const now = deps.clock.now();
   const secret = input.secret ?? deps.random.bytes(32).toString('base64url');
   const record: ChallengeRecord = {
@@ -37,6 +41,10 @@ export async function createChallenge(deps: ChallengeDeps, input: NewChallenge):
 }
 
 /** Consumes the live challenge with this secret (single use, atomic); null when unknown, used or expired. */
-export function consumeChallenge(deps: Pick<Deps, 'clock' | 'stores'>, kind: ChallengeKind, secret: string): Promise<ChallengeRecord | null> {
+export function consumeChallenge(
+  deps: Pick<Deps, 'clock' | 'stores'>,
+  kind: ChallengeKind,
+  secret: string,
+): Promise<ChallengeRecord | null> {
   return deps.stores.challenges.consume(kind, hashOneTime(kind, secret), isoAt(deps.clock.now()));
 }

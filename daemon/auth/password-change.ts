@@ -28,9 +28,15 @@ export function changePassword(deps: Deps, limits: AuthLimits): Middleware {
     const problem = passwordProblem(input.new_password);
     if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
     const now = isoAt(deps.clock.now());
-    const revoked = await deps.stores.users.setPassword(user.id, await hashPassword(input.new_password, deps.config.auth.passwordHash), now, session.id);
+    const revoked = await deps.stores.users.setPassword(
+      user.id,
+      await hashPassword(input.new_password, deps.config.auth.passwordHash),
+      now,
+      session.id,
+    );
     await deps.stores.codes.endAll('password_reset', user.id, now);
-    if (user.email) sendInBackground(deps, 'password change notice', () => sendPasswordChangedNotice(deps, user.email!, 'change'));
+    if (user.email)
+      sendInBackground(deps, 'password change notice', () => sendPasswordChangedNotice(deps, user.email!, 'change'));
     ctx.body = { ok: true, revoked_sessions: revoked ?? 0 };
   };
 }
@@ -39,7 +45,14 @@ export function changePassword(deps: Deps, limits: AuthLimits): Middleware {
  * Re-checks the password of a logged-in user (password change, e-mail change), counting failures
  * toward the same per-account ceiling as login, so a stolen session cannot guess it either.
  */
-export async function confirmPassword(deps: Pick<Deps, 'config'>, limits: AuthLimits, user: UserRecord, password: string): Promise<boolean> {
-  const check = async () => Boolean(user.password_hash) && (await verifyPassword(password, user.password_hash!, deps.config.auth.passwordHash.maxmem));
+export async function confirmPassword(
+  deps: Pick<Deps, 'config'>,
+  limits: AuthLimits,
+  user: UserRecord,
+  password: string,
+): Promise<boolean> {
+  const check = async () =>
+    Boolean(user.password_hash) &&
+    (await verifyPassword(password, user.password_hash!, deps.config.auth.passwordHash.maxmem));
   return attemptUnlocked(limits.failures, `pwd:${user.email ?? user.id}`, check, (ok) => ok);
 }

@@ -71,9 +71,18 @@ export function configureHashPool(options: HashPoolOptions): void {
 
 async function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   try {
-    return await pool.derive({ password: normalizePassword(password), salt, keyLength: KEY_LENGTH, N: params.N, r: params.r, p: params.p, maxmem: params.maxmem });
+    return await pool.derive({
+      password: normalizePassword(password),
+      salt,
+      keyLength: KEY_LENGTH,
+      N: params.N,
+      r: params.r,
+      p: params.p,
+      maxmem: params.maxmem,
+    });
   } catch (err) {
-    if (err instanceof PoolBusy) throw tooManyRequests(err.retryAfterSeconds, 'Too many password checks are waiting. Try again in a moment.');
+    if (err instanceof PoolBusy)
+      throw tooManyRequests(err.retryAfterSeconds, 'Too many password checks are waiting. Try again in a moment.');
     throw err;
   }
 }

@@ -13,11 +13,7 @@ const timezoneField = z
   .max(64)
   .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris or UTC');
 
-const localeField = z
-  .string()
-  .trim()
-  .max(35)
-  .refine(isLocale, 'must be a BCP 47 language tag such as en-GB');
+const localeField = z.string().trim().max(35).refine(isLocale, 'must be a BCP 47 language tag such as en-GB');
 
 /** Unknown fields are refused, so a typo (`displayname`) is an error rather than a silent no-op. */
 const profileBody = z
@@ -36,7 +32,8 @@ export function updateProfile(deps: Deps): Middleware {
     const updated = await deps.stores.users.update(user.id, (u) => {
       if (input.display_name !== undefined) u.display_name = input.display_name;
       if (input.timezone !== undefined) u.timezone = input.timezone;
-      if (input.locale !== undefined) u.locale = input.locale === null ? null : Intl.getCanonicalLocales(input.locale)[0]!;
+      if (input.locale !== undefined)
+        u.locale = input.locale === null ? null : Intl.getCanonicalLocales(input.locale)[0]!;
     });
     ctx.body = { ok: true, user: presentUser(updated!) };
   };

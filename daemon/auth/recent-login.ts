@@ -11,5 +11,9 @@ import type { SessionRecord } from '../store/types.js';
 export function assertRecentLogin(deps: Pick<Deps, 'clock' | 'config'>, session: SessionRecord, action: string): void {
   const recentMs = deps.config.auth.factors.recentLoginMs;
   if (deps.clock.now() - Date.parse(session.created_at) <= recentMs) return;
-  throw new ApiError(403, ErrorCode.recentLoginRequired, `${action} needs a recent login: log in again, then do it within ${Math.round(recentMs / 60_000)} minutes.`);
+  throw new ApiError(
+    403,
+    ErrorCode.recentLoginRequired,
+    `${action} needs a recent login: log in again, then do it within ${Math.round(recentMs / 60_000)} minutes.`,
+  );
 }

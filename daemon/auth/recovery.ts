@@ -28,7 +28,11 @@ export function forgotPassword(deps: Deps, limits: AuthLimits): Middleware {
     const input = validate(forgotBody, ctx.request.body);
     const email = normalizeEmail(input.email);
     await enforceLimit(limits.mailAddress, ctx.ip);
-    await enforceLimit(limits.recoveryEmail, email, 'A reset link was sent to this address moments ago. Wait a minute before asking again.');
+    await enforceLimit(
+      limits.recoveryEmail,
+      email,
+      'A reset link was sent to this address moments ago. Wait a minute before asking again.',
+    );
     const user = await findUserByEmail(deps.stores.users, input.email);
     if (user) {
       sendInBackground(deps, 'reset link', async () => {
@@ -43,7 +47,10 @@ export function forgotPassword(deps: Deps, limits: AuthLimits): Middleware {
         await sendResetLink(deps, email, linkToken!);
       });
     }
-    ctx.body = { ok: true, message: `If ${email} has an account, a reset link is on its way. It is valid for 30 minutes.` };
+    ctx.body = {
+      ok: true,
+      message: `If ${email} has an account, a reset link is on its way. It is valid for 30 minutes.`,
+    };
   };
 }
 

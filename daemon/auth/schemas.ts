@@ -13,10 +13,17 @@ export const emailField = z
   });
 
 /** Policy (12–128) is checked by passwordProblem; this cap only keeps junk away from it. */
-export const passwordField = z.string({ message: 'password is required' }).min(1, 'password is required').max(4096, 'is too long');
+export const passwordField = z
+  .string({ message: 'password is required' })
+  .min(1, 'password is required')
+  .max(4096, 'is too long');
 
 /** Any short string: a malformed code still counts as a wrong try (email-codes.ts). */
-export const codeField = z.string({ message: 'code is required' }).trim().min(1, 'code is required').max(64, 'is too long');
+export const codeField = z
+  .string({ message: 'code is required' })
+  .trim()
+  .min(1, 'code is required')
+  .max(64, 'is too long');
 
 export const displayNameField = z
   .string()

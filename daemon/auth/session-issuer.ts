@@ -8,7 +8,18 @@ import { signToken, type TokenType } from './tokens.js';
  * How a session was earned, RFC 8176 style. Every login method ends in `issueSession` with its own
  * value, so the sessions list and the token's `amr` say how each session began.
  */
-export type AuthMethod = 'pwd' | 'otp' | 'recovery_code' | 'email_code' | 'magic_link' | 'wallet' | 'passkey' | 'signup' | 'verify' | 'reset' | 'pairing';
+export type AuthMethod =
+  | 'pwd'
+  | 'otp'
+  | 'recovery_code'
+  | 'email_code'
+  | 'magic_link'
+  | 'wallet'
+  | 'passkey'
+  | 'signup'
+  | 'verify'
+  | 'reset'
+  | 'pairing';
 
 export interface IssueSessionInput {
   user: UserRecord;
@@ -25,7 +36,10 @@ export interface IssuedSession {
 }
 
 /** The one place a login becomes a session row plus its JWT, whatever the login method. */
-export async function issueSession(deps: Pick<Deps, 'clock' | 'ids' | 'stores' | 'secrets' | 'config'>, input: IssueSessionInput): Promise<IssuedSession> {
+export async function issueSession(
+  deps: Pick<Deps, 'clock' | 'ids' | 'stores' | 'secrets' | 'config'>,
+  input: IssueSessionInput,
+): Promise<IssuedSession> {
   const now = deps.clock.now();
   const ttl = deps.config.auth.sessionTtlMs;
   const session: SessionRecord = {
@@ -42,6 +56,11 @@ export async function issueSession(deps: Pick<Deps, 'clock' | 'ids' | 'stores' |
   };
   await deps.stores.sessions.create(session);
   const typ: TokenType = input.kind === 'full' ? 'session' : 'unverified';
-  const token = signToken(deps.secrets.jwtSecret, { user_id: input.user.id, email: input.user.email, sid: session.id, typ, amr: input.method }, now, ttl);
+  const token = signToken(
+    deps.secrets.jwtSecret,
+    { user_id: input.user.id, email: input.user.email, sid: session.id, typ, amr: input.method },
+    now,
+    ttl,
+  );
   return { token, session };
 }

@@ -18,7 +18,11 @@ import { signToken } from './tokens.js';
 const signupBody = z.object({
   email: emailField,
   password: passwordField,
-  invite_code: z.string({ message: 'invite_code is required' }).trim().min(1, 'invite_code is required').max(64, 'is too long'),
+  invite_code: z
+    .string({ message: 'invite_code is required' })
+    .trim()
+    .min(1, 'invite_code is required')
+    .max(64, 'is too long'),
 });
 
 const inviteRefused = () => badRequest('The invite code is unknown or was used already.', ErrorCode.inviteInvalid);
@@ -43,7 +47,11 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
     const invite = await deps.stores.invites.find(inviteHash);
     if (!invite || invite.used_at) throw inviteRefused();
     // Drawn only with a valid invite, so strangers cannot drain an address's code bucket through signup.
-    await enforceLimit(limits.signupEmail, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    await enforceLimit(
+      limits.signupEmail,
+      email,
+      'A code was sent to this address moments ago. Wait a minute before asking again.',
+    );
 
     const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
     const now = isoAt(deps.clock.now());

@@ -21,7 +21,12 @@ export interface TokenClaims {
   amr?: string[];
 }
 
-export function signToken(secret: Buffer, claims: Omit<TokenClaims, 'iat' | 'exp'>, nowMs: number, ttlMs: number): string {
+export function signToken(
+  secret: Buffer,
+  claims: Omit<TokenClaims, 'iat' | 'exp'>,
+  nowMs: number,
+  ttlMs: number,
+): string {
   const iat = Math.floor(nowMs / 1000);
   // No noTimestamp option: jsonwebtoken would then delete the iat we set, and verifyToken requires it.
   return jwt.sign({ ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) }, keyFor(secret), { algorithm: 'HS256' });

@@ -52,20 +52,34 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
     if (bearerToken(ctx)) {
       await guard(ctx, async () => {});
       const { user } = userOf(ctx);
-      if (user.email_verified_at || !user.email) throw new ApiError(409, ErrorCode.alreadyVerified, 'This account is verified already.');
-      await enforceLimit(limits.signupEmail, user.email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+      if (user.email_verified_at || !user.email)
+        throw new ApiError(409, ErrorCode.alreadyVerified, 'This account is verified already.');
+      await enforceLimit(
+        limits.signupEmail,
+        user.email,
+        'A code was sent to this address moments ago. Wait a minute before asking again.',
+      );
       await sendNewCode(deps, user.id, user.email);
       ctx.body = { ok: true, message: `A new code was sent to ${user.email}.` };
       return;
     }
-    if (!input.email) throw new ApiError(400, ErrorCode.validationFailed, 'Send the signup token (Authorization: Bearer) or {"email": "..."}.');
+    if (!input.email)
+      throw new ApiError(
+        400,
+        ErrorCode.validationFailed,
+        'Send the signup token (Authorization: Bearer) or {"email": "..."}.',
+      );
     const email = normalizeEmail(input.email);
     const user = await findUserByEmail(deps.stores.users, input.email);
     const waiting = user && !user.email_verified_at;
     // Only a resend that sends a code spends the address's signup bucket: otherwise anyone could use
     // up a stranger's codes before they sign up. The other answers draw on a bucket of the same
     // shape, so a 429 (or its absence) does not tell whether an account waits at the address.
-    await enforceLimit(waiting ? limits.signupEmail : limits.resendUnknown, email, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    await enforceLimit(
+      waiting ? limits.signupEmail : limits.resendUnknown,
+      email,
+      'A code was sent to this address moments ago. Wait a minute before asking again.',
+    );
     if (waiting) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user!.id, email));
     ctx.body = { ok: true, message: `If ${email} has an account waiting for verification, a new code is on its way.` };
   };

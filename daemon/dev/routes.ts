@@ -27,7 +27,12 @@ export function devRoutes(deps: Deps): Router {
 
   router.get('/mail', async (ctx) => {
     const query = validate(mailQuery, ctx.query);
-    ctx.body = { mail: await deps.stores.outbox.list({ to: query.to === undefined ? undefined : normalizeEmail(query.to), sinceId: query.since_id }) };
+    ctx.body = {
+      mail: await deps.stores.outbox.list({
+        to: query.to === undefined ? undefined : normalizeEmail(query.to),
+        sinceId: query.since_id,
+      }),
+    };
   });
 
   router.post('/invites', async (ctx) => {

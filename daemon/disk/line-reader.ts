@@ -41,7 +41,9 @@ export function readSegmentLines(
       if (end < 0) {
         if (isTail) {
           truncateSync(path, base + offset);
-          recovery.push(`${segmentName(segment)}: cut an unfinished last line at byte ${base + offset} (${data.length - offset} bytes from a write a crash interrupted)`);
+          recovery.push(
+            `${segmentName(segment)}: cut an unfinished last line at byte ${base + offset} (${data.length - offset} bytes from a write a crash interrupted)`,
+          );
           break;
         }
         end = data.length;

@@ -25,7 +25,8 @@ export const nodeSegmentIo: SegmentIo = {
     while (done < data.length) done += writeSync(fd, data, done, data.length - done, position + done);
   },
   sync: (fd) => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve()))),
-  truncate: (fd, size) => new Promise((resolve, reject) => ftruncate(fd, size, (err) => (err ? reject(err) : resolve()))),
+  truncate: (fd, size) =>
+    new Promise((resolve, reject) => ftruncate(fd, size, (err) => (err ? reject(err) : resolve()))),
 };
 
 export const segmentName = (n: number): string => `${String(n).padStart(6, '0')}.jsonl`;

@@ -10,7 +10,10 @@ import { whyArmed, type EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
 
-const toolCallSchema = z.object({ tool: z.string().min(1).max(100), args: z.record(z.string(), boundedJson).default({}) });
+const toolCallSchema = z.object({
+  tool: z.string().min(1).max(100),
+  args: z.record(z.string(), boundedJson).default({}),
+});
 const toolCallsSchema = z.array(toolCallSchema).max(50);
 
 export const newConfiguredSchema = z.object({
@@ -24,7 +27,11 @@ export const newConfiguredSchema = z.object({
   timezone: z.string().min(1).max(100).nullable().optional(),
 });
 
-export const configuredChangeSchema = z.object({ tool_calls: toolCallsSchema.optional(), matcher: z.unknown().optional(), enabled: z.boolean().optional() });
+export const configuredChangeSchema = z.object({
+  tool_calls: toolCallsSchema.optional(),
+  matcher: z.unknown().optional(),
+  enabled: z.boolean().optional(),
+});
 
 /** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
 function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {
@@ -58,7 +65,12 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
   const present = (cfg: ConfiguredEvent): ConfiguredEvent => {
     const armed = whyArmed(emitters, cfg.type);
     if (!armed) return { ...copy(cfg), status: cfg.enabled ? 'active' : 'paused' };
-    return { ...copy(cfg), status: 'armed', armed_reason: armed.reason, ...(armed.names_that_fire.length > 0 && { names_that_fire: armed.names_that_fire }) };
+    return {
+      ...copy(cfg),
+      status: 'armed',
+      armed_reason: armed.reason,
+      ...(armed.names_that_fire.length > 0 && { names_that_fire: armed.names_that_fire }),
+    };
   };
   const noSuch = (id: string) => missing(`No configured event ${id} in this Company.`, ErrorCode.eventNotFound);
   const find = async (id: string) => {
@@ -102,7 +114,9 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       const cfg = await stored.get(id);
       return cfg ? present(cfg) : undefined;
     },
-    async list(filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string } = {}): Promise<ConfiguredEvent[]> {
+    async list(
+      filter: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string } = {},
+    ): Promise<ConfiguredEvent[]> {
       const { event_type, prefix, agent_id, session_id, quest_id } = filter;
       return (await stored.list({ type: event_type, prefix, agent_id, session_id, quest_id })).map(present);
     },

@@ -18,11 +18,16 @@ export const scopeCovers = (cfg: ConfiguredEvent, event: EventRow): boolean =>
  * nothing either way and are left out of `notFired` — every session has nine, so listing them
  * would bury the rules that matter (and grow the firings table with every session).
  */
-export function considerConfigured(event: EventRow, all: ConfiguredEvent[], deps: { emitters: EmitterRegistry; matcher: MatcherHook }) {
+export function considerConfigured(
+  event: EventRow,
+  all: ConfiguredEvent[],
+  deps: { emitters: EmitterRegistry; matcher: MatcherHook },
+) {
   const fire: ConfiguredEvent[] = [];
   const notFired: NotFired[] = [];
   const skip = (cfg: ConfiguredEvent, reason: NotFired['reason']) => {
-    if (cfg.tool_calls.length > 0 && notFired.length < MAX_NOT_FIRED) notFired.push({ configured_event_id: cfg.id, reason });
+    if (cfg.tool_calls.length > 0 && notFired.length < MAX_NOT_FIRED)
+      notFired.push({ configured_event_id: cfg.id, reason });
   };
   for (const cfg of all) {
     if (whyArmed(deps.emitters, cfg.type)) skip(cfg, 'armed');

@@ -34,7 +34,11 @@ export function createDispatcher(deps: DispatchDeps) {
     return depth;
   };
 
-  const runCall = async (cfg: ConfiguredEvent, call: ConfiguredEvent['tool_calls'][number], event: EventRow): Promise<Firing> => {
+  const runCall = async (
+    cfg: ConfiguredEvent,
+    call: ConfiguredEvent['tool_calls'][number],
+    event: EventRow,
+  ): Promise<Firing> => {
     const base = { configured_event_id: cfg.id, tool: call.tool };
     const tool = deps.tools.get(call.tool);
     if (!tool) return { ...base, ok: false, error: `unknown tool '${call.tool}'` };
@@ -59,7 +63,11 @@ export function createDispatcher(deps: DispatchDeps) {
      * Runs what fires and records it with what did not (for trace). Past the depth guard the
      * configured events that would have fired are `not_fired` with reason `depth` too.
      */
-    async dispatch(event: EventRow, fire: ConfiguredEvent[], notFired: NotFired[] = []): Promise<{ fired: Firing[]; not_fired: NotFired[] }> {
+    async dispatch(
+      event: EventRow,
+      fire: ConfiguredEvent[],
+      notFired: NotFired[] = [],
+    ): Promise<{ fired: Firing[]; not_fired: NotFired[] }> {
       const calls = fire.flatMap((cfg) => cfg.tool_calls.map((call) => ({ cfg, call })));
       if (calls.length === 0 && notFired.length === 0) return { fired: [], not_fired: [] };
       let fired: Firing[] = [];
@@ -67,8 +75,15 @@ export function createDispatcher(deps: DispatchDeps) {
       const depth = calls.length > 0 ? await depthOf(event) : 0;
       if (depth >= deps.maxDepth) {
         const error = `not run: this event is ${depth} causation links deep, the limit is ${deps.maxDepth} (a loop of configured events?)`;
-        fired = calls.map(({ cfg, call }) => ({ configured_event_id: cfg.id, tool: call.tool, ok: false, error, skipped: 'depth_limit' as const }));
-        for (const cfg of fire) if (cfg.tool_calls.length > 0) not_fired.push({ configured_event_id: cfg.id, reason: 'depth' });
+        fired = calls.map(({ cfg, call }) => ({
+          configured_event_id: cfg.id,
+          tool: call.tool,
+          ok: false,
+          error,
+          skipped: 'depth_limit' as const,
+        }));
+        for (const cfg of fire)
+          if (cfg.tool_calls.length > 0) not_fired.push({ configured_event_id: cfg.id, reason: 'depth' });
       } else {
         fired = await Promise.all(calls.map(({ cfg, call }) => runCall(cfg, call, event)));
       }

@@ -22,7 +22,12 @@ export function checkEmitterInput(input: Pick<NewConfiguredEvent, 'type' | 'time
     return { ok: false, code: ErrorCode.invalidSchedule, message: "timezone applies only to 'schedule:' patterns" };
   }
   if (input.matcher === undefined || input.matcher === null) return { ok: true, matcher: null, timezone };
-  if (isSchedulePattern(input.type)) return { ok: false, code: ErrorCode.invalidMatcher, message: 'a scheduled event cannot have a matcher: its ticks always fire' };
+  if (isSchedulePattern(input.type))
+    return {
+      ok: false,
+      code: ErrorCode.invalidMatcher,
+      message: 'a scheduled event cannot have a matcher: its ticks always fire',
+    };
   const matcher = parseMatcher(input.matcher);
   if (!matcher.ok) return { ok: false, code: ErrorCode.invalidMatcher, message: matcher.reason };
   return { ok: true, matcher: matcher.matcher, timezone };
@@ -37,6 +42,9 @@ export function nextRunsOf(cfg: { type: string; timezone?: string | null }, nowM
  * A configured event as REST and MCP show it: a scheduled one carries its next 5 runs (spec §6.4),
  * computed when shown and never stored, so the minute walk never pays for them.
  */
-export function presentConfigured<T extends { type: string; timezone?: string | null }>(cfg: T, nowMs: number): T | (T & { next_runs: string[] }) {
+export function presentConfigured<T extends { type: string; timezone?: string | null }>(
+  cfg: T,
+  nowMs: number,
+): T | (T & { next_runs: string[] }) {
   return isSchedulePattern(cfg.type) ? { ...cfg, next_runs: nextRunsOf(cfg, nowMs) } : cfg;
 }

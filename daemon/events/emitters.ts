@@ -33,7 +33,17 @@ export const RUNTIME_EMITTERS = ['session', 'context'];
  * The emitters of issue 7, wired into every Company runtime (company-runtime.ts): the minute
  * scheduler, the inbound webhook route, the cause reporter (detectors) and the question desk.
  */
-export const WIRED_EMITTERS = ['schedule', 'webhook', 'loop', 'guardrail', 'graph_guardrail', 'shell', 'agent', 'ideas', 'question'];
+export const WIRED_EMITTERS = [
+  'schedule',
+  'webhook',
+  'loop',
+  'guardrail',
+  'graph_guardrail',
+  'shell',
+  'agent',
+  'ideas',
+  'question',
+];
 
 /** The daemon's registry: every runtime reads it. With issue 7 every known prefix has an emitter. */
 export const defaultEmitters: EmitterRegistry = createEmitterRegistry([...RUNTIME_EMITTERS, ...WIRED_EMITTERS]);
@@ -44,7 +54,16 @@ export const defaultEmitters: EmitterRegistry = createEmitterRegistry([...RUNTIM
  * shown armed, with these names in the answer, instead of silently never firing.
  */
 export const EMITTED_NAMES: Readonly<Record<string, readonly string[]>> = {
-  session: ['start', 'execution_start', 'quest_start', 'quest_end', 'quest_result', 'step_start', 'stopped', 'first_execution_complete'],
+  session: [
+    'start',
+    'execution_start',
+    'quest_start',
+    'quest_end',
+    'quest_result',
+    'step_start',
+    'stopped',
+    'first_execution_complete',
+  ],
   context: ['budget:exceeded'],
   loop: ['detected'],
   guardrail: ['violation'],
@@ -56,7 +75,10 @@ export const EMITTED_NAMES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Why a pattern never fires on this registry, with the names that do fire under its prefix; null when it can fire. */
-export function whyArmed(registry: EmitterRegistry, type: string): { reason: string; names_that_fire: string[] } | null {
+export function whyArmed(
+  registry: EmitterRegistry,
+  type: string,
+): { reason: string; names_that_fire: string[] } | null {
   const colon = type.indexOf(':');
   const prefix = colon < 0 ? type : type.slice(0, colon);
   const name = type.slice(colon + 1);

@@ -9,7 +9,12 @@ export const MAX_WAIT_SECONDS = 60;
  * `seconds` pass, or when the client goes away. `probe` is the same query the route answers with,
  * so what wakes the request is exactly what it returns.
  */
-export function waitForEvents<T>(ctx: Context, events: EventsService, seconds: number, probe: () => Promise<T | null>): Promise<T | null> {
+export function waitForEvents<T>(
+  ctx: Context,
+  events: EventsService,
+  seconds: number,
+  probe: () => Promise<T | null>,
+): Promise<T | null> {
   return new Promise((resolve, reject) => {
     let done = false;
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -7,7 +7,11 @@ import type { IdempotencyStore } from '../store/runtime-types.js';
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
 export const checkIdempotencyKey = (key: string): string => {
-  if (!KEY.test(key)) throw invalid('Idempotency-Key: 1-200 printable characters (letters, digits, punctuation), no spaces.', ErrorCode.validationFailed);
+  if (!KEY.test(key))
+    throw invalid(
+      'Idempotency-Key: 1-200 printable characters (letters, digits, punctuation), no spaces.',
+      ErrorCode.validationFailed,
+    );
   return key;
 };
 
@@ -19,16 +23,26 @@ export const checkIdempotencyKey = (key: string): string => {
  */
 export function createIdempotentRunner(store: IdempotencyStore, now: () => number) {
   const inFlight = new Map<string, Promise<unknown>>();
-  return async function once<T>(scope: string, key: string, request: unknown, run: () => Promise<T>): Promise<{ answer: T; replayed: boolean }> {
+  return async function once<T>(
+    scope: string,
+    key: string,
+    request: unknown,
+    run: () => Promise<T>,
+  ): Promise<{ answer: T; replayed: boolean }> {
     const id = `${scope}\0${checkIdempotencyKey(key)}`;
-    const fingerprint = createHash('sha256').update(JSON.stringify(request ?? null)).digest('base64url');
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify(request ?? null))
+      .digest('base64url');
     // Set before the first await: of two concurrent requests with one key, the second waits for the first.
     while (inFlight.has(id)) await inFlight.get(id)!.catch(() => undefined);
     const attempt = (async () => {
       const seen = await store.get(id, now());
       if (seen) {
         if (seen.fingerprint !== fingerprint) {
-          throw conflicting(`Idempotency-Key '${key}' was used within the last 24 hours for a different request; use a new key.`, ErrorCode.idempotencyKeyReused);
+          throw conflicting(
+            `Idempotency-Key '${key}' was used within the last 24 hours for a different request; use a new key.`,
+            ErrorCode.idempotencyKeyReused,
+          );
         }
         return { answer: seen.answer as T, replayed: true };
       }

@@ -21,7 +21,12 @@ export interface MatcherHook {
 export const matcherSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('exact'), agent_id: z.string().min(1).max(200) }).strict(),
   z
-    .object({ kind: z.literal('predicated'), field: z.string().min(1).max(200), regex: z.string().min(1).max(1000), flags: z.string().max(10).optional() })
+    .object({
+      kind: z.literal('predicated'),
+      field: z.string().min(1).max(200),
+      regex: z.string().min(1).max(1000),
+      flags: z.string().max(10).optional(),
+    })
     .strict(),
   z
     .object({

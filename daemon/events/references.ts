@@ -20,24 +20,32 @@ export interface ReferenceProblem {
 
 /** The path a reference reads, or a sentence saying why it is not one. */
 export function parseReference(inner: string): { ok: true; path: string[] } | { ok: false; message: string } {
-  if (!inner.startsWith('event.')) return { ok: false, message: `'{{${inner}}}' is not a reference: only {{event.<field>}} exists` };
+  if (!inner.startsWith('event.'))
+    return { ok: false, message: `'{{${inner}}}' is not a reference: only {{event.<field>}} exists` };
   const path = inner.slice('event.'.length).split('.');
   const [head, ...rest] = path;
   if (head === 'content') {
     if (rest.length > MAX_SEGMENTS || !rest.every((s) => SEGMENT.test(s))) {
-      return { ok: false, message: `'{{${inner}}}': a content path is up to ${MAX_SEGMENTS} names of letters, digits, _ or - joined by dots` };
+      return {
+        ok: false,
+        message: `'{{${inner}}}': a content path is up to ${MAX_SEGMENTS} names of letters, digits, _ or - joined by dots`,
+      };
     }
     return { ok: true, path };
   }
   if ((TOP_FIELDS as readonly string[]).includes(head!) && rest.length === 0) return { ok: true, path };
-  return { ok: false, message: `'{{${inner}}}': unknown field '${path.join('.')}'; use ${TOP_FIELDS.join(', ')}, content or content.<path>` };
+  return {
+    ok: false,
+    message: `'{{${inner}}}': unknown field '${path.join('.')}'; use ${TOP_FIELDS.join(', ')}, content or content.<path>`,
+  };
 }
 
 /** Every string of a JSON value with where it sits (object keys are not templates). */
 function* stringsOf(value: unknown, at: string[]): Generator<[string, string[]]> {
   if (typeof value === 'string') yield [value, at];
   else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* stringsOf(value[i], [...at, String(i)]);
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* stringsOf(v, [...at, k]);
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) yield* stringsOf(v, [...at, k]);
 }
 
 /** The first bad reference in `args`, or null; also the paths of strings that are exactly one reference. */
@@ -91,7 +99,8 @@ export function resolveReferences<T>(args: T, event: EventRow): T {
       });
     }
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
     return value;
   };
   return walk(args) as T;

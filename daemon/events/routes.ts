@@ -18,7 +18,9 @@ const listQuery = z.object({
   agent_id: id.optional(),
   session_id: id.optional(),
   quest_id: id.optional(),
-  since: z.iso.datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' }).optional(),
+  since: z.iso
+    .datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' })
+    .optional(),
   since_id: id.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
   configured: z.enum(['true', 'false']).optional(),
@@ -27,7 +29,13 @@ const listQuery = z.object({
 });
 const triggerById = z.object({ configured_event_id: id, content: boundedJson.optional() }).strict();
 const triggerByType = z
-  .object({ type: z.string().min(1).max(200), agent_id: id.nullish(), session_id: id.nullish(), quest_id: id.nullish(), content: boundedJson.optional() })
+  .object({
+    type: z.string().min(1).max(200),
+    agent_id: id.nullish(),
+    session_id: id.nullish(),
+    quest_id: id.nullish(),
+    content: boundedJson.optional(),
+  })
   .strict();
 const traceInput = z.object({ event_id: id });
 
@@ -41,10 +49,20 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
 
   router.get('/api/events', async (ctx) => {
     const q = validate(listQuery, ctx.query);
-    const filter: EventFilter = { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id };
+    const filter: EventFilter = {
+      event_type: q.event_type,
+      agent_id: q.agent_id,
+      session_id: q.session_id,
+      quest_id: q.quest_id,
+    };
     if (q.configured === 'true' || q.scheduled === 'true') {
       const all = await ev.listConfigured(filter);
-      const chosen = q.scheduled === 'true' ? all.filter((c) => isSchedulePattern(c.type)) : q.scheduled === 'false' ? all.filter((c) => !isSchedulePattern(c.type)) : all;
+      const chosen =
+        q.scheduled === 'true'
+          ? all.filter((c) => isSchedulePattern(c.type))
+          : q.scheduled === 'false'
+            ? all.filter((c) => !isSchedulePattern(c.type))
+            : all;
       ctx.body = { events: chosen.map(view) };
       return;
     }
@@ -66,7 +84,12 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
 
   router.get('/api/events/stream', async (ctx) => {
     const q = validate(listQuery, ctx.query);
-    await streamEvents(ctx, ev, { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id }, q.since_id);
+    await streamEvents(
+      ctx,
+      ev,
+      { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id },
+      q.since_id,
+    );
   });
 
   router.post('/api/events', async (ctx) => {
@@ -81,7 +104,10 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     const trigger = async () => ({
       ok: true,
       ...(byId
-        ? await ev.fire(validate(triggerById, raw).configured_event_id, { content: (raw as { content?: unknown }).content, source: 'manual' })
+        ? await ev.fire(validate(triggerById, raw).configured_event_id, {
+            content: (raw as { content?: unknown }).content,
+            source: 'manual',
+          })
         : await ev.emit({ ...validate(triggerByType, raw), source: 'manual' })),
     });
     // CONTRACT §8: a repeat within 24 h answers what the first call answered and fires nothing.
@@ -97,8 +123,14 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     if (!tree) throw notFound(`No event ${eventId} in this Company's log.`, ErrorCode.eventNotFound);
     return tree;
   };
-  router.get('/api/events/trace', async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.query).event_id)));
-  router.post('/api/events/trace', async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.request.body).event_id)));
+  router.get(
+    '/api/events/trace',
+    async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.query).event_id)),
+  );
+  router.post(
+    '/api/events/trace',
+    async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.request.body).event_id)),
+  );
 
   router.get('/api/events/:id', async (ctx) => {
     const cfg = await ev.get(ctx.params.id!);
@@ -106,11 +138,18 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });
-  const update = async (ctx: any) => void (ctx.body = { ok: true, event: view(await ev.update(ctx.params.id, ctx.request.body ?? {})) });
+  const update = async (ctx: any) =>
+    void (ctx.body = { ok: true, event: view(await ev.update(ctx.params.id, ctx.request.body ?? {})) });
   router.patch('/api/events/:id', update);
   router.post('/api/events/:id', update);
-  router.post('/api/events/:id/enable', async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, true)) }));
-  router.post('/api/events/:id/disable', async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, false)) }));
+  router.post(
+    '/api/events/:id/enable',
+    async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, true)) }),
+  );
+  router.post(
+    '/api/events/:id/disable',
+    async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, false)) }),
+  );
   router.delete('/api/events/:id', async (ctx) => {
     await ev.delete(ctx.params.id!);
     ctx.body = { ok: true, id: ctx.params.id, deleted: true };

@@ -3,7 +3,14 @@ import { ErrorCode } from '../../shared/errors.js';
 import { boundedJson } from '../http/json-depth.js';
 import { missing, parseInput } from '../domain-error.js';
 import type { RuntimeCore } from '../runtime/core.js';
-import { EVENT_SOURCES, type CompanyServices, type EmitInput, type Emitted, type EventRow, type EventsService } from '../runtime/services.js';
+import {
+  EVENT_SOURCES,
+  type CompanyServices,
+  type EmitInput,
+  type Emitted,
+  type EventRow,
+  type EventsService,
+} from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
@@ -33,7 +40,9 @@ const filterSchema = z.object({
   agent_id: z.string().min(1).max(200).optional(),
   session_id: z.string().min(1).max(200).optional(),
   quest_id: z.string().min(1).max(200).optional(),
-  since: z.iso.datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' }).optional(),
+  since: z.iso
+    .datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' })
+    .optional(),
   since_id: z.string().min(1).max(200).optional(),
   limit: z.number().int().min(1).max(1000).optional(),
 });
@@ -60,7 +69,8 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
 
   const append = async (input: EmitInput): Promise<EventRow> => {
     const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
-    if (input.caused_by && !parent) throw missing(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
+    if (input.caused_by && !parent)
+      throw missing(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
     const row = await log.append({
       type: input.type,
       agent_id: input.agent_id ?? null,

@@ -11,7 +11,12 @@ export const HEARTBEAT_MS = 15_000;
  * frames. The cursor is the `id:` of each frame, so a client that reconnects resumes exactly.
  * Without a cursor the stream starts at the end of the log (only new events).
  */
-export async function streamEvents(ctx: Context, events: Required<EventsService>, filter: EventFilter, sinceId: string | undefined): Promise<void> {
+export async function streamEvents(
+  ctx: Context,
+  events: Required<EventsService>,
+  filter: EventFilter,
+  sinceId: string | undefined,
+): Promise<void> {
   let cursor = sinceId ?? ctx.get('Last-Event-ID') ?? '';
   if (!cursor) cursor = (await events.lastId()) ?? '';
   const out = new PassThrough();

@@ -38,7 +38,10 @@ const orEvent = (given: string | undefined, fromEvent: string | null, what: stri
   return id;
 };
 
-const withEventOwner = <A extends { agent_id?: string | null; session_id?: string | null }>(args: A, event: EventRow): A => {
+const withEventOwner = <A extends { agent_id?: string | null; session_id?: string | null }>(
+  args: A,
+  event: EventRow,
+): A => {
   if (args.agent_id !== undefined || args.session_id !== undefined) return args;
   return event.session_id ? { ...args, session_id: event.session_id } : { ...args, agent_id: event.agent_id };
 };
@@ -54,13 +57,16 @@ export const BUILTIN_TOOLS: ToolDefinition[] = [
   },
   {
     name: 'quests.update',
-    description: "Moves or edits a quest: { quest_id? (default: the event's quest), status?, result?, title?, agent_id?, session_id? }.",
+    description:
+      "Moves or edits a quest: { quest_id? (default: the event's quest), status?, result?, title?, agent_id?, session_id? }.",
     args: questChangeSchema.extend({ quest_id: z.string().min(1).optional() }).strict(),
-    run: ({ quest_id, ...change }, { services, event }) => services.quests.update(orEvent(quest_id, event.quest_id, 'quest_id'), change, event.id),
+    run: ({ quest_id, ...change }, { services, event }) =>
+      services.quests.update(orEvent(quest_id, event.quest_id, 'quest_id'), change, event.id),
   },
   {
     name: 'message_to',
-    description: 'Sends a message to an agent id or a role (one of its agents is picked) and starts a turn: { to, text, from? }.',
+    description:
+      'Sends a message to an agent id or a role (one of its agents is picked) and starts a turn: { to, text, from? }.',
     args: messageSchema.strict(),
     run: (args, { services, event }) => services.messageTo(args, event.id),
   },
@@ -73,7 +79,12 @@ export const BUILTIN_TOOLS: ToolDefinition[] = [
       const id = orEvent(session_id, event.session_id, 'session_id');
       const sessions = services.sessions;
       if (Object.keys(fields).length > 0) await sessions.update!(id, fields, event.id);
-      if (append) await sessions.append(id, { from: append.from ?? `event:${event.id}`, text: append.text }, { caused_by: event.id });
+      if (append)
+        await sessions.append(
+          id,
+          { from: append.from ?? `event:${event.id}`, text: append.text },
+          { caused_by: event.id },
+        );
       if (start_turn) await sessions.startTurn!(id, event.id);
       if (status === 'stopped') return sessions.stop(id, event.id);
       return sessions.get(id);
@@ -97,7 +108,10 @@ export function createToolRegistry(extra: ToolDefinition[] = []): ToolRegistry {
       return calls.map((call, i) => {
         const tool = tools.get(call.tool);
         if (!tool) {
-          throw invalid(`tool_calls.${i}.tool: unknown tool '${call.tool}'; available: ${[...tools.keys()].sort().join(', ')}.`, ErrorCode.unknownTool);
+          throw invalid(
+            `tool_calls.${i}.tool: unknown tool '${call.tool}'; available: ${[...tools.keys()].sort().join(', ')}.`,
+            ErrorCode.unknownTool,
+          );
         }
         const refs = checkReferences(call.args ?? {});
         if (refs.problem) {
@@ -106,7 +120,8 @@ export function createToolRegistry(extra: ToolDefinition[] = []): ToolRegistry {
         }
         // A field that is exactly one reference gets its type from the event at dispatch: its own
         // type is checked then; every other field is checked now.
-        const underReference = (path: PropertyKey[]) => refs.exact.some((at) => at.every((name, k) => String(path[k]) === name));
+        const underReference = (path: PropertyKey[]) =>
+          refs.exact.some((at) => at.every((name, k) => String(path[k]) === name));
         const parsed = tool.args.safeParse(call.args ?? {});
         const issue = parsed.success ? undefined : parsed.error.issues.find((x) => !underReference(x.path));
         if (issue) {

@@ -25,7 +25,11 @@ export const MAX_TRACE_NODES = 2000;
  * The causation tree of an event: what it fired, and the events those calls caused, down to the
  * leaves. Children are the events whose `causation_id` is this event, oldest first.
  */
-export async function buildTrace(log: EventLog, firings: Pick<FiringStore, 'of' | 'notFiredOf'>, eventId: string): Promise<(TraceNode & { truncated?: boolean; path?: EventRow[] }) | null> {
+export async function buildTrace(
+  log: EventLog,
+  firings: Pick<FiringStore, 'of' | 'notFiredOf'>,
+  eventId: string,
+): Promise<(TraceNode & { truncated?: boolean; path?: EventRow[] }) | null> {
   const root = await log.get(eventId);
   if (!root) return null;
   let budget = MAX_TRACE_NODES;

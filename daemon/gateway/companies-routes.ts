@@ -7,7 +7,6 @@ import { companyView, createCompany } from './companies.js';
 import { answeringCompanyRefusals } from './company-errors.js';
 import { seedDefaultSchedules } from '../events/schedule/defaults.js';
 
-
 /** `POST /api/companies {name}` → 201 `{ ok, id, name, created_at }`; `GET /api/companies` → `{ companies }` (CONTRACT §4). */
 export function companiesRoutes(deps: Deps): Router {
   const router = new Router({ prefix: '/api/companies' });
@@ -22,7 +21,10 @@ export function companiesRoutes(deps: Deps): Router {
       const runtime = await deps.runtimes.open({ id: company.id, name: company.name, owner_id: company.owner_id });
       await seedDefaultSchedules(runtime.services.events);
     } catch (err) {
-      deps.log.error('could not seed the default schedules of a new Company', { company_id: company.id, err: String((err as Error)?.message ?? err) });
+      deps.log.error('could not seed the default schedules of a new Company', {
+        company_id: company.id,
+        err: String((err as Error)?.message ?? err),
+      });
     }
     ctx.status = 201;
     ctx.body = { ok: true, ...companyView(company) };

@@ -34,7 +34,11 @@ export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: 
  * → `not_yours` (tenant isolation: it exists, but not for this caller, 403); nothing by that id or
  * name → `not_found` (404).
  */
-export async function resolveOwnedCompany(deps: Pick<Deps, 'stores'>, owner: UserRecord, ref: string): Promise<CompanyRecord> {
+export async function resolveOwnedCompany(
+  deps: Pick<Deps, 'stores'>,
+  owner: UserRecord,
+  ref: string,
+): Promise<CompanyRecord> {
   const mine = await deps.stores.companies.listByOwner(owner.id);
   const found = mine.find((c) => c.id === ref) ?? mine.find((c) => c.name.toLowerCase() === ref.toLowerCase());
   if (found) return found;

@@ -19,9 +19,11 @@ export class CompanyRefused extends Error {
 export const unknownCompany = (ref: string): ApiError =>
   notFound(`No Company '${ref}' exists. List yours with GET /api/companies.`, ErrorCode.companyNotFound);
 
-export const notYours = (ref: string): ApiError => forbidden(`Company '${ref}' is not one of yours.`, ErrorCode.companyForbidden);
+export const notYours = (ref: string): ApiError =>
+  forbidden(`Company '${ref}' is not one of yours.`, ErrorCode.companyForbidden);
 
-const nameTaken = (name: string): ApiError => conflict(`You already have a Company named '${name}'.`, ErrorCode.companyNameTaken);
+const nameTaken = (name: string): ApiError =>
+  conflict(`You already have a Company named '${name}'.`, ErrorCode.companyNameTaken);
 
 /** The HTTP answer of a CompanyRefused; any other error is returned as it is, to be rethrown. */
 export function companyHttpError(err: unknown): unknown {

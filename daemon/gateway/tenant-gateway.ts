@@ -45,7 +45,10 @@ async function handOff(deps: Pick<Deps, 'runtimes'>, ctx: Context, tenant: Tenan
 function selectForSecretKey(ctx: Context, own: CompanyRef): CompanyRef {
   const selector = readCompanySelector(ctx);
   if (selector && selector.id !== own.id) {
-    throw forbidden(`This secret key belongs to Company ${own.id}; it cannot reach Company ${selector.id}.`, ErrorCode.companyForbidden);
+    throw forbidden(
+      `This secret key belongs to Company ${own.id}; it cannot reach Company ${selector.id}.`,
+      ErrorCode.companyForbidden,
+    );
   }
   return own;
 }

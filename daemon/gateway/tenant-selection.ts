@@ -6,7 +6,15 @@ import { ApiError, badRequest } from '../http/api-error.js';
  * Prefixes that are not Company runtime routes (issue 5, spec §4.6): they need no Company and the
  * gateway never touches them, so an unknown path under them stays an ordinary 404.
  */
-const NON_TENANT_PREFIXES = ['/api/auth', '/api/me', '/api/keys', '/api/account', '/api/companies', '/api/billing', '/api/dev'];
+const NON_TENANT_PREFIXES = [
+  '/api/auth',
+  '/api/me',
+  '/api/keys',
+  '/api/account',
+  '/api/companies',
+  '/api/billing',
+  '/api/dev',
+];
 
 /** Every other `/api/<something>` path belongs to a Company runtime. The router matches case-insensitively, so this does too. */
 export function isTenantPath(path: string): boolean {

@@ -29,6 +29,12 @@ export const forbidden = (message: string, code: string = ErrorCode.forbidden) =
 export const notFound = (message: string, code: string = ErrorCode.notFound) => new ApiError(404, code, message);
 export const conflict = (message: string, code: string = ErrorCode.conflict) => new ApiError(409, code, message);
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests. Try again later.') =>
-  new ApiError(429, ErrorCode.rateLimited, message, { retry_after: retryAfterSeconds }, {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  });
+  new ApiError(
+    429,
+    ErrorCode.rateLimited,
+    message,
+    { retry_after: retryAfterSeconds },
+    {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    },
+  );

@@ -38,7 +38,11 @@ export function parseJsonBody(options: BodyOptions): Middleware {
       return next();
     }
     if (!isJsonContentType(ctx.get('Content-Type'))) {
-      throw new ApiError(415, ErrorCode.unsupportedMediaType, 'Request bodies must be JSON: send Content-Type: application/json.');
+      throw new ApiError(
+        415,
+        ErrorCode.unsupportedMediaType,
+        'Request bodies must be JSON: send Content-Type: application/json.',
+      );
     }
     ctx.request.body = parseJson(raw);
     return next();
@@ -46,7 +50,10 @@ export function parseJsonBody(options: BodyOptions): Middleware {
 }
 
 export function isJsonContentType(header: string): boolean {
-  const [type, ...params] = header.toLowerCase().split(';').map((s) => s.trim());
+  const [type, ...params] = header
+    .toLowerCase()
+    .split(';')
+    .map((s) => s.trim());
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type ?? '')) return false;
   const charset = params.find((p) => p.startsWith('charset='));
   return !charset || charset === 'charset=utf-8';
@@ -54,7 +61,8 @@ export function isJsonContentType(header: string): boolean {
 
 export function parseJson(raw: Buffer): unknown {
   const text = decodeUtf8(raw);
-  if (text === null) throw new ApiError(400, ErrorCode.invalidJson, 'The request body is not valid UTF-8: send JSON encoded as UTF-8.');
+  if (text === null)
+    throw new ApiError(400, ErrorCode.invalidJson, 'The request body is not valid UTF-8: send JSON encoded as UTF-8.');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -62,14 +70,23 @@ export function parseJson(raw: Buffer): unknown {
     throw new ApiError(400, ErrorCode.invalidJson, `The request body is not valid JSON: ${(err as Error).message}`);
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ApiError(400, ErrorCode.invalidJson, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+    throw new ApiError(
+      400,
+      ErrorCode.invalidJson,
+      `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
   }
   return value;
 }
 
 export async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
   const tooLarge = () =>
-    new ApiError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${formatBytes(limit)} allowed here.`, { limit_bytes: limit });
+    new ApiError(
+      413,
+      ErrorCode.payloadTooLarge,
+      `The request body is larger than the ${formatBytes(limit)} allowed here.`,
+      { limit_bytes: limit },
+    );
   const declared = Number(ctx.get('Content-Length') || 0);
   if (declared > limit) {
     ctx.req.resume(); // drain, so the client finishes sending and reads our answer

@@ -16,7 +16,8 @@ export function errorRenderer(log: Logger): Middleware {
       await next();
     } catch (err) {
       const { status, body, headers } = toResponse(err);
-      if (status >= 500) log.error('request failed', { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
+      if (status >= 500)
+        log.error('request failed', { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
       ctx.status = status;
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
       ctx.body = { ...body, request_id: ctx.state.requestId } satisfies ErrorBody;
@@ -45,20 +46,34 @@ function toResponse(err: unknown): { status: number; body: ErrorBody; headers: R
 }
 
 function internal() {
-  return { status: 500, body: { error: 'Internal error. It has been logged with this request id.', code: ErrorCode.internal }, headers: {} };
+  return {
+    status: 500,
+    body: { error: 'Internal error. It has been logged with this request id.', code: ErrorCode.internal },
+    headers: {},
+  };
 }
 
 function codeForStatus(status: number): string {
   switch (status) {
-    case 400: return ErrorCode.badRequest;
-    case 401: return ErrorCode.unauthorized;
-    case 403: return ErrorCode.forbidden;
-    case 404: return ErrorCode.notFound;
-    case 405: return ErrorCode.methodNotAllowed;
-    case 409: return ErrorCode.conflict;
-    case 413: return ErrorCode.payloadTooLarge;
-    case 415: return ErrorCode.unsupportedMediaType;
-    case 429: return ErrorCode.rateLimited;
-    default: return ErrorCode.badRequest;
+    case 400:
+      return ErrorCode.badRequest;
+    case 401:
+      return ErrorCode.unauthorized;
+    case 403:
+      return ErrorCode.forbidden;
+    case 404:
+      return ErrorCode.notFound;
+    case 405:
+      return ErrorCode.methodNotAllowed;
+    case 409:
+      return ErrorCode.conflict;
+    case 413:
+      return ErrorCode.payloadTooLarge;
+    case 415:
+      return ErrorCode.unsupportedMediaType;
+    case 429:
+      return ErrorCode.rateLimited;
+    default:
+      return ErrorCode.badRequest;
   }
 }

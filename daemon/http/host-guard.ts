@@ -18,13 +18,18 @@ export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']
  * The host of publicUrl is always allowed. A request with no Host (HTTP/1.0) cannot be a rebinding.
  */
 export function hostGuard(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>): Middleware {
-  const allowed = new Set([...LOOPBACK_HOSTS, ...(config.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean)]);
+  const allowed = new Set([
+    ...LOOPBACK_HOSTS,
+    ...(config.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean),
+  ]);
   allowed.add(hostnameOf(new URL(config.publicUrl).host));
   const openToAll = allowed.has('*');
   const suffixes = [...allowed].filter((h) => h.startsWith('.'));
   const loopbackBind = isLoopback(config.host);
   const accepts = (name: string) =>
-    allowed.has(name) || suffixes.some((s) => name.endsWith(s) || name === s.slice(1)) || (!loopbackBind && isIP(name.replace(/^\[|\]$/g, '')) !== 0);
+    allowed.has(name) ||
+    suffixes.some((s) => name.endsWith(s) || name === s.slice(1)) ||
+    (!loopbackBind && isIP(name.replace(/^\[|\]$/g, '')) !== 0);
 
   return async function checkHost(ctx, next) {
     const header = ctx.get('Host');

@@ -8,7 +8,10 @@ import type { Random } from '../random.js';
  */
 export function sendTokenPage(ctx: Context, random: Random, render: (nonce: string) => string): void {
   const nonce = random.bytes(16).toString('base64');
-  ctx.set('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'`);
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'`,
+  );
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.type = 'text/html; charset=utf-8';

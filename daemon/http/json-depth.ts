@@ -19,7 +19,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, quotes included
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, quotes included
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -19,7 +19,12 @@ export interface RateLimiter {
 }
 
 /** Sliding-log limiter over one or more windows (e.g. 1 per 60 s and 5 per hour for signup). */
-export function createRateLimiter(store: LimitStore, clock: Clock, scope: string, rules: readonly WindowRule[]): RateLimiter {
+export function createRateLimiter(
+  store: LimitStore,
+  clock: Clock,
+  scope: string,
+  rules: readonly WindowRule[],
+): RateLimiter {
   const keyOf = (key: string) => `${scope}|${key}`;
   return {
     async hit(key) {
@@ -56,7 +61,13 @@ export interface FailureCeiling {
  * it by `<factor>:<email>` for unknown e-mails too, so a lock-out does not reveal which exist.
  * The failures are stored; the attempts in flight are this process's own (a restart ends them).
  */
-export function createFailureCeiling(store: LimitStore, clock: Clock, scope: string, max: number, lockMs: number): FailureCeiling {
+export function createFailureCeiling(
+  store: LimitStore,
+  clock: Clock,
+  scope: string,
+  max: number,
+  lockMs: number,
+): FailureCeiling {
   const rule: CeilingRule = { max, lockMs };
   const keyOf = (key: string) => `${scope}|${key}`;
   const inFlight = new Map<string, { n: number; waiters: (() => void)[] }>();

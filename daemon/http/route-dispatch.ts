@@ -47,7 +47,8 @@ function groupsForPath(groups: Router[]): (path: string) => number[] {
   const routeLayers = groups.map((group) =>
     group.host ? null : (group.stack as unknown as Layer[]).filter((layer) => layer.methods.length > 0),
   );
-  const compute = (path: string) => routeLayers.flatMap((layers, i) => (!layers || layers.some((l) => l.match(path)) ? [i] : []));
+  const compute = (path: string) =>
+    routeLayers.flatMap((layers, i) => (!layers || layers.some((l) => l.match(path)) ? [i] : []));
   const memo = new Map<string, number[]>();
   return (path) => {
     if (path.length > MEMO_PATH_CHARS) return compute(path);
@@ -65,12 +66,22 @@ function groupsForPath(groups: Router[]): (path: string) => number[] {
  * still needs our JSON body. Both are the client's mistake, so both are a 405, never a 5xx; a
  * method on a path no route has is a 404.
  */
-export async function answerWrongMethod(ctx: Parameters<Middleware>[0], next: () => Promise<unknown>, allowed: Middleware): Promise<void> {
+export async function answerWrongMethod(
+  ctx: Parameters<Middleware>[0],
+  next: () => Promise<unknown>,
+  allowed: Middleware,
+): Promise<void> {
   await allowed(ctx, next);
   if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) {
     const allow = String(ctx.response.get('Allow'));
     ctx.remove('Allow');
     if (!allow) throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
-    throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on ${ctx.path}; it takes ${allow}.`, {}, { Allow: allow });
+    throw new ApiError(
+      405,
+      ErrorCode.methodNotAllowed,
+      `${ctx.method} is not supported on ${ctx.path}; it takes ${allow}.`,
+      {},
+      { Allow: allow },
+    );
   }
 }

@@ -26,12 +26,16 @@ const TOUCH_EVERY_MS = 60_000;
  * Every request loads the row named by `sid` (no cache), so a revoked session fails on its very
  * next request. Partial (TOTP-pending) tokens are refused here: they only work at /api/auth/totp/login.
  */
-export function requireUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, options: RequireUserOptions = {}): Middleware {
+export function requireUser(
+  deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>,
+  options: RequireUserOptions = {},
+): Middleware {
   return async function userGuard(ctx, next) {
     ctx.state.auth = await authenticateUser(deps, ctx, options);
     const { session } = ctx.state.auth as UserAuth;
     const now = deps.clock.now();
-    if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) await deps.stores.sessions.touch(session.id, isoAt(now));
+    if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS)
+      await deps.stores.sessions.touch(session.id, isoAt(now));
     await next();
   };
 }
@@ -48,14 +52,23 @@ export function bearerToken(ctx: Pick<Context, 'get'>): string | null {
   return match ? match[1]! : null;
 }
 
-async function authenticateUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, ctx: Context, options: RequireUserOptions): Promise<UserAuth> {
+async function authenticateUser(
+  deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>,
+  ctx: Context,
+  options: RequireUserOptions,
+): Promise<UserAuth> {
   const token = bearerToken(ctx);
-  if (!token) throw new ApiError(401, ErrorCode.unauthorized, 'Authentication required: send Authorization: Bearer <token>.');
+  if (!token)
+    throw new ApiError(401, ErrorCode.unauthorized, 'Authentication required: send Authorization: Bearer <token>.');
   const now = deps.clock.now();
   const claims = looksLikeJwt(token) ? verifyToken(deps.secrets.jwtSecret, token, now) : null;
   if (!claims) throw new ApiError(401, ErrorCode.invalidToken, 'The token is invalid or expired. Log in again.');
   if (claims.typ === 'partial') {
-    throw new ApiError(401, ErrorCode.invalidToken, 'This token only completes a two-factor login at /api/auth/totp/login.');
+    throw new ApiError(
+      401,
+      ErrorCode.invalidToken,
+      'This token only completes a two-factor login at /api/auth/totp/login.',
+    );
   }
   const session = await deps.stores.sessions.find(claims.sid);
   if (!session || session.user_id !== claims.user_id || session.revoked_at || Date.parse(session.expires_at) <= now) {
@@ -64,7 +77,11 @@ async function authenticateUser(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>
   const user = await deps.stores.users.findById(claims.user_id);
   if (!user) throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
   if ((claims.typ === 'unverified' || session.kind === 'unverified') && !options.allowUnverified) {
-    throw new ApiError(403, ErrorCode.verificationPending, 'Verify your e-mail address first: enter the 6-digit code we sent (POST /api/auth/verify).');
+    throw new ApiError(
+      403,
+      ErrorCode.verificationPending,
+      'Verify your e-mail address first: enter the 6-digit code we sent (POST /api/auth/verify).',
+    );
   }
   return { user, session, claims };
 }

@@ -38,7 +38,8 @@ export function keyAuthOf(ctx: Context): KeyAuth {
 /** Authenticates the key headers and applies the tier gate; throws the 401/402 answers. */
 export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'>): Promise<KeyAuth> {
   const secret = bearerToken(ctx);
-  if (!secret) throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
+  if (!secret)
+    throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
   const sk = await findSecretKey(deps, secret);
   const user = await deps.stores.users.findById(sk.user_id);
   const company = await deps.stores.companies.findById(sk.company_id);
@@ -47,7 +48,10 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   const accountHeader = ctx.get('X-Api-Key').trim();
   const ak = accountHeader ? await findAccountKey(deps, accountHeader) : null;
   if (ak && ak.user_id !== sk.user_id) {
-    throw refuse('X-Api-Key belongs to another account than the secret key: send the account key of the same user, or none.', ErrorCode.accountKeyMismatch);
+    throw refuse(
+      'X-Api-Key belongs to another account than the secret key: send the account key of the same user, or none.',
+      ErrorCode.accountKeyMismatch,
+    );
   }
 
   assertKeyTier(user.tier);
@@ -55,7 +59,12 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   const now = deps.clock.now();
   await touchIfStale(deps, 'secret', sk, now);
   if (ak) await touchIfStale(deps, 'account', ak, now);
-  return { user, company: { id: company.id, name: company.name, owner_id: company.owner_id }, keyId: sk.id, accountKey: ak !== null };
+  return {
+    user,
+    company: { id: company.id, name: company.name, owner_id: company.owner_id },
+    keyId: sk.id,
+    accountKey: ak !== null,
+  };
 }
 
 /**
@@ -64,7 +73,8 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
  * something about a hash, not about the key.
  */
 async function findSecretKey(deps: GuardDeps, value: string) {
-  if (looksLikeJwt(value)) throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
+  if (looksLikeJwt(value))
+    throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('secret', value);
   if (problem) throw refuse(describeKeyProblem('secret', problem), ErrorCode.malformedKey);
   const record = await deps.stores.keys.findSecretKeyByHash(hashKey(value));
@@ -73,7 +83,8 @@ async function findSecretKey(deps: GuardDeps, value: string) {
 }
 
 async function findAccountKey(deps: GuardDeps, value: string) {
-  if (looksLikeJwt(value)) throw refuse('X-Api-Key takes an account key (ak_…), not a session token.', ErrorCode.malformedKey);
+  if (looksLikeJwt(value))
+    throw refuse('X-Api-Key takes an account key (ak_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('account', value);
   if (problem) throw refuse(`X-Api-Key: ${describeKeyProblem('account', problem)}`, ErrorCode.malformedKey);
   const record = await deps.stores.keys.findAccountKeyByHash(hashKey(value));
@@ -81,7 +92,12 @@ async function findAccountKey(deps: GuardDeps, value: string) {
   return record;
 }
 
-async function touchIfStale(deps: GuardDeps, kind: 'secret' | 'account', key: { id: string; last_used_at: string | null }, now: number) {
+async function touchIfStale(
+  deps: GuardDeps,
+  kind: 'secret' | 'account',
+  key: { id: string; last_used_at: string | null },
+  now: number,
+) {
   if (key.last_used_at && now - Date.parse(key.last_used_at) < TOUCH_EVERY_MS) return;
   await deps.stores.keys.touch(kind, key.id, isoAt(now));
 }

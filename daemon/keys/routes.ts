@@ -12,8 +12,8 @@ import type { SecretKeyRecord } from '../store/types.js';
 import { generateKey } from './key-material.js';
 import { assertKeyTier } from './tier-gate.js';
 
-
-export const SAVE_NOTE = 'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';
+export const SAVE_NOTE =
+  'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';
 
 /**
  * Access keys (spec §4.5), all behind a full session JWT. Creating a key passes the tier gate
@@ -32,7 +32,12 @@ export function keyRoutes(deps: Deps): Router {
     const id = deps.ids('akey');
     // One write replaces the old row, so the old key fails on its very next use (spec §3.4).
     const { rotated } = await deps.stores.keys.setAccountKey({
-      id, user_id: user.id, hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
+      id,
+      user_id: user.id,
+      hash: fresh.hash,
+      prefix: fresh.prefix,
+      created_at: isoAt(deps.clock.now()),
+      last_used_at: null,
     });
     ctx.status = 201;
     ctx.body = { ok: true, id, api_key: fresh.key, rotated, prefix: fresh.prefix };
@@ -45,19 +50,38 @@ export function keyRoutes(deps: Deps): Router {
     const company = await answeringCompanyRefusals(resolveOwnedCompany(deps, user, body.root));
     const fresh = generateKey(deps.random, 'secret');
     const record = await deps.stores.keys.addSecretKey({
-      id: deps.ids('key'), user_id: user.id, company_id: company.id, name: body.name,
-      hash: fresh.hash, prefix: fresh.prefix, created_at: isoAt(deps.clock.now()), last_used_at: null,
+      id: deps.ids('key'),
+      user_id: user.id,
+      company_id: company.id,
+      name: body.name,
+      hash: fresh.hash,
+      prefix: fresh.prefix,
+      created_at: isoAt(deps.clock.now()),
+      last_used_at: null,
     });
     ctx.status = 201;
-    ctx.body = { ok: true, id: record.id, secret_key: fresh.key, note: SAVE_NOTE, ...(await secretKeyView(deps, record)) };
+    ctx.body = {
+      ok: true,
+      id: record.id,
+      secret_key: fresh.key,
+      note: SAVE_NOTE,
+      ...(await secretKeyView(deps, record)),
+    };
   });
 
   router.get('/api/keys', guard, async (ctx) => {
     const { user } = userOf(ctx);
     const ak = await deps.stores.keys.accountKeyOf(user.id);
     ctx.body = {
-      keys: await Promise.all((await deps.stores.keys.listSecretKeys(user.id)).map(async (k) => ({ id: k.id, ...(await secretKeyView(deps, k)) }))),
-      account_key: ak ? { id: ak.id, prefix: ak.prefix, created_at: ak.created_at, last_used_at: ak.last_used_at } : null,
+      keys: await Promise.all(
+        (await deps.stores.keys.listSecretKeys(user.id)).map(async (k) => ({
+          id: k.id,
+          ...(await secretKeyView(deps, k)),
+        })),
+      ),
+      account_key: ak
+        ? { id: ak.id, prefix: ak.prefix, created_at: ak.created_at, last_used_at: ak.last_used_at }
+        : null,
     };
   });
 
@@ -65,7 +89,8 @@ export function keyRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     const id = ctx.params.id!;
     // Another user's key id answers exactly like an unknown one: no effect, and nothing learned.
-    if (!(await deps.stores.keys.revokeSecretKey(id, user.id))) throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
+    if (!(await deps.stores.keys.revokeSecretKey(id, user.id)))
+      throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
     ctx.body = { ok: true, id, revoked: true };
   });
 

@@ -9,7 +9,11 @@ import { classify, rpcError, RpcCode } from './jsonrpc.js';
  */
 export function batchRefusal(version: string, batch: unknown[]): JSONRPCErrorResponse | null {
   if (version !== '' && version >= '2025-06-18') {
-    return rpcError(null, RpcCode.InvalidRequest, `Invalid request: JSON-RPC batches were removed in MCP 2025-06-18 (this request says ${version}); send one message per POST.`);
+    return rpcError(
+      null,
+      RpcCode.InvalidRequest,
+      `Invalid request: JSON-RPC batches were removed in MCP 2025-06-18 (this request says ${version}); send one message per POST.`,
+    );
   }
   if (batch.length === 0) return rpcError(null, RpcCode.InvalidRequest, 'Invalid request: an empty batch.');
   return null;
@@ -19,13 +23,22 @@ export function batchRefusal(version: string, batch: unknown[]): JSONRPCErrorRes
  * Answers each element in order with `answerOne` (null for a notification or a response, which get
  * no answer) and returns the array of answers; an empty array means "202, no body".
  */
-export async function answerBatch(batch: unknown[], answerOne: (message: JSONRPCMessage) => Promise<JSONRPCMessage | null>): Promise<JSONRPCMessage[]> {
+export async function answerBatch(
+  batch: unknown[],
+  answerOne: (message: JSONRPCMessage) => Promise<JSONRPCMessage | null>,
+): Promise<JSONRPCMessage[]> {
   const answers: JSONRPCMessage[] = [];
   for (const element of batch) {
     const c = classify(element);
     if (c.kind === 'invalid') answers.push(c.error);
     else if (c.kind === 'request' && c.message.method === 'initialize') {
-      answers.push(rpcError(c.message.id, RpcCode.InvalidRequest, 'Invalid request: initialize must be sent on its own, not in a batch.'));
+      answers.push(
+        rpcError(
+          c.message.id,
+          RpcCode.InvalidRequest,
+          'Invalid request: initialize must be sent on its own, not in a batch.',
+        ),
+      );
     } else {
       const answer = await answerOne(c.message);
       if (answer) answers.push(answer);

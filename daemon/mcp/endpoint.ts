@@ -29,7 +29,10 @@ export interface McpEndpointOptions {
  * this (routes.ts); it expects `ctx.state.keyAuth` and the raw body (app.ts lets /api/mcp pass
  * the JSON parser so a body that does not parse gets a JSON-RPC parse error, not our REST 400).
  */
-export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock' | 'stores'>, options: McpEndpointOptions = {}): Middleware {
+export function mcpEndpoint(
+  deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'clock' | 'stores'>,
+  options: McpEndpointOptions = {},
+): Middleware {
   const dispatcher = createMcpDispatcher(deps.log);
   const modern = createModernLeg(deps.log, ALL_TOOLS, ALL_TOOLS.map(describeTool), deps.config.limits.bodyBytes);
   const limit = createToolCallLimit(deps.stores.limits, deps.clock, deps.config.mcpToolCallsPerMinute);
@@ -46,7 +49,11 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'cl
     const parsed = parseBody(raw);
     if (!parsed.ok) return answer(ctx, 400, parsed.error);
     let services: Promise<CompanyServices> | undefined;
-    const toolContext: ToolContext = { keyAuth, services: () => (services ??= openServices(keyAuth)), now: deps.clock.now };
+    const toolContext: ToolContext = {
+      keyAuth,
+      services: () => (services ??= openServices(keyAuth)),
+      now: deps.clock.now,
+    };
 
     if (await modern.claims(ctx, parsed.value)) {
       const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
@@ -92,7 +99,8 @@ export function mcpEndpoint(deps: Pick<Deps, 'config' | 'runtimes' | 'log' | 'cl
   };
 }
 
-const countsAsToolCall = (m: unknown) => (m as { method?: unknown } | null)?.method === 'tools/call' && (m as { id?: unknown }).id !== undefined;
+const countsAsToolCall = (m: unknown) =>
+  (m as { method?: unknown } | null)?.method === 'tools/call' && (m as { id?: unknown }).id !== undefined;
 
 /** 429 with Retry-After, and a JSON-RPC error body so an MCP client can match it to its request. */
 function refuseRate(ctx: Context, id: JSONRPCRequest['id'], wait: number): void {

@@ -19,12 +19,20 @@ export function checkAccept(ctx: Context): void {
     .filter(Boolean);
   const accepts = (type: string) => ranges.some((r) => r === type || r === '*/*' || r === `${type.split('/')[0]}/*`);
   if (accepts('application/json') && accepts('text/event-stream')) return;
-  throw new ApiError(406, ErrorCode.notAcceptable, 'Not Acceptable: the Accept header must allow both application/json and text/event-stream.');
+  throw new ApiError(
+    406,
+    ErrorCode.notAcceptable,
+    'Not Acceptable: the Accept header must allow both application/json and text/event-stream.',
+  );
 }
 
 export function checkContentType(ctx: Context): void {
   if (isJsonContentType(ctx.get('Content-Type'))) return;
-  throw new ApiError(415, ErrorCode.unsupportedMediaType, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
+  throw new ApiError(
+    415,
+    ErrorCode.unsupportedMediaType,
+    'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.',
+  );
 }
 
 /**
@@ -34,13 +42,24 @@ export function checkContentType(ctx: Context): void {
 export function checkProtocolVersion(ctx: Context): void {
   const version = ctx.get('MCP-Protocol-Version');
   if (!version || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return;
-  throw new ApiError(400, ErrorCode.unsupportedProtocolVersion, `Unsupported MCP-Protocol-Version '${version}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, {
-    supported_versions: SUPPORTED_PROTOCOL_VERSIONS,
-  });
+  throw new ApiError(
+    400,
+    ErrorCode.unsupportedProtocolVersion,
+    `Unsupported MCP-Protocol-Version '${version}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+    {
+      supported_versions: SUPPORTED_PROTOCOL_VERSIONS,
+    },
+  );
 }
 
 /** This endpoint is stateless and opens no server-to-client stream: GET (SSE) and DELETE (end a session) are 405. */
 export function refuseOtherMethods(ctx: Context): void {
   if (ctx.method === 'POST') return;
-  throw new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`, {}, { Allow: 'POST, OPTIONS' });
+  throw new ApiError(
+    405,
+    ErrorCode.methodNotAllowed,
+    `${ctx.method} is not supported on /api/mcp: this server sends no server-initiated stream and keeps no session. POST one JSON-RPC message.`,
+    {},
+    { Allow: 'POST, OPTIONS' },
+  );
 }

@@ -24,15 +24,25 @@ export type Classified =
   | { kind: 'response'; message: JSONRPCMessage }
   | { kind: 'invalid'; error: JSONRPCErrorResponse };
 
-export function rpcError(id: JSONRPCRequest['id'] | null, code: number, message: string, data?: unknown): JSONRPCErrorResponse {
+export function rpcError(
+  id: JSONRPCRequest['id'] | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JSONRPCErrorResponse {
   // The SDK types omit a null id, but JSON-RPC answers a message whose id cannot be read with `id: null`.
-  return { jsonrpc: '2.0', id: id as JSONRPCRequest['id'], error: data === undefined ? { code, message } : { code, message, data } };
+  return {
+    jsonrpc: '2.0',
+    id: id as JSONRPCRequest['id'],
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 /** Parses the raw body. The SDK's transport does this too; we do it so that bad bytes get a JSON-RPC parse error, not our REST 400. */
 export function parseBody(raw: Buffer): { ok: true; value: unknown } | { ok: false; error: JSONRPCErrorResponse } {
   const text = decodeUtf8(raw);
-  if (text === null) return { ok: false, error: rpcError(null, RpcCode.ParseError, 'Parse error: the body is not valid UTF-8.') };
+  if (text === null)
+    return { ok: false, error: rpcError(null, RpcCode.ParseError, 'Parse error: the body is not valid UTF-8.') };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
@@ -43,12 +53,22 @@ export function parseBody(raw: Buffer): { ok: true; value: unknown } | { ok: fal
 /** One JSON-RPC message: a request, notification or response; anything else is an invalid request. (Arrays are batches: see batch.ts.) */
 export function classify(value: unknown): Classified {
   if (Array.isArray(value)) {
-    return { kind: 'invalid', error: rpcError(null, RpcCode.InvalidRequest, 'Invalid request: a batch may not contain another array.') };
+    return {
+      kind: 'invalid',
+      error: rpcError(null, RpcCode.InvalidRequest, 'Invalid request: a batch may not contain another array.'),
+    };
   }
   if (isJSONRPCRequest(value)) return { kind: 'request', message: value };
   if (isJSONRPCNotification(value)) return { kind: 'notification', message: value };
   if (isJSONRPCResultResponse(value) || isJSONRPCErrorResponse(value)) return { kind: 'response', message: value };
-  return { kind: 'invalid', error: rpcError(idOf(value), RpcCode.InvalidRequest, 'Invalid request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0", a string "method" and, for a request, a string or number "id".') };
+  return {
+    kind: 'invalid',
+    error: rpcError(
+      idOf(value),
+      RpcCode.InvalidRequest,
+      'Invalid request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0", a string "method" and, for a request, a string or number "id".',
+    ),
+  };
 }
 
 function idOf(value: unknown): JSONRPCRequest['id'] | null {
@@ -57,7 +77,10 @@ function idOf(value: unknown): JSONRPCRequest['id'] | null {
 }
 
 /** The methods we serve, with the SDK schema their params must satisfy. */
-const PARAM_SCHEMAS: Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }> = {
+const PARAM_SCHEMAS: Record<
+  string,
+  { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }
+> = {
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
   'tools/list': ListToolsRequestSchema,
@@ -73,13 +96,28 @@ export const SERVED_METHODS = Object.keys(PARAM_SCHEMAS);
 export function checkRequest(message: JSONRPCRequest): JSONRPCErrorResponse | null {
   // Own keys only: a method named `toString` or `__proto__` must be "not found", not Object.prototype's member.
   const schema = Object.hasOwn(PARAM_SCHEMAS, message.method) ? PARAM_SCHEMAS[message.method] : undefined;
-  if (!schema) return rpcError(message.id, RpcCode.MethodNotFound, `Method not found: ${message.method}. This server offers ${SERVED_METHODS.join(', ')}.`);
+  if (!schema)
+    return rpcError(
+      message.id,
+      RpcCode.MethodNotFound,
+      `Method not found: ${message.method}. This server offers ${SERVED_METHODS.join(', ')}.`,
+    );
   const parsed = schema.safeParse(message);
   // tools/list has a single page, so it never hands out a cursor: any cursor is one we did not issue (MCP pagination: -32602).
-  if (parsed.success && message.method === 'tools/list' && (message.params as { cursor?: unknown } | undefined)?.cursor !== undefined) {
-    return rpcError(message.id, RpcCode.InvalidParams, 'Invalid cursor: tools/list returns every tool on one page and issues no cursor; call it without one.');
+  if (
+    parsed.success &&
+    message.method === 'tools/list' &&
+    (message.params as { cursor?: unknown } | undefined)?.cursor !== undefined
+  ) {
+    return rpcError(
+      message.id,
+      RpcCode.InvalidParams,
+      'Invalid cursor: tools/list returns every tool on one page and issues no cursor; call it without one.',
+    );
   }
   if (parsed.success) return null;
-  const detail = (parsed.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+  const detail = (parsed.error?.issues ?? [])
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
   return rpcError(message.id, RpcCode.InvalidParams, `Invalid params for ${message.method}: ${detail}`);
 }

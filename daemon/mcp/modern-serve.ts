@@ -31,22 +31,38 @@ export function createModernLeg(log: Logger, tools: McpTool[], listed: Tool[], m
   const handler = createMcpHandler(
     ({ authInfo }) => {
       const toolContext = authInfo?.extra?.toolContext as ToolContext;
-      const server = new ServerV2({ name: 'svc', title: 'svc agent platform', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+      const server = new ServerV2(
+        { name: 'svc', title: 'svc agent platform', version: VERSION },
+        { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
+      );
       server.setRequestHandler('tools/list', async (request) => {
         if ((request.params as { cursor?: unknown } | undefined)?.cursor !== undefined) {
-          throw Object.assign(new Error('Invalid cursor: tools/list returns every tool on one page and issues no cursor; call it without one.'), { code: RpcCode.InvalidParams });
+          throw Object.assign(
+            new Error(
+              'Invalid cursor: tools/list returns every tool on one page and issues no cursor; call it without one.',
+            ),
+            { code: RpcCode.InvalidParams },
+          );
         }
         return { tools: listed } as never;
       });
       server.setRequestHandler('tools/call', async (request) => {
         const tool = byName.get(request.params.name);
-        if (!tool) throw Object.assign(new Error(`Unknown tool: '${request.params.name}'. Available tools: ${[...byName.keys()].join(', ')}.`), { code: RpcCode.InvalidParams });
+        if (!tool)
+          throw Object.assign(
+            new Error(`Unknown tool: '${request.params.name}'. Available tools: ${[...byName.keys()].join(', ')}.`),
+            { code: RpcCode.InvalidParams },
+          );
         return (await runTool(tool, request.params.arguments, toolContext, log)) as never;
       });
       return server;
     },
-    { legacy: 'reject', responseMode: 'auto', maxRequestBodySize: maxBodyBytes, // Refusals are answered to the client (400 with the reason); they are its mistakes, not ours to log.
-      onerror: () => undefined },
+    {
+      legacy: 'reject',
+      responseMode: 'auto',
+      maxRequestBodySize: maxBodyBytes, // Refusals are answered to the client (400 with the reason); they are its mistakes, not ours to log.
+      onerror: () => undefined,
+    },
   );
 
   return {
@@ -86,5 +102,9 @@ function toRequest(ctx: Context, raw: Buffer | null): Request {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(`http://${ctx.host || 'localhost'}${ctx.originalUrl}`, { method: ctx.method, headers, body: raw && ctx.method === 'POST' ? new Uint8Array(raw) : null });
+  return new Request(`http://${ctx.host || 'localhost'}${ctx.originalUrl}`, {
+    method: ctx.method,
+    headers,
+    body: raw && ctx.method === 'POST' ? new Uint8Array(raw) : null,
+  });
 }

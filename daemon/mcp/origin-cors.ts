@@ -5,7 +5,8 @@ import { ApiError } from '../http/api-error.js';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** What a browser client may send and read (the Streamable HTTP headers of every revision we serve). */
-const ALLOW_HEADERS = 'Authorization, X-Api-Key, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID';
+const ALLOW_HEADERS =
+  'Authorization, X-Api-Key, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Retry-After';
 
 function parseOrigin(origin: string): URL | null {
@@ -34,7 +35,11 @@ export function mcpOriginAndCors(allowed: Set<string>): Middleware {
       const url = parseOrigin(origin);
       const trusted = url !== null && allowed.has(url.origin);
       if (!trusted && !(url && LOOPBACK_HOSTS.has(url.hostname))) {
-        throw new ApiError(403, ErrorCode.originNotAllowed, `Origin '${origin}' may not call /api/mcp. Allowed: loopback origins and ${[...allowed].join(', ') || 'none configured'}.`);
+        throw new ApiError(
+          403,
+          ErrorCode.originNotAllowed,
+          `Origin '${origin}' may not call /api/mcp. Allowed: loopback origins and ${[...allowed].join(', ') || 'none configured'}.`,
+        );
       }
       ctx.vary('Origin');
       if (trusted) {

@@ -1,5 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../shared/version.js';
 import type { Logger } from '../logger.js';
 import { RpcCode } from './jsonrpc.js';
@@ -33,7 +38,11 @@ export interface McpDispatcher {
  * caller — who calls travels with each message (authInfo.extra) — so one instance serves every
  * key and Company, and a request costs no construction (see bench/cases/80-mcp.ts).
  */
-export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, options: { direct?: boolean } = {}): McpDispatcher {
+export function createMcpDispatcher(
+  log: Logger,
+  tools: McpTool[] = ALL_TOOLS,
+  options: { direct?: boolean } = {},
+): McpDispatcher {
   const server = new Server(
     { name: 'svc', title: 'svc agent platform', version: VERSION },
     {
@@ -43,7 +52,8 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map(describeTool);
-  const contextOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }) => extra.authInfo?.extra?.toolContext as ToolContext;
+  const contextOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }) =>
+    extra.authInfo?.extra?.toolContext as ToolContext;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -65,7 +75,8 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
    * goes through the SDK.
    */
   const answerDirectly = (message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage> | null => {
-    if (message.method === 'tools/list') return Promise.resolve({ result: { tools: listed }, jsonrpc: '2.0', id: message.id });
+    if (message.method === 'tools/list')
+      return Promise.resolve({ result: { tools: listed }, jsonrpc: '2.0', id: message.id });
     if (message.method !== 'tools/call') return null;
     // A task-augmented call (`params.task`, 2025-11-25) is run as a plain call: we declare no
     // `tasks` capability, and a receiver without it MUST process the request normally, ignoring the
@@ -85,7 +96,12 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
 
   const transport = new RequestTransport();
   const connected = server.connect(transport);
-  const authInfo = (ctx: ToolContext) => ({ token: '', clientId: ctx.keyAuth.keyId, scopes: [], extra: { toolContext: ctx } });
+  const authInfo = (ctx: ToolContext) => ({
+    token: '',
+    clientId: ctx.keyAuth.keyId,
+    scopes: [],
+    extra: { toolContext: ctx },
+  });
   return {
     request: async (message, ctx) => {
       const fast = options.direct === false ? null : answerDirectly(message, ctx);
@@ -99,7 +115,8 @@ export function createMcpDispatcher(log: Logger, tools: McpTool[] = ALL_TOOLS, o
 
 /** The SDK's Server refuses `params.task` without a task store (-32603); we run such a call plainly (see answerDirectly). */
 function withoutTask(message: JSONRPCRequest): JSONRPCRequest {
-  if (message.method !== 'tools/call' || (message.params as { task?: unknown } | undefined)?.task === undefined) return message;
+  if (message.method !== 'tools/call' || (message.params as { task?: unknown } | undefined)?.task === undefined)
+    return message;
   const { task: _ignored, ...params } = message.params as Record<string, unknown>;
   return { ...message, params } as JSONRPCRequest;
 }

@@ -15,7 +15,11 @@ export interface ToolCallLimit {
  * Company) on the injected clock, in the daemon's throttle store like every other limit, so a
  * restart does not hand a runaway agent a fresh minute.
  */
-export function createToolCallLimit(store: LimitStore, clock: Clock, perMinute = DEFAULT_TOOL_CALLS_PER_MINUTE): ToolCallLimit {
+export function createToolCallLimit(
+  store: LimitStore,
+  clock: Clock,
+  perMinute = DEFAULT_TOOL_CALLS_PER_MINUTE,
+): ToolCallLimit {
   // 0 is off, for load benchmarks only: the store keeps each call's time for a minute, so a limit
   // set merely "very high" would make every call under load rewrite a huge row.
   if (perMinute === 0) return { hit: async () => null };

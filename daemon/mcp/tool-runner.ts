@@ -8,7 +8,10 @@ import type { McpTool, ToolContext } from './tools/types.js';
 /** A tool as tools/list shows it: its zod input turned into JSON Schema once, at start-up. */
 export function describeTool(tool: McpTool): Tool {
   const jsonSchema = (s: z.ZodObject, io: 'input' | 'output') => {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
     return { ...schema, type: 'object' };
   };
   return {

@@ -2,7 +2,12 @@ import { findUserByEmail } from '../auth/find-account.js';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { sendEmailChangeCode, sendEmailChangeNotice, sendEmailChangeTakenNotice, sendInBackground } from '../auth/account-mail.js';
+import {
+  sendEmailChangeCode,
+  sendEmailChangeNotice,
+  sendEmailChangeTakenNotice,
+  sendInBackground,
+} from '../auth/account-mail.js';
 import { codeRefusal } from '../auth/code-errors.js';
 import { consumeEmailCode, issueEmailCode, normalizeEmail } from '../auth/email-codes.js';
 import { enforceLimit, type AuthLimits } from '../auth/limits.js';
@@ -30,10 +35,16 @@ export function beginEmailChange(deps: Deps, limits: AuthLimits): Middleware {
     const { user } = userOf(ctx);
     const input = validate(beginBody, ctx.request.body);
     const newEmail = normalizeEmail(input.new_email);
-    if (!(await confirmPassword(deps, limits, user, input.password))) throw badRequest('The password is wrong.', ErrorCode.invalidCredentials);
-    if (newEmail === user.email) throw badRequest('This is already the e-mail address of your account.', ErrorCode.sameEmail);
+    if (!(await confirmPassword(deps, limits, user, input.password)))
+      throw badRequest('The password is wrong.', ErrorCode.invalidCredentials);
+    if (newEmail === user.email)
+      throw badRequest('This is already the e-mail address of your account.', ErrorCode.sameEmail);
     await enforceLimit(limits.mailAddress, ctx.ip);
-    await enforceLimit(limits.recoveryEmail, `change:${newEmail}`, 'A code was sent to this address moments ago. Wait a minute before asking again.');
+    await enforceLimit(
+      limits.recoveryEmail,
+      `change:${newEmail}`,
+      'A code was sent to this address moments ago. Wait a minute before asking again.',
+    );
     await deps.stores.users.update(user.id, (u) => {
       u.pending_email = newEmail;
     });
@@ -45,8 +56,13 @@ export function beginEmailChange(deps: Deps, limits: AuthLimits): Middleware {
       const { code } = await issueEmailCode(deps, { purpose: 'email_change', email: newEmail, userId: user.id });
       await sendEmailChangeCode(deps, newEmail, code!);
     }
-    if (user.email) sendInBackground(deps, 'e-mail change notice', () => sendEmailChangeNotice(deps, user.email!, newEmail, false));
-    ctx.body = { ok: true, pending_email: newEmail, message: `Enter the 6-digit code sent to ${newEmail} (POST /api/me/email/change/finish).` };
+    if (user.email)
+      sendInBackground(deps, 'e-mail change notice', () => sendEmailChangeNotice(deps, user.email!, newEmail, false));
+    ctx.body = {
+      ok: true,
+      pending_email: newEmail,
+      message: `Enter the 6-digit code sent to ${newEmail} (POST /api/me/email/change/finish).`,
+    };
   };
 }
 
@@ -60,7 +76,11 @@ export function finishEmailChange(deps: Deps): Middleware {
     const { user, session } = userOf(ctx);
     const input = validate(finishBody, ctx.request.body);
     const pending = user.pending_email;
-    if (!pending) throw badRequest('No e-mail change is waiting: start one with POST /api/me/email/change/begin.', ErrorCode.noEmailChange);
+    if (!pending)
+      throw badRequest(
+        'No e-mail change is waiting: start one with POST /api/me/email/change/begin.',
+        ErrorCode.noEmailChange,
+      );
     const attempt = await consumeEmailCode(deps, 'email_change', pending, input.code);
     if (!attempt.ok) throw codeRefusal(attempt.reason);
     if (attempt.record.user_id !== user.id) throw codeRefusal('wrong');
@@ -75,13 +95,24 @@ export function finishEmailChange(deps: Deps): Middleware {
         u.email_verified_at = now;
       });
     } catch (err) {
-      if (err instanceof StoreConflict) throw new ApiError(409, ErrorCode.emailTaken, 'Another account uses this address now; the change was not made.');
+      if (err instanceof StoreConflict)
+        throw new ApiError(
+          409,
+          ErrorCode.emailTaken,
+          'Another account uses this address now; the change was not made.',
+        );
       throw err;
     }
     await deps.stores.sessions.revokeAll(user.id, now);
     await deps.stores.codes.endAll('password_reset', user.id, now);
-    const { token } = await issueSession(deps, { user: updated!, kind: 'full', method: session.method as AuthMethod[], ctx });
-    if (oldEmail) sendInBackground(deps, 'e-mail changed notice', () => sendEmailChangeNotice(deps, oldEmail, pending, true));
+    const { token } = await issueSession(deps, {
+      user: updated!,
+      kind: 'full',
+      method: session.method as AuthMethod[],
+      ctx,
+    });
+    if (oldEmail)
+      sendInBackground(deps, 'e-mail changed notice', () => sendEmailChangeNotice(deps, oldEmail, pending, true));
     ctx.body = { ok: true, email: pending, token };
   };
 }

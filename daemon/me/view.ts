@@ -27,5 +27,11 @@ export function presentUser(user: UserRecord) {
 }
 
 export function presentCurrentSession(session: SessionRecord) {
-  return { id: session.id, method: session.method, verified: session.kind === 'full', created_at: session.created_at, expires_at: session.expires_at };
+  return {
+    id: session.id,
+    method: session.method,
+    verified: session.kind === 'full',
+    created_at: session.created_at,
+    expires_at: session.expires_at,
+  };
 }

@@ -51,7 +51,10 @@ export interface RuntimeOptions {
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
 
-export type OpenedServices = Required<CompanyServices> & { sessions: Required<CompanyServices['sessions']>; events: Required<EventsService> };
+export type OpenedServices = Required<CompanyServices> & {
+  sessions: Required<CompanyServices['sessions']>;
+  events: Required<EventsService>;
+};
 
 export interface OpenedRuntime extends CompanyRuntime {
   services: OpenedServices;
@@ -67,11 +70,16 @@ export interface OpenedRuntime extends CompanyRuntime {
 
 /** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
-  const opened = await openRuntimeStores(options.storage, options.dir, { now: () => new Date(options.clock.now()).toISOString() });
+  const opened = await openRuntimeStores(options.storage, options.dir, {
+    now: () => new Date(options.clock.now()).toISOString(),
+  });
   const stores = opened.stores;
   let log;
   try {
-    log = options.storage === 'file' ? await openEventLog(options.dir, { clock: options.clock }) : createMemoryEventLog({ clock: options.clock });
+    log =
+      options.storage === 'file'
+        ? await openEventLog(options.dir, { clock: options.clock })
+        : createMemoryEventLog({ clock: options.clock });
   } catch (err) {
     await stores.close();
     throw err;
@@ -113,8 +121,17 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   };
 
   const emitters = wireEmitters({
-    core, services, stores, causes, clock: options.clock, ids: options.ids, sealer: options.sealer, random: options.random,
-    schedulePolicy: options.schedulePolicy, timer: options.schedulerTimer, onError: problem,
+    core,
+    services,
+    stores,
+    causes,
+    clock: options.clock,
+    ids: options.ids,
+    sealer: options.sealer,
+    random: options.random,
+    schedulePolicy: options.schedulePolicy,
+    timer: options.schedulerTimer,
+    onError: problem,
   });
 
   const router = new Router();
@@ -137,9 +154,11 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
       // Defence in depth: the gateway chose this Company for this caller; a request for another
       // Company reaching this runtime is a wiring bug, and must never read or write its data.
       const tenant = tenantOf(ctx);
-      if (tenant.company.id !== options.company.id) throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
+      if (tenant.company.id !== options.company.id)
+        throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
       // An unauthenticated webhook delivery may reach its one route and nothing else.
-      if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path)) throw new Error(`webhook caller reached ${ctx.path}`);
+      if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path))
+        throw new Error(`webhook caller reached ${ctx.path}`);
       return answerWrongMethod(ctx, () => routes(ctx as any, async () => {}), allowed);
     },
     async close() {

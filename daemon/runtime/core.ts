@@ -23,7 +23,10 @@ export interface RuntimeCore {
  * Reports a cause to the detectors without letting a detector's failure undo the change that
  * caused it: the message is stored, the quest is done; a detector that breaks is only logged.
  */
-export async function reportCause(core: RuntimeCore, report: (causes: CauseReporter) => Promise<unknown>): Promise<void> {
+export async function reportCause(
+  core: RuntimeCore,
+  report: (causes: CauseReporter) => Promise<unknown>,
+): Promise<void> {
   if (!core.causes) return;
   try {
     await report(core.causes);
@@ -34,7 +37,11 @@ export async function reportCause(core: RuntimeCore, report: (causes: CauseRepor
 
 export const nowIso = (core: RuntimeCore) => new Date(core.clock.now()).toISOString();
 
-const MISSING_CODES = { agent: ErrorCode.agentNotFound, session: ErrorCode.sessionNotFound, quest: ErrorCode.questNotFound } as const;
+const MISSING_CODES = {
+  agent: ErrorCode.agentNotFound,
+  session: ErrorCode.sessionNotFound,
+  quest: ErrorCode.questNotFound,
+} as const;
 
 /**
  * The one "not found" answer for a runtime record, whoever asks (the services, the REST routes,
@@ -45,9 +52,12 @@ export function orMissing<T>(value: T | undefined | null, kind: keyof typeof MIS
   return value;
 }
 
-export const requireAgent = async (core: RuntimeCore, id: string) => orMissing(await core.stores.agents.get(id), 'agent', id);
-export const requireSession = async (core: RuntimeCore, id: string) => orMissing(await core.stores.sessions.get(id), 'session', id);
-export const requireQuest = async (core: RuntimeCore, id: string) => orMissing(await core.stores.quests.get(id), 'quest', id);
+export const requireAgent = async (core: RuntimeCore, id: string) =>
+  orMissing(await core.stores.agents.get(id), 'agent', id);
+export const requireSession = async (core: RuntimeCore, id: string) =>
+  orMissing(await core.stores.sessions.get(id), 'session', id);
+export const requireQuest = async (core: RuntimeCore, id: string) =>
+  orMissing(await core.stores.quests.get(id), 'quest', id);
 
 /** Copies a stored record (frozen) for the caller, who may change its copy. */
 export const copy = <T>(value: T): T => structuredClone(value);

@@ -52,7 +52,11 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
         try {
           return await o.services.events.fire(id, options);
         } catch (err) {
-          o.onError('scheduled event failed to fire', { company_id, configured_event_id: id, err: String((err as Error)?.message ?? err) });
+          o.onError('scheduled event failed to fire', {
+            company_id,
+            configured_event_id: id,
+            err: String((err as Error)?.message ?? err),
+          });
           throw err;
         }
       },
@@ -62,13 +66,27 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
     timer: o.timer,
     onError: (err) => o.onError('schedule walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
   });
-  const questions = createQuestionDesk({ clock: o.clock, ids: o.ids, store: o.stores.questions, events: o.services.events, agents: o.services.agents, sessions: o.services.sessions });
+  const questions = createQuestionDesk({
+    clock: o.clock,
+    ids: o.ids,
+    store: o.stores.questions,
+    events: o.services.events,
+    agents: o.services.agents,
+    sessions: o.services.sessions,
+  });
   return {
     scheduler,
     questions,
     routes(router) {
       detectorRoutes(router, { core: o.core, causes: o.causes, questions });
-      channelRoutes(router, { channels: o.stores.channels, sealer: o.sealer, random: o.random, clock: o.clock, dedup: createDeliveryDedup(o.stores.deliveries), services: o.services });
+      channelRoutes(router, {
+        channels: o.stores.channels,
+        sealer: o.sealer,
+        random: o.random,
+        clock: o.clock,
+        dedup: createDeliveryDedup(o.stores.deliveries),
+        services: o.services,
+      });
     },
   };
 }

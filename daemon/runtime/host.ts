@@ -32,8 +32,18 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
   const openOne = async (company: CompanyRef): Promise<OpenedRuntime> => {
     const dir = companyDataDir(options.config.dataDir, company.id);
     if (storage === 'file') mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const runtime = await openCompanyRuntime({ company, dir, storage, clock: options.clock, ids: options.ids, sealer, random: options.random ?? cryptoRandom, onProblem,
-      schedulePolicy: options.config.scheduleMissed ? { missed: options.config.scheduleMissed } : undefined, ...options.runtime });
+    const runtime = await openCompanyRuntime({
+      company,
+      dir,
+      storage,
+      clock: options.clock,
+      ids: options.ids,
+      sealer,
+      random: options.random ?? cryptoRandom,
+      onProblem,
+      schedulePolicy: options.config.scheduleMissed ? { missed: options.config.scheduleMissed } : undefined,
+      ...options.runtime,
+    });
     for (const problem of runtime.recovery) options.log.warn('event log recovery', { company_id: company.id, problem });
     for (const note of runtime.storeNotes) options.log.info('runtime store', { company_id: company.id, note });
     return runtime;

@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { boundedJson } from '../http/json-depth.js';
 import { conflicting, parseInput } from '../domain-error.js';
-import { copy, nowIso, orMissing, reportCause, requireAgent, requireQuest, requireSession, type RuntimeCore } from './core.js';
+import {
+  copy,
+  nowIso,
+  orMissing,
+  reportCause,
+  requireAgent,
+  requireQuest,
+  requireSession,
+  type RuntimeCore,
+} from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
 
 export const QUEST_STATUSES = ['open', 'in_progress', 'done', 'failed'] as const;
@@ -40,7 +49,10 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
     const session = session_id ? await requireSession(core, session_id) : null;
     if (agent_id) await requireAgent(core, agent_id);
     if (session && agent_id && session.agent_id !== agent_id) {
-      throw conflicting(`Session ${session.id} belongs to agent ${session.agent_id}, not ${agent_id}.`, ErrorCode.conflict);
+      throw conflicting(
+        `Session ${session.id} belongs to agent ${session.agent_id}, not ${agent_id}.`,
+        ErrorCode.conflict,
+      );
     }
     return { agent_id: agent_id ?? session?.agent_id ?? null, session_id: session?.id ?? null };
   };
@@ -50,7 +62,15 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
       const body = parseInput(newQuestSchema, input);
       const owner = await resolveOwner(body.agent_id, body.session_id);
       const at = nowIso(core);
-      const quest: Quest = { id: core.ids('qst'), title: body.title, status: 'open', ...owner, result: null, created_at: at, updated_at: at };
+      const quest: Quest = {
+        id: core.ids('qst'),
+        title: body.title,
+        status: 'open',
+        ...owner,
+        result: null,
+        created_at: at,
+        updated_at: at,
+      };
       await quests.create(quest);
       void caused_by; // creating a quest is not a lifecycle moment: it starts when a session picks it up
       return copy(quest);
@@ -65,7 +85,10 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
       const before = await requireQuest(core, id);
       const owner =
         body.agent_id !== undefined || body.session_id !== undefined
-          ? await resolveOwner(body.agent_id === undefined ? before.agent_id : body.agent_id, body.session_id === undefined ? before.session_id : body.session_id)
+          ? await resolveOwner(
+              body.agent_id === undefined ? before.agent_id : body.agent_id,
+              body.session_id === undefined ? before.session_id : body.session_id,
+            )
           : null;
       checkTransition(before, body);
       let seen = before;
@@ -85,7 +108,9 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
       await emitQuestLifecycle(core, seen, quest, caused_by);
       // Moved to done just now, without a result: agent:premature_completion (the reporter decides).
       if (seen.status !== 'done' && quest.status === 'done') {
-        await reportCause(core, (c) => c.reportQuestDone({ agent_id: quest.agent_id, session_id: quest.session_id, caused_by }, quest));
+        await reportCause(core, (c) =>
+          c.reportQuestDone({ agent_id: quest.agent_id, session_id: quest.session_id, caused_by }, quest),
+        );
       }
       return copy(await requireQuest(core, id));
     },
@@ -104,13 +129,22 @@ function checkTransition(q: Quest, body: Record<string, unknown> & { status?: Qu
   return next;
 }
 
-async function emitQuestLifecycle(core: RuntimeCore, before: Quest, quest: Quest, caused_by: string | null | undefined): Promise<void> {
+async function emitQuestLifecycle(
+  core: RuntimeCore,
+  before: Quest,
+  quest: Quest,
+  caused_by: string | null | undefined,
+): Promise<void> {
   if (!quest.session_id || before.status === quest.status) return;
   const about = { agent_id: quest.agent_id, session_id: quest.session_id, quest_id: quest.id, caused_by };
   if (quest.status === 'in_progress') {
     await core.emit({ type: 'session:quest_start', ...about, content: { title: quest.title } });
   } else if (quest.status === 'done' || quest.status === 'failed') {
     await core.emit({ type: 'session:quest_end', ...about, content: { title: quest.title, status: quest.status } });
-    await core.emit({ type: 'session:quest_result', ...about, content: { status: quest.status, result: quest.result } });
+    await core.emit({
+      type: 'session:quest_result',
+      ...about,
+      content: { status: quest.status, result: quest.result },
+    });
   }
 }

@@ -160,7 +160,9 @@ export interface EventsService {
   create(input: NewConfiguredEvent): Promise<ConfiguredEvent>;
   get(id: string): Promise<ConfiguredEvent | undefined>;
   /** `prefix`: only patterns `<prefix>:…` (the scheduler lists `schedule` ones through the store's index). */
-  listConfigured(filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string }): Promise<ConfiguredEvent[]>;
+  listConfigured(
+    filter?: Omit<EventFilter, 'since' | 'since_id' | 'limit'> & { prefix?: string },
+  ): Promise<ConfiguredEvent[]>;
   setEnabled(id: string, enabled: boolean): Promise<ConfiguredEvent>;
   delete(id: string): Promise<void>;
   /** Oldest first; `next_since_id` is the cursor of the next page (null when this page is the end). */
@@ -168,14 +170,25 @@ export interface EventsService {
   /** Appends an occurrence (acknowledged once on disk), dispatches it, returns what fired. */
   emit(input: EmitInput): Promise<Emitted>;
   /** Fires one configured event's tool calls now (trigger by id, a schedule tick), logged as an occurrence of its pattern. */
-  fire(configuredId: string, options?: { content?: unknown; caused_by?: string | null; source?: EventSource }): Promise<Emitted>;
+  fire(
+    configuredId: string,
+    options?: { content?: unknown; caused_by?: string | null; source?: EventSource },
+  ): Promise<Emitted>;
   /** Wave 2: runs `run` once per idempotency key within 24 h; a repeat gets the first answer (`replayed`). */
-  once?<T>(scope: string, key: string, request: unknown, run: () => Promise<T>): Promise<{ answer: T; replayed: boolean }>;
+  once?<T>(
+    scope: string,
+    key: string,
+    request: unknown,
+    run: () => Promise<T>,
+  ): Promise<{ answer: T; replayed: boolean }>;
   trace(eventId: string): Promise<TraceNode | null>;
   /** Calls `listener` with every event once it is on disk (detectors, channels, live streams). Returns an unsubscribe. */
   subscribe(listener: (event: EventRow) => void): () => void;
   /** Issue 6 addition: replaces a configured event's tool calls and/or matcher (how seeded lifecycle markers are extended). */
-  update?(id: string, change: { tool_calls?: ToolCall[]; matcher?: Matcher | null; enabled?: boolean }): Promise<ConfiguredEvent>;
+  update?(
+    id: string,
+    change: { tool_calls?: ToolCall[]; matcher?: Matcher | null; enabled?: boolean },
+  ): Promise<ConfiguredEvent>;
   /** Issue 6 additions: one logged occurrence by id, and the id of the newest one (a live follower's start). */
   occurrence?(id: string): Promise<EventRow | undefined>;
   lastId?(): Promise<string | null>;
@@ -193,26 +206,53 @@ export interface CompanyServices {
     list(): Promise<Agent[]>;
   };
   sessions: {
-    create(input: { agent_id: string; gateway_channel_id?: string | null; context_budget?: number | null }, caused_by?: string | null): Promise<RuntimeSession>;
+    create(
+      input: { agent_id: string; gateway_channel_id?: string | null; context_budget?: number | null },
+      caused_by?: string | null,
+    ): Promise<RuntimeSession>;
     get(id: string): Promise<RuntimeSession | undefined>;
     list(filter?: { agent_id?: string; status?: string; gateway_channel_id?: string }): Promise<RuntimeSession[]>;
     stop(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     /** Appends a message to the transcript; `startTurn` also begins an execution (session:execution_start). */
     /** `external`: the text came from outside (an inbound channel): never counted as the agent's own output. */
-    append(id: string, entry: { from: string; text: string }, options?: { startTurn?: boolean; caused_by?: string | null; external?: boolean }): Promise<RuntimeSession>;
+    append(
+      id: string,
+      entry: { from: string; text: string },
+      options?: { startTurn?: boolean; caused_by?: string | null; external?: boolean },
+    ): Promise<RuntimeSession>;
     /** Issue 6 additions: the turn cycle (session:execution_start, session:step_start, session:first_execution_complete) and field updates. */
     startTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     step?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     completeTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
-    update?(id: string, change: { gateway_channel_id?: string | null; context_budget?: number | null; status?: 'stopped' }, caused_by?: string | null): Promise<RuntimeSession>;
+    update?(
+      id: string,
+      change: { gateway_channel_id?: string | null; context_budget?: number | null; status?: 'stopped' },
+      caused_by?: string | null,
+    ): Promise<RuntimeSession>;
   };
   quests: {
-    create(input: { title: string; agent_id?: string | null; session_id?: string | null }, caused_by?: string | null): Promise<Quest>;
+    create(
+      input: { title: string; agent_id?: string | null; session_id?: string | null },
+      caused_by?: string | null,
+    ): Promise<Quest>;
     get(id: string): Promise<Quest | undefined>;
     list(filter?: { status?: QuestStatus; agent_id?: string; session_id?: string }): Promise<Quest[]>;
-    update(id: string, change: { status?: QuestStatus; result?: unknown; agent_id?: string | null; session_id?: string | null; title?: string }, caused_by?: string | null): Promise<Quest>;
+    update(
+      id: string,
+      change: {
+        status?: QuestStatus;
+        result?: unknown;
+        agent_id?: string | null;
+        session_id?: string | null;
+        title?: string;
+      },
+      caused_by?: string | null,
+    ): Promise<Quest>;
   };
   /** Sends a message to an agent id, or to a role (one of its agents is picked). */
-  messageTo(input: { to: string; text: string }, caused_by?: string | null): Promise<{ agent_id: string; session_id: string | null }>;
+  messageTo(
+    input: { to: string; text: string },
+    caused_by?: string | null,
+  ): Promise<{ agent_id: string; session_id: string | null }>;
   events: EventsService;
 }

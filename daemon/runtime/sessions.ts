@@ -41,7 +41,8 @@ export function createSessionsService(core: RuntimeCore): Sessions {
     if (s.status === 'stopped') throw conflicting(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
     return fn(s);
   };
-  const change = async (id: string, fn: (s: RuntimeSessionRecord) => RuntimeSessionRecord) => orMissing(await sessions.update(id, active(id, fn)), 'session', id);
+  const change = async (id: string, fn: (s: RuntimeSessionRecord) => RuntimeSessionRecord) =>
+    orMissing(await sessions.update(id, active(id, fn)), 'session', id);
 
   const service: Sessions = {
     async create(input, caused_by) {
@@ -76,40 +77,67 @@ export function createSessionsService(core: RuntimeCore): Sessions {
         created_at: at,
       }));
       await sessions.create(session, markers);
-      await core.emit({ type: 'session:start', ...about(session), content: { agent_id: session.agent_id, gateway_channel_id: session.gateway_channel_id }, caused_by });
+      await core.emit({
+        type: 'session:start',
+        ...about(session),
+        content: { agent_id: session.agent_id, gateway_channel_id: session.gateway_channel_id },
+        caused_by,
+      });
       return view(session.id);
     },
     get: async (id) => {
       const s = await sessions.get(id);
       return s ? presentSession(s, await transcripts.list(id), s.message_count) : undefined;
     },
-    list: async (filter = {}) => Promise.all((await sessions.list(filter)).map(async (s) => presentSession(s, await transcripts.list(s.id), s.message_count))),
+    list: async (filter = {}) =>
+      Promise.all(
+        (await sessions.list(filter)).map(async (s) =>
+          presentSession(s, await transcripts.list(s.id), s.message_count),
+        ),
+      ),
     async stop(id, caused_by) {
       if ((await live(id)).status === 'stopped') return view(id); // stopping twice is a no-op, emitted once
       let already = false;
       // Decided inside the write too: of two racing stops, one stops and emits, the other is the no-op.
       const updated = await sessions.update(id, (s) => {
-        if (s.status === 'stopped') return (already = true), s;
+        if (s.status === 'stopped') return ((already = true), s);
         return { ...s, status: 'stopped', turn_status: 'idle', stopped_at: nowIso(core) };
       });
       const s = orMissing(updated, 'session', id);
-      if (!already) await core.emit({ type: 'session:stopped', ...about(s), content: { turns_completed: s.turns_completed }, caused_by });
+      if (!already)
+        await core.emit({
+          type: 'session:stopped',
+          ...about(s),
+          content: { turns_completed: s.turns_completed },
+          caused_by,
+        });
       return view(id);
     },
     async append(id, entry, options = {}) {
       const text = String(entry.text);
       let crossed = false;
       const message = { at: nowIso(core), from: String(entry.from), text };
-      const appended = await transcripts.append(id, message, active(id, (s) => {
-        const used = (s.context_used ?? 0) + text.length;
-        // Fire on the crossing, not on every message after it: one signal per overflow.
-        crossed = s.context_budget != null && (s.context_used ?? 0) <= s.context_budget && used > s.context_budget;
-        return { ...s, context_used: used };
-      }));
+      const appended = await transcripts.append(
+        id,
+        message,
+        active(id, (s) => {
+          const used = (s.context_used ?? 0) + text.length;
+          // Fire on the crossing, not on every message after it: one signal per overflow.
+          crossed = s.context_budget != null && (s.context_used ?? 0) <= s.context_budget && used > s.context_budget;
+          return { ...s, context_used: used };
+        }),
+      );
       const s = orMissing(appended, 'session', id);
-      if (crossed) await core.emit({ type: 'context:budget:exceeded', ...about(s), content: { budget: s.context_budget, used: s.context_used }, caused_by: options.caused_by });
+      if (crossed)
+        await core.emit({
+          type: 'context:budget:exceeded',
+          ...about(s),
+          content: { budget: s.context_budget, used: s.context_used },
+          caused_by: options.caused_by,
+        });
       // The agent's own output goes to the detectors (guardrail:violation, loop:detected); users' messages do not.
-      if (!options.external && (await isAgentAuthor(core, s, String(entry.from)))) await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
+      if (!options.external && (await isAgentAuthor(core, s, String(entry.from))))
+        await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
       if (options.startTurn) return service.startTurn(id, options.caused_by);
       return view(id);
     },
@@ -117,24 +145,40 @@ export function createSessionsService(core: RuntimeCore): Sessions {
       const now = await live(id);
       if (now.turn_status === 'running' && now.status === 'active') return view(id); // a message mid-turn joins that turn
       let joined = false;
-      const s = await change(id, (s) => (s.turn_status === 'running' ? ((joined = true), s) : { ...s, turn_status: 'running' }));
-      if (!joined) await core.emit({ type: 'session:execution_start', ...about(s), content: { turn: (s.turns_completed ?? 0) + 1 }, caused_by });
+      const s = await change(id, (s) =>
+        s.turn_status === 'running' ? ((joined = true), s) : { ...s, turn_status: 'running' },
+      );
+      if (!joined)
+        await core.emit({
+          type: 'session:execution_start',
+          ...about(s),
+          content: { turn: (s.turns_completed ?? 0) + 1 },
+          caused_by,
+        });
       return view(id);
     },
     async step(id, caused_by) {
       const s = await change(id, (s) => {
-        if (s.turn_status !== 'running') throw conflicting(`Session ${id} has no turn running: start one first.`, ErrorCode.invalidTransition);
+        if (s.turn_status !== 'running')
+          throw conflicting(`Session ${id} has no turn running: start one first.`, ErrorCode.invalidTransition);
         return s;
       });
-      await core.emit({ type: 'session:step_start', ...about(s), content: { turn: (s.turns_completed ?? 0) + 1 }, caused_by });
+      await core.emit({
+        type: 'session:step_start',
+        ...about(s),
+        content: { turn: (s.turns_completed ?? 0) + 1 },
+        caused_by,
+      });
       return view(id);
     },
     async completeTurn(id, caused_by) {
       const s = await change(id, (s) => {
-        if (s.turn_status !== 'running') throw conflicting(`Session ${id} has no turn running to complete.`, ErrorCode.invalidTransition);
+        if (s.turn_status !== 'running')
+          throw conflicting(`Session ${id} has no turn running to complete.`, ErrorCode.invalidTransition);
         return { ...s, turn_status: 'idle', turns_completed: (s.turns_completed ?? 0) + 1 };
       });
-      if (s.turns_completed === 1) await core.emit({ type: 'session:first_execution_complete', ...about(s), content: { turn: 1 }, caused_by });
+      if (s.turns_completed === 1)
+        await core.emit({ type: 'session:first_execution_complete', ...about(s), content: { turn: 1 }, caused_by });
       return view(id);
     },
     async update(id, change_, caused_by) {
@@ -166,7 +210,11 @@ export const ANSWER_TAIL = 100;
  * The API's session: the stored record, its transcript where it always stood (before `created_at`),
  * and `transcript_total`, how many messages the whole transcript holds.
  */
-export function presentSession(record: RuntimeSessionRecord, transcript: TranscriptEntry[], total: number): RuntimeSession {
+export function presentSession(
+  record: RuntimeSessionRecord,
+  transcript: TranscriptEntry[],
+  total: number,
+): RuntimeSession {
   const { message_count: _, ...rest } = record;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(structuredClone(rest))) {

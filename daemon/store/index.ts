@@ -27,14 +27,23 @@ export interface StoreDeps {
  * The account stores of the data folder: one JSON Lines journal, `accounts/`. On the first
  * start over a folder of an earlier release, its lowdb documents are imported (legacy-import.ts).
  */
-export async function openFileStores(dataDir: string, deps: StoreDeps, log?: Pick<Logger, 'info' | 'warn'>): Promise<Stores> {
+export async function openFileStores(
+  dataDir: string,
+  deps: StoreDeps,
+  log?: Pick<Logger, 'info' | 'warn'>,
+): Promise<Stores> {
   const space = await openJournalSpace(dataDir, { name: 'accounts' });
   for (const problem of space.recovery) log?.warn('accounts journal recovered at open', { problem });
   try {
     const stores = buildStores(space, deps);
-    const imported = await importLegacyFiles(dataDir, stores.tables, { outboxMax: deps.outboxMax, nowMs: deps.clock.now() });
+    const imported = await importLegacyFiles(dataDir, stores.tables, {
+      outboxMax: deps.outboxMax,
+      nowMs: deps.clock.now(),
+    });
     if (imported.length > 0) {
-      log?.info('data folder upgraded to the journal format; the old files are kept as backups', { imported: imported.map((n) => `${n}.json → ${n}.json.pre-journal`) });
+      log?.info('data folder upgraded to the journal format; the old files are kept as backups', {
+        imported: imported.map((n) => `${n}.json → ${n}.json.pre-journal`),
+      });
     }
     return stores.stores;
   } catch (err) {

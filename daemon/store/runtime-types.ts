@@ -3,7 +3,16 @@
  * like writes, so a database can implement them. `store/runtime/` implements them once over the
  * record engine (memory or journal); re-exported by types.ts with the rest of the seam.
  */
-import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, QuestStatus, RuntimeSession, TranscriptEntry } from '../runtime/services.js';
+import type {
+  Agent,
+  ConfiguredEvent,
+  Firing,
+  NotFired,
+  Quest,
+  QuestStatus,
+  RuntimeSession,
+  TranscriptEntry,
+} from '../runtime/services.js';
 
 export interface AgentStore {
   get(id: string): Promise<Agent | undefined>;
@@ -39,7 +48,11 @@ export interface TranscriptStore {
    * Appends one message and applies `change` to its session in the same atomic write; costs one
    * message record and one session record, however long the transcript. Undefined: no such session.
    */
-  append(sessionId: string, entry: TranscriptEntry, change: RecordChange<RuntimeSessionRecord>): Promise<RuntimeSessionRecord | undefined>;
+  append(
+    sessionId: string,
+    entry: TranscriptEntry,
+    change: RecordChange<RuntimeSessionRecord>,
+  ): Promise<RuntimeSessionRecord | undefined>;
 }
 
 export interface QuestStore {
@@ -54,7 +67,13 @@ export interface ConfiguredEventStore {
   get(id: string): Promise<ConfiguredEvent | undefined>;
   /** Oldest first. */
   /** `prefix`: only patterns `<prefix>:…` (the scheduler asks for `schedule`). */
-  list(filter?: { type?: string; prefix?: string; agent_id?: string; session_id?: string; quest_id?: string }): Promise<ConfiguredEvent[]>;
+  list(filter?: {
+    type?: string;
+    prefix?: string;
+    agent_id?: string;
+    session_id?: string;
+    quest_id?: string;
+  }): Promise<ConfiguredEvent[]>;
   create(cfg: ConfiguredEvent): Promise<void>;
   update(id: string, change: RecordChange<ConfiguredEvent>): Promise<ConfiguredEvent | undefined>;
   /** False when there was no such configured event. */

@@ -93,7 +93,13 @@ export interface UserStore {
    * Sets the password hash and revokes the user's live sessions but `keepSessionId`, atomically
    * (a reset keeps none, a change keeps the caller's). Undefined when no such user, else how many were revoked.
    */
-  setPassword(id: string, passwordHash: string, atIso: string, keepSessionId: string | null, change?: (user: UserRecord) => void): Promise<number | undefined>;
+  setPassword(
+    id: string,
+    passwordHash: string,
+    atIso: string,
+    keepSessionId: string | null,
+    change?: (user: UserRecord) => void,
+  ): Promise<number | undefined>;
 }
 
 /** What an e-mailed code is for; a code for one purpose never works for another. */
@@ -132,7 +138,13 @@ export interface CodeStore {
    * One atomic check-and-set on the live row of (purpose, email): the right code ends it and returns it;
    * a wrong one counts a try, and the `maxTries`-th wrong try burns the row (the right code then fails too).
    */
-  consumeCode(purpose: CodePurpose, email: string, codeHash: string, nowIso: string, maxTries: number): Promise<CodeAttempt>;
+  consumeCode(
+    purpose: CodePurpose,
+    email: string,
+    codeHash: string,
+    nowIso: string,
+    maxTries: number,
+  ): Promise<CodeAttempt>;
   /** The live, unexpired row whose link hash matches, ended atomically; null otherwise. */
   consumeLink(purpose: CodePurpose, linkHash: string, nowIso: string): Promise<CodeRecord | null>;
   /** Ends every live code of the user for this purpose (e.g. reset links after a password change). */
@@ -188,7 +200,10 @@ export interface Stores {
 }
 
 export class StoreConflict extends Error {
-  constructor(readonly reason: string, message: string) {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'StoreConflict';
   }

@@ -11,7 +11,10 @@ export const companyBody = z.object({
     .trim()
     .min(1, 'name is required')
     .max(64, 'name is at most 64 characters')
-    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'name may hold letters, digits, spaces and . _ - and starts with a letter or digit')
+    .regex(
+      /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u,
+      'name may hold letters, digits, spaces and . _ - and starts with a letter or digit',
+    )
     .refine((n) => !/^cmp_/i.test(n), 'name may not start with cmp_ (that is how Company ids look)'),
 });
 

@@ -5,8 +5,16 @@ import { z } from 'zod';
  * validation) and the CLI (response validation, `ctx.api().get(path, { schema })`).
  */
 export const keyCreateBody = z.object({
-  root: z.string({ message: 'root is required (a Company name or id)' }).trim().min(1, 'root is required (a Company name or id)').max(200),
-  name: z.string({ message: 'name is required (a label for the key)' }).trim().min(1, 'name is required (a label for the key)').max(100, 'name is at most 100 characters'),
+  root: z
+    .string({ message: 'root is required (a Company name or id)' })
+    .trim()
+    .min(1, 'root is required (a Company name or id)')
+    .max(200),
+  name: z
+    .string({ message: 'name is required (a label for the key)' })
+    .trim()
+    .min(1, 'name is required (a label for the key)')
+    .max(100, 'name is at most 100 characters'),
 });
 
 const time = z.string();
@@ -22,7 +30,9 @@ export type SecretKeyRow = z.infer<typeof secretKeyRow>;
 
 export const keyListResponse = z.object({
   keys: z.array(secretKeyRow),
-  account_key: z.object({ id: z.string(), prefix: z.string(), created_at: time, last_used_at: time.nullable() }).nullable(),
+  account_key: z
+    .object({ id: z.string(), prefix: z.string(), created_at: time, last_used_at: time.nullable() })
+    .nullable(),
 });
 export type KeyListResponse = z.infer<typeof keyListResponse>;
 

@@ -52,7 +52,9 @@ test('an error answer becomes ApiRequestError with its code; raw() returns it as
 });
 
 test('a daemon that is not there is one sentence with a hint', async () => {
-  const err = (await createApiClient('http://127.0.0.1:1').get('/api/me').catch((e) => e)) as FailedError;
+  const err = (await createApiClient('http://127.0.0.1:1')
+    .get('/api/me')
+    .catch((e) => e)) as FailedError;
   assert.instance(err, FailedError);
   assert.match(err.message, /cannot reach the svc daemon at http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/);
 });

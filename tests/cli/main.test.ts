@@ -2,7 +2,14 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main, reportError } from '../../cli/main.js';
-import { ApiRequestError, AuthRequiredError, CancelledError, FailedError, NotFoundError, UsageError } from '../../cli/errors.js';
+import {
+  ApiRequestError,
+  AuthRequiredError,
+  CancelledError,
+  FailedError,
+  NotFoundError,
+  UsageError,
+} from '../../cli/errors.js';
 import { VERSION } from '../../shared/version.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { captureIo } from '../helpers/cli.js';

@@ -16,7 +16,14 @@ async function waitUntil(check: () => boolean): Promise<void> {
 import { CancelledError, UsageError } from '../../cli/errors.js';
 
 function ttyContext() {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, raw: false, setRawMode(raw: boolean) { this.raw = raw; return this; } });
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    raw: false,
+    setRawMode(raw: boolean) {
+      this.raw = raw;
+      return this;
+    },
+  });
   const stderr = new PassThrough();
   let written = '';
   stderr.on('data', (c) => (written += c));
@@ -78,7 +85,10 @@ test('readStdinLines drops the trailing newline and refuses a terminal or missin
   };
   assert.equal(await readStdinLines(make('secret one \n'), 1, 'x'), ['secret one ']);
   assert.equal(await readStdinLines(make('a\r\nb\n'), 2, 'x'), ['a', 'b']);
-  for (const [text, n] of [['', 1], ['only\n', 2]] as const) {
+  for (const [text, n] of [
+    ['', 1],
+    ['only\n', 2],
+  ] as const) {
     try {
       await readStdinLines(make(text), n, 'x');
       assert.unreachable();

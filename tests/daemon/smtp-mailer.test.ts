@@ -19,8 +19,17 @@ const setup = (lines: string[] = []) => {
 test('a code and a link go out over SMTP, logged in, from the ?from= sender; the log names no code', async () => {
   const smtp = await startSmtpServer();
   const lines: string[] = [];
-  const mailer = createSmtpMailer(`${smtp.url}?from=${encodeURIComponent('Team svc <auth@example.test>')}`, setup(lines));
-  const sent = await mailer.send({ to: 'ada@example.test', subject: 'Your svc login code: 493021', text: 'Your login code is 493021.\nhttp://x/magic?t=abc', code: '493021', link: 'http://x/magic?t=abc' });
+  const mailer = createSmtpMailer(
+    `${smtp.url}?from=${encodeURIComponent('Team svc <auth@example.test>')}`,
+    setup(lines),
+  );
+  const sent = await mailer.send({
+    to: 'ada@example.test',
+    subject: 'Your svc login code: 493021',
+    text: 'Your login code is 493021.\nhttp://x/magic?t=abc',
+    code: '493021',
+    link: 'http://x/magic?t=abc',
+  });
   const got = await smtp.next((m) => m.to.includes('ada@example.test'));
   assert.is(got.user, 'svc');
   assert.is(got.from, 'auth@example.test');
@@ -31,7 +40,10 @@ test('a code and a link go out over SMTP, logged in, from the ?from= sender; the
   assert.is(sent.to, 'ada@example.test');
   assert.match(sent.id, /^mail_/);
   assert.ok(lines.some((l) => l.includes('mail to ada@example.test sent over SMTP')));
-  assert.not.ok(lines.some((l) => l.includes('493021')), 'the code never reaches the log');
+  assert.not.ok(
+    lines.some((l) => l.includes('493021')),
+    'the code never reaches the log',
+  );
   mailer.close();
   await smtp.close();
 });
@@ -40,13 +52,18 @@ test('a refused login or a dead server is a retryable refusal (503 mail_unavaila
   const smtp = await startSmtpServer();
   const lines: string[] = [];
   const wrong = createSmtpMailer(smtp.url.replace('s3cret', 'wrong'), setup(lines));
-  const err = await wrong.send({ to: 'bob@example.test', subject: 'code 111222', text: 'code 111222' }).catch((e: Error) => e);
+  const err = await wrong
+    .send({ to: 'bob@example.test', subject: 'code 111222', text: 'code 111222' })
+    .catch((e: Error) => e);
   assert.instance(err, DomainError);
   assert.is((err as DomainError).refusal, 'unavailable');
   assert.is((err as DomainError).code, 'mail_unavailable');
   assert.not.match((err as Error).message, /111222/);
   assert.ok(lines.some((l) => l.includes('SMTP delivery to bob@example.test failed: ')));
-  assert.not.ok(lines.some((l) => l.includes('111222')), 'the code never reaches the log');
+  assert.not.ok(
+    lines.some((l) => l.includes('111222')),
+    'the code never reaches the log',
+  );
   assert.is(smtp.received.length, 0);
   wrong.close();
   await smtp.close();
@@ -61,7 +78,11 @@ test('a signup while the mail server is down answers 503 with Retry-After, never
   await smtp.close();
   const t = await createTestApp({ config: { smtpUrl: smtp.url } });
   const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code;
-  const res = await t.post('/api/auth/signup', { email: 'down@example.test', password: 'a long enough password', invite_code: invite });
+  const res = await t.post('/api/auth/signup', {
+    email: 'down@example.test',
+    password: 'a long enough password',
+    invite_code: invite,
+  });
   assert.is(res.status, 503, res.text);
   assert.is(res.body.code, 'mail_unavailable');
   assert.ok(res.headers['retry-after']);
@@ -71,7 +92,10 @@ test('SMTP URLs: smtp:// or smtps:// with a host; the password is redacted where
   assert.is(checkSmtpUrl('smtps://u:p@mail.example.test:465').hostname, 'mail.example.test');
   assert.throws(() => checkSmtpUrl('http://mail.example.test'), /must start with smtp:\/\/ or smtps:\/\//);
   assert.throws(() => checkSmtpUrl('mail.example.test'), /invalid SMTP URL/);
-  assert.throws(() => checkSmtpUrl('smtp://u:hunter2@'), (e: Error) => !e.message.includes('hunter2'));
+  assert.throws(
+    () => checkSmtpUrl('smtp://u:hunter2@'),
+    (e: Error) => !e.message.includes('hunter2'),
+  );
   assert.is(redactSmtpUrl('smtp://u:hunter2@mail:587'), 'smtp://u:***@mail:587');
 });
 

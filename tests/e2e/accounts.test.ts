@@ -8,7 +8,8 @@ import { tempDir } from '../helpers/temp-dir.js';
  * route) → whoami → logout, through argv, stdin, the file credential store and exit codes.
  */
 // HOME is the config folder, so nothing of the developer's own setup leaks in.
-const svc = (args: string[], env: Record<string, string>, stdin = '') => runCli(args, { HOME: env.SVC_CONFIG_DIR!, ...env }, stdin);
+const svc = (args: string[], env: Record<string, string>, stdin = '') =>
+  runCli(args, { HOME: env.SVC_CONFIG_DIR!, ...env }, stdin);
 
 test('svc signup → verify --from-mail → whoami → logout against a real daemon', async () => {
   const dataDir = tempDir('svc-e2e-data');
@@ -16,7 +17,11 @@ test('svc signup → verify --from-mail → whoami → logout against a real dae
   const { url, invite } = daemon;
   try {
     const env = { SVC_URL: url, SVC_CONFIG_DIR: tempDir('svc-e2e-config'), SVC_KEYCHAIN: 'off', SVC_DATA_DIR: dataDir };
-    const signup = await svc(['signup', '--email', 'e2e@example.com', '--invite', invite, '--password-stdin'], env, 'an end to end password\n');
+    const signup = await svc(
+      ['signup', '--email', 'e2e@example.com', '--invite', invite, '--password-stdin'],
+      env,
+      'an end to end password\n',
+    );
     assert.is(signup.code, 0, signup.stderr);
     assert.match(signup.stdout, 'Signed up as e2e@example.com');
 
@@ -35,7 +40,11 @@ test('svc signup → verify --from-mail → whoami → logout against a real dae
     assert.is(after.code, 4);
     assert.match(after.stderr, 'not logged in');
 
-    const badLogin = await svc(['login', '--email', 'e2e@example.com', '--password-stdin'], env, 'the wrong password here\n');
+    const badLogin = await svc(
+      ['login', '--email', 'e2e@example.com', '--password-stdin'],
+      env,
+      'the wrong password here\n',
+    );
     assert.is(badLogin.code, 4);
     assert.match(badLogin.stderr, 'The e-mail or password is incorrect.');
   } finally {

@@ -16,7 +16,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 const data = tempDir('svc-data');
 const config = tempDir('svc-config');
 const env = { SVC_CONFIG_DIR: config, SVC_KEYCHAIN: 'off' };
-const svc = (args: string[], extra: Record<string, string> = {}, stdin = '') => runCli(args, { ...env, ...extra }, stdin);
+const svc = (args: string[], extra: Record<string, string> = {}, stdin = '') =>
+  runCli(args, { ...env, ...extra }, stdin);
 let daemon: DaemonProcess;
 
 /** A command line run by bash in an unrelated folder, as a user pastes it into a new terminal. */
@@ -33,7 +34,9 @@ test.after(async () => {
 
 test('a profile named by its data folder: signup, verify --from-mail, and still logged in after a port change', async () => {
   // The banner's next steps, pasted into a shell in another folder (signup given its answers on stdin).
-  const [add, signup] = [/^next: in another terminal, run {2}(.+)$/m, /^ +then {2}(.+)$/m].map((re) => re.exec(daemon.stdout())?.[1]);
+  const [add, signup] = [/^next: in another terminal, run {2}(.+)$/m, /^ +then {2}(.+)$/m].map(
+    (re) => re.exec(daemon.stdout())?.[1],
+  );
   assert.ok(add && signup, daemon.stdout());
   assert.not.match(daemon.stdout(), /npx/);
   const added = await shell(add!);
@@ -57,7 +60,10 @@ test('a profile named by its data folder: signup, verify --from-mail, and still 
   assert.is(JSON.parse(me.stdout).email, 'ada@example.test');
   const mail = await svc(['mail', '--json', 'to,subject']);
   assert.is(mail.code, 0, mail.stderr);
-  assert.ok(JSON.parse(mail.stdout).every((m: object) => Object.keys(m).join() === 'to,subject'), mail.stdout);
+  assert.ok(
+    JSON.parse(mail.stdout).every((m: object) => Object.keys(m).join() === 'to,subject'),
+    mail.stdout,
+  );
 });
 
 test('auth status names every profile and where each credential comes from; an SVC_ variable wins and is named', async () => {
@@ -65,7 +71,10 @@ test('auth status names every profile and where each credential comes from; an S
   assert.is(status.code, 0, status.stderr);
   const rows = JSON.parse(status.stdout);
   const local = rows.find((r: any) => r.profile === 'local');
-  assert.equal([local.current, local.url, local.user, local.token, local.token_expired], [true, daemon.url, 'ada@example.test', 'file', false]);
+  assert.equal(
+    [local.current, local.url, local.user, local.token, local.token_expired],
+    [true, daemon.url, 'ada@example.test', 'file', false],
+  );
   assert.ok(Date.parse(local.token_expires_at) > Date.now());
   assert.equal(rows.find((r: any) => r.profile === 'default').user, null);
 
@@ -104,15 +113,22 @@ test('a login stored under the URL (before profiles) keeps working and moves to 
   const token = (await svc(['auth', 'token'])).stdout.trim();
   const oldConfig = tempDir('svc-config');
   mkdirSync(oldConfig, { recursive: true });
-  writeFileSync(join(oldConfig, 'credentials.json'), JSON.stringify({ [`token:${daemon.url}`]: token }), { mode: 0o600 });
+  writeFileSync(join(oldConfig, 'credentials.json'), JSON.stringify({ [`token:${daemon.url}`]: token }), {
+    mode: 0o600,
+  });
   const me = await runCli(['whoami', '--json'], { SVC_CONFIG_DIR: oldConfig, SVC_KEYCHAIN: 'off', SVC_DATA_DIR: data });
   assert.is(me.code, 0, me.stderr);
-  assert.equal(JSON.parse(readFileSync(join(oldConfig, 'credentials.json'), 'utf8')), { 'token:profile:default': token });
+  assert.equal(JSON.parse(readFileSync(join(oldConfig, 'credentials.json'), 'utf8')), {
+    'token:profile:default': token,
+  });
 });
 
 test('a closed pipe ends the command quietly with exit 0', async () => {
   const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI_MAIN, 'completion', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [CLI_MAIN, 'completion', 'bash'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));

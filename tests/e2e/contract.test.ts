@@ -36,7 +36,8 @@ test('§2 the daemon: first line, /healthz, secrets 0600, one daemon per data fo
   const health = await http('GET', '/healthz');
   assert.is(health.status, 200);
   assert.is(health.text, '{"ok":true}');
-  for (const file of ['operator-token', 'jwt-secret']) assert.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
+  for (const file of ['operator-token', 'jwt-secret'])
+    assert.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
   const [second, status] = await Promise.all([
     svc(['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir]),
     svcJson(['daemon', 'status']),
@@ -76,7 +77,9 @@ test('§3 operator surface: token-guarded, invites, mail shape', async () => {
 });
 
 test('signup → mail → verify (new users start on trial)', async () => {
-  const up = await svcJson(['signup', '--email', EMAIL, '--invite', s.invite, '--password-stdin'], { input: PASSWORD + '\n' });
+  const up = await svcJson(['signup', '--email', EMAIL, '--invite', s.invite, '--password-stdin'], {
+    input: PASSWORD + '\n',
+  });
   assert.is(up.pending_verification, true);
   const mail = await http('GET', `/api/dev/mail?to=${encodeURIComponent(EMAIL)}`, { token: s.op });
   assert.is(mail.body.mail.length, 1);
@@ -108,13 +111,16 @@ test('logout, login; the JWT carries user_id, email, exp, iat and a session id',
   assert.type(direct.body.token, 'string');
 });
 
-test('§4 companies: create → {ok, id, name}; the list is the caller\'s', async () => {
+test("§4 companies: create → {ok, id, name}; the list is the caller's", async () => {
   const made = await svcJson(['companies', 'create', 'Acme']);
   assert.is(made.ok, true);
   assert.is(made.name, 'Acme');
   s.company = made.id;
   const list = await http('GET', '/api/companies', { token: s.token });
-  assert.equal(list.body.companies.map((c: any) => c.id), [s.company]);
+  assert.equal(
+    list.body.companies.map((c: any) => c.id),
+    [s.company],
+  );
 });
 
 test('spec §7: a trial account gets 402 "MCP access requires a Company subscription"', async () => {
@@ -146,14 +152,20 @@ test('admin tier company → keys create (root by name or id), validate, account
   const old = await http('POST', '/api/mcp/validate', { token: s.sk, headers: { 'x-api-key': first.api_key } });
   assert.is(old.status, 401, 'the replaced account key stops at once');
   // SVC_SECRET_KEY / SVC_ACCOUNT_KEY are honoured with an empty config folder.
-  const valid = await svcJson(['keys', 'validate'], { env: { SVC_SECRET_KEY: s.sk, SVC_ACCOUNT_KEY: s.ak, SVC_CONFIG_DIR: tempDir('svc-contract-empty') } });
+  const valid = await svcJson(['keys', 'validate'], {
+    env: { SVC_SECRET_KEY: s.sk, SVC_ACCOUNT_KEY: s.ak, SVC_CONFIG_DIR: tempDir('svc-contract-empty') },
+  });
   assert.is(valid.user.email, EMAIL);
   assert.is(valid.company.id, s.company);
   const list = await http('GET', '/api/keys', { token: s.token });
   assert.is(list.body.keys.length, 2);
   assert.not.match(list.text, /sk_[A-Za-z0-9]{20,}/, 'the list shows metadata only');
   assert.is((await svcJson(['keys', 'revoke', byId.body.id])).revoked, true);
-  assert.is((await http('POST', '/api/mcp/validate', { token: byId.body.secret_key })).status, 401, 'a revoked key stops at once');
+  assert.is(
+    (await http('POST', '/api/mcp/validate', { token: byId.body.secret_key })).status,
+    401,
+    'a revoked key stops at once',
+  );
 });
 
 test('spec §5.2: a runtime call without a Company → 400 "X-Company header required"; 413, 415', async () => {
@@ -161,9 +173,17 @@ test('spec §5.2: a runtime call without a Company → 400 "X-Company header req
   assert.is(res.status, 400);
   assert.is(res.body.error, 'X-Company header required');
   assert.ok(isErrorBody(res.body));
-  const big = await http('POST', '/api/quests', { token: s.token, headers: { 'x-company': s.company }, body: JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) }) });
+  const big = await http('POST', '/api/quests', {
+    token: s.token,
+    headers: { 'x-company': s.company },
+    body: JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) }),
+  });
   assert.is(big.status, 413);
-  const text = await http('POST', '/api/quests', { token: s.token, headers: { 'x-company': s.company, 'content-type': 'text/plain' }, body: 'hello' });
+  const text = await http('POST', '/api/quests', {
+    token: s.token,
+    headers: { 'x-company': s.company, 'content-type': 'text/plain' },
+    body: 'hello',
+  });
   assert.is(text.status, 415);
   assert.ok(isErrorBody(big.body) && isErrorBody(text.body));
 });
@@ -174,18 +194,31 @@ test('§8 agents, sessions, quests under X-Company, X-Entity, company_id, trust_
   assert.is(agent.body.ok, true);
   assert.equal([agent.body.agent.name, agent.body.agent.role], ['ada', 'dev']);
   s.agent = agent.body.agent.id;
-  const session = await http('POST', '/api/sessions', { token: s.token, headers: { 'x-entity': s.company }, body: { agent_id: s.agent } });
+  const session = await http('POST', '/api/sessions', {
+    token: s.token,
+    headers: { 'x-entity': s.company },
+    body: { agent_id: s.agent },
+  });
   assert.is(session.body.ok, true);
   assert.is(session.body.session.agent_id, s.agent);
   assert.type(session.body.session.id, 'string');
   assert.type(session.body.session.status, 'string');
-  const quest = await http('POST', `/api/quests?company_id=${s.company}`, { token: s.token, body: { title: 'first quest' } });
+  const quest = await http('POST', `/api/quests?company_id=${s.company}`, {
+    token: s.token,
+    body: { title: 'first quest' },
+  });
   assert.is(quest.body.ok, true);
   assert.is(quest.body.quest.title, 'first quest');
   const legacy = await http('GET', `/api/quests?trust_id=${s.company}`, { token: s.token });
-  assert.equal(legacy.body.quests.map((q: any) => q.title), ['first quest']);
+  assert.equal(
+    legacy.body.quests.map((q: any) => q.title),
+    ['first quest'],
+  );
   const byKey = await http('GET', '/api/agents', { token: s.sk, headers: { 'x-api-key': s.ak } });
-  assert.equal(byKey.body.agents.map((a: any) => a.id), [s.agent]);
+  assert.equal(
+    byKey.body.agents.map((a: any) => a.id),
+    [s.agent],
+  );
 });
 
 test('§8 events over HTTP: create, configured list, trigger fires quests.create and message_to, trace', async () => {
@@ -194,24 +227,43 @@ test('§8 events over HTTP: create, configured list, trigger fires quests.create
     { tool: 'quests.create', args: { title: 'from the bus' } },
     { tool: 'message_to', args: { to: 'dev', text: 'look at this' } },
   ];
-  const made = await http('POST', '/api/events', { token: s.token, headers: h, body: { type: 'session:quest_end', tool_calls } });
+  const made = await http('POST', '/api/events', {
+    token: s.token,
+    headers: h,
+    body: { type: 'session:quest_end', tool_calls },
+  });
   assert.is(made.body.ok, true);
   assert.is(made.body.event.status, 'active');
-  const paused = await http('POST', '/api/events', { token: s.token, headers: h, body: { type: 'session:quest_end', tool_calls: [], enabled: false } });
+  const paused = await http('POST', '/api/events', {
+    token: s.token,
+    headers: h,
+    body: { type: 'session:quest_end', tool_calls: [], enabled: false },
+  });
   assert.is(paused.body.event.status, 'paused');
   const configured = await http('GET', '/api/events?configured=true', { token: s.token, headers: h });
   assert.ok(configured.body.events.some((e: any) => e.id === made.body.event.id));
-  const fired = await http('POST', '/api/events/trigger', { token: s.token, headers: h, body: { type: 'session:quest_end', content: { why: 'walk' } } });
+  const fired = await http('POST', '/api/events/trigger', {
+    token: s.token,
+    headers: h,
+    body: { type: 'session:quest_end', content: { why: 'walk' } },
+  });
   assert.is(fired.body.ok, true);
-  assert.equal(fired.body.fired.map((f: any) => [f.configured_event_id, f.tool, f.ok]), [
-    [made.body.event.id, 'quests.create', true],
-    [made.body.event.id, 'message_to', true],
-  ]);
+  assert.equal(
+    fired.body.fired.map((f: any) => [f.configured_event_id, f.tool, f.ok]),
+    [
+      [made.body.event.id, 'quests.create', true],
+      [made.body.event.id, 'message_to', true],
+    ],
+  );
   const quests = await http('GET', '/api/quests', { token: s.token, headers: h });
   assert.ok(quests.body.quests.some((q: any) => q.title === 'from the bus'));
   s.event = fired.body.event.id;
   const traceGet = await http('GET', `/api/events/trace?event_id=${s.event}`, { token: s.token, headers: h });
-  const tracePost = await http('POST', '/api/events/trace', { token: s.token, headers: h, body: { event_id: s.event } });
+  const tracePost = await http('POST', '/api/events/trace', {
+    token: s.token,
+    headers: h,
+    body: { event_id: s.event },
+  });
   assert.is(traceGet.body.event.id, s.event);
   assert.ok(Array.isArray(traceGet.body.children));
   assert.equal(tracePost.body.event, traceGet.body.event);
@@ -221,7 +273,8 @@ test('§8 events over HTTP: create, configured list, trigger fires quests.create
   const rest = await http('GET', `/api/events?since_id=${page.body.next_since_id}`, { token: s.token, headers: h });
   const ids = [...page.body.events, ...rest.body.events].map((e: any) => e.id);
   assert.equal(ids, [...ids].sort(), 'oldest first');
-  for (const key of ['id', 'type', 'agent_id', 'session_id', 'quest_id', 'content', 'created_at']) assert.ok(key in page.body.events[0], key);
+  for (const key of ['id', 'type', 'agent_id', 'session_id', 'quest_id', 'content', 'created_at'])
+    assert.ok(key in page.body.events[0], key);
 });
 
 test('§7 events through the CLI (--json): create, trigger, trace, list, disable, delete', async () => {
@@ -229,7 +282,10 @@ test('§7 events through the CLI (--json): create, trigger, trace, list, disable
   const made = await svcJson(['events', 'create', '--pattern', 'session:quest_result', '--tool-call', call]);
   assert.is(made.status, 'active');
   const fired = await svcJson(['events', 'trigger', 'session:quest_result', '--content', '{"n":1}']);
-  assert.equal(fired.fired.map((f: any) => [f.configured_event_id, f.tool, f.ok]), [[made.id, 'quests.create', true]]);
+  assert.equal(
+    fired.fired.map((f: any) => [f.configured_event_id, f.tool, f.ok]),
+    [[made.id, 'quests.create', true]],
+  );
   const [trace, list, disabled] = await Promise.all([
     svcJson(['events', 'trace', fired.event.id]),
     svcJson(['events', 'list', '--type', 'session:quest_result']),
@@ -237,16 +293,23 @@ test('§7 events through the CLI (--json): create, trigger, trace, list, disable
   ]);
   assert.is(trace.event.id, fired.event.id);
   // Every list prints a bare array under --json (docs/cli.md).
-  assert.equal(list.map((e: any) => e.id), [fired.event.id]);
+  assert.equal(
+    list.map((e: any) => e.id),
+    [fired.event.id],
+  );
   assert.is(disabled.status, 'paused');
   assert.is((await svcJson(['events', 'delete', made.id])).ok, true);
 });
 
-test('§4 403 on another user\'s Company', async () => {
+test("§4 403 on another user's Company", async () => {
   const invite = await http('POST', '/api/dev/invites', { token: s.op });
-  const other = await http('POST', '/api/auth/signup', { body: { email: 'bo@example.com', password: PASSWORD, invite_code: invite.body.code } });
+  const other = await http('POST', '/api/auth/signup', {
+    body: { email: 'bo@example.com', password: PASSWORD, invite_code: invite.body.code },
+  });
   const mail = await http('GET', '/api/dev/mail?to=bo%40example.com', { token: s.op });
-  const verified = await http('POST', '/api/auth/verify', { body: { email: 'bo@example.com', code: mail.body.mail[0].code } });
+  const verified = await http('POST', '/api/auth/verify', {
+    body: { email: 'bo@example.com', code: mail.body.mail[0].code },
+  });
   assert.type(other.body.token, 'string');
   const res = await http('GET', '/api/agents', { token: verified.body.token, headers: { 'x-company': s.company } });
   assert.is(res.status, 403);
@@ -256,7 +319,9 @@ test('§4 403 on another user\'s Company', async () => {
 test('sessions list, SVC_TOKEN, logout; the revoked token is refused on its next request', async () => {
   const sessions = await svcJson(['sessions', 'list']);
   assert.ok(sessions.some((x: any) => x.current === true));
-  const viaEnv = await svcJson(['whoami'], { env: { SVC_TOKEN: s.token, SVC_CONFIG_DIR: tempDir('svc-contract-empty') } });
+  const viaEnv = await svcJson(['whoami'], {
+    env: { SVC_TOKEN: s.token, SVC_CONFIG_DIR: tempDir('svc-contract-empty') },
+  });
   assert.is(viaEnv.email, EMAIL);
   assert.is((await svcJson(['logout'])).ok, true);
   const after = await http('GET', '/api/companies', { token: s.token });

@@ -12,7 +12,13 @@ import { inviteSpec } from '../../daemon/store/accounts/tables.js';
 
 /** The built CLI, as a user runs it: separate processes, a real port, a real data folder. */
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
-const env = { ...process.env, SVC_CONFIG_DIR: tempDir('svc-config'), SVC_KEYCHAIN: 'off', SVC_URL: undefined, SVC_DATA_DIR: undefined };
+const env = {
+  ...process.env,
+  SVC_CONFIG_DIR: tempDir('svc-config'),
+  SVC_KEYCHAIN: 'off',
+  SVC_URL: undefined,
+  SVC_DATA_DIR: undefined,
+};
 
 function svc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -88,7 +94,10 @@ test('the foreground banner, then kill -9 and a new start recovers the stale loc
 });
 
 async function crashAndRecover(data: string): Promise<void> {
-  const child = spawn(process.execPath, [CLI, 'daemon', 'start', '--foreground', '--port', '0', '--data', data], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [CLI, 'daemon', 'start', '--foreground', '--port', '0', '--data', data], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout! });
   await new Promise<void>((resolve, reject) => {
@@ -106,7 +115,10 @@ async function crashAndRecover(data: string): Promise<void> {
   assert.not.match(lines.join('\n'), /npx/);
 
   const token = readFileSync(join(data, 'operator-token'), 'utf8').trim();
-  const invite = await fetch(`${url}/api/dev/invites`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const invite = await fetch(`${url}/api/dev/invites`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
   assert.is(invite.status, 201);
   const invitesBefore = (await readAccountRows(data, inviteSpec)).length;
   assert.is(invitesBefore, 2, 'the banner invite and this one, on disk before the answer');

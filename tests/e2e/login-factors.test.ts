@@ -20,13 +20,33 @@ writeFileSync(
   join(dataDir, 'accounts.json'),
   JSON.stringify({
     users: [
-      { id: 'usr_plain', email: 'plain@example.com', tier: 'trial', created_at: now, email_verified_at: now, password_hash: null },
+      {
+        id: 'usr_plain',
+        email: 'plain@example.com',
+        tier: 'trial',
+        created_at: now,
+        email_verified_at: now,
+        password_hash: null,
+      },
       ...['totp', 'totp2'].map((name) => ({
-        id: `usr_${name}`, email: `${name}@example.com`, tier: 'trial', created_at: now, email_verified_at: now, password_hash: null,
-        totp: { secret_sealed: totpSealer(codeKey).seal(secret), enabled_at: now, pending_until: null, last_step: null, recovery: [] },
+        id: `usr_${name}`,
+        email: `${name}@example.com`,
+        tier: 'trial',
+        created_at: now,
+        email_verified_at: now,
+        password_hash: null,
+        totp: {
+          secret_sealed: totpSealer(codeKey).seal(secret),
+          enabled_at: now,
+          pending_until: null,
+          last_step: null,
+          recovery: [],
+        },
       })),
     ],
-    invites: [], sessions: [], codes: [],
+    invites: [],
+    sessions: [],
+    codes: [],
   }),
   { mode: 0o600 },
 );
@@ -39,15 +59,23 @@ test.after(async () => {
   await daemon?.stop();
 });
 
-const envFor = (configDir: string) => ({ SVC_URL: daemon.url, SVC_DATA_DIR: dataDir, SVC_KEYCHAIN: 'off', SVC_CONFIG_DIR: configDir });
-const storedToken = (configDir: string) => JSON.parse(readFileSync(join(configDir, 'credentials.json'), 'utf8'))['token:profile:default'] as string;
+const envFor = (configDir: string) => ({
+  SVC_URL: daemon.url,
+  SVC_DATA_DIR: dataDir,
+  SVC_KEYCHAIN: 'off',
+  SVC_CONFIG_DIR: configDir,
+});
+const storedToken = (configDir: string) =>
+  JSON.parse(readFileSync(join(configDir, 'credentials.json'), 'utf8'))['token:profile:default'] as string;
 
 test('svc login --email-code (no terminal) waits for the local mail, logs in and stores the session', async () => {
   const config = tempDir('svc-e2e-config');
   const res = await runCli(['login', '--email-code', '--email', 'plain@example.com'], envFor(config));
   assert.is(res.code, 0, res.stderr);
   assert.match(res.stdout, /Logged in to .* as plain@example\.com/);
-  const me = await fetch(`${daemon.url}/api/auth/totp`, { headers: { authorization: `Bearer ${storedToken(config)}` } });
+  const me = await fetch(`${daemon.url}/api/auth/totp`, {
+    headers: { authorization: `Bearer ${storedToken(config)}` },
+  });
   assert.is(me.status, 200);
   assert.is((await me.json()).enabled, false);
 });
@@ -58,9 +86,14 @@ test('svc login --email-code on a TOTP account: refused without --totp-code (exi
   assert.is(bare.code, 2);
   assert.match(bare.stderr, /--totp-code/);
   // A second account with the same secret: the first one may ask for a code only once a minute.
-  const ok = await runCli(['login', '--email-code', '--email', 'totp2@example.com', '--totp-code', totpCodeAt(secret, Date.now())], envFor(config));
+  const ok = await runCli(
+    ['login', '--email-code', '--email', 'totp2@example.com', '--totp-code', totpCodeAt(secret, Date.now())],
+    envFor(config),
+  );
   assert.is(ok.code, 0, ok.stderr);
-  const status = await fetch(`${daemon.url}/api/auth/totp`, { headers: { authorization: `Bearer ${storedToken(config)}` } });
+  const status = await fetch(`${daemon.url}/api/auth/totp`, {
+    headers: { authorization: `Bearer ${storedToken(config)}` },
+  });
   assert.is((await status.json()).enabled, true);
 });
 

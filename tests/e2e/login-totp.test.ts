@@ -19,7 +19,11 @@ test('svc login with a password and --totp-code against a real daemon; no code â
   try {
     const operator = { authorization: `Bearer ${readFileSync(join(dataDir, 'operator-token'), 'utf8').trim()}` };
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(daemon.url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(daemon.url + path, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const email = 'totp-e2e@example.com';
@@ -29,7 +33,12 @@ test('svc login with a password and --totp-code against a real daemon; no code â
     const verified = await call('POST', '/api/auth/verify', { email, code: mail.at(-1).code });
     const auth = { authorization: `Bearer ${verified.body.token}` };
     const secret = (await call('POST', '/api/auth/totp/enroll', {}, auth)).body.secret as string;
-    const confirm = await call('POST', '/api/auth/totp/enroll/confirm', { code: totpCodeAt(secret, Date.now() - 30_000) }, auth);
+    const confirm = await call(
+      'POST',
+      '/api/auth/totp/enroll/confirm',
+      { code: totpCodeAt(secret, Date.now() - 30_000) },
+      auth,
+    );
     assert.is(confirm.status, 200, JSON.stringify(confirm.body));
 
     const env = { SVC_URL: daemon.url, SVC_CONFIG_DIR: tempDir('svc-e2e-config'), SVC_KEYCHAIN: 'off' };

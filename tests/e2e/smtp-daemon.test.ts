@@ -7,7 +7,11 @@ import { tempDir } from '../helpers/temp-dir.js';
 const test = suite('daemon with --smtp / SVC_SMTP_URL; --database refused for now');
 
 const signup = (url: string, email: string, invite: string) =>
-  fetch(`${url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery staple', invite_code: invite }) });
+  fetch(`${url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse battery staple', invite_code: invite }),
+  });
 
 test('svc daemon start --smtp: the verification code arrives at the SMTP server and verifies the account', async () => {
   const smtp = await startSmtpServer();
@@ -18,7 +22,11 @@ test('svc daemon start --smtp: the verification code arrives at the SMTP server 
     const mail = await smtp.next((m) => m.to.includes('ada@example.test'));
     const code = /verification code is (\d{6})/.exec(mail.raw)?.[1];
     assert.ok(code, mail.raw);
-    const verify = await fetch(`${daemon.url}/api/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.test', code }) });
+    const verify = await fetch(`${daemon.url}/api/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.test', code }),
+    });
     assert.is(verify.status, 200);
     // Sent, not captured: the operator's mail view stays empty.
     const token = (await import('node:fs')).readFileSync(`${dir}/operator-token`, 'utf8').trim();
@@ -32,19 +40,28 @@ test('svc daemon start --smtp: the verification code arrives at the SMTP server 
 
 test('--database is refused with one clear line until team mode is complete', async () => {
   const dir = tempDir('svc-data');
-  const run = await runCli(['daemon', 'start', '--foreground', '--port', '0', '--data', dir, '--database', 'postgres://svc:hunter2@db/svc'], { SVC_DATA_DIR: dir });
+  const run = await runCli(
+    ['daemon', 'start', '--foreground', '--port', '0', '--data', dir, '--database', 'postgres://svc:hunter2@db/svc'],
+    { SVC_DATA_DIR: dir },
+  );
   assert.is(run.code, 1);
   assert.match(run.stderr, /^svc: team mode is not complete yet: /);
   assert.is(run.stderr.trim().split('\n').length, 1);
   assert.not.match(run.stderr, /hunter2/);
-  const viaEnv = await runCli(['daemon', 'start', '--foreground', '--port', '0', '--data', dir], { SVC_DATA_DIR: dir, SVC_DATABASE_URL: 'postgres://db/svc' });
+  const viaEnv = await runCli(['daemon', 'start', '--foreground', '--port', '0', '--data', dir], {
+    SVC_DATA_DIR: dir,
+    SVC_DATABASE_URL: 'postgres://db/svc',
+  });
   assert.is(viaEnv.code, 1);
   assert.match(viaEnv.stderr, /team mode is not complete yet/);
 });
 
 test('a malformed SVC_SMTP_URL stops the start with one line', async () => {
   const dir = tempDir('svc-data');
-  const run = await runCli(['daemon', 'start', '--foreground', '--port', '0', '--data', dir], { SVC_DATA_DIR: dir, SVC_SMTP_URL: 'http://u:hunter2@mail' });
+  const run = await runCli(['daemon', 'start', '--foreground', '--port', '0', '--data', dir], {
+    SVC_DATA_DIR: dir,
+    SVC_SMTP_URL: 'http://u:hunter2@mail',
+  });
   assert.is(run.code, 1);
   assert.match(run.stderr, /^svc: invalid SMTP URL http:\/\/u:\*\*\*@mail: it must start with smtp:\/\/ or smtps:\/\//);
   assert.not.match(run.stderr, /hunter2/);

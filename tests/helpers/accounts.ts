@@ -20,7 +20,10 @@ let counter = 0;
  * A verified user with a live session, made straight through the stores (not the signup routes),
  * for tests of everything that stands behind login.
  */
-export async function createUser(t: TestApp, options: { email?: string; tier?: Tier; password?: string; verified?: boolean } = {}): Promise<TestUser> {
+export async function createUser(
+  t: TestApp,
+  options: { email?: string; tier?: Tier; password?: string; verified?: boolean } = {},
+): Promise<TestUser> {
   const email = options.email ?? `user${++counter}-${Date.now().toString(36)}@example.com`;
   const password = options.password ?? 'correct horse battery staple';
   const now = isoAt(t.clock.now());
@@ -32,6 +35,10 @@ export async function createUser(t: TestApp, options: { email?: string; tier?: T
     email_verified_at: options.verified === false ? null : now,
     password_hash: await hashPassword(password, t.deps.config.auth.passwordHash),
   });
-  const { token } = await issueSession(t.deps, { user, kind: options.verified === false ? 'unverified' : 'full', method: ['pwd'] });
+  const { token } = await issueSession(t.deps, {
+    user,
+    kind: options.verified === false ? 'unverified' : 'full',
+    method: ['pwd'],
+  });
   return { user, token, auth: { authorization: `Bearer ${token}` }, password };
 }

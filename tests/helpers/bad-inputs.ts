@@ -55,7 +55,20 @@ export const ODD_STRINGS: string[] = [
 const LONG = 'y'.repeat(60_000);
 
 /** Values of the wrong type for any field. */
-export const WRONG_TYPES: unknown[] = [null, 0, -1, 1.5, 1e308, -1e308, true, false, [], [1, 'a', null], {}, { a: { b: { c: [1, { d: 2 }] } } }];
+export const WRONG_TYPES: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  true,
+  false,
+  [],
+  [1, 'a', null],
+  {},
+  { a: { b: { c: [1, { d: 2 }] } } },
+];
 
 /**
  * Stands for a value nested 10 000 levels deep, which JSON.parse reads but JSON.stringify and
@@ -85,11 +98,51 @@ export const RAW_BODIES: string[] = [
 
 /** Every field name some route of the app reads: a body with all of them wrong reaches every schema's checks. */
 export const FIELDS = [
-  'email', 'password', 'invite_code', 'code', 'token', 'new_email', 'current_password', 'new_password', 'name',
-  'display_name', 'timezone', 'locale', 'avatar', 'session_id', 'partial_token', 'address', 'message', 'signature',
-  'response', 'root', 'tier', 'title', 'agent_id', 'quest_id', 'role', 'gateway_channel_id', 'context_budget',
-  'status', 'result', 'text', 'from', 'start_turn', 'to', 'type', 'tool_calls', 'enabled', 'matcher', 'content',
-  'configured_event_id', 'event_id', 'caused_by', 'id', 'jsonrpc', 'method', 'params',
+  'email',
+  'password',
+  'invite_code',
+  'code',
+  'token',
+  'new_email',
+  'current_password',
+  'new_password',
+  'name',
+  'display_name',
+  'timezone',
+  'locale',
+  'avatar',
+  'session_id',
+  'partial_token',
+  'address',
+  'message',
+  'signature',
+  'response',
+  'root',
+  'tier',
+  'title',
+  'agent_id',
+  'quest_id',
+  'role',
+  'gateway_channel_id',
+  'context_budget',
+  'status',
+  'result',
+  'text',
+  'from',
+  'start_turn',
+  'to',
+  'type',
+  'tool_calls',
+  'enabled',
+  'matcher',
+  'content',
+  'configured_event_id',
+  'event_id',
+  'caused_by',
+  'id',
+  'jsonrpc',
+  'method',
+  'params',
 ];
 
 export const everyFieldAs = (value: unknown) => Object.fromEntries(FIELDS.map((f) => [f, value]));
@@ -113,7 +166,23 @@ export const BAD_PARAMS: string[] = [
 /** Query strings: repeated, wrong types, malformed encoding, prototype keys. */
 export const BAD_QUERIES: string[] = [
   'a=1&a=2',
-  ['to', 'since_id', 'since', 'limit', 'wait', 'configured', 'event_type', 'agent_id', 'session_id', 'quest_id', 'status', 'event_id', 'company_id', 'trust_id', 'token']
+  [
+    'to',
+    'since_id',
+    'since',
+    'limit',
+    'wait',
+    'configured',
+    'event_type',
+    'agent_id',
+    'session_id',
+    'quest_id',
+    'status',
+    'event_id',
+    'company_id',
+    'trust_id',
+    'token',
+  ]
     .map((q) => `${q}=1&${q}=2`)
     .join('&'),
   'limit=abc&wait=-1&since=yesterday&configured=maybe&status=nope',
@@ -150,7 +219,11 @@ export function mutationsOf(template: Record<string, unknown>): unknown[] {
     if (depth >= 3 || node === null || typeof node !== 'object') return;
     const entries = Array.isArray(node) ? node.map((v, i) => [i, v] as const) : Object.entries(node);
     for (const [key, child] of entries) {
-      walk(child, (v) => replace(Array.isArray(node) ? node.map((c, i) => (i === key ? v : c)) : { ...node, [key]: v }), depth + 1);
+      walk(
+        child,
+        (v) => replace(Array.isArray(node) ? node.map((c, i) => (i === key ? v : c)) : { ...node, [key]: v }),
+        depth + 1,
+      );
     }
   };
   for (const [key, child] of Object.entries(template)) {

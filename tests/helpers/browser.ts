@@ -6,7 +6,13 @@ import type { Browser, Page } from 'puppeteer-core';
 /** Where a Chromium may be: $SVC_CHROMIUM (`none` turns the browser tests off), then the Debian package's and the usual names. */
 export function findChromium(env = process.env): string | null {
   if (env.SVC_CHROMIUM === 'none') return null;
-  const candidates = [env.SVC_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+  const candidates = [
+    env.SVC_CHROMIUM,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+  ];
   return candidates.find((p): p is string => Boolean(p && existsSync(p))) ?? null;
 }
 
@@ -21,7 +27,10 @@ let told = false;
 export async function sharedBrowser(): Promise<Browser | null> {
   const executablePath = findChromium();
   if (!executablePath) {
-    if (!told) process.stdout.write('browser tests skipped: no Chromium found (apt-get install -y chromium, or set SVC_CHROMIUM)\n');
+    if (!told)
+      process.stdout.write(
+        'browser tests skipped: no Chromium found (apt-get install -y chromium, or set SVC_CHROMIUM)\n',
+      );
     told = true;
     return null;
   }
@@ -30,7 +39,16 @@ export async function sharedBrowser(): Promise<Browser | null> {
     const browser = await launch({
       executablePath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
       userDataDir: mkdtempSync(join(tmpdir(), 'svc-chromium-')),
     });
     process.once('exit', () => browser.process()?.kill('SIGKILL'));

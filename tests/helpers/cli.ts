@@ -13,7 +13,15 @@ export interface FakeCli {
 }
 
 /** A CLI context over captured streams, a temp config folder and an in-memory credential store. */
-export function createFakeCli(options: { env?: Record<string, string | undefined>; json?: boolean; url?: string; api?: ApiClient; stdin?: string } = {}): FakeCli {
+export function createFakeCli(
+  options: {
+    env?: Record<string, string | undefined>;
+    json?: boolean;
+    url?: string;
+    api?: ApiClient;
+    stdin?: string;
+  } = {},
+): FakeCli {
   const out = new PassThrough();
   const err = new PassThrough();
   const stdin = new PassThrough();
@@ -53,8 +61,14 @@ export function captureIo() {
 }
 
 /** `svc <argv>` through main(), in-process, with temp config and data folders unless `env` names others. */
-export async function runMain(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+export async function runMain(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   const { io, out, err } = captureIo();
-  const code = await main(argv, { io, env: { SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_KEYCHAIN: 'off', ...env } });
+  const code = await main(argv, {
+    io,
+    env: { SVC_CONFIG_DIR: tempDir('svc-config'), SVC_DATA_DIR: tempDir('svc-data'), SVC_KEYCHAIN: 'off', ...env },
+  });
   return { code, out: out(), err: err() };
 }

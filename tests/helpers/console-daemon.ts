@@ -23,7 +23,12 @@ export async function startConsoleDaemon(options: TestAppOptions = {}): Promise<
   const url = `http://127.0.0.1:${port}`;
   const t = await createTestApp({
     ...options,
-    config: { ...options.config, port, publicUrl: url, auth: { ...CHEAP_AUTH, factors: { ...DEFAULT_FACTORS, perAddressLimit: 100_000 }, ...options.config?.auth } },
+    config: {
+      ...options.config,
+      port,
+      publicUrl: url,
+      auth: { ...CHEAP_AUTH, factors: { ...DEFAULT_FACTORS, perAddressLimit: 100_000 }, ...options.config?.auth },
+    },
   });
   server.on('request', t.app.callback());
   return {

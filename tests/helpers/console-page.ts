@@ -27,7 +27,11 @@ export async function fill(page: Page, label: string, value: string): Promise<vo
 /** Clicks the enabled button (or link) whose text, or accessible label, is exactly `text`. */
 export async function press(page: Page, text: string): Promise<void> {
   const handle = await page.waitForFunction(
-    (t) => [...document.querySelectorAll('button, a')].find((b) => (b.getAttribute('aria-label') === t || b.textContent?.trim() === t) && !(b as HTMLButtonElement).disabled) ?? null,
+    (t) =>
+      [...document.querySelectorAll('button, a')].find(
+        (b) =>
+          (b.getAttribute('aria-label') === t || b.textContent?.trim() === t) && !(b as HTMLButtonElement).disabled,
+      ) ?? null,
     {},
     text,
   );
@@ -35,15 +39,23 @@ export async function press(page: Page, text: string): Promise<void> {
 }
 
 export async function waitForText(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((t) => document.body.innerText.includes(t), {}, text).catch(async (err) => {
-    throw new Error(`"${text}" never showed; the page says:\n${(await page.evaluate(() => document.body.innerText)).slice(0, 1500)}\n${err}`);
-  });
+  await page
+    .waitForFunction((t) => document.body.innerText.includes(t), {}, text)
+    .catch(async (err) => {
+      throw new Error(
+        `"${text}" never showed; the page says:\n${(await page.evaluate(() => document.body.innerText)).slice(0, 1500)}\n${err}`,
+      );
+    });
 }
 
 export async function waitForHeading(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((t) => document.querySelector('h1')?.textContent === t, {}, text).catch(async (err) => {
-    throw new Error(`heading "${text}" never showed; the page says:\n${(await page.evaluate(() => document.body.innerText)).slice(0, 1500)}\n${err}`);
-  });
+  await page
+    .waitForFunction((t) => document.querySelector('h1')?.textContent === t, {}, text)
+    .catch(async (err) => {
+      throw new Error(
+        `heading "${text}" never showed; the page says:\n${(await page.evaluate(() => document.body.innerText)).slice(0, 1500)}\n${err}`,
+      );
+    });
 }
 
 /** Every field has a label and every button a name: what a keyboard or screen-reader user needs. */
@@ -52,9 +64,11 @@ export async function assertLabelled(page: Page): Promise<void> {
     const bad: string[] = [];
     for (const el of document.querySelectorAll('input, select, textarea')) {
       const id = el.getAttribute('id');
-      if (!(id && document.querySelector(`label[for="${CSS.escape(id)}"]`)) && !el.getAttribute('aria-label')) bad.push(el.outerHTML.slice(0, 80));
+      if (!(id && document.querySelector(`label[for="${CSS.escape(id)}"]`)) && !el.getAttribute('aria-label'))
+        bad.push(el.outerHTML.slice(0, 80));
     }
-    for (const b of document.querySelectorAll('button')) if (!b.textContent?.trim() && !b.getAttribute('aria-label')) bad.push(b.outerHTML.slice(0, 80));
+    for (const b of document.querySelectorAll('button'))
+      if (!b.textContent?.trim() && !b.getAttribute('aria-label')) bad.push(b.outerHTML.slice(0, 80));
     return bad;
   });
   assert.equal(unnamed, [], 'unlabelled controls');
@@ -73,7 +87,13 @@ export async function screenshot(page: Page, name: string, options: { keepScroll
 }
 
 /** Logs in on the console's password tab (answering the TOTP step when `totp` gives a code). */
-export async function logInWithPassword(page: Page, url: string, email: string, password: string, totp?: () => string): Promise<void> {
+export async function logInWithPassword(
+  page: Page,
+  url: string,
+  email: string,
+  password: string,
+  totp?: () => string,
+): Promise<void> {
   await page.goto(url);
   await waitForHeading(page, 'Log in');
   await fill(page, 'E-mail', email);

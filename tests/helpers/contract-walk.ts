@@ -22,7 +22,13 @@ export interface HttpOptions {
 
 export function createWalk(url: () => string, dataDir: string, configDir: string) {
   const outputs: string[] = [];
-  const env = (extra: Record<string, string> = {}) => ({ SVC_URL: url(), SVC_DATA_DIR: dataDir, SVC_KEYCHAIN: 'off', SVC_CONFIG_DIR: configDir, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    SVC_URL: url(),
+    SVC_DATA_DIR: dataDir,
+    SVC_KEYCHAIN: 'off',
+    SVC_CONFIG_DIR: configDir,
+    ...extra,
+  });
 
   /** `svc <args>` with the walk's environment (plus `extra`), output recorded. */
   async function svc(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {

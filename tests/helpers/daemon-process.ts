@@ -18,10 +18,14 @@ export interface DaemonProcess {
 
 /** A real daemon process (`svc daemon start --foreground --port 0 …extraArgs`) over `dataDir`; resolves once its banner is out. */
 export async function startDaemonProcess(dataDir: string, extraArgs: string[] = []): Promise<DaemonProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SVC_DATA_DIR: dataDir },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...extraArgs],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_DATA_DIR: dataDir },
+    },
+  );
   let out = '';
   const { url, invite } = await new Promise<{ url: string; invite: string }>((resolve, reject) => {
     let err = '';
@@ -41,7 +45,15 @@ export async function startDaemonProcess(dataDir: string, extraArgs: string[] = 
       child.once('exit', (code) => resolve(code));
       child.kill('SIGTERM');
     });
-  return { url, invite, firstLine: out.split('\n')[0]!, stdout: () => out, pid: child.pid!, stop: async () => void (await terminate()), terminate };
+  return {
+    url,
+    invite,
+    firstLine: out.split('\n')[0]!,
+    stdout: () => out,
+    pid: child.pid!,
+    stop: async () => void (await terminate()),
+    terminate,
+  };
 }
 
 /** Runs `svc <args>` as a process with only PATH, HOME and `env`, feeding `stdin`; resolves with its exit code and output. */
@@ -56,9 +68,19 @@ export interface ProcessResult {
 }
 
 /** Runs a program with only PATH, HOME and `env` in its environment, feeding `stdin`; its exit code and output. */
-export function runProcess(command: string, args: string[], env: Record<string, string>, stdin = '', cwd?: string): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin = '',
+  cwd?: string,
+): Promise<ProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

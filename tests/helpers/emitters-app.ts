@@ -88,12 +88,20 @@ export async function createEmitterTestApp(options: EmitterTestOptions = {}): Pr
     sealer: options.sealer ?? createSealer(randomBytes(32)),
     // Matching bounded at 5 s here: these tests check the wiring, and a loaded test machine must not
     // turn a match into a timeout (the bound itself is tested in tests/daemon/events/detectors/).
-    runtime: { schedulerTimer: timer, schedulePolicy: options.policy, matcher: createMatcherEngine({ clock, regex: createBoundedRegex() }) },
+    runtime: {
+      schedulerTimer: timer,
+      schedulePolicy: options.policy,
+      matcher: createMatcherEngine({ clock, regex: createBoundedRegex() }),
+    },
   });
   const t = await createTestApp({ clock, dataDir, storage: options.storage, runtimes });
   const user = await createUser(t, { tier: 'company' });
   const company = await createCompany(t, user, 'Acme');
-  const runtime = (await runtimes.open({ id: company.id, name: company.name, owner_id: user.user.id })) as OpenedRuntime;
+  const runtime = (await runtimes.open({
+    id: company.id,
+    name: company.name,
+    owner_id: user.user.id,
+  })) as OpenedRuntime;
   const headers = { ...user.auth, 'x-company': company.id };
   return {
     t,

@@ -1,10 +1,32 @@
 import type { Clock } from '../../daemon/clock.js';
-import type { ConfiguredEvent, EmitInput, Emitted, EventRow, EventsService, NewConfiguredEvent } from '../../daemon/runtime/services.js';
+import type {
+  ConfiguredEvent,
+  EmitInput,
+  Emitted,
+  EventRow,
+  EventsService,
+  NewConfiguredEvent,
+} from '../../daemon/runtime/services.js';
 
-const KNOWN_PREFIXES = ['schedule', 'session', 'webhook', 'loop', 'guardrail', 'graph_guardrail', 'shell', 'context', 'ideas', 'agent', 'question'];
+const KNOWN_PREFIXES = [
+  'schedule',
+  'session',
+  'webhook',
+  'loop',
+  'guardrail',
+  'graph_guardrail',
+  'shell',
+  'context',
+  'ideas',
+  'agent',
+  'question',
+];
 
 export interface FakeEvents {
-  service: Pick<EventsService, 'create' | 'get' | 'listConfigured' | 'setEnabled' | 'delete' | 'fire' | 'emit' | 'subscribe'>;
+  service: Pick<
+    EventsService,
+    'create' | 'get' | 'listConfigured' | 'setEnabled' | 'delete' | 'fire' | 'emit' | 'subscribe'
+  >;
   /** Every `fire` call, in order. */
   fires: Array<{ id: string; content: unknown }>;
   /** Every `emit` call, in order. */
@@ -79,7 +101,10 @@ export function createFakeEvents(clock: Clock): FakeEvents {
       if (failing.has(id)) throw new Error(`fire of ${id} failed`);
       fires.push({ id, content: options.content });
       const event = row({ type: cfg.type, content: options.content, caused_by: options.caused_by });
-      return { event, fired: cfg.tool_calls.map((t) => ({ configured_event_id: id, tool: t.tool, ok: true })) } satisfies Emitted;
+      return {
+        event,
+        fired: cfg.tool_calls.map((t) => ({ configured_event_id: id, tool: t.tool, ok: true })),
+      } satisfies Emitted;
     },
     async emit(input) {
       emits.push(input);

@@ -28,8 +28,17 @@ export const stripAnsi = (s: string) => s.replace(ANSI, '');
  * Commands are told they are interactive through `ctx.interactive` instead.
  */
 export function createFakeTerminal(size: { columns?: number; rows?: number } = {}): FakeTerminal {
-  const stdout = Object.assign(new PassThrough(), { isTTY: false, columns: size.columns ?? 100, rows: size.rows ?? 20 });
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+  const stdout = Object.assign(new PassThrough(), {
+    isTTY: false,
+    columns: size.columns ?? 100,
+    rows: size.rows ?? 20,
+  });
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: () => stdin,
+    ref: () => stdin,
+    unref: () => stdin,
+  });
   const stderr = Object.assign(new PassThrough(), { isTTY: false });
   let raw = '';
   let last = '';
@@ -54,7 +63,10 @@ export function createFakeTerminal(size: { columns?: number; rows?: number } = {
     press: (keys) => void stdin.write(keys),
     waitFor: (check) =>
       new Promise<void>((resolve, reject) => {
-        const guard = setTimeout(() => reject(new Error(`the terminal never showed what was expected; last frame:\n${lastFrame()}`)), 5000);
+        const guard = setTimeout(
+          () => reject(new Error(`the terminal never showed what was expected; last frame:\n${lastFrame()}`)),
+          5000,
+        );
         guard.unref();
         const attempt = () => {
           if (!check(text(), lastFrame())) return void waiters.push(attempt);

@@ -4,14 +4,23 @@ import type { TestApp, TestResponse } from './test-app.js';
 import type { TestUser } from './accounts.js';
 
 /** A Company made through POST /api/companies. */
-export async function createCompany(t: TestApp, owner: TestUser, name = `co-${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: string; name: string }> {
+export async function createCompany(
+  t: TestApp,
+  owner: TestUser,
+  name = `co-${Math.random().toString(36).slice(2, 8)}`,
+): Promise<{ id: string; name: string }> {
   const res = await t.post('/api/companies', { name }, owner.auth);
   if (res.status !== 201) throw new Error(`createCompany: ${res.status} ${res.text}`);
   return { id: res.body.id, name: res.body.name };
 }
 
 /** A secret key made through POST /api/keys (the owner needs the company or owner tier). */
-export async function createSecretKey(t: TestApp, owner: TestUser, root: string, name = 'test key'): Promise<{ id: string; key: string; res: TestResponse }> {
+export async function createSecretKey(
+  t: TestApp,
+  owner: TestUser,
+  root: string,
+  name = 'test key',
+): Promise<{ id: string; key: string; res: TestResponse }> {
   const res = await t.post('/api/keys', { root, name }, owner.auth);
   if (res.status !== 201) throw new Error(`createSecretKey: ${res.status} ${res.text}`);
   return { id: res.body.id, key: res.body.secret_key, res };
@@ -35,11 +44,20 @@ export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
       opened.push(company);
       const runtime: CompanyRuntime = {
         // Only what Company creation calls (seeding the default schedules); the echo never runs them.
-        services: { events: { create: async (input: unknown) => ({ ...(input as object), id: 'cev_echo' }) } } as unknown as CompanyServices,
+        services: {
+          events: { create: async (input: unknown) => ({ ...(input as object), id: 'cev_echo' }) },
+        } as unknown as CompanyServices,
         handle: async (ctx) => {
           if (ctx.path === '/api/nothing-here') return;
           const tenant = ctx.state.tenant;
-          ctx.body = { company: tenant.company, user_id: tenant.user.id, via: tenant.via, key_id: tenant.keyId ?? null, path: ctx.path, body: ctx.request.body ?? null };
+          ctx.body = {
+            company: tenant.company,
+            user_id: tenant.user.id,
+            via: tenant.via,
+            key_id: tenant.keyId ?? null,
+            path: ctx.path,
+            body: ctx.request.body ?? null,
+          };
         },
       };
       return runtime;

@@ -7,7 +7,11 @@ import type { TestApp } from './test-app.js';
  * machine can make slow: this polls every few milliseconds for up to 10 s. It waits for I/O and
  * asserts nothing about time (the test's clock is the fake one).
  */
-export async function waitForMail(t: TestApp, to: string, match: (m: MailMessage) => boolean = () => true): Promise<MailMessage> {
+export async function waitForMail(
+  t: TestApp,
+  to: string,
+  match: (m: MailMessage) => boolean = () => true,
+): Promise<MailMessage> {
   for (let i = 0; i < 2000; i++) {
     const found = (await t.deps.stores.outbox.list({ to })).filter(match).at(-1);
     if (found) return found;

@@ -47,7 +47,12 @@ export async function createMcpTestApp(options: TestAppOptions = {}): Promise<Mc
       method: method as 'POST',
       url: '/api/mcp',
       payload,
-      headers: { authorization: `Bearer ${secret.key}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
+      headers: {
+        authorization: `Bearer ${secret.key}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        ...headers,
+      },
     });
   return {
     ...t,
@@ -64,7 +69,12 @@ let nextToolCallId = 1;
 
 /** Calls the `events` tool over /api/mcp: its structured answer, or `{ error }` with the tool error's text. */
 export async function callEventsTool(t: McpTestApp, args: Record<string, unknown>): Promise<any> {
-  const res = await t.mcp({ jsonrpc: '2.0', id: nextToolCallId++, method: 'tools/call', params: { name: 'events', arguments: args } });
+  const res = await t.mcp({
+    jsonrpc: '2.0',
+    id: nextToolCallId++,
+    method: 'tools/call',
+    params: { name: 'events', arguments: args },
+  });
   const r = res.body.result as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
   return r.isError ? { error: r.content[0]!.text } : r.structuredContent;
 }

@@ -18,7 +18,10 @@ export interface Keys {
   account?: string;
 }
 
-const keyHeaders = (k: Keys): Record<string, string> => ({ Authorization: `Bearer ${k.secret}`, ...(k.account ? { 'X-Api-Key': k.account } : {}) });
+const keyHeaders = (k: Keys): Record<string, string> => ({
+  Authorization: `Bearer ${k.secret}`,
+  ...(k.account ? { 'X-Api-Key': k.account } : {}),
+});
 
 /** The environment `svc mcp` gets from an MCP client's config: the URL and keys, an empty config folder, no keychain. */
 export const relayEnv = (url: string, k: Keys): Record<string, string> => ({
@@ -34,13 +37,22 @@ export const relayEnv = (url: string, k: Keys): Record<string, string> => ({
 export async function connectV1Http(url: string, k: Keys, protocolVersion?: string): Promise<Client> {
   const client = new Client({ name: 'sdk-v1', version: '1.0.0' });
   if (protocolVersion) pinLegacyVersion(client, protocolVersion);
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: keyHeaders(k) } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: keyHeaders(k) } }),
+  );
   return client;
 }
 
 export async function connectV1Relay(url: string, k: Keys): Promise<Client> {
   const client = new Client({ name: 'sdk-v1-stdio', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, 'mcp'], env: relayEnv(url, k), stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_MAIN, 'mcp'],
+      env: relayEnv(url, k),
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
@@ -55,13 +67,21 @@ export async function connectV2Http(url: string, k: Keys, mode: V2Mode): Promise
 
 export async function connectV2Relay(url: string, k: Keys, mode: V2Mode): Promise<ClientV2> {
   const client = new ClientV2({ name: 'sdk-v2-stdio', version: '2.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new StdioTransportV2({ command: process.execPath, args: [CLI_MAIN, 'mcp'], env: relayEnv(url, k), stderr: 'pipe' }));
+  await client.connect(
+    new StdioTransportV2({ command: process.execPath, args: [CLI_MAIN, 'mcp'], env: relayEnv(url, k), stderr: 'pipe' }),
+  );
   return client;
 }
 
 /** Makes a v1 Client offer `version` in initialize (the SDK sends LATEST_PROTOCOL_VERSION; older clients sent their own). */
 function pinLegacyVersion(client: Client, version: string): void {
   const request = client.request.bind(client);
-  (client as { request: typeof client.request }).request = ((req: { method: string; params?: Record<string, unknown> }, ...rest: unknown[]) =>
-    request((req.method === 'initialize' ? { ...req, params: { ...req.params, protocolVersion: version } } : req) as never, ...(rest as [never]))) as typeof client.request;
+  (client as { request: typeof client.request }).request = ((
+    req: { method: string; params?: Record<string, unknown> },
+    ...rest: unknown[]
+  ) =>
+    request(
+      (req.method === 'initialize' ? { ...req, params: { ...req.params, protocolVersion: version } } : req) as never,
+      ...(rest as [never]),
+    )) as typeof client.request;
 }

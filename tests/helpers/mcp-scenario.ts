@@ -46,19 +46,31 @@ export async function runEventsScenario(client: Client, t: McpTestApp): Promise<
   assert.is((await ok(client, 'events', { action: 'enable', id: cev.id })).event.status, 'active');
 
   const fired = await ok(client, 'events', { action: 'trigger', type: 'session:stopped', content: { reason: 'e2e' } });
-  assert.equal(fired.fired.map((f: any) => [f.tool, f.ok]), [['quests.create', true], ['message_to', true]]);
+  assert.equal(
+    fired.fired.map((f: any) => [f.tool, f.ok]),
+    [
+      ['quests.create', true],
+      ['message_to', true],
+    ],
+  );
   const quest = fired.fired[0].result;
   assert.is(fired.fired[1].result.agent_id, reviewer.id);
 
   const trace = await ok(client, 'events', { action: 'trace', event_id: fired.event.id });
   assert.is(trace.fired.length, 2);
-  assert.equal(trace.children.map((c: any) => [c.event.type, c.event.causation_id]), [
-    ['session:start', fired.event.id],
-    ['session:execution_start', fired.event.id],
-  ]);
+  assert.equal(
+    trace.children.map((c: any) => [c.event.type, c.event.causation_id]),
+    [
+      ['session:start', fired.event.id],
+      ['session:execution_start', fired.event.id],
+    ],
+  );
 
   const log = await ok(client, 'events', { action: 'list' });
-  assert.equal(log.events.map((e: any) => e.type), ['session:stopped', 'session:stopped', 'session:start', 'session:execution_start']);
+  assert.equal(
+    log.events.map((e: any) => e.type),
+    ['session:stopped', 'session:stopped', 'session:start', 'session:execution_start'],
+  );
   assert.is(log.cursor, log.events[3].id);
   const configured = await ok(client, 'events', { action: 'list', configured: true, event_type: 'session:stopped' });
   assert.ok(configured.events.some((e: any) => e.id === cev.id));
@@ -68,7 +80,10 @@ export async function runEventsScenario(client: Client, t: McpTestApp): Promise<
   assert.is(byId.fired.length, 2);
 
   const quests = (await ok(client, 'quests', { action: 'list' })).quests;
-  assert.equal(quests.map((q: any) => q.title), ['Follow up on the session', 'Follow up on the session']);
+  assert.equal(
+    quests.map((q: any) => q.title),
+    ['Follow up on the session', 'Follow up on the session'],
+  );
   assert.is(quests[0].id, quest.id);
   assert.is((await ok(client, 'quests', { action: 'get', id: quest.id })).quest.status, 'open');
   assert.is((await (await t.services()).quests.get(quest.id))?.title, 'Follow up on the session');

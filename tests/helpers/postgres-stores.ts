@@ -13,7 +13,9 @@ import { testPostgres } from './postgres.js';
  * One database for the run, emptied for each suite case; `reopen` reads the limits through a
  * second pool (another connection, as a restarted daemon would), the memory stores stay as they were.
  */
-export function postgresLimitsFactory(depsFor: (clock: FakeClock) => Parameters<typeof createMemoryStores>[0]): Record<string, StoreFactory> {
+export function postgresLimitsFactory(
+  depsFor: (clock: FakeClock) => Parameters<typeof createMemoryStores>[0],
+): Record<string, StoreFactory> {
   const cluster = testPostgres();
   if (!cluster) return {};
   let pools: Promise<[Database, Database]> | null = null;

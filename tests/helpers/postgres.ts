@@ -24,7 +24,11 @@ const SOCKET_PORT = 5432; // only names the socket file inside our private folde
  */
 export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | null {
   const root = env.SVC_TEST_PG_ROOT ?? '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) if (hasBinaries(join(root, v, 'bin'))) return join(root, v, 'bin');
   for (const dir of (env.PATH ?? '').split(':')) if (dir && hasBinaries(dir)) return dir;
   return null;
@@ -37,7 +41,8 @@ function missingReason(bin: string | null): string | null {
   if (!bin) return 'PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH)';
   // initdb refuses to run as root: as root the cluster belongs to the `postgres` user.
   if (process.getuid?.() === 0) {
-    if (spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root and there is no postgres user to own a cluster';
+    if (spawnSync('id', ['-u', 'postgres']).status !== 0)
+      return 'running as root and there is no postgres user to own a cluster';
     if (spawnSync('runuser', ['--help']).error) return 'running as root and runuser is missing';
   }
   return null;
@@ -79,7 +84,9 @@ async function startCluster(bin: string): Promise<TestPostgres> {
     chownSync(socket, uid, gid);
   }
   const run = (tool: string, args: string[]) => {
-    const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
+    const [cmd, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]]
+      : [join(bin, tool), args];
     const result = spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout || result.error}`);
   };
@@ -97,7 +104,15 @@ async function startCluster(bin: string): Promise<TestPostgres> {
   // Throwaway data: no fsync, so the suite measures svc, not the disk. Trust auth on a socket only
   // this process's user (and root) can reach.
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const options = [`-k ${socket}`, `-p ${SOCKET_PORT}`, "-c listen_addresses=''", '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=300'];
+  const options = [
+    `-k ${socket}`,
+    `-p ${SOCKET_PORT}`,
+    "-c listen_addresses=''",
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=300',
+  ];
   try {
     run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', options.join(' ')]);
   } catch (err) {

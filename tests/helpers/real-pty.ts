@@ -17,7 +17,10 @@ export interface PtySession {
  */
 export function runOnPty(argv: string[], env: Record<string, string>): PtySession {
   const line = argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
-  const child = spawn('script', ['-qfec', line, '/dev/null'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', line, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let raw = '';
   let seen = 0;
   const waiters: Array<() => void> = [];

@@ -15,7 +15,10 @@ export interface RecordedCall {
  * `GET /api/companies` itself with the app's Company, forwards everything else, records each call,
  * and lets a test break chosen calls (`fail`) to play a lost connection.
  */
-export function createRuntimeApi(t: RuntimeTestApp, options: { fail?: (call: RecordedCall, n: number) => Error | null } = {}) {
+export function createRuntimeApi(
+  t: RuntimeTestApp,
+  options: { fail?: (call: RecordedCall, n: number) => Error | null } = {},
+) {
   const calls: RecordedCall[] = [];
   const call = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> => {
     const query = Object.fromEntries(Object.entries(opts.query ?? {}).filter(([, v]) => v !== undefined));
@@ -24,7 +27,8 @@ export function createRuntimeApi(t: RuntimeTestApp, options: { fail?: (call: Rec
     const failure = options.fail?.(recorded, calls.length);
     if (failure) throw failure;
     if (path === '/api/companies') return { companies: [{ id: t.company.id, name: t.company.name }] } as T;
-    if (path !== '/api/companies' && recorded.headers['X-Company'] !== t.company.id) throw new Error(`no X-Company on ${path}`);
+    if (path !== '/api/companies' && recorded.headers['X-Company'] !== t.company.id)
+      throw new Error(`no X-Company on ${path}`);
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
     const res = await t.request({
       method,
@@ -32,7 +36,13 @@ export function createRuntimeApi(t: RuntimeTestApp, options: { fail?: (call: Rec
       headers: { 'content-type': 'application/json' },
       payload: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
-    if (res.status >= 400) throw new ApiRequestError(res.status, res.body?.code ?? `http_${res.status}`, res.body?.error ?? 'error', res.body);
+    if (res.status >= 400)
+      throw new ApiRequestError(
+        res.status,
+        res.body?.code ?? `http_${res.status}`,
+        res.body?.error ?? 'error',
+        res.body,
+      );
     return res.body as T;
   };
   const api: ApiClient = {
@@ -41,7 +51,12 @@ export function createRuntimeApi(t: RuntimeTestApp, options: { fail?: (call: Rec
     post: (path, body, opts) => call('POST', path, { ...opts, body: body ?? {} }),
     delete: (path, opts) => call('DELETE', path, opts),
     raw: async (method, path, opts = {}) => {
-      const res = await t.request({ method: method as 'GET', url: path, headers: { 'content-type': 'application/json', ...opts.headers }, payload: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const res = await t.request({
+        method: method as 'GET',
+        url: path,
+        headers: { 'content-type': 'application/json', ...opts.headers },
+        payload: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      });
       return { status: res.status, body: res.body };
     },
   };

@@ -34,11 +34,25 @@ export interface RuntimeTestApp {
  * One Company's runtime behind a tiny Koa app standing in for the gateway: the daemon's error
  * renderer and JSON body parser, a fixed tenant on ctx.state.tenant, then `runtime.handle`.
  */
-export async function createRuntimeTestApp(options: { clock?: FakeClock; storage?: 'memory' | 'file'; runtime?: RuntimeHostOptions['runtime']; dataDir?: string } = {}): Promise<RuntimeTestApp> {
+export async function createRuntimeTestApp(
+  options: {
+    clock?: FakeClock;
+    storage?: 'memory' | 'file';
+    runtime?: RuntimeHostOptions['runtime'];
+    dataDir?: string;
+  } = {},
+): Promise<RuntimeTestApp> {
   const clock = options.clock ?? new FakeClock();
   const config = defaultConfig({ dataDir: options.dataDir ?? tempDir('svc-runtime') });
   const ids = createIdGenerator(clock, cryptoRandom);
-  const host = createRuntimeHost({ config, clock, ids, log: silentLogger, storage: options.storage ?? 'memory', runtime: options.runtime });
+  const host = createRuntimeHost({
+    config,
+    clock,
+    ids,
+    log: silentLogger,
+    storage: options.storage ?? 'memory',
+    runtime: options.runtime,
+  });
   const company: CompanyRef = { id: 'cmp_test', name: 'acme', owner_id: 'usr_test' };
   const runtime = (await host.open(company)) as OpenedRuntime;
 
@@ -48,11 +62,13 @@ export async function createRuntimeTestApp(options: { clock?: FakeClock; storage
   app.use(parseJsonBody({ limitFor: () => config.limits.bodyBytes }));
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body == null) throw new ApiError(404, 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    if (ctx.status === 404 && ctx.body == null)
+      throw new ApiError(404, 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
   });
   // The one non-tenant route the CLI needs to resolve --company, standing in for the gateway's.
   app.use(async (ctx, next) => {
-    if (ctx.method === 'GET' && ctx.path === '/api/companies') ctx.body = { companies: [{ id: company.id, name: company.name }] };
+    if (ctx.method === 'GET' && ctx.path === '/api/companies')
+      ctx.body = { companies: [{ id: company.id, name: company.name }] };
     else await next();
   });
   app.use(async (ctx) => {
@@ -72,7 +88,12 @@ export async function createRuntimeTestApp(options: { clock?: FakeClock; storage
     return { status: res.statusCode, headers: res.headers, body, text: res.payload };
   };
   const withBody = (method: 'POST' | 'PATCH') => (url: string, body?: unknown) =>
-    request({ method, url, headers: { 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
+    request({
+      method,
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
     app,
     clock,

@@ -33,7 +33,11 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
     // Progress, then the stream is cut (the client must resume with Last-Event-ID to get the result).
     server.registerTool('slow', { description: 'progress, a cut stream, then the answer' }, async (extra) => {
       const token = extra._meta?.progressToken;
-      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+      if (token !== undefined)
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 1, total: 2 },
+        });
       extra.closeSSEStream?.();
       return { content: [{ type: 'text', text: 'done after a resumed stream' }] };
     });
@@ -47,7 +51,9 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
       onCancel(String(extra.signal.reason ?? 'cancelled'));
       return { content: [{ type: 'text', text: 'cancelled' }] };
     });
-    server.registerTool('hello', { description: 'answers hello' }, async () => ({ content: [{ type: 'text', text: 'hello' }] }));
+    server.registerTool('hello', { description: 'answers hello' }, async () => ({
+      content: [{ type: 'text', text: 'hello' }],
+    }));
     return server;
   };
 
@@ -55,7 +61,9 @@ export async function startSdkUpstream(): Promise<SdkUpstream> {
     const sid = req.headers['mcp-session-id'] as string | undefined;
     let transport = sid ? transports.get(sid) : undefined;
     if (sid && !transport) {
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+      res
+        .writeHead(404, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
       return;
     }
     if (!transport) {

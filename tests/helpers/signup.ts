@@ -12,7 +12,11 @@ export async function newInvite(t: TestApp): Promise<string> {
 }
 
 /** Signs `email` up through the routes; returns the unverified token and the e-mailed code. */
-export async function signUp(t: TestApp, email: string, password = GOOD_PASSWORD): Promise<{ token: string; code: string }> {
+export async function signUp(
+  t: TestApp,
+  email: string,
+  password = GOOD_PASSWORD,
+): Promise<{ token: string; code: string }> {
   const res = await t.post('/api/auth/signup', { email, password, invite_code: await newInvite(t) });
   assert.is(res.status, 200, JSON.stringify(res.body));
   const mail = await waitForMail(t, email, (m) => m.code !== null);
@@ -20,7 +24,11 @@ export async function signUp(t: TestApp, email: string, password = GOOD_PASSWORD
 }
 
 /** Signup then verify: a verified account with a full session token. */
-export async function signUpVerified(t: TestApp, email: string, password = GOOD_PASSWORD): Promise<{ token: string; auth: Record<string, string> }> {
+export async function signUpVerified(
+  t: TestApp,
+  email: string,
+  password = GOOD_PASSWORD,
+): Promise<{ token: string; auth: Record<string, string> }> {
   const { code } = await signUp(t, email, password);
   const res = await t.post('/api/auth/verify', { email, code });
   assert.is(res.status, 200, JSON.stringify(res.body));

@@ -4,7 +4,11 @@ import { SiweMessage } from 'siwe';
 import type { TestApp } from './test-app.js';
 
 /** Asks the daemon for a nonce and signs a SIWE message with a real ethers Wallet; `edit` tampers with the fields first. */
-export async function signInMessage(t: TestApp, wallet: Signer, edit: (fields: Partial<SiweMessage>) => void = () => {}): Promise<{ message: string; signature: string; nonce: string }> {
+export async function signInMessage(
+  t: TestApp,
+  wallet: Signer,
+  edit: (fields: Partial<SiweMessage>) => void = () => {},
+): Promise<{ message: string; signature: string; nonce: string }> {
   const res = await t.post('/api/auth/wallet/nonce', { address: wallet.address });
   if (res.status !== 200) throw new Error(`nonce: ${res.status} ${res.text}`);
   const fields: Partial<SiweMessage> = {

@@ -18,7 +18,12 @@ export type StoreFactory = () => Promise<{ stores: Stores; clock: FakeClock; reo
 
 // One sealing key for the whole run, so a reopened file store can open what the first one sealed.
 const key = randomBytes(32);
-export const storeDepsFor = (clock: FakeClock) => ({ clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(key), outboxMax: 5 });
+export const storeDepsFor = (clock: FakeClock) => ({
+  clock,
+  ids: createIdGenerator(clock, cryptoRandom),
+  sealer: createSealer(key),
+  outboxMax: 5,
+});
 
 /** Every implementation of the seam, for conformance suites that run against each. */
 export const storeImplementations: Record<string, StoreFactory> = {
@@ -46,7 +51,11 @@ export const storeImplementations: Record<string, StoreFactory> = {
 };
 
 /** One implementation of a Company runtime's stores; `reopen` closes these and opens the folder again. */
-export type RuntimeStoreFactory = () => Promise<{ stores: RuntimeStores; dir?: string; reopen?: () => Promise<RuntimeStores> }>;
+export type RuntimeStoreFactory = () => Promise<{
+  stores: RuntimeStores;
+  dir?: string;
+  reopen?: () => Promise<RuntimeStores>;
+}>;
 
 /** Every implementation of the per-Company stores (memory, the Company's journal), for their conformance suites. */
 export const runtimeStoreImplementations: Record<string, RuntimeStoreFactory> = {

@@ -55,15 +55,46 @@ export interface TestResponse {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
   const dataDir = options.dataDir ?? tempDir('svc-data');
-  const config = defaultConfig({ dataDir, publicUrl: 'http://127.0.0.1:7878', ...options.config, auth: { ...CHEAP_AUTH, ...options.config?.auth } });
+  const config = defaultConfig({
+    dataDir,
+    publicUrl: 'http://127.0.0.1:7878',
+    ...options.config,
+    auth: { ...CHEAP_AUTH, ...options.config?.auth },
+  });
   const random = cryptoRandom;
   const ids = createIdGenerator(clock, random);
-  const secrets = { jwtSecret: randomBytes(32), operatorToken: `op_${randomBytes(24).toString('base64url')}`, mailKey: randomBytes(32), codeKey: randomBytes(32) };
+  const secrets = {
+    jwtSecret: randomBytes(32),
+    operatorToken: `op_${randomBytes(24).toString('base64url')}`,
+    mailKey: randomBytes(32),
+    codeKey: randomBytes(32),
+  };
   const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
-  const stores = options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
+  const stores =
+    options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
   const log = options.log ?? silentLogger;
-  const runtimes = options.runtimes ?? createRuntimeHost({ config, clock, ids, log, storage: options.storage ?? 'memory', sealer: storeDeps.sealer, random });
-  const deps: Deps = { config, clock, random, ids, secrets, stores, log, runtimes, mailer: createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log }) };
+  const runtimes =
+    options.runtimes ??
+    createRuntimeHost({
+      config,
+      clock,
+      ids,
+      log,
+      storage: options.storage ?? 'memory',
+      sealer: storeDeps.sealer,
+      random,
+    });
+  const deps: Deps = {
+    config,
+    clock,
+    random,
+    ids,
+    secrets,
+    stores,
+    log,
+    runtimes,
+    mailer: createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log }),
+  };
   const app = createApp(deps);
   const handler = app.callback();
 
@@ -84,7 +115,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     request,
     get: (url, headers) => request({ method: 'GET', url, headers }),
     post: (url, body, headers) =>
-      request({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: body === undefined ? undefined : JSON.stringify(body) }),
+      request({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      }),
     del: (url, headers) => request({ method: 'DELETE', url, headers }),
     operator: { authorization: `Bearer ${secrets.operatorToken}` },
   };

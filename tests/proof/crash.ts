@@ -20,12 +20,23 @@ export interface CrashReport {
   violations: string[];
 }
 
-export async function runCrash(opts: { cycles: number; writers: number; out?: (line: string) => void }): Promise<CrashReport> {
+export async function runCrash(opts: {
+  cycles: number;
+  writers: number;
+  out?: (line: string) => void;
+}): Promise<CrashReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
   let daemon = await startProofDaemon(dataDir);
   const world = await companyOwner(daemon.url, dataDir, 'crash-owner@example.com');
-  const ack = { events: new Set<string>(), quests: new Set<string>(), signups: new Set<string>(), logins: new Set<string>(), keys: new Map<string, string>(), revoked: new Map<string, string>() };
+  const ack = {
+    events: new Set<string>(),
+    quests: new Set<string>(),
+    signups: new Set<string>(),
+    logins: new Set<string>(),
+    keys: new Map<string, string>(),
+    revoked: new Map<string, string>(),
+  };
   const violations: string[] = [];
   let tmpFilesSeen = 0;
   let n = 0;
@@ -36,28 +47,54 @@ export async function runCrash(opts: { cycles: number; writers: number; out?: (l
       const pick = Math.random();
       const i = n++;
       if (pick < 0.55) {
-        const a = await call(url, '/api/events/trigger', { headers: world.tenant, body: { type: 'agent:proof', content: { i } }, timeoutMs: 10_000 });
+        const a = await call(url, '/api/events/trigger', {
+          headers: world.tenant,
+          body: { type: 'agent:proof', content: { i } },
+          timeoutMs: 10_000,
+        });
         if (a.status === 200 || a.status === 201) ack.events.add(a.body.event.id);
       } else if (pick < 0.75) {
-        const a = await call(url, '/api/quests', { headers: world.tenant, body: { title: `q${i}` }, timeoutMs: 10_000 });
+        const a = await call(url, '/api/quests', {
+          headers: world.tenant,
+          body: { title: `q${i}` },
+          timeoutMs: 10_000,
+        });
         if (a.status === 201) ack.quests.add(a.body.quest.id);
       } else if (pick < 0.85) {
-        const a = await call(url, '/api/keys', { headers: world.owner.auth, body: { root: world.company.id, name: `k${i}` }, timeoutMs: 10_000 });
+        const a = await call(url, '/api/keys', {
+          headers: world.owner.auth,
+          body: { root: world.company.id, name: `k${i}` },
+          timeoutMs: 10_000,
+        });
         if (a.status === 201) ack.keys.set(a.body.id, a.body.secret_key);
       } else if (pick < 0.93 && ack.keys.size > 0) {
         const [id, key] = [...ack.keys][Math.floor(Math.random() * ack.keys.size)]!;
-        const a = await call(url, `/api/keys/${id}`, { method: 'DELETE', headers: world.owner.auth, timeoutMs: 10_000 });
+        const a = await call(url, `/api/keys/${id}`, {
+          method: 'DELETE',
+          headers: world.owner.auth,
+          timeoutMs: 10_000,
+        });
         ack.keys.delete(id);
         // A revocation cut short by the kill may or may not have reached the disk: that key is checked no more.
         if (a.status === 200) ack.revoked.set(id, key);
       } else if (pick < 0.97) {
         const email = `crash-${i}@example.com`;
-        const invite = await call(url, '/api/dev/invites', { method: 'POST', headers: operatorHeaders(dataDir), timeoutMs: 10_000 });
+        const invite = await call(url, '/api/dev/invites', {
+          method: 'POST',
+          headers: operatorHeaders(dataDir),
+          timeoutMs: 10_000,
+        });
         if (invite.status !== 201) continue;
-        const a = await call(url, '/api/auth/signup', { body: { email, password: PROOF_PASSWORD, invite_code: invite.body.code }, timeoutMs: 20_000 });
+        const a = await call(url, '/api/auth/signup', {
+          body: { email, password: PROOF_PASSWORD, invite_code: invite.body.code },
+          timeoutMs: 20_000,
+        });
         if (a.status === 200) ack.signups.add(email);
       } else {
-        const a = await call(url, '/api/auth/login', { body: { email: world.owner.email, password: PROOF_PASSWORD }, timeoutMs: 20_000 });
+        const a = await call(url, '/api/auth/login', {
+          body: { email: world.owner.email, password: PROOF_PASSWORD },
+          timeoutMs: 20_000,
+        });
         if (a.status === 200) ack.logins.add(a.body.token);
       }
       if (daemon.url !== url) return;
@@ -74,64 +111,105 @@ export async function runCrash(opts: { cycles: number; writers: number; out?: (l
     tmpFilesSeen += countTmp(dataDir);
     daemon = await startProofDaemon(dataDir);
     violations.push(...(await checkEverything(daemon, dataDir, world, ack)).map((v) => `cycle ${cycle}: ${v}`));
-    if (/recovery|repair|truncat/i.test(daemon.log())) violations.push(`cycle ${cycle}: the log reports a repair: ${daemon.log().split('\n').find((l) => /recovery|repair|truncat/i.test(l))}`);
-    out(`cycle ${cycle}/${opts.cycles}: ${ack.events.size} events, ${ack.quests.size} quests, ${ack.keys.size} live keys, ${ack.revoked.size} revoked, ${ack.signups.size} signups, ${ack.logins.size} logins acknowledged; ${violations.length} violations`);
+    if (/recovery|repair|truncat/i.test(daemon.log()))
+      violations.push(
+        `cycle ${cycle}: the log reports a repair: ${daemon
+          .log()
+          .split('\n')
+          .find((l) => /recovery|repair|truncat/i.test(l))}`,
+      );
+    out(
+      `cycle ${cycle}/${opts.cycles}: ${ack.events.size} events, ${ack.quests.size} quests, ${ack.keys.size} live keys, ${ack.revoked.size} revoked, ${ack.signups.size} signups, ${ack.logins.size} logins acknowledged; ${violations.length} violations`,
+    );
     if (violations.length > 20) break;
   }
   await daemon.stop();
   rmSync(dataDir, { recursive: true, force: true });
   return {
     cycles: opts.cycles,
-    acknowledged: { events: ack.events.size, quests: ack.quests.size, signups: ack.signups.size, logins: ack.logins.size, keys: ack.keys.size + ack.revoked.size, revocations: ack.revoked.size },
+    acknowledged: {
+      events: ack.events.size,
+      quests: ack.quests.size,
+      signups: ack.signups.size,
+      logins: ack.logins.size,
+      keys: ack.keys.size + ack.revoked.size,
+      revocations: ack.revoked.size,
+    },
     tmpFilesSeen,
     violations,
   };
 }
 
 type World = Awaited<ReturnType<typeof companyOwner>>;
-type Ledger = { events: Set<string>; quests: Set<string>; signups: Set<string>; logins: Set<string>; keys: Map<string, string>; revoked: Map<string, string> };
+type Ledger = {
+  events: Set<string>;
+  quests: Set<string>;
+  signups: Set<string>;
+  logins: Set<string>;
+  keys: Map<string, string>;
+  revoked: Map<string, string>;
+};
 
 async function checkEverything(daemon: ProofDaemon, dataDir: string, world: World, ack: Ledger): Promise<string[]> {
   const problems: string[] = [];
   const url = daemon.url;
   const seen = new Set<string>();
   for (let cursor = ''; ; ) {
-    const page = await call(url, `/api/events?event_type=agent:proof&limit=1000${cursor ? `&since_id=${cursor}` : ''}`, { headers: world.tenant });
+    const page = await call(
+      url,
+      `/api/events?event_type=agent:proof&limit=1000${cursor ? `&since_id=${cursor}` : ''}`,
+      { headers: world.tenant },
+    );
     if (page.status !== 200) return [`GET /api/events → ${page.status}`];
     for (const e of page.body.events) seen.add(e.id);
     if (page.body.events.length < 1000) break;
     cursor = page.body.next_since_id;
   }
   const lostEvents = [...ack.events].filter((id) => !seen.has(id));
-  if (lostEvents.length) problems.push(`${lostEvents.length} acknowledged events lost (${lostEvents.slice(0, 3).join(', ')})`);
-  const quests = new Set(((await call(url, '/api/quests', { headers: world.tenant })).body?.quests ?? []).map((q: { id: string }) => q.id));
+  if (lostEvents.length)
+    problems.push(`${lostEvents.length} acknowledged events lost (${lostEvents.slice(0, 3).join(', ')})`);
+  const quests = new Set(
+    ((await call(url, '/api/quests', { headers: world.tenant })).body?.quests ?? []).map((q: { id: string }) => q.id),
+  );
   const lostQuests = [...ack.quests].filter((id) => !quests.has(id));
   if (lostQuests.length) problems.push(`${lostQuests.length} acknowledged quests lost`);
-  const listed = new Set(((await call(url, '/api/keys', { headers: world.owner.auth })).body?.keys ?? []).map((k: { id: string }) => k.id));
+  const listed = new Set(
+    ((await call(url, '/api/keys', { headers: world.owner.auth })).body?.keys ?? []).map((k: { id: string }) => k.id),
+  );
   for (const [id] of ack.keys) if (!listed.has(id)) problems.push(`key ${id} lost`);
   for (const [id, key] of ack.revoked) {
     if (listed.has(id)) problems.push(`revoked key ${id} came back in the list`);
-    if ((await call(url, '/api/mcp/validate', { method: 'POST', headers: bearer(key) })).status !== 401) problems.push(`revoked key ${id} works again`);
+    if ((await call(url, '/api/mcp/validate', { method: 'POST', headers: bearer(key) })).status !== 401)
+      problems.push(`revoked key ${id} works again`);
   }
   const live = [...ack.keys].slice(-5);
-  for (const [id, key] of live) if ((await call(url, '/api/mcp/validate', { method: 'POST', headers: bearer(key) })).status !== 200) problems.push(`key ${id} no longer works`);
+  for (const [id, key] of live)
+    if ((await call(url, '/api/mcp/validate', { method: 'POST', headers: bearer(key) })).status !== 200)
+      problems.push(`key ${id} no longer works`);
   const op = operatorHeaders(dataDir);
   for (const email of [...ack.signups].slice(-5)) {
-    if ((await call(url, '/api/dev/tier', { headers: op, body: { email, tier: 'trial' } })).status !== 200) problems.push(`signup ${email} lost`);
+    if ((await call(url, '/api/dev/tier', { headers: op, body: { email, tier: 'trial' } })).status !== 200)
+      problems.push(`signup ${email} lost`);
   }
-  for (const token of [...ack.logins].slice(-5)) if ((await call(url, '/api/me', { headers: bearer(token) })).status !== 200) problems.push('an acknowledged login session was lost');
+  for (const token of [...ack.logins].slice(-5))
+    if ((await call(url, '/api/me', { headers: bearer(token) })).status !== 200)
+      problems.push('an acknowledged login session was lost');
   return problems;
 }
 
 function countTmp(dir: string): number {
   let count = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.tmp')) count++;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile() && e.name.endsWith('.tmp')) count++;
   return count;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
-  const report = await runCrash({ cycles: option('cycles', 'SVC_CRASH_CYCLES', 20), writers: option('writers', 'SVC_CRASH_WRITERS', 6) });
+  const report = await runCrash({
+    cycles: option('cycles', 'SVC_CRASH_CYCLES', 20),
+    writers: option('writers', 'SVC_CRASH_WRITERS', 6),
+  });
   const a = report.acknowledged;
   process.stdout.write(
     `\ncrash: ${report.cycles} SIGKILL cycles in ${((Date.now() - started) / 1000).toFixed(0)} s; acknowledged ${a.events} event appends, ` +

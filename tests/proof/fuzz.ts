@@ -21,7 +21,8 @@ import { recordsDigest } from './lib/digest.js';
 import { generate, type FuzzRequest } from './lib/fuzz-cases.js';
 
 /** Refused requests on these routes write by design: a wrong code or a failed factor is counted on disk (SECURITY.md: tries per code). */
-const COUNTS_ATTEMPTS = /\/api\/auth\/(verify|login\/code\/consume|totp|login\/totp|email\/confirm)|\/api\/me\/email\/confirm/;
+const COUNTS_ATTEMPTS =
+  /\/api\/auth\/(verify|login\/code\/consume|totp|login\/totp|email\/confirm)|\/api\/me\/email\/confirm/;
 /** Run last: they can end the session the fuzz uses. */
 const ENDS_SESSIONS = /logout|revoke|\/api\/sessions\/:id$|\/api\/auth\/sessions/;
 
@@ -33,25 +34,56 @@ export interface FuzzReport {
   violations: string[];
 }
 
-export async function runFuzz(opts: { requests: number; concurrency: number; out?: (l: string) => void }): Promise<FuzzReport> {
+export async function runFuzz(opts: {
+  requests: number;
+  concurrency: number;
+  out?: (l: string) => void;
+}): Promise<FuzzReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-fuzz-'));
   const daemon = await startProofDaemon(dataDir);
   const url = daemon.url;
   const world = await companyOwner(url, dataDir, 'fuzz-owner@example.com');
-  const agent = expectStatus(await call(url, '/api/agents', { headers: world.tenant, body: { name: 'ada', role: 'dev' } }), 201, 'agent').body.agent;
-  const session = expectStatus(await call(url, '/api/sessions', { headers: world.tenant, body: { agent_id: agent.id } }), 201, 'session').body.session;
-  const quest = expectStatus(await call(url, '/api/quests', { headers: world.tenant, body: { title: 'q' } }), 201, 'quest').body.quest;
-  const configured = expectStatus(await call(url, '/api/events', { headers: world.tenant, body: { type: 'agent:thing', tool_calls: [] } }), 201, 'configured').body.event;
+  const agent = expectStatus(
+    await call(url, '/api/agents', { headers: world.tenant, body: { name: 'ada', role: 'dev' } }),
+    201,
+    'agent',
+  ).body.agent;
+  const session = expectStatus(
+    await call(url, '/api/sessions', { headers: world.tenant, body: { agent_id: agent.id } }),
+    201,
+    'session',
+  ).body.session;
+  const quest = expectStatus(
+    await call(url, '/api/quests', { headers: world.tenant, body: { title: 'q' } }),
+    201,
+    'quest',
+  ).body.quest;
+  const configured = expectStatus(
+    await call(url, '/api/events', { headers: world.tenant, body: { type: 'agent:thing', tool_calls: [] } }),
+    201,
+    'configured',
+  ).body.event;
   const invite = (await call(url, '/api/dev/invites', { method: 'POST', headers: operatorHeaders(dataDir) })).body.code;
   const ids = { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id };
 
   // The route table, read from the app's routers (an in-memory app: only its routes are used).
-  const routes = allRoutes(await setUp()).sort((a, b) => Number(ENDS_SESSIONS.test(a.path)) - Number(ENDS_SESSIONS.test(b.path)));
+  const routes = allRoutes(await setUp()).sort(
+    (a, b) => Number(ENDS_SESSIONS.test(a.path)) - Number(ENDS_SESSIONS.test(b.path)),
+  );
   let token = world.owner.token;
   const target = {
     templates: validTemplates({ owner: { user: { email: world.owner.email } }, company: world.company, ids, invite }),
-    realId: (path: string) => (path.startsWith('/api/agents/') ? ids.agent : path.startsWith('/api/sessions/') ? ids.session : path.startsWith('/api/quests/') ? ids.quest : path.startsWith('/api/events/') ? ids.configured : null),
+    realId: (path: string) =>
+      path.startsWith('/api/agents/')
+        ? ids.agent
+        : path.startsWith('/api/sessions/')
+          ? ids.session
+          : path.startsWith('/api/quests/')
+            ? ids.quest
+            : path.startsWith('/api/events/')
+              ? ids.configured
+              : null,
     auth: (path: string): Record<string, string> => {
       if (path.startsWith('/api/dev/')) return operatorHeaders(dataDir);
       if (path.startsWith('/api/mcp')) return { ...bearer(world.sk), accept: 'application/json, text/event-stream' };
@@ -59,22 +91,46 @@ export async function runFuzz(opts: { requests: number; concurrency: number; out
     },
   };
 
-  const tools = ((await call(url, '/api/mcp', { headers: target.auth('/api/mcp'), body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).body?.result?.tools ?? []) as { name: string; inputSchema?: { properties?: Record<string, unknown> } }[];
+  const tools = ((
+    await call(url, '/api/mcp', {
+      headers: target.auth('/api/mcp'),
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    })
+  ).body?.result?.tools ?? []) as { name: string; inputSchema?: { properties?: Record<string, unknown> } }[];
   const toolCalls = (n: number): FuzzRequest[] =>
     Array.from({ length: n }, (_, i) => {
       const tool = tools[i % tools.length]!;
       const props = Object.keys(tool.inputSchema?.properties ?? {});
       const bad = BAD_VALUES[i % BAD_VALUES.length];
-      const args = i % 3 === 0 ? bad : i % 3 === 1 ? Object.fromEntries(props.map((p) => [p, bad])) : { ...Object.fromEntries(props.slice(1).map((p) => [p, 'x'])), extra: bad };
-      const raw = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: tool.name, arguments: args } });
-      return { route: `MCP ${tool.name}`, method: 'POST', path: '/api/mcp', headers: { 'content-type': 'application/json', ...target.auth('/api/mcp') }, raw };
+      const args =
+        i % 3 === 0
+          ? bad
+          : i % 3 === 1
+            ? Object.fromEntries(props.map((p) => [p, bad]))
+            : { ...Object.fromEntries(props.slice(1).map((p) => [p, 'x'])), extra: bad };
+      const raw = JSON.stringify({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: tool.name, arguments: args },
+      });
+      return {
+        route: `MCP ${tool.name}`,
+        method: 'POST',
+        path: '/api/mcp',
+        headers: { 'content-type': 'application/json', ...target.auth('/api/mcp') },
+        raw,
+      };
     });
 
   const byStatus: Record<string, number> = {};
   const violations: string[] = [];
   const toolShare = tools.length ? Math.floor(opts.requests / 10) : 0;
   const generated = [...toolCalls(toolShare), ...generate(routes, target, opts.requests - toolShare)];
-  const queue = [...generated.filter((r) => !ENDS_SESSIONS.test(r.route)), ...generated.filter((r) => ENDS_SESSIONS.test(r.route))];
+  const queue = [
+    ...generated.filter((r) => !ENDS_SESSIONS.test(r.route)),
+    ...generated.filter((r) => ENDS_SESSIONS.test(r.route)),
+  ];
   const unauthorized: Record<string, number> = {};
   let before = recordsDigest(dataDir).digest;
   const BATCH = opts.concurrency * 5;
@@ -83,29 +139,48 @@ export async function runFuzz(opts: { requests: number; concurrency: number; out
     const answers: [FuzzRequest, Answer][] = [];
     for (let i = 0; i < batch.length; i += opts.concurrency) {
       const slice = batch.slice(i, i + opts.concurrency);
-      const got = await Promise.all(slice.map((r) => call(url, r.path, { method: r.method, headers: r.headers, raw: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.raw })));
+      const got = await Promise.all(
+        slice.map((r) =>
+          call(url, r.path, {
+            method: r.method,
+            headers: r.headers,
+            raw: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.raw,
+          }),
+        ),
+      );
       slice.forEach((r, j) => answers.push([r, got[j]!]));
     }
     for (const [r, a] of answers) {
       const key = a.status <= 0 ? (a.status === -1 ? 'hang' : 'socket error') : String(a.status);
       byStatus[key] = (byStatus[key] ?? 0) + 1;
       if (a.status === 401) unauthorized[r.route] = (unauthorized[r.route] ?? 0) + 1;
-      if (a.status === 0 && process.env.SVC_FUZZ_DEBUG) out(`  socket error: ${r.method} ${r.path.slice(0, 80)} ${(r.raw?.length ?? 0)} bytes: ${a.text}`);
-      if (a.status >= 500 || a.status === -1) violations.push(`${r.method} ${r.path.slice(0, 120)} (${r.route}) → ${key} ${a.text.slice(0, 200)}`);
+      if (a.status === 0 && process.env.SVC_FUZZ_DEBUG)
+        out(`  socket error: ${r.method} ${r.path.slice(0, 80)} ${r.raw?.length ?? 0} bytes: ${a.text}`);
+      if (a.status >= 500 || a.status === -1)
+        violations.push(`${r.method} ${r.path.slice(0, 120)} (${r.route}) → ${key} ${a.text.slice(0, 200)}`);
     }
-    if ((await call(url, '/healthz', { timeoutMs: 5_000 })).status !== 200) violations.push(`/healthz stopped answering after request ${start + batch.length}`);
-    const wrote = answers.some(([r, a]) => a.status < 400 || COUNTS_ATTEMPTS.test(r.path) || (r.path.startsWith('/api/mcp') && a.status === 200));
+    if ((await call(url, '/healthz', { timeoutMs: 5_000 })).status !== 200)
+      violations.push(`/healthz stopped answering after request ${start + batch.length}`);
+    const wrote = answers.some(
+      ([r, a]) => a.status < 400 || COUNTS_ATTEMPTS.test(r.path) || (r.path.startsWith('/api/mcp') && a.status === 200),
+    );
     if (wrote) await new Promise((r) => setTimeout(r, 100)); // mail and other background writes of an accepted request land first
     const after = recordsDigest(dataDir).digest;
-    if (!wrote && after !== before) violations.push(`records on disk changed in a batch where every request was refused: ${[...new Set(answers.map(([r]) => r.route))].join(', ')}`);
+    if (!wrote && after !== before)
+      violations.push(
+        `records on disk changed in a batch where every request was refused: ${[...new Set(answers.map(([r]) => r.route))].join(', ')}`,
+      );
     before = after;
     if ((await call(url, '/api/me', { headers: bearer(token) })).status === 401) {
       // The session-ending routes come last; past the login throttle the rest simply meet a 401.
-      const login = await call(url, '/api/auth/login', { body: { email: world.owner.email, password: PROOF_PASSWORD } });
+      const login = await call(url, '/api/auth/login', {
+        body: { email: world.owner.email, password: PROOF_PASSWORD },
+      });
       if (login.status === 200) token = login.body.token;
       before = recordsDigest(dataDir).digest; // the new session is a record: the next batch starts from here
     }
-    if (start % (BATCH * 25) === 0) out(`  ${start + batch.length}/${queue.length} requests, ${violations.length} violations`);
+    if (start % (BATCH * 25) === 0)
+      out(`  ${start + batch.length}/${queue.length} requests, ${violations.length} violations`);
   }
   if (process.env.SVC_FUZZ_DEBUG) out(`  401 by route: ${JSON.stringify(unauthorized)}`);
   await daemon.stop();
@@ -115,9 +190,17 @@ export async function runFuzz(opts: { requests: number; concurrency: number; out
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
-  const report = await runFuzz({ requests: option('requests', 'SVC_FUZZ_REQUESTS', 10_000), concurrency: option('concurrency', 'SVC_FUZZ_CONCURRENCY', 8) });
-  const counts = Object.entries(report.byStatus).sort().map(([s, n]) => `${s}: ${n}`).join(', ');
-  process.stdout.write(`\nfuzz: ${report.requests} requests over ${report.routes} routes and ${report.tools} MCP tools in ${((Date.now() - started) / 1000).toFixed(0)} s; by status ${counts}; ${report.violations.length} violations\n`);
+  const report = await runFuzz({
+    requests: option('requests', 'SVC_FUZZ_REQUESTS', 10_000),
+    concurrency: option('concurrency', 'SVC_FUZZ_CONCURRENCY', 8),
+  });
+  const counts = Object.entries(report.byStatus)
+    .sort()
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
+  process.stdout.write(
+    `\nfuzz: ${report.requests} requests over ${report.routes} routes and ${report.tools} MCP tools in ${((Date.now() - started) / 1000).toFixed(0)} s; by status ${counts}; ${report.violations.length} violations\n`,
+  );
   for (const v of report.violations.slice(0, 50)) process.stdout.write(`  VIOLATION ${v}\n`);
   process.exit(report.violations.length ? 1 : 0);
 }

@@ -27,13 +27,21 @@ export interface LoadReport {
 
 const MB = 1024 * 1024;
 
-export async function runLoad(opts: { clients: number; seconds: number; out?: (l: string) => void }): Promise<LoadReport> {
+export async function runLoad(opts: {
+  clients: number;
+  seconds: number;
+  out?: (l: string) => void;
+}): Promise<LoadReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-load-'));
   const daemon = await startProofDaemon(dataDir);
   const url = daemon.url;
   const world = await companyOwner(url, dataDir, 'load-owner@example.com');
   const mcpHeaders = { ...bearer(world.sk), accept: 'application/json, text/event-stream' };
-  const start = expectStatus(await call(url, '/api/events/trigger', { headers: world.tenant, body: { type: 'agent:load' } }), 200, 'first event').body.event.id as string;
+  const start = expectStatus(
+    await call(url, '/api/events/trigger', { headers: world.tenant, body: { type: 'agent:load' } }),
+    200,
+    'first event',
+  ).body.event.id as string;
 
   const latencies = new Map<string, number[]>();
   const violations: string[] = [];
@@ -47,7 +55,9 @@ export async function runLoad(opts: { clients: number; seconds: number; out?: (l
 
   const followerCount = Math.max(2, Math.floor(opts.clients / 10) * 2);
   const followers: Follower[] = Array.from({ length: followerCount }, (_, i) =>
-    i % 2 === 0 ? followByLongPoll(url, world.tenant, 'agent:load', start) : followBySse(url, world.tenant, 'agent:load', start),
+    i % 2 === 0
+      ? followByLongPoll(url, world.tenant, 'agent:load', start)
+      : followBySse(url, world.tenant, 'agent:load', start),
   );
   const rss = { before: daemon.rss() ?? 0, peak: 0, after: 0 };
   const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, daemon.rss() ?? 0)), 200);
@@ -59,14 +69,27 @@ export async function runLoad(opts: { clients: number; seconds: number; out?: (l
     while (Date.now() < deadline) {
       n++;
       if (role === 0) {
-        record('POST /api/auth/login', await call(url, '/api/auth/login', { body: { email: world.owner.email, password: PROOF_PASSWORD } }), [200]);
+        record(
+          'POST /api/auth/login',
+          await call(url, '/api/auth/login', { body: { email: world.owner.email, password: PROOF_PASSWORD } }),
+          [200],
+        );
       } else if (role <= 2) {
-        const body = { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: role === 1 ? 'whoami' : 'quests', arguments: role === 1 ? {} : { action: 'list' } } };
+        const body = {
+          jsonrpc: '2.0',
+          id: n,
+          method: 'tools/call',
+          params: { name: role === 1 ? 'whoami' : 'quests', arguments: role === 1 ? {} : { action: 'list' } },
+        };
         const a = await call(url, '/api/mcp', { headers: mcpHeaders, body });
         record('POST /api/mcp tools/call', a, [200]);
-        if (a.status === 200 && a.body?.error) violations.push(`MCP error: ${JSON.stringify(a.body.error).slice(0, 160)}`);
+        if (a.status === 200 && a.body?.error)
+          violations.push(`MCP error: ${JSON.stringify(a.body.error).slice(0, 160)}`);
       } else if (role <= 6) {
-        const a = await call(url, '/api/events/trigger', { headers: world.tenant, body: { type: 'agent:load', content: { client: i, n } } });
+        const a = await call(url, '/api/events/trigger', {
+          headers: world.tenant,
+          body: { type: 'agent:load', content: { client: i, n } },
+        });
         record('POST /api/events/trigger', a, [200]);
         if (a.status === 200) acked.add(a.body.event.id);
       } else {
@@ -77,11 +100,19 @@ export async function runLoad(opts: { clients: number; seconds: number; out?: (l
   await Promise.all(Array.from({ length: opts.clients - followerCount }, (_, i) => client(i)));
 
   // Every acknowledged event must reach every follower (they get 15 s to catch up).
-  for (let waited = 0; waited < 15_000 && followers.some((f) => [...acked].some((id) => !f.seen.has(id))); waited += 200) await new Promise((r) => setTimeout(r, 200));
+  for (
+    let waited = 0;
+    waited < 15_000 && followers.some((f) => [...acked].some((id) => !f.seen.has(id)));
+    waited += 200
+  )
+    await new Promise((r) => setTimeout(r, 200));
   await Promise.all(followers.map((f) => f.stop()));
   followers.forEach((f, i) => {
     const missing = [...acked].filter((id) => !f.seen.has(id)).length;
-    if (missing) violations.push(`follower ${i} (${i % 2 === 0 ? 'long-poll' : 'SSE'}) missed ${missing} of ${acked.size} acknowledged events`);
+    if (missing)
+      violations.push(
+        `follower ${i} (${i % 2 === 0 ? 'long-poll' : 'SSE'}) missed ${missing} of ${acked.size} acknowledged events`,
+      );
     violations.push(...f.errors.map((e) => `follower ${i}: ${e}`));
   });
   clearInterval(sampler);
@@ -93,19 +124,34 @@ export async function runLoad(opts: { clients: number; seconds: number; out?: (l
     const sorted = ms.sort((a, b) => a - b);
     return { route, count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   });
-  return { clients: opts.clients, seconds: opts.seconds, requests: routes.reduce((s, r) => s + r.count, 0), appends: acked.size, throttled, routes, rss, violations };
+  return {
+    clients: opts.clients,
+    seconds: opts.seconds,
+    requests: routes.reduce((s, r) => s + r.count, 0),
+    appends: acked.size,
+    throttled,
+    routes,
+    rss,
+    violations,
+  };
 }
 
 export function formatLoad(r: LoadReport): string[] {
   return [
     `load: ${r.clients} clients for ${r.seconds} s: ${r.requests} requests, ${r.appends} acknowledged appends (each seen by every follower unless listed below), ${r.throttled} intended 429s; ${r.violations.length} violations`,
-    ...r.routes.map((x) => `  ${x.route.padEnd(28)} ${String(x.count).padStart(7)} requests  p50 ${x.p50.toFixed(1)} ms  p99 ${x.p99.toFixed(1)} ms`),
+    ...r.routes.map(
+      (x) =>
+        `  ${x.route.padEnd(28)} ${String(x.count).padStart(7)} requests  p50 ${x.p50.toFixed(1)} ms  p99 ${x.p99.toFixed(1)} ms`,
+    ),
     `  RSS before ${(r.rss.before / MB).toFixed(0)} MB, peak ${(r.rss.peak / MB).toFixed(0)} MB, after ${(r.rss.after / MB).toFixed(0)} MB`,
   ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const report = await runLoad({ clients: option('clients', 'SVC_LOAD_CLIENTS', 50), seconds: option('seconds', 'SVC_LOAD_SECONDS', 60) });
+  const report = await runLoad({
+    clients: option('clients', 'SVC_LOAD_CLIENTS', 50),
+    seconds: option('seconds', 'SVC_LOAD_SECONDS', 60),
+  });
   process.stdout.write(formatLoad(report).join('\n') + '\n');
   for (const v of report.violations.slice(0, 50)) process.stdout.write(`  VIOLATION ${v}\n`);
   process.exit(report.violations.length ? 1 : 0);

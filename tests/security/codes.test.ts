@@ -19,20 +19,42 @@ const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 
 test('case 1: 20 parallel verifications, login-code and magic-link consumptions with the right value: exactly one succeeds', async () => {
   const { code } = await signUp('race-verify@example.com');
-  assert.is(successes(await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/verify', { email: 'race-verify@example.com', code })))), 1);
+  assert.is(
+    successes(
+      await Promise.all(
+        Array.from({ length: 20 }, () => r.app.post('/api/auth/verify', { email: 'race-verify@example.com', code })),
+      ),
+    ),
+    1,
+  );
   const u = await r.signUpVerified('race-login@example.com');
   assert.is((await r.app.post('/api/auth/login/code/request', { email: u.email })).status, 200);
   const byCode = await lastMail(r, u.email);
-  assert.is(successes(await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/login/code/consume', { email: u.email, code: byCode.code })))), 1);
+  assert.is(
+    successes(
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          r.app.post('/api/auth/login/code/consume', { email: u.email, code: byCode.code }),
+        ),
+      ),
+    ),
+    1,
+  );
   r.advance(61_000);
   assert.is((await r.app.post('/api/auth/login/code/request', { email: u.email })).status, 200);
   const token = new URL((await lastMail(r, u.email)).link!).searchParams.get('token');
-  assert.is(successes(await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/login/magic/consume', { token })))), 1);
+  assert.is(
+    successes(
+      await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/login/magic/consume', { token }))),
+    ),
+    1,
+  );
 });
 
 test('case 2: five wrong codes burn the code; the right one is then refused and a resend is needed', async () => {
   const { code } = await signUp('burn@example.com');
-  for (let i = 0; i < 5; i++) assert.is((await r.app.post('/api/auth/verify', { email: 'burn@example.com', code: wrong(code) })).status, 400);
+  for (let i = 0; i < 5; i++)
+    assert.is((await r.app.post('/api/auth/verify', { email: 'burn@example.com', code: wrong(code) })).status, 400);
   assert.is((await r.app.post('/api/auth/verify', { email: 'burn@example.com', code })).status, 400);
   r.advance(61_000);
   assert.is((await r.app.post('/api/auth/resend-code', { email: 'burn@example.com' })).status, 200);
@@ -68,7 +90,10 @@ test('case 6: a wrong password and an unknown e-mail get the same status and bod
   const u = await r.signUpVerified('known@example.com');
   const strip = (b: any) => ({ ...b, request_id: undefined });
   const known = await r.app.post('/api/auth/login', { email: u.email, password: 'not the password at all' });
-  const unknown = await r.app.post('/api/auth/login', { email: 'nobody-here@example.com', password: 'not the password at all' });
+  const unknown = await r.app.post('/api/auth/login', {
+    email: 'nobody-here@example.com',
+    password: 'not the password at all',
+  });
   assert.is(known.status, 401);
   assert.equal([known.status, strip(known.body)], [unknown.status, strip(unknown.body)]);
 });

@@ -16,7 +16,10 @@ test.before.each(() => r.advance(PAST_THROTTLES));
 
 async function walletAccount() {
   const wallet = Wallet.createRandom();
-  const res = await r.app.post('/api/auth/wallet/signup', { ...(await signInMessage(r.app, wallet)), invite_code: await inviteCode(r.app) });
+  const res = await r.app.post('/api/auth/wallet/signup', {
+    ...(await signInMessage(r.app, wallet)),
+    invite_code: await inviteCode(r.app),
+  });
   assert.is(res.status, 201, res.text);
   return wallet;
 }
@@ -24,7 +27,10 @@ async function walletAccount() {
 test('case 1: 20 parallel logins with one signed SIWE message (one nonce): exactly one succeeds', async () => {
   const wallet = await walletAccount();
   const signed = await signInMessage(r.app, wallet);
-  assert.is(successes(await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/wallet/login', signed)))), 1);
+  assert.is(
+    successes(await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/wallet/login', signed)))),
+    1,
+  );
 });
 
 test('case 12: SIWE with a reused nonce, a foreign domain, an expired message or another signer is refused', async () => {
@@ -32,13 +38,30 @@ test('case 12: SIWE with a reused nonce, a foreign domain, an expired message or
   const used = await signInMessage(r.app, wallet);
   assert.is((await r.app.post('/api/auth/wallet/login', used)).status, 200);
   assert.is((await r.app.post('/api/auth/wallet/login', used)).status, 401, 'reused nonce');
-  const foreign = await signInMessage(r.app, wallet, (f) => void ((f.domain = 'evil.example.com'), (f.uri = 'https://evil.example.com')));
+  const foreign = await signInMessage(
+    r.app,
+    wallet,
+    (f) => void ((f.domain = 'evil.example.com'), (f.uri = 'https://evil.example.com')),
+  );
   assert.is((await r.app.post('/api/auth/wallet/login', foreign)).status, 401, 'foreign domain');
-  const expired = await signInMessage(r.app, wallet, (f) => void (f.expirationTime = new Date(r.app.clock.now() - 1000).toISOString()));
+  const expired = await signInMessage(
+    r.app,
+    wallet,
+    (f) => void (f.expirationTime = new Date(r.app.clock.now() - 1000).toISOString()),
+  );
   assert.is((await r.app.post('/api/auth/wallet/login', expired)).status, 401, 'expired');
   const other = Wallet.createRandom();
   const honest = await signInMessage(r.app, wallet);
-  assert.is((await r.app.post('/api/auth/wallet/login', { message: honest.message, signature: await other.signMessage(honest.message) })).status, 401, 'another signer');
+  assert.is(
+    (
+      await r.app.post('/api/auth/wallet/login', {
+        message: honest.message,
+        signature: await other.signMessage(honest.message),
+      })
+    ).status,
+    401,
+    'another signer',
+  );
 });
 
 async function passkeyUser(email: string) {
@@ -56,18 +79,39 @@ test('case 1: 20 parallel passkey logins answering one challenge: exactly one su
   const auth = await passkeyUser('passkey-race@example.com');
   const begin = await r.app.post('/api/auth/passkey/login-begin', {});
   const response = auth.assert(begin.body);
-  assert.is(successes(await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/passkey/login-finish', { response })))), 1);
+  assert.is(
+    successes(
+      await Promise.all(Array.from({ length: 20 }, () => r.app.post('/api/auth/passkey/login-finish', { response }))),
+    ),
+    1,
+  );
 });
 
 test('case 13: WebAuthn with a replayed challenge, a foreign origin or a counter that does not grow is refused', async () => {
   const auth = await passkeyUser('passkey@example.com');
   const begin = await r.app.post('/api/auth/passkey/login-begin', {});
   assert.is((await r.app.post('/api/auth/passkey/login-finish', { response: auth.assert(begin.body) })).status, 200);
-  assert.is((await r.app.post('/api/auth/passkey/login-finish', { response: auth.assert(begin.body) })).status, 401, 'replayed challenge');
+  assert.is(
+    (await r.app.post('/api/auth/passkey/login-finish', { response: auth.assert(begin.body) })).status,
+    401,
+    'replayed challenge',
+  );
   const phish = await r.app.post('/api/auth/passkey/login-begin', {});
-  assert.is((await r.app.post('/api/auth/passkey/login-finish', { response: auth.assert(phish.body, { origin: 'https://evil.example.com' }) })).status, 401, 'foreign origin');
+  assert.is(
+    (
+      await r.app.post('/api/auth/passkey/login-finish', {
+        response: auth.assert(phish.body, { origin: 'https://evil.example.com' }),
+      })
+    ).status,
+    401,
+    'foreign origin',
+  );
   const stale = await r.app.post('/api/auth/passkey/login-begin', {});
-  assert.is((await r.app.post('/api/auth/passkey/login-finish', { response: auth.assert(stale.body, { counter: 1 }) })).status, 401, 'counter did not grow');
+  assert.is(
+    (await r.app.post('/api/auth/passkey/login-finish', { response: auth.assert(stale.body, { counter: 1 }) })).status,
+    401,
+    'counter did not grow',
+  );
 });
 
 test.run();

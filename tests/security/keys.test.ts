@@ -53,8 +53,16 @@ test('case 18: a body over the limit is a 413, not JSON is a 400/415 with a clea
   assert.is(big.body.code, 'payload_too_large');
   const huge = await r.app.post('/api/agents', { name: 'x'.repeat(1100 * 1024) }, w.tenant);
   assert.is(huge.status, 413);
-  for (const [type, payload] of [['text/plain', 'hello'], ['application/json', '{"a":'], ['application/json', 'nope']]) {
-    const res = await fetch(`${r.daemon.url}/api/agents`, { method: 'POST', headers: { ...w.tenant, 'content-type': type! }, body: payload });
+  for (const [type, payload] of [
+    ['text/plain', 'hello'],
+    ['application/json', '{"a":'],
+    ['application/json', 'nope'],
+  ]) {
+    const res = await fetch(`${r.daemon.url}/api/agents`, {
+      method: 'POST',
+      headers: { ...w.tenant, 'content-type': type! },
+      body: payload,
+    });
     assert.ok([400, 415].includes(res.status), `${type} ${payload}: ${res.status}`);
     const body = await res.json();
     assert.type(body.error, 'string');

@@ -28,12 +28,20 @@ export async function startRemote(): Promise<Remote> {
   const clockFile = join(tempDir('svc-security-clock'), 'offset');
   writeFileSync(clockFile, '0');
   let offset = 0;
-  const daemon = await startProofDaemon(dataDir, { SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_TEST_CLOCK_FILE: clockFile });
+  const daemon = await startProofDaemon(dataDir, {
+    SVC_TEST_SCRYPT_N: String(2 ** 10),
+    SVC_TEST_CLOCK_FILE: clockFile,
+  });
   const advance = (ms: number) => {
     offset += ms;
     writeFileSync(clockFile, String(offset));
   };
-  const send = async (method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse> => {
+  const send = async (
+    method: string,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse> => {
     const a = await call(daemon.url, url, { method, headers, ...(body !== undefined ? { body } : {}) });
     return { status: a.status, headers: Object.fromEntries(a.headers ?? []), body: a.body, text: a.text };
   };

@@ -9,7 +9,12 @@ test('the eleven prefixes and nine lifecycle patterns of the spec', () => {
 });
 
 test('a pattern splits into prefix and name; the name may hold colons', () => {
-  assert.equal(parsePattern('context:budget:exceeded'), { ok: true, prefix: 'context', name: 'budget:exceeded', known: true });
+  assert.equal(parsePattern('context:budget:exceeded'), {
+    ok: true,
+    prefix: 'context',
+    name: 'budget:exceeded',
+    known: true,
+  });
   assert.is(prefixOf('context:budget:exceeded'), 'context');
 });
 

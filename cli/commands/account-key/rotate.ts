@@ -15,7 +15,11 @@ export async function runAccountKeyRotate(opts: { store: boolean }, ctx: CliCont
   const res = await ctx.api().post<RotatedKey>('/api/account/api-key');
   if (opts.store) await storeAccountKey(ctx, res.api_key);
   if (ctx.json) return ctx.printJson({ ...res, stored: opts.store });
-  ctx.out(res.rotated ? `Rotated your account key: the old one no longer works. New key ${res.id}:` : `Created your account key ${res.id}:`);
+  ctx.out(
+    res.rotated
+      ? `Rotated your account key: the old one no longer works. New key ${res.id}:`
+      : `Created your account key ${res.id}:`,
+  );
   ctx.out();
   ctx.out(`  ${res.api_key}`);
   ctx.out();

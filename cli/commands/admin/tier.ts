@@ -7,7 +7,8 @@ import { operatorApi } from '../../operator.js';
 
 /** `svc admin tier <email> <tier>`: what billing would do on the platform. */
 export async function runTier(opts: { email: string; tier: string; data?: string }, ctx: CliContext): Promise<void> {
-  if (!TIERS.includes(opts.tier as Tier)) throw new UsageError(`unknown tier '${opts.tier}': use one of ${TIERS.join(', ')}`);
+  if (!TIERS.includes(opts.tier as Tier))
+    throw new UsageError(`unknown tier '${opts.tier}': use one of ${TIERS.join(', ')}`);
   const res = await operatorApi(ctx, opts.data).post<{ user: { email: string; tier: string } }>('/api/dev/tier', {
     email: opts.email,
     tier: opts.tier,
@@ -22,5 +23,7 @@ export function tierCommand(makeCtx: ContextFactory): Command {
     .argument('<email>')
     .argument('<tier>')
     .option('--data <dir>', 'data folder of the local daemon');
-  return action(cmd, makeCtx, (ctx, flags, email: string, tier: string) => runTier({ email, tier, data: flags.data }, ctx));
+  return action(cmd, makeCtx, (ctx, flags, email: string, tier: string) =>
+    runTier({ email, tier, data: flags.data }, ctx),
+  );
 }

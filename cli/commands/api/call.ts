@@ -20,7 +20,8 @@ export interface ApiCallOptions {
  */
 export async function runApiCall(opts: ApiCallOptions, ctx: CliContext): Promise<void> {
   const method = opts.method.toUpperCase();
-  if (!METHODS.includes(method)) throw new UsageError(`unknown method ${opts.method}`, `use one of ${METHODS.join(', ')}`);
+  if (!METHODS.includes(method))
+    throw new UsageError(`unknown method ${opts.method}`, `use one of ${METHODS.join(', ')}`);
   if (!opts.path.startsWith('/')) throw new UsageError(`the path must start with / (e.g. /api/me), not '${opts.path}'`);
   let body: unknown;
   if (opts.data !== undefined) {
@@ -30,7 +31,9 @@ export async function runApiCall(opts: ApiCallOptions, ctx: CliContext): Promise
       throw new UsageError(`--data is not JSON: ${(err as Error).message}`, `e.g. --data '{"name":"acme"}'`);
     }
   }
-  const companyId = opts.company ? await resolveCompanyId(ctx, opts.company) : ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
+  const companyId = opts.company
+    ? await resolveCompanyId(ctx, opts.company)
+    : ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
   const headers = companyId ? { 'X-Company': companyId } : undefined;
   const res = await ctx.api().raw(method, opts.path, { body, headers });
   if (res.body !== undefined) {
@@ -39,7 +42,12 @@ export async function runApiCall(opts: ApiCallOptions, ctx: CliContext): Promise
   }
   if (res.status >= 400) {
     const err = (res.body && typeof res.body === 'object' ? res.body : {}) as { error?: string; code?: string };
-    throw new ApiRequestError(res.status, err.code ?? `http_${res.status}`, `${method} ${opts.path}: HTTP ${res.status}${err.error ? ` (${err.error})` : ''}`, res.body);
+    throw new ApiRequestError(
+      res.status,
+      err.code ?? `http_${res.status}`,
+      `${method} ${opts.path}: HTTP ${res.status}${err.error ? ` (${err.error})` : ''}`,
+      res.body,
+    );
   }
 }
 
@@ -50,5 +58,7 @@ export function apiCommand(makeCtx: ContextFactory): Command {
     .argument('<path>', 'the route, e.g. /api/me')
     .option('--data <json>', 'a JSON request body')
     .option('--company <company>', 'send this Company (name or id) as X-Company instead of the current one');
-  return action(cmd, makeCtx, (ctx, flags, method: string, path: string) => runApiCall({ method, path, data: flags.data, company: flags.company }, ctx));
+  return action(cmd, makeCtx, (ctx, flags, method: string, path: string) =>
+    runApiCall({ method, path, data: flags.data, company: flags.company }, ctx),
+  );
 }

@@ -26,7 +26,9 @@ export async function loginWithEmailCode(ctx: CliContext, opts: EmailCodeOptions
   const api = ctx.api();
   // Remember the newest message first, so only the mail this request sends is taken.
   const mail = opts.code || ctx.interactive ? null : operatorApi(ctx, opts.data);
-  const before = mail ? (await mail.get<MailListResponse>('/api/dev/mail', { query: { to: opts.email } })).mail.at(-1)?.id : undefined;
+  const before = mail
+    ? (await mail.get<MailListResponse>('/api/dev/mail', { query: { to: opts.email } })).mail.at(-1)?.id
+    : undefined;
   await api.post('/api/auth/login/code/request', { email: opts.email }, { token: null });
   if (!ctx.json) ctx.err(`A login code is on its way to ${opts.email}.`);
 
@@ -52,13 +54,23 @@ function linkToken(input: string): string | null {
   }
 }
 
-async function waitForCode(mail: ReturnType<typeof operatorApi>, opts: EmailCodeOptions, sinceId: string | undefined): Promise<string> {
+async function waitForCode(
+  mail: ReturnType<typeof operatorApi>,
+  opts: EmailCodeOptions,
+  sinceId: string | undefined,
+): Promise<string> {
   const deadline = Date.now() + opts.waitMs;
   for (;;) {
-    const found = (await mail.get<MailListResponse>('/api/dev/mail', { query: { to: opts.email, since_id: sinceId } })).mail.find((m) => m.code);
+    const found = (
+      await mail.get<MailListResponse>('/api/dev/mail', { query: { to: opts.email, since_id: sinceId } })
+    ).mail.find((m) => m.code);
     if (found?.code) return found.code;
     // No mail at all for an unknown address: the daemon answers the same either way, so say what it may mean.
-    if (Date.now() >= deadline) throw new FailedError(`no login code arrived for ${opts.email}`, 'check the address (only existing accounts get a code), or pass --code');
+    if (Date.now() >= deadline)
+      throw new FailedError(
+        `no login code arrived for ${opts.email}`,
+        'check the address (only existing accounts get a code), or pass --code',
+      );
     await new Promise((r) => setTimeout(r, opts.intervalMs));
   }
 }

@@ -27,7 +27,14 @@ export async function runFactorLogin(opts: FactorLoginOptions, ctx: CliContext):
   let who: string;
   if (opts.emailCode) {
     const email = opts.email ?? (await ask(ctx, 'E-mail: ', { flagHint: 'pass --email <address>' }));
-    token = await loginWithEmailCode(ctx, { email, code: opts.code, totpCode: opts.totpCode, data: opts.data, waitMs: 15_000, intervalMs: 250 });
+    token = await loginWithEmailCode(ctx, {
+      email,
+      code: opts.code,
+      totpCode: opts.totpCode,
+      data: opts.data,
+      waitMs: 15_000,
+      intervalMs: 250,
+    });
     who = email;
   } else {
     const result = await loginWithWallet(ctx, { invite: opts.invite, totpCode: opts.totpCode });
@@ -43,7 +50,10 @@ export async function runFactorLogin(opts: FactorLoginOptions, ctx: CliContext):
 export function addFactorLoginFlags(cmd: Command): Command {
   return cmd
     .option('--email-code', 'log in with a code (and magic link) e-mailed to you', false)
-    .option('--code <code>', 'with --email-code: the 6-digit code you received (else asked, or read from a local daemon)')
+    .option(
+      '--code <code>',
+      'with --email-code: the 6-digit code you received (else asked, or read from a local daemon)',
+    )
     .option('--wallet', 'Sign-In with Ethereum; the key comes from SVC_WALLET_KEY or stdin', false)
     .option('--invite <code>', 'with --wallet: sign up with this invite code if the wallet has no account')
     .option('--totp-code <code>', 'the code from your authenticator app (or a recovery code), if the account has TOTP')

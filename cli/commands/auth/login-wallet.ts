@@ -24,7 +24,10 @@ interface NonceAnswer {
  * `svc login --wallet`: Sign-In with Ethereum with a private key from SVC_WALLET_KEY, or stdin
  * (hidden prompt on a terminal). Never from argv: arguments show in `ps` and shell history.
  */
-export async function loginWithWallet(ctx: CliContext, opts: WalletOptions): Promise<{ token: string; address: string; signedUp: boolean }> {
+export async function loginWithWallet(
+  ctx: CliContext,
+  opts: WalletOptions,
+): Promise<{ token: string; address: string; signedUp: boolean }> {
   const wallet = new Wallet(normalizeKey(await readKey(ctx)));
   const api = ctx.api();
   const sign = async () => {
@@ -47,7 +50,11 @@ export async function loginWithWallet(ctx: CliContext, opts: WalletOptions): Pro
   } catch (err) {
     if (!(err instanceof ApiRequestError && err.code === 'wallet_not_registered' && opts.invite)) throw err;
   }
-  const created = await api.post<{ token: string }>('/api/auth/wallet/signup', { ...(await sign()), invite_code: opts.invite }, { token: null });
+  const created = await api.post<{ token: string }>(
+    '/api/auth/wallet/signup',
+    { ...(await sign()), invite_code: opts.invite },
+    { token: null },
+  );
   return { token: created.token, address: wallet.address, signedUp: true };
 }
 
@@ -55,12 +62,14 @@ async function readKey(ctx: CliContext): Promise<string> {
   if (ctx.env.SVC_WALLET_KEY) return ctx.env.SVC_WALLET_KEY;
   if (ctx.interactive) return ask(ctx, 'Wallet private key (hex, not shown): ', { secret: true });
   const piped = await readAllStdin(ctx);
-  if (!piped) throw new UsageError('no wallet key', 'set SVC_WALLET_KEY or pipe the key on stdin (never pass it as an argument)');
+  if (!piped)
+    throw new UsageError('no wallet key', 'set SVC_WALLET_KEY or pipe the key on stdin (never pass it as an argument)');
   return piped;
 }
 
 function normalizeKey(raw: string): string {
   const key = raw.trim().startsWith('0x') ? raw.trim() : `0x${raw.trim()}`;
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError('the wallet key must be 32 bytes of hex (64 hex digits, 0x optional)');
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw new UsageError('the wallet key must be 32 bytes of hex (64 hex digits, 0x optional)');
   return key;
 }

@@ -29,32 +29,48 @@ export interface WebLoginOptions {
 export async function runWebLogin(ctx: CliContext, opts: WebLoginOptions = {}): Promise<void> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const api = ctx.api();
-  const start = await api.post<PairingStart>('/api/auth/pairing/start', { client: `svc CLI on ${hostname().slice(0, 48)}` }, { token: null });
+  const start = await api.post<PairingStart>(
+    '/api/auth/pairing/start',
+    { client: `svc CLI on ${hostname().slice(0, 48)}` },
+    { token: null },
+  );
   // Progress goes to stderr, so `--json` leaves stdout to the one JSON answer.
   ctx.err(`Your pairing code: ${start.user_code}`);
   const opened = !opts.noBrowser && ctx.interactive && (await openBrowser(start.verification_url_complete, ctx.env));
-  ctx.err(opened ? `Opened ${start.verification_url_complete} in your browser.` : `Open this page in a browser: ${start.verification_url_complete}`);
+  ctx.err(
+    opened
+      ? `Opened ${start.verification_url_complete} in your browser.`
+      : `Open this page in a browser: ${start.verification_url_complete}`,
+  );
   ctx.err('Log in there, check that it shows the same code, and approve. Waiting…');
 
   // Counted on this machine's clock from the lifetime the daemon gave: the two clocks may differ.
   const deadline = ctx.now() + start.expires_in * 1000;
   const waitMs = Math.max(1, start.interval) * 1000;
   for (;;) {
-    if (ctx.now() > deadline) throw new FailedError('the pairing code expired before it was approved', "run 'svc login --web' again");
+    if (ctx.now() > deadline)
+      throw new FailedError('the pairing code expired before it was approved', "run 'svc login --web' again");
     await sleep(waitMs);
     let answer: PollAnswer;
     try {
-      answer = await api.post<PollAnswer>('/api/auth/pairing/poll', { device_code: start.device_code }, { token: null });
+      answer = await api.post<PollAnswer>(
+        '/api/auth/pairing/poll',
+        { device_code: start.device_code },
+        { token: null },
+      );
     } catch (err) {
-      if (err instanceof ApiRequestError && err.code === 'pairing_denied') throw new CancelledError('the pairing was denied in the browser');
+      if (err instanceof ApiRequestError && err.code === 'pairing_denied')
+        throw new CancelledError('the pairing was denied in the browser');
       if (err instanceof ApiRequestError && err.status === 429) continue;
-      if (err instanceof ApiRequestError && err.code === 'pairing_not_found') throw new FailedError('the pairing expired or the daemon restarted', "run 'svc login --web' again");
+      if (err instanceof ApiRequestError && err.code === 'pairing_not_found')
+        throw new FailedError('the pairing expired or the daemon restarted', "run 'svc login --web' again");
       throw err;
     }
     if (answer.status !== 'approved') continue;
     await saveLogin(ctx, answer.token);
     const who = readTokenClaims(answer.token).email ?? 'your account';
-    if (ctx.json) ctx.printJson({ ok: true, logged_in_as: who, url: ctx.url(), session_id: answer.session_id, method: 'pairing' });
+    if (ctx.json)
+      ctx.printJson({ ok: true, logged_in_as: who, url: ctx.url(), session_id: answer.session_id, method: 'pairing' });
     else ctx.out(`Logged in to ${ctx.url()} as ${who}.`);
     return;
   }

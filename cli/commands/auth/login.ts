@@ -15,7 +15,13 @@ export interface LoginOptions {
   otp?: string;
 }
 
-type LoginAnswer = { ok: boolean; token?: string; pending_verification?: boolean; totp_required?: boolean; partial_token?: string };
+type LoginAnswer = {
+  ok: boolean;
+  token?: string;
+  pending_verification?: boolean;
+  totp_required?: boolean;
+  partial_token?: string;
+};
 
 /** `svc login`: e-mail + password (typed without echo, or --password-stdin; never a flag). */
 export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<void> {
@@ -24,7 +30,8 @@ export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<voi
     requireInteractive(ctx, 'the e-mail address', 'pass --email');
     email = await promptLine(ctx, 'E-mail: ');
   }
-  const send = (password: string) => ctx.api().post<LoginAnswer>('/api/auth/login', { email, password }, { token: null });
+  const send = (password: string) =>
+    ctx.api().post<LoginAnswer>('/api/auth/login', { email, password }, { token: null });
   let res: LoginAnswer;
   try {
     if (opts.passwordStdin) res = await send((await readStdinLines(ctx, 1, 'the password'))[0]!);
@@ -41,7 +48,7 @@ export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<voi
   if (ctx.json) return ctx.printJson({ ok: true, email, pending_verification: Boolean(res.pending_verification) });
   if (res.pending_verification) {
     ctx.out(`Logged in as ${email}, but the address is not verified yet.`);
-    ctx.err("next: svc verify --code <code>   (a new code: svc verify --resend)");
+    ctx.err('next: svc verify --code <code>   (a new code: svc verify --resend)');
     return;
   }
   ctx.out(`Logged in as ${email}.`);
@@ -49,10 +56,18 @@ export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<voi
 
 /** The second step of a two-factor login (spec §3.3): the partial token plus the authenticator's code. */
 async function completeTotp(ctx: CliContext, partialToken: string, otp?: string): Promise<LoginAnswer> {
-  const send = (code: string) => ctx.api().post<LoginAnswer>('/api/auth/totp/login', { partial_token: partialToken, code: code.trim() }, { token: null });
+  const send = (code: string) =>
+    ctx
+      .api()
+      .post<LoginAnswer>('/api/auth/totp/login', { partial_token: partialToken, code: code.trim() }, { token: null });
   if (otp) return send(otp);
   if (!ctx.interactive) throw new UsageError('this account needs a two-factor code', 'pass --totp-code <6 digits>');
-  return withRetries(ctx, () => promptSecret(ctx, 'Two-factor code: '), send, refusedAs('totp_invalid_code', 'invalid_code'));
+  return withRetries(
+    ctx,
+    () => promptSecret(ctx, 'Two-factor code: '),
+    send,
+    refusedAs('totp_invalid_code', 'invalid_code'),
+  );
 }
 
 /** `svc login`: the password by default; `--email-code` and `--wallet` are the passwordless ways (login-factors.ts). */
@@ -65,8 +80,10 @@ export function loginCommand(makeCtx: ContextFactory): Command {
       .option('--web', 'log in through the web console: approve a pairing code in the browser (login-web.ts)'),
   );
   return action(cmd, makeCtx, (ctx, flags) =>
-    flags.web ? runWebLogin(ctx) : flags.emailCode || flags.wallet
-      ? runFactorLogin(factorOptionsOf(flags), ctx)
-      : runLogin({ email: flags.email, passwordStdin: flags.passwordStdin, otp: flags.totpCode }, ctx),
+    flags.web
+      ? runWebLogin(ctx)
+      : flags.emailCode || flags.wallet
+        ? runFactorLogin(factorOptionsOf(flags), ctx)
+        : runLogin({ email: flags.email, passwordStdin: flags.passwordStdin, otp: flags.totpCode }, ctx),
   );
 }

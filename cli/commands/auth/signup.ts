@@ -13,13 +13,22 @@ export interface SignupOptions {
 /** `svc signup`: creates the account, keeps the (unverified) login, and says how to verify. */
 export async function runSignup(opts: SignupOptions, ctx: CliContext): Promise<void> {
   const email = opts.email ?? (await ask(ctx, 'E-mail: ', 'an e-mail address', 'pass --email'));
-  const invite = opts.invite ?? (await ask(ctx, 'Invite code: ', 'an invite code', "pass --invite (a local daemon makes one with 'svc admin invite')"));
+  const invite =
+    opts.invite ??
+    (await ask(
+      ctx,
+      'Invite code: ',
+      'an invite code',
+      "pass --invite (a local daemon makes one with 'svc admin invite')",
+    ));
   const password = opts.passwordStdin ? (await readStdinLines(ctx, 1, 'the password'))[0]! : await askNewPassword(ctx);
-  const res = await ctx.api().post<{ ok: boolean; token: string; pending_verification: boolean }>(
-    '/api/auth/signup',
-    { email, password, invite_code: invite },
-    { token: null },
-  );
+  const res = await ctx
+    .api()
+    .post<{ ok: boolean; token: string; pending_verification: boolean }>(
+      '/api/auth/signup',
+      { email, password, invite_code: invite },
+      { token: null },
+    );
   await saveLogin(ctx, res.token);
   if (ctx.json) return ctx.printJson({ ok: true, email, pending_verification: true });
   ctx.out(`Signed up as ${email}. We e-mailed a 6-digit code to confirm the address.`);
@@ -42,5 +51,7 @@ export function signupCommand(makeCtx: ContextFactory): Command {
     .option('--email <email>', 'your e-mail address')
     .option('--invite <code>', 'the invite code')
     .option('--password-stdin', 'read the password from stdin instead of asking');
-  return action(cmd, makeCtx, (ctx, flags) => runSignup({ email: flags.email, invite: flags.invite, passwordStdin: flags.passwordStdin }, ctx));
+  return action(cmd, makeCtx, (ctx, flags) =>
+    runSignup({ email: flags.email, invite: flags.invite, passwordStdin: flags.passwordStdin }, ctx),
+  );
 }

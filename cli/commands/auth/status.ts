@@ -47,7 +47,11 @@ export async function runAuthStatus(_opts: object, ctx: CliContext, makeCtx: Con
   if (ctx.json) ctx.printList(rows);
   else rows.forEach((r) => printRow(ctx, r));
   if (!current?.user || current.token_expired) {
-    throw new CliError(`profile ${ctx.profile.name} is ${current?.user ? 'logged in with an expired token' : 'not logged in'}`, 4, "run 'svc login'");
+    throw new CliError(
+      `profile ${ctx.profile.name} is ${current?.user ? 'logged in with an expired token' : 'not logged in'}`,
+      4,
+      "run 'svc login'",
+    );
   }
 }
 
@@ -61,6 +65,8 @@ function printRow(ctx: CliContext, r: AuthStatusRow): void {
 }
 
 export function authStatusCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('status').description('every profile: URL, user, token expiry, and where each credential comes from');
+  const cmd = new Command('status').description(
+    'every profile: URL, user, token expiry, and where each credential comes from',
+  );
   return action(cmd, makeCtx, (ctx) => runAuthStatus({}, ctx, makeCtx));
 }

@@ -20,7 +20,8 @@ export interface VerifyOptions {
 /** `svc verify`: enters the e-mailed code and keeps the verified login that comes back. */
 export async function runVerify(opts: VerifyOptions, ctx: CliContext): Promise<void> {
   const email = opts.email ?? readTokenClaims(await currentToken(ctx)).email ?? (await askEmail(ctx));
-  const send = (code: string) => ctx.api().post<{ ok: boolean; token: string }>('/api/auth/verify', { email, code }, { token: null });
+  const send = (code: string) =>
+    ctx.api().post<{ ok: boolean; token: string }>('/api/auth/verify', { email, code }, { token: null });
   const given = opts.code ?? (opts.fromMail ? await codeFromMail(ctx, email, opts.data) : null);
   // A typed code that is wrong is asked again (3 tries).
   const res = given ? await send(given) : await withRetries(ctx, () => askCode(ctx), send, isWrongCode);
@@ -33,7 +34,11 @@ export async function runVerify(opts: VerifyOptions, ctx: CliContext): Promise<v
 export async function codeFromMail(ctx: CliContext, email: string, dataDir?: string): Promise<string> {
   const { mail } = await operatorApi(ctx, dataDir).get<MailListResponse>('/api/dev/mail', { query: { to: email } });
   const code = mail.filter((m) => m.code).at(-1)?.code;
-  if (!code) throw new FailedError(`no code in the mail to ${email} yet`, "ask for a new one with 'svc verify --resend' or check 'svc mail'");
+  if (!code)
+    throw new FailedError(
+      `no code in the mail to ${email} yet`,
+      "ask for a new one with 'svc verify --resend' or check 'svc mail'",
+    );
   return code;
 }
 
@@ -45,7 +50,8 @@ async function askEmail(ctx: CliContext): Promise<string> {
 const isWrongCode = (err: unknown) => err instanceof ApiRequestError && err.code === 'invalid_code';
 
 async function askCode(ctx: CliContext): Promise<string> {
-  if (!ctx.interactive) throw new UsageError('no code given', 'pass --code <6 digits>, or --from-mail on a local daemon');
+  if (!ctx.interactive)
+    throw new UsageError('no code given', 'pass --code <6 digits>, or --from-mail on a local daemon');
   return promptLine(ctx, '6-digit code from the e-mail (or rerun with --from-mail on a local daemon): ');
 }
 
@@ -53,7 +59,9 @@ async function askCode(ctx: CliContext): Promise<string> {
 export async function runResend(opts: { email?: string }, ctx: CliContext): Promise<void> {
   const token = opts.email ? null : await currentToken(ctx);
   if (!token && !opts.email) throw new UsageError('no signup login stored', 'pass --email');
-  const res = await ctx.api().post<{ ok: boolean; message: string }>('/api/auth/resend-code', token ? {} : { email: opts.email }, { token });
+  const res = await ctx
+    .api()
+    .post<{ ok: boolean; message: string }>('/api/auth/resend-code', token ? {} : { email: opts.email }, { token });
   if (ctx.json) return ctx.printJson(res);
   ctx.out(res.message);
 }
@@ -67,6 +75,8 @@ export function verifyCommand(makeCtx: ContextFactory): Command {
     .option('--data <dir>', 'data folder of the local daemon, for --from-mail')
     .option('--resend', 'ask for a new code instead (the old one stops working)');
   return action(cmd, makeCtx, (ctx, flags) =>
-    flags.resend ? runResend({ email: flags.email }, ctx) : runVerify({ email: flags.email, code: flags.code, fromMail: flags.fromMail, data: flags.data }, ctx),
+    flags.resend
+      ? runResend({ email: flags.email }, ctx)
+      : runVerify({ email: flags.email, code: flags.code, fromMail: flags.fromMail, data: flags.data }, ctx),
   );
 }

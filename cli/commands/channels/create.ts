@@ -13,7 +13,9 @@ export interface ChannelView {
 /** `svc channels create <name>`: a webhook channel; its secret is printed once, never again. */
 export async function runChannelsCreate(opts: { company?: string; name: string }, ctx: CliContext): Promise<void> {
   const api = await runtimeApi(ctx, opts.company);
-  const res = await api.post<{ channel: ChannelView; secret: string; endpoint: string }>('/api/channels', { name: opts.name });
+  const res = await api.post<{ channel: ChannelView; secret: string; endpoint: string }>('/api/channels', {
+    name: opts.name,
+  });
   if (ctx.json) return ctx.printJson(res);
   ctx.out(`created channel ${res.channel.name}  (deliveries: POST ${res.endpoint})`);
   ctx.out(`secret: ${res.secret}`);
@@ -21,6 +23,10 @@ export async function runChannelsCreate(opts: { company?: string; name: string }
 }
 
 export function channelsCreateCommand(makeCtx: ContextFactory): Command {
-  const cmd = withCompany(new Command('create').description('create an inbound webhook channel and print its signing secret once').argument('<name>', 'channel name: a-z 0-9 _ -'));
+  const cmd = withCompany(
+    new Command('create')
+      .description('create an inbound webhook channel and print its signing secret once')
+      .argument('<name>', 'channel name: a-z 0-9 _ -'),
+  );
   return action(cmd, makeCtx, (ctx, flags, name: string) => runChannelsCreate({ company: flags.company, name }, ctx));
 }

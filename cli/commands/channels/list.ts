@@ -17,5 +17,7 @@ export async function runChannelsList(opts: { company?: string }, ctx: CliContex
 }
 
 export function channelsListCommand(makeCtx: ContextFactory): Command {
-  return action(withCompany(new Command('list').description('list the webhook channels')), makeCtx, (ctx, flags) => runChannelsList({ company: flags.company }, ctx));
+  return action(withCompany(new Command('list').description('list the webhook channels')), makeCtx, (ctx, flags) =>
+    runChannelsList({ company: flags.company }, ctx),
+  );
 }

@@ -4,7 +4,6 @@ import { currentCompanyKey, saveCurrentCompany } from '../../company.js';
 import type { CliContext } from '../../context.js';
 import { companyCreatedResponse } from '../../../shared/schemas/companies.js';
 
-
 /** `svc companies create <name>`; the first Company also becomes the current one (like `svc companies use`). */
 export async function runCompaniesCreate(opts: { name: string }, ctx: CliContext): Promise<void> {
   const company = await ctx.api().post('/api/companies', { name: opts.name }, { schema: companyCreatedResponse });
@@ -16,6 +15,8 @@ export async function runCompaniesCreate(opts: { name: string }, ctx: CliContext
 }
 
 export function companiesCreateCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('create').description('create a Company').argument('<name>', 'the Company name (unique among yours)');
+  const cmd = new Command('create')
+    .description('create a Company')
+    .argument('<name>', 'the Company name (unique among yours)');
   return action(cmd, makeCtx, (ctx, _flags, name: string) => runCompaniesCreate({ name }, ctx));
 }

@@ -5,7 +5,6 @@ import type { CliContext } from '../../context.js';
 import { companyListResponse } from '../../../shared/schemas/companies.js';
 import { formatTable, shortTime } from '../../table.js';
 
-
 /** `svc companies list`: yours, the current one marked with `*`. */
 export async function runCompaniesList(_opts: object, ctx: CliContext): Promise<void> {
   const { companies } = await ctx.api().get('/api/companies', { schema: companyListResponse });

@@ -15,6 +15,8 @@ export async function runCompaniesUse(opts: { company: string }, ctx: CliContext
 }
 
 export function companiesUseCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('use').description('choose the current Company').argument('<company>', 'a Company name or id');
+  const cmd = new Command('use')
+    .description('choose the current Company')
+    .argument('<company>', 'a Company name or id');
   return action(cmd, makeCtx, (ctx, _flags, company: string) => runCompaniesUse({ company }, ctx));
 }

@@ -17,7 +17,10 @@ export function completionCommand(makeCtx: ContextFactory): Command {
   const cmd = new Command('completion')
     .description('print a shell completion script: bash, zsh or fish')
     .argument('<shell>', 'bash | zsh | fish')
-    .addHelpText('after', '\nExamples:\n  eval "$(svc completion bash)"      # in ~/.bashrc\n  eval "$(svc completion zsh)"       # in ~/.zshrc\n  svc completion fish > ~/.config/fish/completions/svc.fish');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  eval "$(svc completion bash)"      # in ~/.bashrc\n  eval "$(svc completion zsh)"       # in ~/.zshrc\n  svc completion fish > ~/.config/fish/completions/svc.fish',
+    );
   return action(cmd, makeCtx, (ctx, _flags, shell: string) => {
     let root = cmd;
     while (root.parent) root = root.parent;

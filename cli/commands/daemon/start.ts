@@ -33,8 +33,26 @@ export interface StartOptions {
 export async function runStart(opts: StartOptions, ctx: CliContext): Promise<void> {
   if (opts.foreground) {
     const { runDaemon } = await import('../../../daemon/main.js');
-    await runDaemon({ port: opts.port, host: opts.host, data: opts.data, defaultTier: opts.defaultTier, smtp: opts.smtp, database: opts.database, withholdInvite: opts.withholdInvite,
-        allowedHosts: opts.allowedHosts === undefined ? undefined : opts.allowedHosts.split(',').map((h) => h.trim()).filter(Boolean) }, ctx.io.stdout, ctx.json);
+    await runDaemon(
+      {
+        port: opts.port,
+        host: opts.host,
+        data: opts.data,
+        defaultTier: opts.defaultTier,
+        smtp: opts.smtp,
+        database: opts.database,
+        withholdInvite: opts.withholdInvite,
+        allowedHosts:
+          opts.allowedHosts === undefined
+            ? undefined
+            : opts.allowedHosts
+                .split(',')
+                .map((h) => h.trim())
+                .filter(Boolean),
+      },
+      ctx.io.stdout,
+      ctx.json,
+    );
     return;
   }
   const dir = ctx.dataDir(opts.data);
@@ -45,13 +63,25 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   const logFile = join(dir, dataFiles.log);
   const log = openSync(logFile, 'a', 0o600);
   const offset = statSync(logFile).size;
-  const args = [fileURLToPath(new URL('../../main.js', import.meta.url)), 'daemon', 'start', '--foreground', '--withhold-invite', '--data', dir];
+  const args = [
+    fileURLToPath(new URL('../../main.js', import.meta.url)),
+    'daemon',
+    'start',
+    '--foreground',
+    '--withhold-invite',
+    '--data',
+    dir,
+  ];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
   if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
   // URLs that may carry a password go to the child in its environment, not its argv (`ps` shows argv).
-  const env = { ...ctx.env, ...(opts.smtp ? { SVC_SMTP_URL: opts.smtp } : {}), ...(opts.database ? { SVC_DATABASE_URL: opts.database } : {}) };
+  const env = {
+    ...ctx.env,
+    ...(opts.smtp ? { SVC_SMTP_URL: opts.smtp } : {}),
+    ...(opts.database ? { SVC_DATABASE_URL: opts.database } : {}),
+  };
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env });
   closeSync(log);
   let exited: number | null = null;
@@ -62,14 +92,24 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   while (ctx.now() < deadline) {
     if (exited !== null) throw new FailedError(`the daemon exited during start-up:\n${tail(logFile, offset)}`);
     const lock = readLock(dir);
-    const banner = tail(logFile, offset).split('\n').filter((l) => /^(listening on|data folder|invite code|next|\s+then)/.test(l));
+    const banner = tail(logFile, offset)
+      .split('\n')
+      .filter((l) => /^(listening on|data folder|invite code|next|\s+then)/.test(l));
     // The daemon answers /healthz before it has minted the banner's invite (a disk write): wait for
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));
     if (lock && lock.pid === child.pid && lock.url && bannerDone && (await healthy(lock.url))) {
       // The log keeps no live invite (issue 14): mint one now and show it only to whoever started the daemon.
       const invite = await mintInvite(ctx, dir);
-      if (ctx.json) return ctx.printJson({ ok: true, pid: child.pid, url: lock.url, data_dir: dir, log: logFile, invite_code: invite });
+      if (ctx.json)
+        return ctx.printJson({
+          ok: true,
+          pid: child.pid,
+          url: lock.url,
+          data_dir: dir,
+          log: logFile,
+          invite_code: invite,
+        });
       ctx.out(`svc daemon started (pid ${child.pid})`);
       banner.forEach((l) => ctx.out(l.replace(WITHHELD_INVITE, invite)));
       ctx.out(`log: ${logFile}`);
@@ -112,14 +152,30 @@ export function startCommand(makeCtx: ContextFactory): Command {
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
     .option('--default-tier <tier>', 'tier of new users (default trial)')
-    .option('--smtp <url>', 'send mail over SMTP, e.g. smtp://user:pass@mail.example.com:587 (default $SVC_SMTP_URL; unset: mail is captured)')
+    .option(
+      '--smtp <url>',
+      'send mail over SMTP, e.g. smtp://user:pass@mail.example.com:587 (default $SVC_SMTP_URL; unset: mail is captured)',
+    )
     .option('--database <url>', 'team mode on PostgreSQL (not complete yet: refused)')
-    .option('--allowed-hosts <names>', 'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)')
+    .option(
+      '--allowed-hosts <names>',
+      'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)',
+    )
     .addOption(new Option('--withhold-invite').hideHelp());
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
-      { foreground: Boolean(flags.foreground), port: flags.port, host: flags.host, data: flags.data, defaultTier: flags.defaultTier, smtp: flags.smtp, database: flags.database,
-        withholdInvite: Boolean(flags.withholdInvite), allowedHosts: flags.allowedHosts, timeoutMs: 15000 },
+      {
+        foreground: Boolean(flags.foreground),
+        port: flags.port,
+        host: flags.host,
+        data: flags.data,
+        defaultTier: flags.defaultTier,
+        smtp: flags.smtp,
+        database: flags.database,
+        withholdInvite: Boolean(flags.withholdInvite),
+        allowedHosts: flags.allowedHosts,
+        timeoutMs: 15000,
+      },
       ctx,
     ),
   );

@@ -11,7 +11,14 @@ export async function runStatus(opts: { data?: string }, ctx: CliContext): Promi
   const lock = readLock(dir);
   const alive = Boolean(lock && processIsAlive(lock.pid));
   const answering = alive && lock?.url ? await healthy(lock.url) : false;
-  const status = { running: alive, healthy: answering, pid: alive ? lock!.pid : null, url: alive ? lock!.url : null, data_dir: dir, version: alive ? lock!.version : null };
+  const status = {
+    running: alive,
+    healthy: answering,
+    pid: alive ? lock!.pid : null,
+    url: alive ? lock!.url : null,
+    data_dir: dir,
+    version: alive ? lock!.version : null,
+  };
   if (ctx.json) ctx.printJson(status);
   if (!alive) {
     if (ctx.json) throw new NotFoundError('not running');
@@ -24,6 +31,8 @@ export async function runStatus(opts: { data?: string }, ctx: CliContext): Promi
 }
 
 export function statusCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('status').description('is the local daemon running?').option('--data <dir>', 'data folder of the daemon');
+  const cmd = new Command('status')
+    .description('is the local daemon running?')
+    .option('--data <dir>', 'data folder of the daemon');
   return action(cmd, makeCtx, (ctx, flags) => runStatus({ data: flags.data }, ctx));
 }

@@ -16,7 +16,11 @@ export async function runStop(opts: { data?: string; timeoutMs: number }, ctx: C
   process.kill(lock.pid, 'SIGTERM');
   const deadline = ctx.now() + opts.timeoutMs;
   while (processIsAlive(lock.pid)) {
-    if (ctx.now() > deadline) throw new FailedError(`daemon (pid ${lock.pid}) did not stop within ${opts.timeoutMs / 1000} s`, `kill -9 ${lock.pid} forces it; the next start takes over its lock`);
+    if (ctx.now() > deadline)
+      throw new FailedError(
+        `daemon (pid ${lock.pid}) did not stop within ${opts.timeoutMs / 1000} s`,
+        `kill -9 ${lock.pid} forces it; the next start takes over its lock`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
   if (ctx.json) return ctx.printJson({ ok: true, running: false, pid: lock.pid });
@@ -24,6 +28,8 @@ export async function runStop(opts: { data?: string; timeoutMs: number }, ctx: C
 }
 
 export function stopCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('stop').description('stop the local daemon').option('--data <dir>', 'data folder of the daemon');
+  const cmd = new Command('stop')
+    .description('stop the local daemon')
+    .option('--data <dir>', 'data folder of the daemon');
   return action(cmd, makeCtx, (ctx, flags) => runStop({ data: flags.data, timeoutMs: 15000 }, ctx));
 }

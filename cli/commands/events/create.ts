@@ -22,7 +22,10 @@ export interface CreateOptions {
 export function parseToolCall(raw: string): ToolCall {
   const value = parseJsonFlag('--tool-call', raw) as Partial<ToolCall> | null;
   if (!value || typeof value !== 'object' || Array.isArray(value) || typeof value.tool !== 'string') {
-    throw new UsageError(`--tool-call must be an object with a "tool": ${raw}`, `e.g. --tool-call '{"tool":"quests.create","args":{"title":"Triage"}}'`);
+    throw new UsageError(
+      `--tool-call must be an object with a "tool": ${raw}`,
+      `e.g. --tool-call '{"tool":"quests.create","args":{"title":"Triage"}}'`,
+    );
   }
   return { tool: value.tool, args: (value.args ?? {}) as Record<string, unknown> };
 }
@@ -42,15 +45,24 @@ export async function runCreate(opts: CreateOptions, ctx: CliContext): Promise<v
     timezone: opts.timezone,
   };
   const api = await runtimeApi(ctx, opts.company);
-  const { event } = await api.post<{ ok: true; event: ConfiguredEvent & { next_runs?: string[] } }>('/api/events', body);
+  const { event } = await api.post<{ ok: true; event: ConfiguredEvent & { next_runs?: string[] } }>(
+    '/api/events',
+    body,
+  );
   if (ctx.json) return ctx.printJson(event);
   ctx.out(`created ${event.id}  ${event.type}  (${event.status})`);
   // A schedule: say when it will run, in UTC and in its zone, so a wrong expression shows at once.
   if (event.next_runs && event.next_runs.length > 0) {
-    ctx.out(`next runs${event.timezone ? ` (${event.timezone})` : ' (UTC)'}${event.status === 'paused' ? ', once enabled' : ''}:`);
-    for (const run of event.next_runs) ctx.out(`  ${run}${event.timezone ? `  ${localTime(run, event.timezone)}` : ''}`);
+    ctx.out(
+      `next runs${event.timezone ? ` (${event.timezone})` : ' (UTC)'}${event.status === 'paused' ? ', once enabled' : ''}:`,
+    );
+    for (const run of event.next_runs)
+      ctx.out(`  ${run}${event.timezone ? `  ${localTime(run, event.timezone)}` : ''}`);
   }
-  if (event.status === 'armed') ctx.err(`note: nothing emits '${event.type.split(':')[0]}:' events on this daemon yet, so it is armed and will not fire`);
+  if (event.status === 'armed')
+    ctx.err(
+      `note: nothing emits '${event.type.split(':')[0]}:' events on this daemon yet, so it is armed and will not fire`,
+    );
 }
 
 export function createCommand(makeCtx: ContextFactory): Command {
@@ -60,7 +72,10 @@ export function createCommand(makeCtx: ContextFactory): Command {
     .option('--agent <id>', 'only for events about this agent')
     .option('--session <id>', 'only for events about this session')
     .option('--quest <id>', 'only for events about this quest')
-    .option('--matcher <json>', 'a matcher: {"kind":"exact","agent_id":"agt_…"}, {"kind":"predicated","field":"text","regex":"…"} or {"kind":"window","count":3,"within_ms":600000}')
+    .option(
+      '--matcher <json>',
+      'a matcher: {"kind":"exact","agent_id":"agt_…"}, {"kind":"predicated","field":"text","regex":"…"} or {"kind":"window","count":3,"within_ms":600000}',
+    )
     .option('--timezone <zone>', "IANA zone of a 'schedule:' pattern, e.g. Europe/Berlin (default UTC)")
     .option('--paused', 'create it disabled');
   return action(cmd, makeCtx, (ctx, flags) => runCreate({ ...flags, toolCalls: flags.toolCall } as CreateOptions, ctx));
@@ -68,7 +83,15 @@ export function createCommand(makeCtx: ContextFactory): Command {
 
 /** `2026-01-16 09:00 Europe/Berlin`: a run as the schedule's zone sees it. */
 function localTime(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${timeZone}`;
 }

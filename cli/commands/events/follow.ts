@@ -36,13 +36,20 @@ export async function followEvents(api: RuntimeApi, opts: FollowOptions, hooks: 
     let page: { events: EventRow[]; next_since_id: string | null; cursor?: string | null };
     try {
       const wait = opts.quickConfirm && !confirmed ? 0 : opts.waitSeconds;
-      page = await api.get('/api/events', { ...filterQuery(opts), since: cursor ? undefined : opts.since, since_id: cursor, limit: 1000, wait }, opts.signal);
+      page = await api.get(
+        '/api/events',
+        { ...filterQuery(opts), since: cursor ? undefined : opts.since, since_id: cursor, limit: 1000, wait },
+        opts.signal,
+      );
     } catch (err) {
       if (opts.signal?.aborted) return;
       if (!isTransient(err)) throw err;
       confirmed = false;
       const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** failures++);
-      hooks.lost(`connection lost (${(err as Error).message}); reconnecting in ${Math.round(delay / 1000)}s${cursor ? `, resuming after ${cursor}` : ''}`, delay);
+      hooks.lost(
+        `connection lost (${(err as Error).message}); reconnecting in ${Math.round(delay / 1000)}s${cursor ? `, resuming after ${cursor}` : ''}`,
+        delay,
+      );
       await opts.sleep(delay, opts.signal);
       continue;
     }

@@ -18,7 +18,11 @@ export async function runList(opts: ListOptions, ctx: CliContext): Promise<void>
   const api = await runtimeApi(ctx, opts.company);
   const query = filterQuery(opts);
   if (opts.scheduled) {
-    const { events } = await api.get<{ events: ScheduledRow[] }>('/api/events', { ...query, configured: true, scheduled: true });
+    const { events } = await api.get<{ events: ScheduledRow[] }>('/api/events', {
+      ...query,
+      configured: true,
+      scheduled: true,
+    });
     if (ctx.json) return ctx.printList(events);
     for (const line of formatScheduledRows(events, ctx.now())) ctx.out(line);
     return;
@@ -28,7 +32,13 @@ export async function runList(opts: ListOptions, ctx: CliContext): Promise<void>
     if (ctx.json) return ctx.printList(events);
     if (events.length === 0) ctx.err('no configured events');
     for (const e of events) {
-      const scope = [e.agent_id && `agent=${e.agent_id}`, e.session_id && `session=${e.session_id}`, e.quest_id && `quest=${e.quest_id}`].filter(Boolean).join(' ');
+      const scope = [
+        e.agent_id && `agent=${e.agent_id}`,
+        e.session_id && `session=${e.session_id}`,
+        e.quest_id && `quest=${e.quest_id}`,
+      ]
+        .filter(Boolean)
+        .join(' ');
       const calls = e.tool_calls.map((c) => c.tool).join(', ') || '(no tool calls)';
       ctx.out([e.id, e.status.padEnd(6), e.type, scope, calls].filter(Boolean).join('  '));
     }
@@ -50,7 +60,9 @@ export async function runList(opts: ListOptions, ctx: CliContext): Promise<void>
 }
 
 export function listCommand(makeCtx: ContextFactory): Command {
-  const cmd = withCompany(withFilters(new Command('list').description('list events, oldest first (or configured events with --configured)')))
+  const cmd = withCompany(
+    withFilters(new Command('list').description('list events, oldest first (or configured events with --configured)')),
+  )
     .option('--since <time>', 'only events at or after this ISO time')
     .option('--since-id <id>', 'only events after this id (the next_since_id of a previous page)')
     .option('--limit <n>', 'at most this many (1-1000, default 100)')
@@ -58,7 +70,17 @@ export function listCommand(makeCtx: ContextFactory): Command {
     .option('--scheduled', "list the 'schedule:' configured events: status (active/paused/armed), zone and next run");
   return action(cmd, makeCtx, (ctx, flags) => {
     const limit = flags.limit === undefined ? undefined : Number(flags.limit);
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new UsageError('--limit must be a whole number from 1 to 1000');
-    return runList({ ...flags, limit, sinceId: flags.sinceId, configured: Boolean(flags.configured), scheduled: Boolean(flags.scheduled) } as ListOptions, ctx);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000))
+      throw new UsageError('--limit must be a whole number from 1 to 1000');
+    return runList(
+      {
+        ...flags,
+        limit,
+        sinceId: flags.sinceId,
+        configured: Boolean(flags.configured),
+        scheduled: Boolean(flags.scheduled),
+      } as ListOptions,
+      ctx,
+    );
   });
 }

@@ -5,14 +5,16 @@ import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
 /** The flags every `svc events` command shares. */
-export const withCompany = (cmd: Command) => cmd.option('--company <name or id>', "the Company (default: the one saved with 'svc companies use')");
+export const withCompany = (cmd: Command) =>
+  cmd.option('--company <name or id>', "the Company (default: the one saved with 'svc companies use')");
 
 /** Calls to the Company's runtime: the X-Company header is resolved once per command. */
 export async function runtimeApi(ctx: CliContext, company?: string) {
   const headers = await companyHeaders(ctx, company);
   const api = ctx.api();
   return {
-    get: <T>(path: string, query?: Record<string, string | number | boolean | undefined>, signal?: AbortSignal) => api.get<T>(path, { query, headers, signal }),
+    get: <T>(path: string, query?: Record<string, string | number | boolean | undefined>, signal?: AbortSignal) =>
+      api.get<T>(path, { query, headers, signal }),
     post: <T>(path: string, body?: unknown) => api.post<T>(path, body, { headers }),
     delete: <T>(path: string) => api.delete<T>(path, { headers }),
   };
@@ -24,7 +26,10 @@ export function parseJsonFlag(flag: string, value: string): unknown {
   try {
     return JSON.parse(value);
   } catch (err) {
-    throw new UsageError(`${flag} is not valid JSON: ${(err as Error).message}`, `quote it for the shell, e.g. ${flag} '{"title":"Triage"}'`);
+    throw new UsageError(
+      `${flag} is not valid JSON: ${(err as Error).message}`,
+      `quote it for the shell, e.g. ${flag} '{"title":"Triage"}'`,
+    );
   }
 }
 
@@ -34,7 +39,13 @@ export const collect = (value: string, previous: string[]) => [...previous, valu
 export function formatEvent(ctx: CliContext, e: EventRow): string {
   const dim = (s: string) => (ctx.color ? `\x1b[2m${s}\x1b[22m` : s);
   const bold = (s: string) => (ctx.color ? `\x1b[1m${s}\x1b[22m` : s);
-  const scope = [e.agent_id && `agent=${e.agent_id}`, e.session_id && `session=${e.session_id}`, e.quest_id && `quest=${e.quest_id}`].filter(Boolean).join(' ');
+  const scope = [
+    e.agent_id && `agent=${e.agent_id}`,
+    e.session_id && `session=${e.session_id}`,
+    e.quest_id && `quest=${e.quest_id}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const content = e.content === null || e.content === undefined ? '' : JSON.stringify(e.content);
   return [dim(e.created_at), bold(e.type), scope, dim(e.id), content].filter(Boolean).join('  ');
 }

@@ -13,7 +13,11 @@ const KEEP_ROWS = 500;
  * with `await import()` and nowhere on the piped path, so `svc events list --json` and every
  * other non-interactive command start without loading them.
  */
-export async function runLiveTail(api: RuntimeApi, opts: FollowOptions & { company?: string }, ctx: CliContext): Promise<void> {
+export async function runLiveTail(
+  api: RuntimeApi,
+  opts: FollowOptions & { company?: string },
+  ctx: CliContext,
+): Promise<void> {
   const { mountLiveView } = await import('../../ui/live-view.js');
   const feed = createLiveFeed(KEEP_ROWS);
   const quit = new AbortController();
@@ -38,18 +42,26 @@ export async function runLiveTail(api: RuntimeApi, opts: FollowOptions & { compa
   const report = ctx.io.stderr.isTTY ? () => {} : (line: string) => ctx.err(line);
   let last: string | undefined;
   try {
-    await followEvents(api, { ...opts, signal: quit.signal, quickConfirm: true }, {
-      event: (e) => {
-        feed.push(buildEventRow(e));
-        last = e.id;
+    await followEvents(
+      api,
+      { ...opts, signal: quit.signal, quickConfirm: true },
+      {
+        event: (e) => {
+          feed.push(buildEventRow(e));
+          last = e.id;
+        },
+        lost: (message, delay) => {
+          feed.setStatus({
+            state: 'reconnecting',
+            until: ctx.now() + delay,
+            reason: message.slice(0, message.indexOf('; reconnecting in')),
+          });
+          report(`svc: ${message}`);
+        },
+        reconnected: () => report('svc: reconnected'),
+        polled: () => feed.status().state !== 'connected' && feed.setStatus({ state: 'connected' }),
       },
-      lost: (message, delay) => {
-        feed.setStatus({ state: 'reconnecting', until: ctx.now() + delay, reason: message.slice(0, message.indexOf('; reconnecting in')) });
-        report(`svc: ${message}`);
-      },
-      reconnected: () => report('svc: reconnected'),
-      polled: () => feed.status().state !== 'connected' && feed.setStatus({ state: 'connected' }),
-    });
+    );
   } finally {
     view.unmount();
     await view.closed;

@@ -43,12 +43,17 @@ export const defaultSleep = (ms: number, signal?: AbortSignal) =>
   });
 
 export function tailCommand(makeCtx: ContextFactory): Command {
-  const cmd = withCompany(withFilters(new Command('tail').description('print events as they happen (from a cursor, then live)')))
+  const cmd = withCompany(
+    withFilters(new Command('tail').description('print events as they happen (from a cursor, then live)')),
+  )
     .option('--since <time>', 'start with the events at or after this ISO time (default: now)')
     .option('--since-id <id>', 'start after this event id (resume where you left off)');
   return action(cmd, makeCtx, (ctx, flags) => {
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
-    return runTail({ ...flags, sinceId: flags.sinceId, waitSeconds: 25, signal: controller.signal } as TailOptions, ctx);
+    return runTail(
+      { ...flags, sinceId: flags.sinceId, waitSeconds: 25, signal: controller.signal } as TailOptions,
+      ctx,
+    );
   });
 }

@@ -7,7 +7,12 @@ import { runtimeApi, withCompany } from './shared.js';
 export type ToggleVerb = 'enable' | 'disable' | 'delete';
 
 /** `svc events enable|disable|delete <id>`: one configured event. */
-export async function runToggle(verb: ToggleVerb, id: string, opts: { company?: string }, ctx: CliContext): Promise<void> {
+export async function runToggle(
+  verb: ToggleVerb,
+  id: string,
+  opts: { company?: string },
+  ctx: CliContext,
+): Promise<void> {
   const api = await runtimeApi(ctx, opts.company);
   const path = `/api/events/${encodeURIComponent(id)}`;
   if (verb === 'delete') {
@@ -18,11 +23,16 @@ export async function runToggle(verb: ToggleVerb, id: string, opts: { company?: 
   const { event } = await api.post<{ ok: true; event: ConfiguredEvent }>(`${path}/${verb}`);
   if (ctx.json) return ctx.printJson(event);
   ctx.out(`${event.id}  ${event.type}  ${event.status}`);
-  if (verb === 'enable' && event.status === 'armed') ctx.err('note: enabled, but armed: nothing emits this prefix yet, so it will not fire');
+  if (verb === 'enable' && event.status === 'armed')
+    ctx.err('note: enabled, but armed: nothing emits this prefix yet, so it will not fire');
 }
 
 export function toggleCommand(verb: ToggleVerb, makeCtx: ContextFactory): Command {
-  const what = { enable: 'enable (resume) a configured event', disable: 'disable (pause) a configured event', delete: 'delete a configured event' }[verb];
+  const what = {
+    enable: 'enable (resume) a configured event',
+    disable: 'disable (pause) a configured event',
+    delete: 'delete a configured event',
+  }[verb];
   const cmd = withCompany(new Command(verb).description(what).argument('<id>', 'the configured event id (cev_…)'));
   return action(cmd, makeCtx, (ctx, flags, id: string) => runToggle(verb, id, flags, ctx));
 }

@@ -7,10 +7,13 @@ import { runtimeApi, withCompany } from './shared.js';
 /** `svc events trace <event id>`: the causation tree — what the event fired and what that caused. */
 export async function runTrace(eventId: string, opts: { company?: string }, ctx: CliContext): Promise<void> {
   const api = await runtimeApi(ctx, opts.company);
-  const tree = await api.get<TraceNode & { truncated?: boolean; path?: EventRow[] }>('/api/events/trace', { event_id: eventId });
+  const tree = await api.get<TraceNode & { truncated?: boolean; path?: EventRow[] }>('/api/events/trace', {
+    event_id: eventId,
+  });
   if (ctx.json) return ctx.printJson(tree);
   // The way up to the root cause first, nearest cause last, so the tree reads on from it.
-  for (const [i, e] of (tree.path ?? []).entries()) ctx.out(`${'  '.repeat(i)}caused by: ${e.type}  ${e.id}  [${e.source ?? '?'}]`);
+  for (const [i, e] of (tree.path ?? []).entries())
+    ctx.out(`${'  '.repeat(i)}caused by: ${e.type}  ${e.id}  [${e.source ?? '?'}]`);
   for (const line of renderTree(tree)) ctx.out(line);
   if (tree.truncated) ctx.err('note: the tree was cut at its size limit');
 }
@@ -28,9 +31,13 @@ export function renderTree(node: TraceNode, prefix = '', last = true, root = tru
     if ('fired' in item) {
       const f = item.fired;
       const status = f.skipped ? 'SKIPPED' : f.ok ? 'ok' : 'FAIL';
-      lines.push(`${inner}${isLast ? '└─ ' : '├─ '}fired ${f.tool} [${status}]${f.error ? `  ${f.error}` : ''}  (${f.configured_event_id})`);
+      lines.push(
+        `${inner}${isLast ? '└─ ' : '├─ '}fired ${f.tool} [${status}]${f.error ? `  ${f.error}` : ''}  (${f.configured_event_id})`,
+      );
     } else if ('notFired' in item) {
-      lines.push(`${inner}${isLast ? '└─ ' : '├─ '}not fired (${item.notFired.reason})  (${item.notFired.configured_event_id})`);
+      lines.push(
+        `${inner}${isLast ? '└─ ' : '├─ '}not fired (${item.notFired.reason})  (${item.notFired.configured_event_id})`,
+      );
     } else {
       lines.push(...renderTree(item.child, inner, isLast, false));
     }
@@ -39,6 +46,10 @@ export function renderTree(node: TraceNode, prefix = '', last = true, root = tru
 }
 
 export function traceCommand(makeCtx: ContextFactory): Command {
-  const cmd = withCompany(new Command('trace').description('show what an event fired and everything that caused, as a tree').argument('<event id>', 'an event id (evt_…)'));
+  const cmd = withCompany(
+    new Command('trace')
+      .description('show what an event fired and everything that caused, as a tree')
+      .argument('<event id>', 'an event id (evt_…)'),
+  );
   return action(cmd, makeCtx, (ctx, flags, id: string) => runTrace(id, flags, ctx));
 }

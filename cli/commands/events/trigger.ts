@@ -33,11 +33,14 @@ export async function runTrigger(target: string, opts: TriggerOptions, ctx: CliC
   if (ctx.json) return ctx.printJson(res);
   ctx.out(formatEvent(ctx, res.event));
   if (res.fired.length === 0) ctx.out('  nothing fired');
-  for (const f of res.fired) ctx.out(`  ${f.ok ? 'ok  ' : 'FAIL'} ${f.tool}  (${f.configured_event_id})${f.ok ? '' : `  ${f.error}`}`);
+  for (const f of res.fired)
+    ctx.out(`  ${f.ok ? 'ok  ' : 'FAIL'} ${f.tool}  (${f.configured_event_id})${f.ok ? '' : `  ${f.error}`}`);
 }
 
 export function triggerCommand(makeCtx: ContextFactory): Command {
-  const cmd = withCompany(new Command('trigger').description('emit an event now (or fire one configured event by id) and show what fired'))
+  const cmd = withCompany(
+    new Command('trigger').description('emit an event now (or fire one configured event by id) and show what fired'),
+  )
     .argument('<pattern or id>', 'a pattern like loop:detected, or a configured event id (cev_…)')
     .option('--content <json>', 'the event content, as JSON')
     .option('--agent <id>', 'the agent the event is about')

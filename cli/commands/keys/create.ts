@@ -6,7 +6,6 @@ import { keyCreatedResponse } from '../../../shared/schemas/keys.js';
 import { currentCompanyKey } from '../../company.js';
 import { storeName, storeSecretKey } from '../../keys.js';
 
-
 export interface KeysCreateOptions {
   /** The Company (name or id): --root or --company, else the current one (`svc companies use`). */
   root?: string;
@@ -21,17 +20,24 @@ export interface KeysCreateOptions {
  */
 export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): Promise<void> {
   const root = opts.root?.trim() || ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
-  if (!root) throw new UsageError('no Company selected for the key', "pass --company <name>, or run 'svc companies use <name>' once");
+  if (!root)
+    throw new UsageError(
+      'no Company selected for the key',
+      "pass --company <name>, or run 'svc companies use <name>' once",
+    );
   if (!opts.name?.trim()) throw new UsageError('--name <label> is required: a label to recognise the key by');
   const created = await ctx.api().post('/api/keys', { root, name: opts.name }, { schema: keyCreatedResponse });
   if (opts.store) await storeSecretKey(ctx, created.company.id, created.secret_key);
   if (ctx.json) return ctx.printJson({ ...created, stored: opts.store });
-  ctx.out(`Created secret key ${created.id} '${created.name}' for Company ${created.company.name} (${created.company.id})`);
+  ctx.out(
+    `Created secret key ${created.id} '${created.name}' for Company ${created.company.name} (${created.company.id})`,
+  );
   ctx.out();
   ctx.out(`  ${created.secret_key}`);
   ctx.out();
   ctx.out(created.note);
-  if (opts.store) ctx.out(`Stored in ${storeName(ctx)} for this daemon and Company; 'svc keys validate' and 'svc mcp' use it.`);
+  if (opts.store)
+    ctx.out(`Stored in ${storeName(ctx)} for this daemon and Company; 'svc keys validate' and 'svc mcp' use it.`);
 }
 
 export function keysCreateCommand(makeCtx: ContextFactory): Command {
@@ -41,5 +47,7 @@ export function keysCreateCommand(makeCtx: ContextFactory): Command {
     .option('--root <company>', 'the same as --company (the name the API uses)')
     .requiredOption('--name <label>', 'a label for the key')
     .option('--no-store', 'only print the key; do not keep it in the credential store');
-  return action(cmd, makeCtx, (ctx, flags) => runKeysCreate({ root: flags.company ?? flags.root, name: flags.name, store: flags.store !== false }, ctx));
+  return action(cmd, makeCtx, (ctx, flags) =>
+    runKeysCreate({ root: flags.company ?? flags.root, name: flags.name, store: flags.store !== false }, ctx),
+  );
 }

@@ -8,17 +8,38 @@ import { formatTable, shortTime } from '../../table.js';
 export async function runKeysList(_opts: object, ctx: CliContext): Promise<void> {
   const list = await ctx.api().get('/api/keys', { schema: keyListResponse });
   // One row per key, the account key among them: the same bare-array shape as every list.
-  if (ctx.json) return ctx.printList([...list.keys.map((k) => ({ kind: 'secret', ...k })), ...(list.account_key ? [{ kind: 'account', ...list.account_key }] : [])]);
-  if (list.keys.length === 0) ctx.err("no secret keys: create one with 'svc keys create --name <label>' (for the current Company; --company <name> for another)");
+  if (ctx.json)
+    return ctx.printList([
+      ...list.keys.map((k) => ({ kind: 'secret', ...k })),
+      ...(list.account_key ? [{ kind: 'account', ...list.account_key }] : []),
+    ]);
+  if (list.keys.length === 0)
+    ctx.err(
+      "no secret keys: create one with 'svc keys create --name <label>' (for the current Company; --company <name> for another)",
+    );
   else {
-    const rows = list.keys.map((k) => [k.id, k.name, k.company.name ?? k.company.id, k.prefix, shortTime(k.created_at), shortTime(k.last_used_at)]);
+    const rows = list.keys.map((k) => [
+      k.id,
+      k.name,
+      k.company.name ?? k.company.id,
+      k.prefix,
+      shortTime(k.created_at),
+      shortTime(k.last_used_at),
+    ]);
     formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'CREATED', 'LAST USED'], rows).forEach((l) => ctx.out(l));
   }
   const ak = list.account_key;
-  if (ak) ctx.out(`account key ${ak.id}  ${ak.prefix}  created ${shortTime(ak.created_at)}  last used ${shortTime(ak.last_used_at)}`);
+  if (ak)
+    ctx.out(
+      `account key ${ak.id}  ${ak.prefix}  created ${shortTime(ak.created_at)}  last used ${shortTime(ak.last_used_at)}`,
+    );
   else ctx.out("account key: none (create one with 'svc account-key rotate')");
 }
 
 export function keysListCommand(makeCtx: ContextFactory): Command {
-  return action(new Command('list').description('list your secret keys and account key (metadata only)'), makeCtx, (ctx) => runKeysList({}, ctx));
+  return action(
+    new Command('list').description('list your secret keys and account key (metadata only)'),
+    makeCtx,
+    (ctx) => runKeysList({}, ctx),
+  );
 }

@@ -18,6 +18,8 @@ export async function runKeysRevoke(opts: { id: string }, ctx: CliContext): Prom
 }
 
 export function keysRevokeCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('revoke').description('revoke a secret key now').argument('<id>', 'the key id (key_…, or sk_… for keys made before; from svc keys list)');
+  const cmd = new Command('revoke')
+    .description('revoke a secret key now')
+    .argument('<id>', 'the key id (key_…, or sk_… for keys made before; from svc keys list)');
   return action(cmd, makeCtx, (ctx, _flags, id: string) => runKeysRevoke({ id }, ctx));
 }

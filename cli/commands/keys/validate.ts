@@ -18,20 +18,33 @@ interface Validation {
  * the current Company). Both are format-checked before anything is sent.
  */
 export async function runKeysValidate(opts: { company?: string }, ctx: CliContext): Promise<void> {
-  const secret = assertWellFormed('secret', ctx.env.SVC_SECRET_KEY ?? (await findStoredSecretKey(ctx, opts.company)), ctx.env.SVC_SECRET_KEY ? 'SVC_SECRET_KEY' : 'the stored secret key');
+  const secret = assertWellFormed(
+    'secret',
+    ctx.env.SVC_SECRET_KEY ?? (await findStoredSecretKey(ctx, opts.company)),
+    ctx.env.SVC_SECRET_KEY ? 'SVC_SECRET_KEY' : 'the stored secret key',
+  );
   const accountRaw = ctx.env.SVC_ACCOUNT_KEY ?? (await storedAccountKey(ctx));
-  const account = accountRaw ? assertWellFormed('account', accountRaw, ctx.env.SVC_ACCOUNT_KEY ? 'SVC_ACCOUNT_KEY' : 'the stored account key') : null;
+  const account = accountRaw
+    ? assertWellFormed('account', accountRaw, ctx.env.SVC_ACCOUNT_KEY ? 'SVC_ACCOUNT_KEY' : 'the stored account key')
+    : null;
   let res: Validation;
   try {
-    res = await ctx.api().post<Validation>('/api/mcp/validate', {}, { token: secret, headers: account ? { 'X-Api-Key': account } : {} });
+    res = await ctx
+      .api()
+      .post<Validation>('/api/mcp/validate', {}, { token: secret, headers: account ? { 'X-Api-Key': account } : {} });
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 401) {
-      throw new AuthRequiredError(`the keys were refused: ${err.message}`, "create a new secret key with 'svc keys create --name <label>' (for the current Company; --company <name> for another)");
+      throw new AuthRequiredError(
+        `the keys were refused: ${err.message}`,
+        "create a new secret key with 'svc keys create --name <label>' (for the current Company; --company <name> for another)",
+      );
     }
     throw err;
   }
   if (ctx.json) return ctx.printJson(res);
-  ctx.out(`OK: the keys act as ${res.user.email ?? res.user.id} (${res.user.id}) on Company ${res.company.name} (${res.company.id})`);
+  ctx.out(
+    `OK: the keys act as ${res.user.email ?? res.user.id} (${res.user.id}) on Company ${res.company.name} (${res.company.id})`,
+  );
   ctx.out(res.account_key ? 'account key: sent and matches' : 'account key: not sent');
 }
 
@@ -42,7 +55,9 @@ async function findStoredSecretKey(ctx: CliContext, flag?: string): Promise<stri
   const key = companyId ? await storedSecretKey(ctx, companyId) : null;
   if (!key) {
     throw new AuthRequiredError(
-      companyId ? `no secret key stored for Company ${companyId} on ${ctx.url()}` : 'no secret key: set SVC_SECRET_KEY, or pick a Company with --company',
+      companyId
+        ? `no secret key stored for Company ${companyId} on ${ctx.url()}`
+        : 'no secret key: set SVC_SECRET_KEY, or pick a Company with --company',
       "set SVC_SECRET_KEY, or run 'svc keys create --name <label>' (for the current Company; --company <name> for another)",
     );
   }

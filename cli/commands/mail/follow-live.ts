@@ -14,7 +14,12 @@ export interface LiveMailOptions {
  * `svc mail --follow` on an interactive terminal: the same Ink live view as `svc events tail`
  * (imported only here, lazily), one row per message with its code or link. q or Ctrl-C quits.
  */
-export async function runLiveMail(fetchSince: (sinceId?: string) => Promise<MailMessage[]>, first: MailMessage[], opts: LiveMailOptions, ctx: CliContext): Promise<void> {
+export async function runLiveMail(
+  fetchSince: (sinceId?: string) => Promise<MailMessage[]>,
+  first: MailMessage[],
+  opts: LiveMailOptions,
+  ctx: CliContext,
+): Promise<void> {
   const { mountLiveView } = await import('../../ui/live-view.js');
   const feed = createLiveFeed(500);
   const quit = new AbortController();

@@ -17,8 +17,14 @@ export async function run(flags: CallFlags, ctx: CliContext, method: string): Pr
   const params = parseParams(flags.params);
   const session = await openMcpSession(ctx);
   // The session is opened with initialize already; calling it again would only repeat the answer.
-  const result = await (method === 'initialize' ? Promise.resolve(session.initialized) : session.request(method, params)).finally(() => session.close());
-  const text = ((result?.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  const result = await (method === 'initialize'
+    ? Promise.resolve(session.initialized)
+    : session.request(method, params)
+  ).finally(() => session.close());
+  const text = ((result?.content ?? []) as { type: string; text?: string }[])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
   if (ctx.json || method !== 'tools/call') ctx.printJson(result ?? {});
   else if (!result?.isError) ctx.out(prettyIfJson(text));
   if (result?.isError) throw new FailedError(`tool '${String(params?.name)}' failed: ${text}`);
@@ -39,9 +45,13 @@ function parseParams(raw: string | undefined): Record<string, unknown> | undefin
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    throw new UsageError(`--params is not JSON: ${(err as Error).message}`, `e.g. --params '{"name":"whoami","arguments":{}}'`);
+    throw new UsageError(
+      `--params is not JSON: ${(err as Error).message}`,
+      `e.g. --params '{"name":"whoami","arguments":{}}'`,
+    );
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--params must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('--params must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -50,6 +60,9 @@ export function callCommand(makeCtx: ContextFactory): Command {
     .description('make one MCP call and print the result (e.g. tools/list, or tools/call with --params)')
     .argument('<method>', 'the JSON-RPC method: tools/list, tools/call, ping, …')
     .option('--params <json>', 'the params object, as JSON')
-    .addHelpText('after', `\nExample:\n  svc mcp call tools/call --params '{"name":"events","arguments":{"action":"list","limit":10}}'`);
+    .addHelpText(
+      'after',
+      `\nExample:\n  svc mcp call tools/call --params '{"name":"events","arguments":{"action":"list","limit":10}}'`,
+    );
   return action(cmd, makeCtx, (ctx, flags, method: string) => run(flags as CallFlags, ctx, method));
 }

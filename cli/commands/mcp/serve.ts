@@ -17,14 +17,22 @@ export async function run(_flags: Record<string, unknown>, ctx: CliContext): Pro
   // The MCP client closing our stdout (EPIPE) is how a session often ends: note it, do not crash.
   ctx.io.stdout.on('error', (err: Error) => ctx.err(`svc mcp: stdout closed (${err.message})`));
   const upstream = keys.secretKey ? createUpstream(ctx.url(), { ...keys, secretKey: keys.secretKey }) : null;
-  await runRelay({ stdin: ctx.io.stdin, stdout: ctx.io.stdout, log: (line) => ctx.err(line) }, { url: ctx.url(), upstream, missingKey: NO_SECRET_KEY });
+  await runRelay(
+    { stdin: ctx.io.stdin, stdout: ctx.io.stdout, log: (line) => ctx.err(line) },
+    { url: ctx.url(), upstream, missingKey: NO_SECRET_KEY },
+  );
 }
 
 /** The parent `mcp` command: runs the relay itself, and holds `call` and `tools`. */
 export function mcpCommand(makeCtx: ContextFactory, subcommands: Command[]): Command {
   const cmd = new Command('mcp')
-    .description('MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call')
-    .addHelpText('after', '\nKeys come from SVC_SECRET_KEY / SVC_ACCOUNT_KEY, else from the ones `svc keys create` stored; never from arguments.');
+    .description(
+      'MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call',
+    )
+    .addHelpText(
+      'after',
+      '\nKeys come from SVC_SECRET_KEY / SVC_ACCOUNT_KEY, else from the ones `svc keys create` stored; never from arguments.',
+    );
   for (const sub of subcommands) cmd.addCommand(sub);
   return action(cmd, makeCtx, (ctx, flags) => run(flags, ctx));
 }

@@ -24,5 +24,9 @@ export async function run(_flags: Record<string, unknown>, ctx: CliContext): Pro
 }
 
 export function toolsCommand(makeCtx: ContextFactory): Command {
-  return action(new Command('tools').description('list the MCP tools the platform offers to your key'), makeCtx, (ctx, flags) => run(flags, ctx));
+  return action(
+    new Command('tools').description('list the MCP tools the platform offers to your key'),
+    makeCtx,
+    (ctx, flags) => run(flags, ctx),
+  );
 }

@@ -8,7 +8,8 @@ export async function runPasskeysDelete(id: string, ctx: CliContext): Promise<vo
   try {
     await ctx.api().delete(`/api/auth/passkeys/${encodeURIComponent(id)}`);
   } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 404) throw new NotFoundError(`no passkey ${id} on your account`, "see 'svc passkeys list'");
+    if (err instanceof ApiRequestError && err.status === 404)
+      throw new NotFoundError(`no passkey ${id} on your account`, "see 'svc passkeys list'");
     throw err;
   }
   if (ctx.json) ctx.printJson({ ok: true, id });
@@ -16,6 +17,8 @@ export async function runPasskeysDelete(id: string, ctx: CliContext): Promise<vo
 }
 
 export function passkeysDeleteCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('delete').description('delete one of your passkeys').argument('<id>', 'the passkey id (from svc passkeys list)');
+  const cmd = new Command('delete')
+    .description('delete one of your passkeys')
+    .argument('<id>', 'the passkey id (from svc passkeys list)');
   return action(cmd, makeCtx, (ctx, _flags, id: string) => runPasskeysDelete(id, ctx));
 }

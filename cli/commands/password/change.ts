@@ -9,15 +9,24 @@ export async function runPasswordChange(opts: { passwordStdin?: boolean }, ctx: 
   const token = await requireToken(ctx);
   let current: string;
   let next: string;
-  if (opts.passwordStdin) [current, next] = (await readStdinLines(ctx, 2, 'the current and the new password')) as [string, string];
+  if (opts.passwordStdin)
+    [current, next] = (await readStdinLines(ctx, 2, 'the current and the new password')) as [string, string];
   else {
     requireInteractive(ctx, 'the passwords', 'pipe "current\\nnew" in with --password-stdin');
     current = await promptSecret(ctx, 'Current password: ');
     next = await promptNewPassword(ctx, 'New password');
   }
-  const res = await ctx.api().post<{ ok: boolean; revoked_sessions: number }>('/api/auth/change-password', { current_password: current, new_password: next }, { token });
+  const res = await ctx
+    .api()
+    .post<{ ok: boolean; revoked_sessions: number }>(
+      '/api/auth/change-password',
+      { current_password: current, new_password: next },
+      { token },
+    );
   if (ctx.json) return ctx.printJson(res);
-  ctx.out(`Password changed. ${res.revoked_sessions} other session${res.revoked_sessions === 1 ? '' : 's'} ended; this one stays.`);
+  ctx.out(
+    `Password changed. ${res.revoked_sessions} other session${res.revoked_sessions === 1 ? '' : 's'} ended; this one stays.`,
+  );
 }
 
 export function passwordChangeCommand(makeCtx: ContextFactory): Command {

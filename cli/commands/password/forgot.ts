@@ -10,13 +10,17 @@ export async function runPasswordForgot(opts: { email?: string }, ctx: CliContex
     requireInteractive(ctx, 'the e-mail address', 'pass --email');
     email = await promptLine(ctx, 'E-mail: ');
   }
-  const res = await ctx.api().post<{ ok: boolean; message: string }>('/api/auth/forgot-password', { email }, { token: null });
+  const res = await ctx
+    .api()
+    .post<{ ok: boolean; message: string }>('/api/auth/forgot-password', { email }, { token: null });
   if (ctx.json) return ctx.printJson(res);
   ctx.out(res.message);
   ctx.err('next: svc password reset --token <token from the e-mail>');
 }
 
 export function passwordForgotCommand(makeCtx: ContextFactory): Command {
-  const cmd = new Command('forgot').description('e-mail yourself a password-reset link').option('--email <email>', 'your e-mail address');
+  const cmd = new Command('forgot')
+    .description('e-mail yourself a password-reset link')
+    .option('--email <email>', 'your e-mail address');
   return action(cmd, makeCtx, (ctx, flags) => runPasswordForgot({ email: flags.email }, ctx));
 }

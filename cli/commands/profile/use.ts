@@ -6,11 +6,13 @@ import { readProfiles, setCurrentProfile } from '../../profiles.js';
 
 /** `svc profile use <name>`: the profile every command uses from now on (--profile and SVC_PROFILE still win). */
 export async function runProfileUse(opts: { name: string }, ctx: CliContext): Promise<void> {
-  if (!readProfiles(ctx.config())[opts.name]) throw new NotFoundError(`no profile '${opts.name}'`, "list them with 'svc profile list'");
+  if (!readProfiles(ctx.config())[opts.name])
+    throw new NotFoundError(`no profile '${opts.name}'`, "list them with 'svc profile list'");
   setCurrentProfile(ctx.config(), opts.name);
   if (ctx.json) return ctx.printJson({ ok: true, current: opts.name });
   ctx.out(`Now using profile ${opts.name}.`);
-  if (ctx.env.SVC_PROFILE && ctx.env.SVC_PROFILE !== opts.name) ctx.err(`note: SVC_PROFILE=${ctx.env.SVC_PROFILE} is set and wins over this choice`);
+  if (ctx.env.SVC_PROFILE && ctx.env.SVC_PROFILE !== opts.name)
+    ctx.err(`note: SVC_PROFILE=${ctx.env.SVC_PROFILE} is set and wins over this choice`);
 }
 
 export function profileUseCommand(makeCtx: ContextFactory): Command {

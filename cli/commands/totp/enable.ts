@@ -28,7 +28,9 @@ export async function runTotpEnable(opts: EnableOptions, ctx: CliContext): Promi
       if (ctx.json) return ctx.printJson({ ...begin, next: 'svc totp enable --confirm <code>' });
       ctx.out(begin.otpauth_uri);
       ctx.out(`secret: ${begin.secret}`);
-      ctx.err(`Add it to your authenticator app, then run: svc totp enable --confirm <code> (before ${begin.expires_at}).`);
+      ctx.err(
+        `Add it to your authenticator app, then run: svc totp enable --confirm <code> (before ${begin.expires_at}).`,
+      );
       return;
     }
     const { default: QRCode } = await import('qrcode');

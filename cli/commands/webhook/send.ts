@@ -62,10 +62,17 @@ export async function runWebhookSend(opts: WebhookSendOptions, ctx: CliContext):
   const answer = await ctx.api().post<WebhookAnswer>(path, parsed, { headers, token: null });
   if (ctx.json) return ctx.printJson(answer);
   if (answer.duplicate) return ctx.out(`delivery ${answer.delivery_id} was already received: nothing emitted again`);
-  ctx.out(`delivered ${answer.delivery_id} as ${answer.event?.type ?? `webhook:${opts.channel}`} (event ${answer.event?.id ?? '?'})`);
+  ctx.out(
+    `delivered ${answer.delivery_id} as ${answer.event?.type ?? `webhook:${opts.channel}`} (event ${answer.event?.id ?? '?'})`,
+  );
   const fired = answer.fired ?? [];
-  ctx.out(fired.length === 0 ? '  no configured event matched' : `  fired ${fired.length} tool call(s): ${fired.map((f) => `${f.tool}${f.ok ? '' : ' (failed)'}`).join(', ')}`);
-  for (const r of answer.routed ?? []) ctx.out(`  session ${r.session_id}: ${r.decision === 'turn' ? 'started a turn' : 'appended to the transcript'}`);
+  ctx.out(
+    fired.length === 0
+      ? '  no configured event matched'
+      : `  fired ${fired.length} tool call(s): ${fired.map((f) => `${f.tool}${f.ok ? '' : ' (failed)'}`).join(', ')}`,
+  );
+  for (const r of answer.routed ?? [])
+    ctx.out(`  session ${r.session_id}: ${r.decision === 'turn' ? 'started a turn' : 'appended to the transcript'}`);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -85,12 +92,21 @@ export function webhookSendCommand(makeCtx: ContextFactory): Command {
     .option('--dry-run', 'print the signed request instead of sending it', false);
   return action(cmd, makeCtx, (ctx, flags, channel: string) =>
     runWebhookSend(
-      { channel, body: flags.body, secretStdin: Boolean(flags.secretStdin), delivery: flags.delivery, company: flags.company, dryRun: Boolean(flags.dryRun) },
+      {
+        channel,
+        body: flags.body,
+        secretStdin: Boolean(flags.secretStdin),
+        delivery: flags.delivery,
+        company: flags.company,
+        dryRun: Boolean(flags.dryRun),
+      },
       ctx,
     ),
   );
 }
 
 export function webhookCommand(makeCtx: ContextFactory): Command {
-  return new Command('webhook').description('send a signed test delivery to a webhook channel').addCommand(webhookSendCommand(makeCtx));
+  return new Command('webhook')
+    .description('send a signed test delivery to a webhook channel')
+    .addCommand(webhookSendCommand(makeCtx));
 }

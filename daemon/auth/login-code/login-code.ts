@@ -7,7 +7,8 @@ import { completeFirstFactor, type LoginOutcome } from '../login-outcome.js';
 import { findUserByEmail } from '../find-account.js';
 
 /** The magic link's page on the daemon: `<public URL>/auth/magic?token=<link token>` (docs/auth.md). */
-export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/+$/, '')}/auth/magic?token=${encodeURIComponent(token)}`;
+export const magicLinkUrl = (publicUrl: string, token: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/auth/magic?token=${encodeURIComponent(token)}`;
 
 /**
  * E-mails a 6-digit code and a magic link, both in ONE row (spec §2.6): consuming either ends the
@@ -22,30 +23,44 @@ export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
     await issueEmailCode(deps, { purpose: 'login', email, userId: null, withLink: true });
     return;
   }
-  const { code, linkToken } = await issueEmailCode(deps, { purpose: 'login', email: user.email, userId: user.id, withLink: true });
+  const { code, linkToken } = await issueEmailCode(deps, {
+    purpose: 'login',
+    email: user.email,
+    userId: user.id,
+    withLink: true,
+  });
   const link = magicLinkUrl(deps.config.publicUrl, linkToken!);
   // Not awaited: the answer must not wait on the mailer (a second durable write, or SMTP), nor fail
   // with it, or its time and status would tell known addresses from unknown ones. The row is stored.
   const to = user.email;
-  void deps.mailer.send({
-    to: user.email,
-    subject: `Your svc login code: ${code}`,
-    text: [
-      `Your login code is ${code}. It works once, for 10 minutes.`,
-      '',
-      `Or open this link to log in: ${link}`,
-      '',
-      'Using either the code or the link ends both. If you did not ask to log in, ignore this message.',
-    ].join('\n'),
-    code,
-    link,
-  }).catch((err: unknown) => deps.log.error('login code mail not sent', { to, err }));
+  void deps.mailer
+    .send({
+      to: user.email,
+      subject: `Your svc login code: ${code}`,
+      text: [
+        `Your login code is ${code}. It works once, for 10 minutes.`,
+        '',
+        `Or open this link to log in: ${link}`,
+        '',
+        'Using either the code or the link ends both. If you did not ask to log in, ignore this message.',
+      ].join('\n'),
+      code,
+      link,
+    })
+    .catch((err: unknown) => deps.log.error('login code mail not sent', { to, err }));
 }
 
-export type CodeLoginResult = { ok: true; outcome: LoginOutcome } | { ok: false; reason: 'wrong' | 'burned' | 'expired' | 'no_code' };
+export type CodeLoginResult =
+  | { ok: true; outcome: LoginOutcome }
+  | { ok: false; reason: 'wrong' | 'burned' | 'expired' | 'no_code' };
 
 /** A typed code: right code → the login outcome (a session, or the TOTP step when TOTP is on). */
-export async function loginWithCode(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, email: string, code: string): Promise<CodeLoginResult> {
+export async function loginWithCode(
+  deps: Deps,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  email: string,
+  code: string,
+): Promise<CodeLoginResult> {
   const attempt = await consumeEmailCode(deps, 'login', email, code);
   if (!attempt.ok) return { ok: false, reason: attempt.reason };
   const user = attempt.record.user_id ? await markEmailProven(deps, attempt.record.user_id) : undefined;
@@ -54,7 +69,11 @@ export async function loginWithCode(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>
 }
 
 /** A magic-link token: the same row as the code, so it fails once the code was used (and vice versa). */
-export async function loginWithLink(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, token: string): Promise<LoginOutcome | null> {
+export async function loginWithLink(
+  deps: Deps,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  token: string,
+): Promise<LoginOutcome | null> {
   const record = await consumeLinkToken(deps, 'login', token);
   const user = record?.user_id ? await markEmailProven(deps, record.user_id) : undefined;
   if (!user) return null;

@@ -33,7 +33,12 @@ export interface PairingStore {
    * expired at `nowIso`; returns the updated record, else null. This is what makes approval and
    * collection single use even under racing requests.
    */
-  transition(id: string, from: PairingStatus, patch: Partial<PairingRecord>, nowIso: string): Promise<PairingRecord | null>;
+  transition(
+    id: string,
+    from: PairingStatus,
+    patch: Partial<PairingRecord>,
+    nowIso: string,
+  ): Promise<PairingRecord | null>;
 }
 
 export function createMemoryPairingStore(): PairingStore {

@@ -31,7 +31,12 @@ export const hashDeviceCode = (code: string) => sha256('pairing_device', code);
 
 type PairingDeps = Pick<Deps, 'clock' | 'ids' | 'random' | 'config' | 'stores' | 'secrets'>;
 
-export async function startPairing(deps: PairingDeps, store: PairingStore, ctx: Pick<Context, 'get' | 'ip'>, client: string | null) {
+export async function startPairing(
+  deps: PairingDeps,
+  store: PairingStore,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  client: string | null,
+) {
   const now = deps.clock.now();
   const userCode = Array.from({ length: CODE_LENGTH }, () => ALPHABET[deps.random.int(0, ALPHABET.length)]).join('');
   const deviceCode = deps.random.bytes(32).toString('base64url');
@@ -85,8 +90,23 @@ export const presentPairing = (r: PairingRecord, userCode: string) => ({
 });
 
 /** The approval: binds the pairing to the approving user and records how that session logged in. */
-export function approvePairing(deps: Pick<Deps, 'clock'>, store: PairingStore, record: PairingRecord, approver: SessionRecord) {
-  return store.transition(record.id, 'pending', { status: 'approved', user_id: approver.user_id, approved_by_session: approver.id, approved_method: approver.method }, isoAt(deps.clock.now()));
+export function approvePairing(
+  deps: Pick<Deps, 'clock'>,
+  store: PairingStore,
+  record: PairingRecord,
+  approver: SessionRecord,
+) {
+  return store.transition(
+    record.id,
+    'pending',
+    {
+      status: 'approved',
+      user_id: approver.user_id,
+      approved_by_session: approver.id,
+      approved_method: approver.method,
+    },
+    isoAt(deps.clock.now()),
+  );
 }
 
 export function denyPairing(deps: Pick<Deps, 'clock'>, store: PairingStore, record: PairingRecord) {
@@ -104,7 +124,12 @@ export type PollResult =
  * one session between them; the session is the CLI's own (its user agent and address), and its
  * `method` says it came from a pairing followed by the approving session's factors.
  */
-export async function pollPairing(deps: PairingDeps, store: PairingStore, ctx: Pick<Context, 'get' | 'ip'>, deviceCode: string): Promise<PollResult> {
+export async function pollPairing(
+  deps: PairingDeps,
+  store: PairingStore,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  deviceCode: string,
+): Promise<PollResult> {
   const record = await store.findByDevice(hashDeviceCode(deviceCode));
   const nowIso = isoAt(deps.clock.now());
   if (!record || record.expires_at <= nowIso) return { state: 'gone' };
@@ -113,7 +138,10 @@ export async function pollPairing(deps: PairingDeps, store: PairingStore, ctx: P
     await store.transition(record.id, 'denied', { status: 'collected' }, nowIso);
     return { state: 'denied' };
   }
-  const collected = record.status === 'approved' ? await store.transition(record.id, 'approved', { status: 'collected' }, nowIso) : null;
+  const collected =
+    record.status === 'approved'
+      ? await store.transition(record.id, 'approved', { status: 'collected' }, nowIso)
+      : null;
   const user = collected?.user_id ? await deps.stores.users.findById(collected.user_id) : undefined;
   if (!collected || !user) return { state: 'gone' };
   const method = ['pairing', ...(collected.approved_method ?? [])] as AuthMethod[];

@@ -8,7 +8,15 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
-import { approvePairing, denyPairing, findPendingPairing, hashDeviceCode, pollPairing, presentPairing, startPairing } from './pairing.js';
+import {
+  approvePairing,
+  denyPairing,
+  findPendingPairing,
+  hashDeviceCode,
+  pollPairing,
+  presentPairing,
+  startPairing,
+} from './pairing.js';
 import { createMemoryPairingStore, type PairingStore } from './pairing-store.js';
 
 const startBody = z.object({ client: z.string().trim().min(1).max(64).optional() });
@@ -25,7 +33,9 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
   const router = new Router({ prefix: '/api/auth/pairing' });
   const signedIn = requireUser(deps);
   // Starting is cheap for the caller and costs the daemon a record: 10 per 5 min per address.
-  const perAddress = createRateLimiter(deps.stores.limits, deps.clock, 'pairing_start_address', [{ limit: 10, windowMs: 5 * 60_000 }]);
+  const perAddress = createRateLimiter(deps.stores.limits, deps.clock, 'pairing_start_address', [
+    { limit: 10, windowMs: 5 * 60_000 },
+  ]);
   // RFC 8628 "slow_down": one poll per second per pairing is plenty (the CLI polls every 2 s).
   const perDevice = createRateLimiter(deps.stores.limits, deps.clock, 'pairing_poll', [{ limit: 1, windowMs: 1000 }]);
   // Guessing codes needs an account, and each wrong code counts toward its lock-out (10 → 15 min).
@@ -45,14 +55,22 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
     if (wait !== null) throw tooManyRequests(wait, 'Polling too fast: wait the interval the start answer gave.');
     const result = await pollPairing(deps, store, ctx, device_code);
     if (result.state === 'gone') throw notFound(GONE, ErrorCode.pairingNotFound);
-    if (result.state === 'denied') throw new ApiError(403, ErrorCode.pairingDenied, 'The pairing was denied in the browser.');
-    ctx.body = result.state === 'pending' ? { ok: true, status: 'pending', expires_at: result.expires_at } : { ok: true, status: 'approved', token: result.token, session_id: result.session_id };
+    if (result.state === 'denied')
+      throw new ApiError(403, ErrorCode.pairingDenied, 'The pairing was denied in the browser.');
+    ctx.body =
+      result.state === 'pending'
+        ? { ok: true, status: 'pending', expires_at: result.expires_at }
+        : { ok: true, status: 'approved', token: result.token, session_id: result.session_id };
   });
 
   const pending = async (ctx: Context) => {
     await guesses.throttle(ctx);
     const { user_code } = validate(codeBody, ctx.request.body);
-    const record = await guesses.attempt(`pairing:${userOf(ctx).user.id}`, () => findPendingPairing(deps, store, user_code), (r) => r !== undefined);
+    const record = await guesses.attempt(
+      `pairing:${userOf(ctx).user.id}`,
+      () => findPendingPairing(deps, store, user_code),
+      (r) => r !== undefined,
+    );
     if (!record) throw notFound(GONE, ErrorCode.pairingNotFound);
     return { record, user_code };
   };
@@ -64,7 +82,8 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
 
   router.post('/approve', signedIn, async (ctx) => {
     const { record } = await pending(ctx);
-    if (!(await approvePairing(deps, store, record, userOf(ctx).session))) throw notFound(GONE, ErrorCode.pairingNotFound);
+    if (!(await approvePairing(deps, store, record, userOf(ctx).session)))
+      throw notFound(GONE, ErrorCode.pairingNotFound);
     ctx.body = { ok: true, status: 'approved' };
   });
 

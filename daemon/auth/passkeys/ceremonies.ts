@@ -37,25 +37,54 @@ export async function beginRegistration(deps: Deps, user: UserRecord, name: stri
     challenge: new Uint8Array(challenge),
     attestationType: 'none',
     // A key already on the account is not offered again; discoverable keys let login skip the e-mail.
-    excludeCredentials: (await deps.stores.passkeys.listByUser(user.id)).map((p) => ({ id: p.id, transports: p.transports as never })),
+    excludeCredentials: (await deps.stores.passkeys.listByUser(user.id)).map((p) => ({
+      id: p.id,
+      transports: p.transports as never,
+    })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
-  await createChallenge(deps, { kind: 'webauthn_register', subject: user.id, ttlMs: f.webauthnChallengeTtlMs, secret: options.challenge, data: { name } });
+  await createChallenge(deps, {
+    kind: 'webauthn_register',
+    subject: user.id,
+    ttlMs: f.webauthnChallengeTtlMs,
+    secret: options.challenge,
+    data: { name },
+  });
   return options;
 }
 
-export async function finishRegistration(deps: Deps, user: UserRecord, response: RegistrationResponseJSON, nameOverride?: string): Promise<{ ok: true; passkey: PasskeyRecord } | Failure> {
+export async function finishRegistration(
+  deps: Deps,
+  user: UserRecord,
+  response: RegistrationResponseJSON,
+  nameOverride?: string,
+): Promise<{ ok: true; passkey: PasskeyRecord } | Failure> {
   const challenge = challengeOf(response.response.clientDataJSON);
   const row = challenge ? await consumeChallenge(deps, 'webauthn_register', challenge) : null;
-  if (!row || row.subject !== user.id) return { ok: false, reason: 'challenge', detail: 'The registration challenge is unknown, expired or used. Start again with register-begin.' };
+  if (!row || row.subject !== user.id)
+    return {
+      ok: false,
+      reason: 'challenge',
+      detail: 'The registration challenge is unknown, expired or used. Start again with register-begin.',
+    };
   const f = rp(deps);
   let info;
   try {
-    const result = await verifyRegistrationResponse({ response, expectedChallenge: challenge!, expectedOrigin: f.webauthnOrigin, expectedRPID: f.webauthnRpId, requireUserVerification: false });
+    const result = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge!,
+      expectedOrigin: f.webauthnOrigin,
+      expectedRPID: f.webauthnRpId,
+      requireUserVerification: false,
+    });
     if (!result.verified) throw new Error('the attestation did not verify');
     info = result.registrationInfo;
   } catch (err) {
-    return { ok: false, reason: 'verification', detail: `The passkey could not be verified: ${(err as Error).message}` };
+    return {
+      ok: false,
+      reason: 'verification',
+      detail: `The passkey could not be verified: ${(err as Error).message}`,
+    };
   }
   const passkey: PasskeyRecord = {
     id: info.credential.id,
@@ -67,22 +96,40 @@ export async function finishRegistration(deps: Deps, user: UserRecord, response:
     created_at: isoAt(deps.clock.now()),
     last_used_at: null,
   };
-  if (!(await deps.stores.passkeys.add(passkey))) return { ok: false, reason: 'taken', detail: 'This passkey is registered already.' };
+  if (!(await deps.stores.passkeys.add(passkey)))
+    return { ok: false, reason: 'taken', detail: 'This passkey is registered already.' };
   return { ok: true, passkey };
 }
 
 export async function beginLogin(deps: Deps) {
   const f = rp(deps);
   // Discoverable credentials: no allow-list, so the server says nothing about which accounts exist.
-  const options = await generateAuthenticationOptions({ rpID: f.webauthnRpId, challenge: new Uint8Array(deps.random.bytes(32)), userVerification: 'preferred' });
-  await createChallenge(deps, { kind: 'webauthn_login', subject: null, ttlMs: f.webauthnChallengeTtlMs, secret: options.challenge });
+  const options = await generateAuthenticationOptions({
+    rpID: f.webauthnRpId,
+    challenge: new Uint8Array(deps.random.bytes(32)),
+    userVerification: 'preferred',
+  });
+  await createChallenge(deps, {
+    kind: 'webauthn_login',
+    subject: null,
+    ttlMs: f.webauthnChallengeTtlMs,
+    secret: options.challenge,
+  });
   return options;
 }
 
-export async function finishLogin(deps: Deps, response: AuthenticationResponseJSON): Promise<{ ok: true; user: UserRecord } | Failure> {
+export async function finishLogin(
+  deps: Deps,
+  response: AuthenticationResponseJSON,
+): Promise<{ ok: true; user: UserRecord } | Failure> {
   const challenge = challengeOf(response.response.clientDataJSON);
   const row = challenge ? await consumeChallenge(deps, 'webauthn_login', challenge) : null;
-  if (!row) return { ok: false, reason: 'challenge', detail: 'The login challenge is unknown, expired or used. Start again with login-begin.' };
+  if (!row)
+    return {
+      ok: false,
+      reason: 'challenge',
+      detail: 'The login challenge is unknown, expired or used. Start again with login-begin.',
+    };
   const key = await deps.stores.passkeys.find(response.id);
   const user = key ? await deps.stores.users.findById(key.user_id) : undefined;
   const handle = response.response.userHandle;
@@ -97,17 +144,30 @@ export async function finishLogin(deps: Deps, response: AuthenticationResponseJS
       expectedChallenge: challenge!,
       expectedOrigin: f.webauthnOrigin,
       expectedRPID: f.webauthnRpId,
-      credential: { id: key.id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.counter, transports: key.transports as never },
+      credential: {
+        id: key.id,
+        publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')),
+        counter: key.counter,
+        transports: key.transports as never,
+      },
       requireUserVerification: false,
     });
     if (!result.verified) throw new Error('the assertion did not verify');
     newCounter = result.authenticationInfo.newCounter;
   } catch (err) {
-    return { ok: false, reason: 'verification', detail: `The passkey could not be verified: ${(err as Error).message}` };
+    return {
+      ok: false,
+      reason: 'verification',
+      detail: `The passkey could not be verified: ${(err as Error).message}`,
+    };
   }
   // Checked again in one atomic step: two racing assertions with the same counter cannot both pass (a cloned key).
   if (!(await deps.stores.passkeys.advanceCounter(key.id, newCounter, isoAt(deps.clock.now())))) {
-    return { ok: false, reason: 'verification', detail: 'The signature counter did not grow: this passkey may have been cloned.' };
+    return {
+      ok: false,
+      reason: 'verification',
+      detail: 'The signature counter did not grow: this passkey may have been cloned.',
+    };
   }
   return { ok: true, user };
 }

@@ -11,19 +11,50 @@ import { assertRecentLogin } from '../recent-login.js';
 import { issueSession } from '../session-issuer.js';
 import { beginLogin, beginRegistration, finishLogin, finishRegistration, type Failure } from './ceremonies.js';
 
-const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
-const credential = z.looseObject({ id: b64url.min(1), rawId: b64url.min(1), type: z.literal('public-key'), clientExtensionResults: z.looseObject({}).default({}) });
+const b64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+const credential = z.looseObject({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal('public-key'),
+  clientExtensionResults: z.looseObject({}).default({}),
+});
 const registerFinish = z.object({
   name: z.string().trim().min(1).max(64).optional(),
-  response: credential.extend({ response: z.looseObject({ clientDataJSON: b64url, attestationObject: b64url, transports: z.array(z.string().max(32)).max(8).optional() }) }),
+  response: credential.extend({
+    response: z.looseObject({
+      clientDataJSON: b64url,
+      attestationObject: b64url,
+      transports: z.array(z.string().max(32)).max(8).optional(),
+    }),
+  }),
 });
 const loginFinish = z.object({
-  response: credential.extend({ response: z.looseObject({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }) }),
+  response: credential.extend({
+    response: z.looseObject({
+      clientDataJSON: b64url,
+      authenticatorData: b64url,
+      signature: b64url,
+      userHandle: b64url.optional(),
+    }),
+  }),
 });
 const registerBegin = z.object({ name: z.string().trim().min(1).max(64).optional() });
 
-const view = (p: { id: string; name: string; created_at: string; last_used_at: string | null; transports: string[] }) => ({
-  id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at, transports: p.transports,
+const view = (p: {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  transports: string[];
+}) => ({
+  id: p.id,
+  name: p.name,
+  created_at: p.created_at,
+  last_used_at: p.last_used_at,
+  transports: p.transports,
 });
 
 /** Passkeys (WebAuthn): add one to a signed-in account; log in with one (discoverable); list and delete. */
@@ -42,7 +73,12 @@ export function passkeyRoutes(deps: Deps): Router {
 
   router.post('/passkey/register-finish', signedIn, async (ctx) => {
     const body = validate(registerFinish, ctx.request.body);
-    const result = await finishRegistration(deps, userOf(ctx).user, body.response as unknown as RegistrationResponseJSON, body.name);
+    const result = await finishRegistration(
+      deps,
+      userOf(ctx).user,
+      body.response as unknown as RegistrationResponseJSON,
+      body.name,
+    );
     if (!result.ok) throw failure(result);
     ctx.status = 201;
     ctx.body = { ok: true, passkey: view(result.passkey) };
@@ -68,7 +104,8 @@ export function passkeyRoutes(deps: Deps): Router {
   });
 
   router.delete('/passkeys/:id', signedIn, async (ctx) => {
-    if (!(await deps.stores.passkeys.remove(ctx.params.id!, userOf(ctx).user.id))) throw notFound('You have no passkey with this id.', ErrorCode.passkeyNotFound);
+    if (!(await deps.stores.passkeys.remove(ctx.params.id!, userOf(ctx).user.id)))
+      throw notFound('You have no passkey with this id.', ErrorCode.passkeyNotFound);
     ctx.body = { ok: true };
   });
 
@@ -77,5 +114,9 @@ export function passkeyRoutes(deps: Deps): Router {
 
 function failure(f: Failure): ApiError {
   if (f.reason === 'taken') return conflict(f.detail, ErrorCode.passkeyTaken);
-  return new ApiError(401, f.reason === 'challenge' ? ErrorCode.passkeyChallengeInvalid : ErrorCode.passkeyVerificationFailed, f.detail);
+  return new ApiError(
+    401,
+    f.reason === 'challenge' ? ErrorCode.passkeyChallengeInvalid : ErrorCode.passkeyVerificationFailed,
+    f.detail,
+  );
 }

@@ -2,13 +2,25 @@ import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import { verifyPassword } from '../passwords.js';
 import { spendSecondFactor } from './second-factor.js';
-import { matchTotpStep, newRecoveryCodes, newTotpSecret, otpauthUri, totpOf, totpSealer, type TotpState } from './totp-codes.js';
+import {
+  matchTotpStep,
+  newRecoveryCodes,
+  newTotpSecret,
+  otpauthUri,
+  totpOf,
+  totpSealer,
+  type TotpState,
+} from './totp-codes.js';
 
 type EnrolDeps = Pick<Deps, 'clock' | 'stores' | 'secrets' | 'config' | 'random'>;
 
 /** What each step answers; expected "no" answers are values. */
-export type BeginResult = { ok: true; secret: string; otpauth_uri: string; expires_at: string } | { ok: false; reason: 'already_enabled' };
-export type ConfirmResult = { ok: true; recovery_codes: string[] } | { ok: false; reason: 'not_pending' | 'wrong_code' };
+export type BeginResult =
+  | { ok: true; secret: string; otpauth_uri: string; expires_at: string }
+  | { ok: false; reason: 'already_enabled' };
+export type ConfirmResult =
+  | { ok: true; recovery_codes: string[] }
+  | { ok: false; reason: 'not_pending' | 'wrong_code' };
 
 /**
  * Step 1 (as GitHub and Google do it): a new secret, stored sealed but not active until a code
@@ -24,11 +36,22 @@ export async function beginTotpEnrolment(deps: EnrolDeps, userId: string, accoun
       enabled = true;
       return;
     }
-    const state: TotpState = { secret_sealed: totpSealer(deps.secrets.codeKey).seal(secret), enabled_at: null, pending_until: pendingUntil, last_step: null, recovery: [] };
+    const state: TotpState = {
+      secret_sealed: totpSealer(deps.secrets.codeKey).seal(secret),
+      enabled_at: null,
+      pending_until: pendingUntil,
+      last_step: null,
+      recovery: [],
+    };
     user.totp = state;
   });
   if (enabled) return { ok: false, reason: 'already_enabled' };
-  return { ok: true, secret, otpauth_uri: otpauthUri(deps.config.auth.factors.totpIssuer, account, secret), expires_at: pendingUntil };
+  return {
+    ok: true,
+    secret,
+    otpauth_uri: otpauthUri(deps.config.auth.factors.totpIssuer, account, secret),
+    expires_at: pendingUntil,
+  };
 }
 
 /** Step 2: the first code activates TOTP (and counts as used), and the recovery codes are made — shown this once. */
@@ -44,19 +67,29 @@ export async function confirmTotpEnrolment(deps: EnrolDeps, userId: string, code
       result = { ok: false, reason: 'wrong_code' };
       return;
     }
-    Object.assign(totp, { enabled_at: isoAt(now), pending_until: null, last_step: step, recovery: hashes.map((hash) => ({ hash, used_at: null })) });
+    Object.assign(totp, {
+      enabled_at: isoAt(now),
+      pending_until: null,
+      last_step: step,
+      recovery: hashes.map((hash) => ({ hash, used_at: null })),
+    });
     result = { ok: true, recovery_codes: codes };
   });
   return result;
 }
 
 /** Turning TOTP off needs a current code, a recovery code, or the password: a stolen session alone cannot. */
-export async function disableTotp(deps: EnrolDeps, userId: string, proof: { code?: string; password?: string }): Promise<'disabled' | 'not_enabled' | 'refused'> {
+export async function disableTotp(
+  deps: EnrolDeps,
+  userId: string,
+  proof: { code?: string; password?: string },
+): Promise<'disabled' | 'not_enabled' | 'refused'> {
   const user = await deps.stores.users.findById(userId);
   if (!user || !totpOf(user)?.enabled_at) return 'not_enabled';
   let proven = false;
   if (proof.code) proven = (await spendSecondFactor(deps, userId, proof.code)) !== null;
-  else if (proof.password && user.password_hash) proven = await verifyPassword(proof.password, user.password_hash, deps.config.auth.passwordHash.maxmem);
+  else if (proof.password && user.password_hash)
+    proven = await verifyPassword(proof.password, user.password_hash, deps.config.auth.passwordHash.maxmem);
   if (!proven) return 'refused';
   await deps.stores.users.update(userId, (u) => {
     u.totp = null;

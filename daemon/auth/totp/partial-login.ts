@@ -15,8 +15,18 @@ import { spendSecondFactor } from './second-factor.js';
  */
 export async function startPartialLogin(deps: Deps, user: UserRecord, firstFactor: AuthMethod[]): Promise<string> {
   const { partialTtlMs } = deps.config.auth.factors;
-  const { record } = await createChallenge(deps, { kind: 'partial_login', subject: user.id, ttlMs: partialTtlMs, data: { method: firstFactor } });
-  return signToken(deps.secrets.jwtSecret, { user_id: user.id, email: user.email, sid: record.id, typ: 'partial' }, deps.clock.now(), partialTtlMs);
+  const { record } = await createChallenge(deps, {
+    kind: 'partial_login',
+    subject: user.id,
+    ttlMs: partialTtlMs,
+    data: { method: firstFactor },
+  });
+  return signToken(
+    deps.secrets.jwtSecret,
+    { user_id: user.id, email: user.email, sid: record.id, typ: 'partial' },
+    deps.clock.now(),
+    partialTtlMs,
+  );
 }
 
 export type PartialLoginResult =
@@ -24,14 +34,27 @@ export type PartialLoginResult =
   | { ok: false; reason: 'bad_token' | 'wrong_code'; userId?: string };
 
 /** Checks the partial token, counts a try, checks the code; the one request that ends the row gets the session. */
-export async function finishPartialLogin(deps: Deps, ctx: Pick<Context, 'get' | 'ip'>, partialToken: string, code: string, limits: FactorLimits): Promise<PartialLoginResult> {
-  const claims = looksLikeJwt(partialToken) ? verifyToken(deps.secrets.jwtSecret, partialToken, deps.clock.now()) : null;
+export async function finishPartialLogin(
+  deps: Deps,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  partialToken: string,
+  code: string,
+  limits: FactorLimits,
+): Promise<PartialLoginResult> {
+  const claims = looksLikeJwt(partialToken)
+    ? verifyToken(deps.secrets.jwtSecret, partialToken, deps.clock.now())
+    : null;
   if (!claims || claims.typ !== 'partial') return { ok: false, reason: 'bad_token' };
   // The per-account ceiling (10 failures → 15 min) spans partial tokens: a new password login does not reset it.
   const accountKey = `totp:${claims.user_id}`;
   await limits.guardAccount(accountKey);
   const { partialMaxTries } = deps.config.auth.factors;
-  const row = await deps.stores.challenges.countTry(claims.sid, 'partial_login', isoAt(deps.clock.now()), partialMaxTries);
+  const row = await deps.stores.challenges.countTry(
+    claims.sid,
+    'partial_login',
+    isoAt(deps.clock.now()),
+    partialMaxTries,
+  );
   if (!row || row.subject !== claims.user_id) return { ok: false, reason: 'bad_token' };
 
   // One attempt under the ceiling, across partial tokens: a burst over many of them gets no more

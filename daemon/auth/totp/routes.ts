@@ -18,7 +18,12 @@ const disableBody = z
   .object({ code: codeField.optional(), password: z.string().min(1).max(1024).optional() })
   .refine((b) => b.code || b.password, { message: 'send the current code (or a recovery code) or your password' });
 
-const wrongCode = () => new ApiError(401, ErrorCode.totpInvalidCode, 'The code is not right, or was used already. Enter the current code from your app.');
+const wrongCode = () =>
+  new ApiError(
+    401,
+    ErrorCode.totpInvalidCode,
+    'The code is not right, or was used already. Enter the current code from your app.',
+  );
 
 /** TOTP: the second step of a login, and enrolment (begin → confirm with a first code → recovery codes). */
 export function totpRoutes(deps: Deps): Router {
@@ -35,7 +40,11 @@ export function totpRoutes(deps: Deps): Router {
       return;
     }
     if (result.reason === 'wrong_code') throw wrongCode();
-    throw new ApiError(401, ErrorCode.partialTokenInvalid, 'The two-factor login has expired, was used, or ran out of tries. Log in again.');
+    throw new ApiError(
+      401,
+      ErrorCode.partialTokenInvalid,
+      'The two-factor login has expired, was used, or ran out of tries. Log in again.',
+    );
   });
 
   router.get('/', signedIn, (ctx) => {
@@ -50,8 +59,16 @@ export function totpRoutes(deps: Deps): Router {
   router.post('/enroll', signedIn, async (ctx) => {
     const { user, session } = userOf(ctx);
     assertRecentLogin(deps, session, 'Turning on two-factor authentication');
-    const result = await beginTotpEnrolment(deps, user.id, user.email ?? (user.wallet_address as string | undefined) ?? user.id);
-    if (!result.ok) throw conflict('Two-factor authentication is on already. Disable it first to enrol a new app.', ErrorCode.totpAlreadyEnabled);
+    const result = await beginTotpEnrolment(
+      deps,
+      user.id,
+      user.email ?? (user.wallet_address as string | undefined) ?? user.id,
+    );
+    if (!result.ok)
+      throw conflict(
+        'Two-factor authentication is on already. Disable it first to enrol a new app.',
+        ErrorCode.totpAlreadyEnabled,
+      );
     ctx.body = result;
   });
 
@@ -64,7 +81,10 @@ export function totpRoutes(deps: Deps): Router {
       return;
     }
     if (result.reason === 'wrong_code') throw wrongCode();
-    throw badRequest('No enrolment is waiting (or it expired): start with POST /api/auth/totp/enroll.', ErrorCode.totpNotPending);
+    throw badRequest(
+      'No enrolment is waiting (or it expired): start with POST /api/auth/totp/enroll.',
+      ErrorCode.totpNotPending,
+    );
   });
 
   router.post('/disable', signedIn, async (ctx) => {
@@ -72,7 +92,11 @@ export function totpRoutes(deps: Deps): Router {
     const body = validate(disableBody, ctx.request.body);
     if (!totpOf(user)?.enabled_at) throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
     // One attempt under the ceiling: a burst of guesses cannot slip past it.
-    const result = await limits.attempt(`totp:${user.id}`, () => disableTotp(deps, user.id, body), (r) => r === 'disabled');
+    const result = await limits.attempt(
+      `totp:${user.id}`,
+      () => disableTotp(deps, user.id, body),
+      (r) => r === 'disabled',
+    );
     if (result === 'not_enabled') throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
     if (result === 'refused') throw new ApiError(401, ErrorCode.totpInvalidCode, 'The code or password is not right.');
     ctx.body = { ok: true, enabled: false };
@@ -82,7 +106,11 @@ export function totpRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     const body = validate(confirmBody, ctx.request.body);
     if (!totpOf(user)?.enabled_at) throw badRequest('Two-factor authentication is not on.', ErrorCode.totpNotEnabled);
-    const codes = await limits.attempt(`totp:${user.id}`, () => regenerateRecoveryCodes(deps, user.id, body.code), Boolean);
+    const codes = await limits.attempt(
+      `totp:${user.id}`,
+      () => regenerateRecoveryCodes(deps, user.id, body.code),
+      Boolean,
+    );
     if (!codes) throw wrongCode();
     ctx.body = { ok: true, recovery_codes: codes };
   });

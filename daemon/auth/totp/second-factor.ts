@@ -9,7 +9,11 @@ export type SecondFactorMethod = 'otp' | 'recovery_code';
  * user update: the accepted step becomes the last step (no replay, not even by a racing request),
  * a recovery code is marked used. Returns the method that matched, or null.
  */
-export async function spendSecondFactor(deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>, userId: string, rawCode: string): Promise<SecondFactorMethod | null> {
+export async function spendSecondFactor(
+  deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>,
+  userId: string,
+  rawCode: string,
+): Promise<SecondFactorMethod | null> {
   const code = rawCode.trim();
   const now = deps.clock.now();
   const sealer = totpSealer(deps.secrets.codeKey);

@@ -29,7 +29,8 @@ export const totpEnabled = (user: UserRecord) => Boolean(totpOf(user)?.enabled_a
 /** A fresh 160-bit secret (RFC 4226 recommends 160 bits; otplib 13 wants at least 16 bytes), base32. */
 export const newTotpSecret = () => generateSecret({ length: 20 });
 
-export const otpauthUri = (issuer: string, account: string, secret: string) => generateURI({ issuer, label: account, secret });
+export const otpauthUri = (issuer: string, account: string, secret: string) =>
+  generateURI({ issuer, label: account, secret });
 
 /** The secret is sealed with a key derived from the code key, so the same file-mode-0600 secret protects both. */
 export function totpSealer(codeKey: Buffer): Sealer {
@@ -53,7 +54,8 @@ export function matchTotpStep(secret: string, code: string, nowMs: number, lastS
 }
 
 /** The code an authenticator app shows at `nowMs` (tests and `svc` helpers). */
-export const totpCodeAt = (secret: string, nowMs: number) => generateSync({ secret, epoch: Math.floor(nowMs / 1000 / STEP_SECONDS) * STEP_SECONDS });
+export const totpCodeAt = (secret: string, nowMs: number) =>
+  generateSync({ secret, epoch: Math.floor(nowMs / 1000 / STEP_SECONDS) * STEP_SECONDS });
 
 // Crockford's base32 lower-cased: no i, l, o or u, so a code copied from paper survives.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -75,6 +77,8 @@ export function newRecoveryCodes(random: Random, codeKey: Buffer): { codes: stri
  * a copy of the users document.
  */
 export const hashRecoveryCode = (codeKey: Buffer, code: string) =>
-  createHmac('sha256', codeKey).update(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`).digest('hex');
+  createHmac('sha256', codeKey)
+    .update(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`)
+    .digest('hex');
 
 export const looksLikeRecoveryCode = (code: string) => /^[0-9a-z]{5}-?[0-9a-z]{5}$/i.test(code.trim());

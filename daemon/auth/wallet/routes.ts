@@ -15,10 +15,16 @@ import { requireUser, userOf } from '../../http/user-guard.js';
 import { checkSiweMessage, expectedSiweScope, type SiweCheck } from './siwe-check.js';
 import { findWalletUser, signUpWallet } from './wallet-accounts.js';
 
-const addressField = z.string().trim().refine((a) => isAddress(a), 'must be a 0x-prefixed Ethereum address');
+const addressField = z
+  .string()
+  .trim()
+  .refine((a) => isAddress(a), 'must be a 0x-prefixed Ethereum address');
 const signedBody = z.object({
   message: z.string().min(1).max(4096),
-  signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature (0x…)'),
+  signature: z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature (0x…)'),
 });
 const signupBody = signedBody.extend({ invite_code: z.string().trim().min(1).max(64) });
 
@@ -53,7 +59,12 @@ export function walletRoutes(deps: Deps): Router {
     const body = validate(signedBody, ctx.request.body);
     const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
     const user = await findWalletUser(deps, address);
-    if (!user) throw new ApiError(401, ErrorCode.walletNotRegistered, 'No account uses this wallet. Sign up with an invite code (POST /api/auth/wallet/signup).');
+    if (!user)
+      throw new ApiError(
+        401,
+        ErrorCode.walletNotRegistered,
+        'No account uses this wallet. Sign up with an invite code (POST /api/auth/wallet/signup).',
+      );
     ctx.body = await completeFirstFactor(deps, ctx, user, ['wallet']);
   });
 
@@ -62,8 +73,13 @@ export function walletRoutes(deps: Deps): Router {
     const body = validate(signupBody, ctx.request.body);
     const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
     const result = await signUpWallet(deps, address, body.invite_code);
-    if (!result.ok && result.reason === 'taken') throw conflict('This wallet has an account already: log in with it (POST /api/auth/wallet/login).', ErrorCode.walletTaken);
-    if (!result.ok) throw badRequest('The invite code is not valid or was used already.', ErrorCode.walletInviteInvalid);
+    if (!result.ok && result.reason === 'taken')
+      throw conflict(
+        'This wallet has an account already: log in with it (POST /api/auth/wallet/login).',
+        ErrorCode.walletTaken,
+      );
+    if (!result.ok)
+      throw badRequest('The invite code is not valid or was used already.', ErrorCode.walletInviteInvalid);
     const { token } = await issueSession(deps, { user: result.user, kind: 'full', method: ['wallet'], ctx });
     ctx.status = 201;
     ctx.body = { ok: true, token, user: { id: result.user.id, email: null, wallet_address: address } };
@@ -78,7 +94,8 @@ export function walletRoutes(deps: Deps): Router {
     assertRecentLogin(deps, session, 'Linking a wallet');
     if (user.wallet_address) throw conflict('This account has a wallet already.', ErrorCode.walletTaken);
     const address = refuseUnlessValid(await checkSiweMessage(deps, body.message, body.signature));
-    if (!(await deps.stores.wallets.link(address, user.id, isoAt(deps.clock.now())))) throw conflict('This wallet belongs to an account already.', ErrorCode.walletTaken);
+    if (!(await deps.stores.wallets.link(address, user.id, isoAt(deps.clock.now()))))
+      throw conflict('This wallet belongs to an account already.', ErrorCode.walletTaken);
     await deps.stores.users.update(user.id, (u) => void (u.wallet_address = address));
     ctx.body = { ok: true, wallet_address: address };
   });

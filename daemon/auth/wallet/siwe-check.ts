@@ -9,7 +9,9 @@ import { consumeChallenge } from '../one-time.js';
  * anything else, so a replayed message fails even if something later would too), then domain, URI,
  * version, chain id allow-list, issued-at age, expiration / not-before, and finally the signer.
  */
-export type SiweCheck = { ok: true; address: string } | { ok: false; reason: 'malformed' | 'nonce' | 'claims' | 'signature'; detail: string };
+export type SiweCheck =
+  | { ok: true; address: string }
+  | { ok: false; reason: 'malformed' | 'nonce' | 'claims' | 'signature'; detail: string };
 
 /**
  * The domains and origins a message may name: config, else every origin of the daemon
@@ -30,7 +32,11 @@ export function expectedSiweScope(config: Deps['config'], pageOrigin?: string): 
   return scopes.find((s) => s.origin === pageOrigin) ?? scopes[0]!;
 }
 
-export async function checkSiweMessage(deps: Pick<Deps, 'clock' | 'stores' | 'config'>, text: string, signature: string): Promise<SiweCheck> {
+export async function checkSiweMessage(
+  deps: Pick<Deps, 'clock' | 'stores' | 'config'>,
+  text: string,
+  signature: string,
+): Promise<SiweCheck> {
   let message: SiweMessage;
   try {
     message = new SiweMessage(text);
@@ -42,7 +48,11 @@ export async function checkSiweMessage(deps: Pick<Deps, 'clock' | 'stores' | 'co
   }
   const nonce = await consumeChallenge(deps, 'siwe_nonce', message.nonce);
   if (!nonce || nonce.subject !== message.address.toLowerCase()) {
-    return { ok: false, reason: 'nonce', detail: 'The nonce is unknown, expired, used already, or was issued for another address. Ask for a new one.' };
+    return {
+      ok: false,
+      reason: 'nonce',
+      detail: 'The nonce is unknown, expired, used already, or was issued for another address. Ask for a new one.',
+    };
   }
   const problem = claimProblem(deps, message);
   if (problem) return { ok: false, reason: 'claims', detail: problem };
@@ -53,7 +63,8 @@ export async function checkSiweMessage(deps: Pick<Deps, 'clock' | 'stores' | 'co
   } catch {
     return { ok: false, reason: 'signature', detail: 'The signature is not valid.' };
   }
-  if (signer !== getAddress(message.address)) return { ok: false, reason: 'signature', detail: 'The message was not signed by the address it names.' };
+  if (signer !== getAddress(message.address))
+    return { ok: false, reason: 'signature', detail: 'The message was not signed by the address it names.' };
   return { ok: true, address: signer.toLowerCase() };
 }
 
@@ -62,13 +73,16 @@ function claimProblem(deps: Pick<Deps, 'clock' | 'config'>, m: SiweMessage): str
   const scope = scopes.find((s) => s.domain === m.domain);
   const f = deps.config.auth.factors;
   const now = deps.clock.now();
-  if (!scope) return `The message is for ${m.domain}; this service signs in at ${scopes.map((s) => s.domain).join(' or ')}.`;
+  if (!scope)
+    return `The message is for ${m.domain}; this service signs in at ${scopes.map((s) => s.domain).join(' or ')}.`;
   if (originOf(m.uri) !== scope.origin) return `The message URI must be on ${scope.origin}.`;
   if (m.version !== '1') return 'Only SIWE version 1 is supported.';
-  if (!f.siweChainIds.includes(Number(m.chainId))) return `Chain id ${m.chainId} is not accepted (accepted: ${f.siweChainIds.join(', ')}).`;
+  if (!f.siweChainIds.includes(Number(m.chainId)))
+    return `Chain id ${m.chainId} is not accepted (accepted: ${f.siweChainIds.join(', ')}).`;
   const issued = Date.parse(m.issuedAt ?? '');
   // A minute of clock skew in the client's favour; older than 10 minutes is refused.
-  if (Number.isNaN(issued) || issued > now + 60_000 || now - issued > f.siweMaxAgeMs) return 'The message was issued too long ago (or in the future). Sign a fresh one.';
+  if (Number.isNaN(issued) || issued > now + 60_000 || now - issued > f.siweMaxAgeMs)
+    return 'The message was issued too long ago (or in the future). Sign a fresh one.';
   if (m.expirationTime && !(Date.parse(m.expirationTime) > now)) return 'The message has expired.';
   if (m.notBefore && !(Date.parse(m.notBefore) <= now)) return 'The message is not valid yet.';
   return null;

@@ -30,17 +30,36 @@ export type DeliveryOutcome =
   | { ok: true; duplicate: true; delivery_id: string }
   | { ok: false; status: 400 | 401 | 413; code: string; message: string };
 
-export async function acceptDelivery(req: DeliveryRequest, deps: { sealer: Sealer; dedup: DeliveryDedup }): Promise<DeliveryOutcome> {
-  if (req.rawBody.length > MAX_WEBHOOK_BODY) return { ok: false, status: 413, code: ErrorCode.payloadTooLarge, message: `webhook body over ${MAX_WEBHOOK_BODY / 1024} KiB` };
+export async function acceptDelivery(
+  req: DeliveryRequest,
+  deps: { sealer: Sealer; dedup: DeliveryDedup },
+): Promise<DeliveryOutcome> {
+  if (req.rawBody.length > MAX_WEBHOOK_BODY)
+    return {
+      ok: false,
+      status: 413,
+      code: ErrorCode.payloadTooLarge,
+      message: `webhook body over ${MAX_WEBHOOK_BODY / 1024} KiB`,
+    };
   const secrets = req.record ? secretsOf(req.record, deps.sealer, req.nowMs) : [];
   // With no channel there is no secret: verifying against none fails the same way a forgery does.
   const check = verifySignature({ header: req.signature, secrets, rawBody: req.rawBody, nowMs: req.nowMs });
   if (!check.ok) {
     const expired = check.reason === 'too_old' || check.reason === 'in_future';
-    return { ok: false, status: 401, code: expired ? ErrorCode.signatureExpired : ErrorCode.signatureInvalid, message: signatureFailureMessages[check.reason] };
+    return {
+      ok: false,
+      status: 401,
+      code: expired ? ErrorCode.signatureExpired : ErrorCode.signatureInvalid,
+      message: signatureFailureMessages[check.reason],
+    };
   }
   if (!req.deliveryId || !DELIVERY_ID.test(req.deliveryId)) {
-    return { ok: false, status: 400, code: ErrorCode.validationFailed, message: 'X-Svc-Delivery header required: 1-128 letters, digits, . _ : -' };
+    return {
+      ok: false,
+      status: 400,
+      code: ErrorCode.validationFailed,
+      message: 'X-Svc-Delivery header required: 1-128 letters, digits, . _ : -',
+    };
   }
   const body = decodeBody(req.rawBody, req.contentType);
   if (!body.ok) return { ok: false, status: 400, code: ErrorCode.invalidJson, message: body.message };
@@ -55,12 +74,20 @@ export async function acceptDelivery(req: DeliveryRequest, deps: { sealer: Seale
     emit: {
       type: `webhook:${req.channel}`,
       source: 'webhook',
-      content: { channel: req.channel, delivery_id: req.deliveryId, signed_at: new Date(check.timestamp * 1000).toISOString(), body: body.value },
+      content: {
+        channel: req.channel,
+        delivery_id: req.deliveryId,
+        signed_at: new Date(check.timestamp * 1000).toISOString(),
+        body: body.value,
+      },
     },
   };
 }
 
-function decodeBody(raw: Buffer, contentType: string | undefined): { ok: true; value: unknown } | { ok: false; message: string } {
+function decodeBody(
+  raw: Buffer,
+  contentType: string | undefined,
+): { ok: true; value: unknown } | { ok: false; message: string } {
   const text = decodeUtf8(raw);
   if (text === null) return { ok: false, message: 'webhook body is not valid UTF-8' };
   if (!contentType || /^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {

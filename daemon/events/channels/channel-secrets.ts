@@ -24,7 +24,9 @@ export interface ChannelRecord {
 }
 
 export function channelNameProblem(name: string): string | null {
-  return CHANNEL_NAME.test(name) ? null : 'a channel name is 1-63 characters: lower-case letters, digits, _ and -, starting with a letter or digit';
+  return CHANNEL_NAME.test(name)
+    ? null
+    : 'a channel name is 1-63 characters: lower-case letters, digits, _ and -, starting with a letter or digit';
 }
 
 /** 32 random bytes, base64url: `whsec_` + 43 characters. */
@@ -33,10 +35,20 @@ export function generateChannelSecret(random: Random): string {
 }
 
 /** A new channel and its secret (the secret is returned to the caller once and only sealed is kept). */
-export function createChannel(name: string, deps: { random: Random; sealer: Sealer; nowIso: string }): { record: ChannelRecord; secret: string } {
+export function createChannel(
+  name: string,
+  deps: { random: Random; sealer: Sealer; nowIso: string },
+): { record: ChannelRecord; secret: string } {
   const secret = generateChannelSecret(deps.random);
   return {
-    record: { name, secret_sealed: deps.sealer.seal(secret), previous_sealed: null, previous_until: null, created_at: deps.nowIso, rotated_at: null },
+    record: {
+      name,
+      secret_sealed: deps.sealer.seal(secret),
+      previous_sealed: null,
+      previous_until: null,
+      created_at: deps.nowIso,
+      rotated_at: null,
+    },
     secret,
   };
 }
@@ -63,11 +75,22 @@ export function rotateChannelSecret(
 /** The secrets a delivery may be signed with right now: the current one, and the previous one in its grace period. */
 export function secretsOf(record: ChannelRecord, sealer: Sealer, nowMs: number): string[] {
   const secrets = [sealer.open(record.secret_sealed)];
-  if (record.previous_sealed && record.previous_until && Date.parse(record.previous_until) > nowMs) secrets.push(sealer.open(record.previous_sealed));
+  if (record.previous_sealed && record.previous_until && Date.parse(record.previous_until) > nowMs)
+    secrets.push(sealer.open(record.previous_sealed));
   return secrets;
 }
 
 /** What listing a channel shows: never the secret. */
-export function describeChannel(record: ChannelRecord): { name: string; created_at: string; rotated_at: string | null; previous_secret_valid_until: string | null } {
-  return { name: record.name, created_at: record.created_at, rotated_at: record.rotated_at, previous_secret_valid_until: record.previous_until };
+export function describeChannel(record: ChannelRecord): {
+  name: string;
+  created_at: string;
+  rotated_at: string | null;
+  previous_secret_valid_until: string | null;
+} {
+  return {
+    name: record.name,
+    created_at: record.created_at,
+    rotated_at: record.rotated_at,
+    previous_secret_valid_until: record.previous_until,
+  };
 }

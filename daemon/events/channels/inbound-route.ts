@@ -44,7 +44,9 @@ export function inboundWebhookRoutes(deps: Deps): Router {
       },
       { sealer: noSealer, dedup: noDedup },
     );
-    return outcome.ok ? new ApiError(401, ErrorCode.signatureInvalid, signatureFailureMessages.mismatch) : new ApiError(outcome.status, outcome.code, outcome.message);
+    return outcome.ok
+      ? new ApiError(401, ErrorCode.signatureInvalid, signatureFailureMessages.mismatch)
+      : new ApiError(outcome.status, outcome.code, outcome.message);
   };
 
   router.post('/api/webhooks/:channel', async (ctx) => {
@@ -60,7 +62,11 @@ export function inboundWebhookRoutes(deps: Deps): Router {
     const company = selector ? await deps.stores.companies.findById(selector.id) : undefined;
     const owner = company ? await deps.stores.users.findById(company.owner_id) : undefined;
     if (!company || !owner) throw await refused(ctx);
-    const tenant: TenantCaller = { user: owner, company: { id: company.id, name: company.name, owner_id: company.owner_id }, via: 'webhook' };
+    const tenant: TenantCaller = {
+      user: owner,
+      company: { id: company.id, name: company.name, owner_id: company.owner_id },
+      via: 'webhook',
+    };
     ctx.state.tenant = tenant;
     await (await deps.runtimes.open(tenant.company)).handle(ctx);
   });

@@ -22,7 +22,11 @@ export interface RoutedMessage {
 
 type Deps = Pick<CompanyServices, 'agents'> & { sessions: Pick<CompanyServices['sessions'], 'list' | 'append'> };
 
-export async function routeInboundMessage(services: Deps, message: ChannelMessage, causedBy: string | null): Promise<RoutedMessage[]> {
+export async function routeInboundMessage(
+  services: Deps,
+  message: ChannelMessage,
+  causedBy: string | null,
+): Promise<RoutedMessage[]> {
   const bridged = await services.sessions.list({ status: 'active', gateway_channel_id: message.channel });
   const routed: RoutedMessage[] = [];
   for (const session of bridged) {
@@ -31,9 +35,14 @@ export async function routeInboundMessage(services: Deps, message: ChannelMessag
     // A sender can write any `from`: one that names the agent (its id, its name, "agent") is kept
     // visibly outside — the transcript never shows it as the agent, and the detectors never read it
     // as the agent's own output (which would let a webhook trip guardrails in the agent's name).
-    const posing = agent && [agent.id.toLowerCase(), agent.name.toLowerCase(), 'agent'].includes(message.from.toLowerCase());
+    const posing =
+      agent && [agent.id.toLowerCase(), agent.name.toLowerCase(), 'agent'].includes(message.from.toLowerCase());
     const from = posing ? `webhook:${message.channel} (as ${message.from})` : message.from;
-    await services.sessions.append(session.id, { from, text: message.text }, { startTurn: decision === 'turn', caused_by: causedBy, external: true });
+    await services.sessions.append(
+      session.id,
+      { from, text: message.text },
+      { startTurn: decision === 'turn', caused_by: causedBy, external: true },
+    );
     routed.push({ session_id: session.id, agent_id: session.agent_id, decision });
   }
   return routed;
@@ -49,6 +58,7 @@ export function messageFromBody(channel: string, body: unknown): ChannelMessage 
   const b = body as Record<string, unknown>;
   const text = typeof b.text === 'string' ? b.text : typeof b.message === 'string' ? b.message : null;
   if (text === null || text.trim() === '') return null;
-  const from = [b.from, b.user, b.sender].find((v): v is string => typeof v === 'string' && v !== '') ?? `webhook:${channel}`;
+  const from =
+    [b.from, b.user, b.sender].find((v): v is string => typeof v === 'string' && v !== '') ?? `webhook:${channel}`;
   return { channel, from: from.slice(0, 200), text: text.slice(0, 16_384), direct: b.direct === true };
 }

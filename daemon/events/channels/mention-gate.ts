@@ -27,7 +27,10 @@ export function mentions(text: string, agent: GateAgent): boolean {
   const sample = text.length > 16_384 ? text.slice(0, 16_384) : text;
   const handles = [agent.name, agent.id].filter((h) => h.trim() !== '');
   return handles.some((h) => {
-    const escaped = h.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+    const escaped = h
+      .trim()
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\s+/g, '\\s+');
     // Before the @: start or a character that cannot end an e-mail local part. After: not a name character.
     const at = new RegExp(`(?:^|[^\\w.@+-])@${escaped}(?![\\w-])`, 'i');
     const slack = new RegExp(`<@${escaped}>`, 'i');

@@ -26,7 +26,16 @@ export interface ChannelRouteDeps {
 }
 
 const createBody = z.object({ name: z.string().trim().min(1).max(63) }).strict();
-const rotateBody = z.object({ grace_ms: z.number().int().min(0).max(7 * 24 * 3600_000).optional() }).strict();
+const rotateBody = z
+  .object({
+    grace_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600_000)
+      .optional(),
+  })
+  .strict();
 
 /**
  * A Company's webhook channels: create (the secret is shown once), list (never a secret), rotate,
@@ -50,16 +59,30 @@ export function channelRoutes(router: Router, deps: ChannelRouteDeps): void {
     try {
       await channels.create(made.record);
     } catch (err) {
-      if (err instanceof StoreConflict) throw conflict(`A channel named '${name}' already exists.`, ErrorCode.channelExists);
+      if (err instanceof StoreConflict)
+        throw conflict(`A channel named '${name}' already exists.`, ErrorCode.channelExists);
       throw err;
     }
     ctx.status = 201;
-    ctx.body = { ok: true, channel: describeChannel(made.record), secret: made.secret, endpoint: `/api/webhooks/${name}` };
+    ctx.body = {
+      ok: true,
+      channel: describeChannel(made.record),
+      secret: made.secret,
+      endpoint: `/api/webhooks/${name}`,
+    };
   });
-  router.get('/api/channels', async (ctx) => void (ctx.body = { channels: (await channels.list()).map(describeChannel) }));
+  router.get(
+    '/api/channels',
+    async (ctx) => void (ctx.body = { channels: (await channels.list()).map(describeChannel) }),
+  );
   router.post('/api/channels/:name/rotate', async (ctx) => {
     const body = validate(rotateBody, ctx.request.body ?? {});
-    const rotated = rotateChannelSecret(await existing(ctx.params.name!), { random, sealer, nowMs: clock.now(), graceMs: body.grace_ms });
+    const rotated = rotateChannelSecret(await existing(ctx.params.name!), {
+      random,
+      sealer,
+      nowMs: clock.now(),
+      graceMs: body.grace_ms,
+    });
     if (!(await channels.replace(rotated.record))) await existing(ctx.params.name!); // deleted meanwhile: 404
     ctx.body = { ok: true, channel: describeChannel(rotated.record), secret: rotated.secret };
   });
@@ -74,7 +97,8 @@ export function channelRoutes(router: Router, deps: ChannelRouteDeps): void {
 /** Verifies and emits one delivery, then hands its message to the sessions bridged to the channel. */
 async function receiveDelivery(ctx: Context, deps: ChannelRouteDeps): Promise<void> {
   const tenant = tenantOf(ctx);
-  if (tenant.via !== 'webhook') throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
+  if (tenant.via !== 'webhook')
+    throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
   const channel = String(ctx.params.channel);
   const outcome = await acceptDelivery(
     {
@@ -97,5 +121,12 @@ async function receiveDelivery(ctx: Context, deps: ChannelRouteDeps): Promise<vo
   const emitted = await deps.services.events.emit(outcome.emit);
   const message = messageFromBody(channel, (outcome.emit.content as { body: unknown }).body);
   const routed = message ? await routeInboundMessage(deps.services, message, emitted.event.id) : [];
-  ctx.body = { ok: true, delivery_id: outcome.delivery_id, duplicate: false, event: emitted.event, fired: emitted.fired, routed };
+  ctx.body = {
+    ok: true,
+    delivery_id: outcome.delivery_id,
+    duplicate: false,
+    event: emitted.event,
+    fired: emitted.fired,
+    routed,
+  };
 }

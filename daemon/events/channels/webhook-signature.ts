@@ -47,7 +47,8 @@ export function verifySignature(input: {
   for (const secret of input.secrets) {
     const expected = Buffer.from(computeSignature(secret, parsed.t, input.rawBody), 'hex');
     // Constant-time: how long the comparison takes must not reveal how many bytes of a forged signature were right.
-    if (parsed.v1.some((sig) => sig.length === expected.length && timingSafeEqual(sig, expected))) return { ok: true, timestamp: parsed.t };
+    if (parsed.v1.some((sig) => sig.length === expected.length && timingSafeEqual(sig, expected)))
+      return { ok: true, timestamp: parsed.t };
   }
   return { ok: false, reason: 'mismatch' };
 }

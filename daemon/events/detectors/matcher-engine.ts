@@ -80,7 +80,9 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
     },
     why(cfg, event) {
       const m = cfg.matcher;
-      return m?.kind === 'window' && windows.coolingDown(`${cfg.id}|${groupOf(m, event)}`, options.clock.now()) ? 'cooldown' : 'matcher';
+      return m?.kind === 'window' && windows.coolingDown(`${cfg.id}|${groupOf(m, event)}`, options.clock.now())
+        ? 'cooldown'
+        : 'matcher';
     },
     forget(configuredId) {
       windows.forget(`${configuredId}|`);

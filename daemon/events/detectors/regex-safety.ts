@@ -15,14 +15,17 @@ const ALLOWED_FLAGS = /^[imsu]*$/;
 export function regexProblem(source: string, flags = ''): string | null {
   if (source.length === 0) return 'the regular expression is empty';
   if (source.length > MAX_REGEX) return `the regular expression is too long (at most ${MAX_REGEX} characters)`;
-  if (!ALLOWED_FLAGS.test(flags) || new Set(flags).size !== flags.length) return `flags may be i, m, s and u, each at most once (got '${flags}')`;
+  if (!ALLOWED_FLAGS.test(flags) || new Set(flags).size !== flags.length)
+    return `flags may be i, m, s and u, each at most once (got '${flags}')`;
   try {
     new RegExp(source, flags);
   } catch (err) {
     return `invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`;
   }
-  if (/\\[1-9]|\\k</.test(source.replace(/\\\\/g, ''))) return 'backreferences (\\1, \\k<name>) are not allowed: they make matching time unbounded';
-  if (/\(\?<?[=!]/.test(source.replace(/\\\\|\\\(/g, ''))) return 'lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: matching runs on a linear-time engine';
+  if (/\\[1-9]|\\k</.test(source.replace(/\\\\/g, '')))
+    return 'backreferences (\\1, \\k<name>) are not allowed: they make matching time unbounded';
+  if (/\(\?<?[=!]/.test(source.replace(/\\\\|\\\(/g, '')))
+    return 'lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: matching runs on a linear-time engine';
   try {
     compileLinear(source, flags);
   } catch (err) {

@@ -35,7 +35,8 @@ export function createWindowCounter(options: { maxEntries?: number } = {}): Wind
 
   const touch = (key: string): State => {
     let s = states.get(key);
-    if (s) states.delete(key); // re-insert: Map order is then least recently used first
+    if (s)
+      states.delete(key); // re-insert: Map order is then least recently used first
     else s = { times: [], cooldownUntil: 0 };
     states.set(key, s);
     return s;

@@ -36,8 +36,19 @@ export class EventIndex {
   /** Its columns and maps by name, live, for the snapshot to save or fill. */
   snapshotParts(): SnapshotParts {
     return {
-      arrays: { seqs: this.seqs, created: this.created, createdMax: this.createdMax, flags: this.flags, ...prefixed('correlation.', this.correlation.snapshotParts().arrays), ...prefixed('causation.', this.causation.snapshotParts().arrays) },
-      lists: { ...this.maps, ...prefixed('correlation.', this.correlation.snapshotParts().lists), ...prefixed('causation.', this.causation.snapshotParts().lists) },
+      arrays: {
+        seqs: this.seqs,
+        created: this.created,
+        createdMax: this.createdMax,
+        flags: this.flags,
+        ...prefixed('correlation.', this.correlation.snapshotParts().arrays),
+        ...prefixed('causation.', this.causation.snapshotParts().arrays),
+      },
+      lists: {
+        ...this.maps,
+        ...prefixed('correlation.', this.correlation.snapshotParts().lists),
+        ...prefixed('causation.', this.causation.snapshotParts().lists),
+      },
     };
   }
 
@@ -117,7 +128,8 @@ export class EventIndex {
   /** Approximate bytes held by the columns and index lists, for the memory report. */
   bytes(): number {
     let total = this.seqs.bytes() + this.created.bytes() + this.createdMax.bytes() + this.flags.bytes();
-    for (const map of Object.values(this.maps)) for (const [key, list] of map) total += key.length * 2 + list.length * 8 + 64;
+    for (const map of Object.values(this.maps))
+      for (const [key, list] of map) total += key.length * 2 + list.length * 8 + 64;
     return total + this.correlation.bytes() + this.causation.bytes();
   }
 

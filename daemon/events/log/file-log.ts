@@ -66,7 +66,12 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
   recovery.push(...scanned.recovery);
   core.continueAfter(core.index.lastSeq());
 
-  const snapshots = new PeriodicSnapshots(eventsDir, parts, useSnapshot, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
+  const snapshots = new PeriodicSnapshots(
+    eventsDir,
+    parts,
+    useSnapshot,
+    options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY,
+  );
   const writer: GroupCommitWriter<PreparedEvent> = new GroupCommitWriter({
     dir: eventsDir,
     io: options.io ?? nodeSegmentIo,
@@ -116,5 +121,8 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
 function snapshotParts(core: LogCore, store: SegmentStore): SnapshotParts {
   const index = core.index.snapshotParts();
   const files = store.snapshotParts();
-  return { arrays: { ...index.arrays, ...Object.fromEntries(Object.entries(files.arrays).map(([k, v]) => ['store.' + k, v])) }, lists: index.lists };
+  return {
+    arrays: { ...index.arrays, ...Object.fromEntries(Object.entries(files.arrays).map(([k, v]) => ['store.' + k, v])) },
+    lists: index.lists,
+  };
 }

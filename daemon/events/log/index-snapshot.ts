@@ -27,7 +27,11 @@ export interface Header {
  * trusted when every segment it covers is still there with the same size, except the last one,
  * which may have grown since (appends after the snapshot: the tail to scan).
  */
-export function readSnapshot(eventsDir: string, segments: number[], parts: SnapshotParts): { segment: number; offset: number } | null {
+export function readSnapshot(
+  eventsDir: string,
+  segments: number[],
+  parts: SnapshotParts,
+): { segment: number; offset: number } | null {
   const path = join(eventsDir, FILE);
   let data: Buffer;
   try {
@@ -38,13 +42,20 @@ export function readSnapshot(eventsDir: string, segments: number[], parts: Snaps
   try {
     const headerEnd = 4 + data.readUInt32LE(0);
     const header = JSON.parse(data.toString('utf8', 4, headerEnd)) as Header;
-    if (header.version !== VERSION || !coversStartOf(eventsDir, header.segments, segments) || expectedSize(header, headerEnd) !== data.length) return discard(path);
+    if (
+      header.version !== VERSION ||
+      !coversStartOf(eventsDir, header.segments, segments) ||
+      expectedSize(header, headerEnd) !== data.length
+    )
+      return discard(path);
     let offset = headerEnd;
     for (const { name, kind, length } of header.arrays) {
       const Kind = KINDS[kind];
       const bytes = length * Kind.BYTES_PER_ELEMENT;
       // Copied out of the file buffer (alignment, and so the buffer can be freed).
-      parts.arrays[name]!.replace(new Kind((data.buffer as ArrayBuffer).slice(data.byteOffset + offset, data.byteOffset + offset + bytes)));
+      parts.arrays[name]!.replace(
+        new Kind((data.buffer as ArrayBuffer).slice(data.byteOffset + offset, data.byteOffset + offset + bytes)),
+      );
       offset += bytes + ((8 - (bytes % 8)) % 8);
     }
     for (const { name, keys, counts } of header.lists) {
@@ -52,7 +63,14 @@ export function readSnapshot(eventsDir: string, segments: number[], parts: Snaps
       map.clear();
       keys.forEach((key, i) => {
         const bytes = counts[i]! * 4;
-        map.set(key, Array.from(new Uint32Array((data.buffer as ArrayBuffer).slice(data.byteOffset + offset, data.byteOffset + offset + bytes))));
+        map.set(
+          key,
+          Array.from(
+            new Uint32Array(
+              (data.buffer as ArrayBuffer).slice(data.byteOffset + offset, data.byteOffset + offset + bytes),
+            ),
+          ),
+        );
         offset += bytes;
       });
     }

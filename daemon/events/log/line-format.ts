@@ -34,7 +34,8 @@ export function decodeEventLine(line: string): EventRow | null {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const row = value as Record<string, unknown>;
-  if (parseEventId(row.id) === null || typeof row.type !== 'string' || typeof row.correlation_id !== 'string') return null;
+  if (parseEventId(row.id) === null || typeof row.type !== 'string' || typeof row.correlation_id !== 'string')
+    return null;
   if (!nullableString(row.agent_id) || !nullableString(row.session_id) || !nullableString(row.quest_id)) return null;
   if (!nullableString(row.causation_id) || typeof row.created_at !== 'string' || !('content' in row)) return null;
   if (Number.isNaN(Date.parse(row.created_at))) return null;

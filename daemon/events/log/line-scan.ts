@@ -48,7 +48,8 @@ export class LineScanner {
     if ((p = this.value(buf, expect(buf, p + 1, end, CAUSATION), end, false)) < 0) return false;
     out.causation_id = this.str;
     out.causationSeq = this.seq;
-    if ((p = this.value(buf, expect(buf, p + 1, end, CORRELATION) - 1, end, false)) < 0 || this.str === null) return false;
+    if ((p = this.value(buf, expect(buf, p + 1, end, CORRELATION) - 1, end, false)) < 0 || this.str === null)
+      return false;
     out.correlation_id = this.str;
     out.correlationSeq = this.seq;
     p = expect(buf, p + 1, end, CREATED);
@@ -112,6 +113,23 @@ function digits(buf: Buffer, from: number, len: number): number {
 
 /** `YYYY-MM-DDTHH:MM:SS.mmmZ` (what toISOString writes) without Date.parse; NaN for any other shape. */
 function parseIsoMillis(buf: Buffer, p: number): number {
-  if (buf[p + 4] !== 45 || buf[p + 7] !== 45 || buf[p + 10] !== 84 || buf[p + 13] !== 58 || buf[p + 16] !== 58 || buf[p + 19] !== 46 || buf[p + 23] !== 90) return NaN;
-  return Date.UTC(digits(buf, p, 4), digits(buf, p + 5, 2) - 1, digits(buf, p + 8, 2), digits(buf, p + 11, 2), digits(buf, p + 14, 2), digits(buf, p + 17, 2), digits(buf, p + 20, 3));
+  if (
+    buf[p + 4] !== 45 ||
+    buf[p + 7] !== 45 ||
+    buf[p + 10] !== 84 ||
+    buf[p + 13] !== 58 ||
+    buf[p + 16] !== 58 ||
+    buf[p + 19] !== 46 ||
+    buf[p + 23] !== 90
+  )
+    return NaN;
+  return Date.UTC(
+    digits(buf, p, 4),
+    digits(buf, p + 5, 2) - 1,
+    digits(buf, p + 8, 2),
+    digits(buf, p + 11, 2),
+    digits(buf, p + 14, 2),
+    digits(buf, p + 17, 2),
+    digits(buf, p + 20, 3),
+  );
 }

@@ -112,8 +112,10 @@ export class LogCore {
 const optionalId = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.length > 0);
 
 export function checkInput(input: NewEventRow): void {
-  if (typeof input?.type !== 'string' || input.type.length === 0) throw badRequest('An event needs a type.', ErrorCode.validationFailed);
+  if (typeof input?.type !== 'string' || input.type.length === 0)
+    throw badRequest('An event needs a type.', ErrorCode.validationFailed);
   for (const field of ['agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
-    if (!optionalId(input[field])) throw badRequest(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
+    if (!optionalId(input[field]))
+      throw badRequest(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
   }
 }

@@ -35,12 +35,20 @@ export function planQuery(query: LogQuery): PlannedQuery {
   let afterSeq: number | null = null;
   if (given(query.since_id)) {
     afterSeq = parseEventId(query.since_id);
-    if (afterSeq === null) throw badRequest(`since_id '${query.since_id}' is not an event id (evt_ followed by 16 digits).`, ErrorCode.validationFailed);
+    if (afterSeq === null)
+      throw badRequest(
+        `since_id '${query.since_id}' is not an event id (evt_ followed by 16 digits).`,
+        ErrorCode.validationFailed,
+      );
   }
   let sinceMs: number | null = null;
   if (given(query.since)) {
     sinceMs = Date.parse(query.since);
-    if (Number.isNaN(sinceMs)) throw badRequest(`since '${query.since}' is not an ISO timestamp (e.g. 2026-01-15T12:00:00Z).`, ErrorCode.validationFailed);
+    if (Number.isNaN(sinceMs))
+      throw badRequest(
+        `since '${query.since}' is not an ISO timestamp (e.g. 2026-01-15T12:00:00Z).`,
+        ErrorCode.validationFailed,
+      );
   }
   return { filters, afterSeq, sinceMs, limit: clampLimit(query.limit) };
 }

@@ -29,10 +29,26 @@ export interface ScanStart {
  * - a complete line that is not an event (bit rot, a hand edit) is skipped;
  * - a line whose id is not above the previous one is skipped, so positions stay in id order.
  */
-export function scanSegments(eventsDir: string, segments: number[], visit: (event: ScannedEvent) => void, from?: ScanStart): { recovery: string[]; tailSize: number } {
+export function scanSegments(
+  eventsDir: string,
+  segments: number[],
+  visit: (event: ScannedEvent) => void,
+  from?: ScanStart,
+): { recovery: string[]; tailSize: number } {
   const problems: string[] = [];
   let lastSeq = from?.lastSeq ?? 0;
-  const fields: IndexFields = { seq: 0, createdMs: 0, type: '', agent_id: null, session_id: null, quest_id: null, causation_id: null, correlation_id: '', causationSeq: -1, correlationSeq: -1 };
+  const fields: IndexFields = {
+    seq: 0,
+    createdMs: 0,
+    type: '',
+    agent_id: null,
+    session_id: null,
+    quest_id: null,
+    causation_id: null,
+    correlation_id: '',
+    causationSeq: -1,
+    correlationSeq: -1,
+  };
   const scanner = new LineScanner();
   const { recovery, tailSize } = readSegmentLines(
     eventsDir,
@@ -41,7 +57,8 @@ export function scanSegments(eventsDir: string, segments: number[], visit: (even
       const where = `${segmentName(segment)} line ${lineNo} (byte ${base + start})`;
       const ok = scanner.scan(data, start, end, fields) || decodeInto(data.toString('utf8', start, end), fields);
       if (!ok) problems.push(`${where}: skipped a corrupt line`);
-      else if (fields.seq <= lastSeq) problems.push(`${where}: skipped an event whose id is not above the previous one`);
+      else if (fields.seq <= lastSeq)
+        problems.push(`${where}: skipped an event whose id is not above the previous one`);
       else {
         lastSeq = fields.seq;
         visit({ fields, segment, offset: base + start, length: end - start });

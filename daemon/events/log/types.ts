@@ -5,7 +5,10 @@ import type { EventFilter, EventRow } from '../../runtime/services.js';
  * group commit, in-memory indexes rebuilt at start) and the in-memory one pass the same suite.
  * Reads are async like writes, so a database can implement the log behind the same seam.
  */
-export type NewEventRow = Omit<EventRow, 'id' | 'created_at' | 'correlation_id' | 'source'> & { correlation_id?: string | null; source?: EventRow['source'] };
+export type NewEventRow = Omit<EventRow, 'id' | 'created_at' | 'correlation_id' | 'source'> & {
+  correlation_id?: string | null;
+  source?: EventRow['source'];
+};
 
 export interface LogQuery extends EventFilter {
   /** Only events whose type starts with `<prefix>:`. */

@@ -68,7 +68,8 @@ export function parseSchedule(pattern: string, timezone?: string | null): Schedu
 }
 
 function checkSchedule(pattern: string, timezone?: string | null): ScheduleCheck {
-  if (!isSchedulePattern(pattern)) return { ok: false, reason: `a scheduled event's pattern starts with '${SCHEDULE_PREFIX}'` };
+  if (!isSchedulePattern(pattern))
+    return { ok: false, reason: `a scheduled event's pattern starts with '${SCHEDULE_PREFIX}'` };
   const tz = timezone ?? 'UTC';
   const tzProblem = timezoneProblem(tz);
   if (tzProblem) return { ok: false, reason: tzProblem };
@@ -79,27 +80,45 @@ function checkSchedule(pattern: string, timezone?: string | null): ScheduleCheck
 }
 
 function expandExpression(expression: string): { ok: true; fields: string } | { ok: false; reason: string } {
-  if (expression === '') return { ok: false, reason: "missing cron expression after 'schedule:' (e.g. 'schedule:*/5 * * * *' or 'schedule:@daily')" };
-  if (expression.length > MAX_EXPRESSION) return { ok: false, reason: `cron expression is too long (at most ${MAX_EXPRESSION} characters)` };
+  if (expression === '')
+    return {
+      ok: false,
+      reason: "missing cron expression after 'schedule:' (e.g. 'schedule:*/5 * * * *' or 'schedule:@daily')",
+    };
+  if (expression.length > MAX_EXPRESSION)
+    return { ok: false, reason: `cron expression is too long (at most ${MAX_EXPRESSION} characters)` };
   if (expression.startsWith('@')) {
     const name = expression.toLowerCase();
     // @reboot has no meaning for a scheduler that walks the clock: a daemon restart is not a point
     // in time the user chose, and firing on every restart would repeat work after each crash.
-    if (name === '@reboot') return { ok: false, reason: "'@reboot' is not supported: a restart is not a schedule (react to a session:start event instead)" };
+    if (name === '@reboot')
+      return {
+        ok: false,
+        reason: "'@reboot' is not supported: a restart is not a schedule (react to a session:start event instead)",
+      };
     const fields = NICKNAMES[name];
-    if (!fields) return { ok: false, reason: `unknown schedule name '${expression}': use @hourly, @daily, @weekly, @monthly, @yearly or @annually` };
+    if (!fields)
+      return {
+        ok: false,
+        reason: `unknown schedule name '${expression}': use @hourly, @daily, @weekly, @monthly, @yearly or @annually`,
+      };
     return { ok: true, fields };
   }
   const parts = expression.split(/\s+/);
   // Count the fields ourselves: cron-parser fills in missing fields and treats a 6th as seconds.
   if (parts.length !== 5) {
     const hint = parts.length > 5 ? ' (seconds and year fields are not supported)' : '';
-    return { ok: false, reason: `a cron expression has exactly 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}${hint}` };
+    return {
+      ok: false,
+      reason: `a cron expression has exactly 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}${hint}`,
+    };
   }
   for (let i = 0; i < 5; i++) {
     const part = parts[i]!;
     // `H` asks cron-parser for a random (hashed) value: the schedule would change from one parse to the next.
-    if (/h/i.test(part.replace(/(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat)/gi, ''))) {
+    if (
+      /h/i.test(part.replace(/(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat)/gi, ''))
+    ) {
       return { ok: false, reason: `${FIELDS[i]} field '${part}': hashed values (H) are not supported` };
     }
     const probe = parts.map((p, j) => (j === i ? p : '*')).join(' ');

@@ -10,7 +10,12 @@ export const DEFAULT_SCHEDULES: readonly NewConfiguredEvent[] = [
   {
     // Weekday mornings: a digest of what happened since the last one.
     type: 'schedule:0 8 * * 1-5',
-    tool_calls: [{ tool: 'quests.create', args: { title: 'Daily digest: summarise yesterday’s events, finished quests and open questions' } }],
+    tool_calls: [
+      {
+        tool: 'quests.create',
+        args: { title: 'Daily digest: summarise yesterday’s events, finished quests and open questions' },
+      },
+    ],
     enabled: false,
   },
   {
@@ -25,13 +30,20 @@ export const DEFAULT_SCHEDULES: readonly NewConfiguredEvent[] = [
   {
     // Hourly: a sweep for quests that have been in progress too long.
     type: 'schedule:@hourly',
-    tool_calls: [{ tool: 'quests.create', args: { title: 'Stale-quest check: list quests in progress for over 24 hours and nudge their agents' } }],
+    tool_calls: [
+      {
+        tool: 'quests.create',
+        args: { title: 'Stale-quest check: list quests in progress for over 24 hours and nudge their agents' },
+      },
+    ],
     enabled: false,
   },
   {
     // Monday at midnight: tidy-up of finished work.
     type: 'schedule:0 0 * * 1',
-    tool_calls: [{ tool: 'quests.create', args: { title: 'Weekly cleanup: archive done quests and stop idle sessions' } }],
+    tool_calls: [
+      { tool: 'quests.create', args: { title: 'Weekly cleanup: archive done quests and stop idle sessions' } },
+    ],
     enabled: false,
   },
 ];
@@ -40,6 +52,7 @@ export const DEFAULT_SCHEDULES: readonly NewConfiguredEvent[] = [
 export async function seedDefaultSchedules(events: Pick<EventsService, 'create'>): Promise<ConfiguredEvent[]> {
   const created: ConfiguredEvent[] = [];
   // One after the other: ids then sort in this order, and the listing reads like the list above.
-  for (const schedule of DEFAULT_SCHEDULES) created.push(await events.create({ ...schedule, tool_calls: structuredClone(schedule.tool_calls) }));
+  for (const schedule of DEFAULT_SCHEDULES)
+    created.push(await events.create({ ...schedule, tool_calls: structuredClone(schedule.tool_calls) }));
   return created;
 }

@@ -32,10 +32,17 @@ const NONE: DueTicks = { fire: [], dropped: 0 };
  * before now, passed in because the caller memoises it per expression within one walk (10 000
  * schedules often share a few expressions).
  */
-export function selectDueTicks(expr: CronExpression, fromMs: number, nowMs: number, latestDue: number | null, policy: DuePolicy): DueTicks {
+export function selectDueTicks(
+  expr: CronExpression,
+  fromMs: number,
+  nowMs: number,
+  latestDue: number | null,
+  policy: DuePolicy,
+): DueTicks {
   if (latestDue === null || latestDue <= fromMs) return NONE;
   const onTime = latestDue > nowMs - policy.graceMs;
-  if (policy.missed === 'skip') return onTime ? { fire: [{ at: latestDue, late: false }], dropped: 0 } : { fire: [], dropped: 1 };
+  if (policy.missed === 'skip')
+    return onTime ? { fire: [{ at: latestDue, late: false }], dropped: 0 } : { fire: [], dropped: 1 };
   if (policy.missed === 'latest') return { fire: [{ at: latestDue, late: !onTime }], dropped: 0 };
   const picked: number[] = [latestDue];
   let cursor = latestDue;

@@ -19,7 +19,12 @@ export const realTimer: SchedulerTimer = {
  * Runs `run` now, then just after every minute boundary, until stopped. A run is never started
  * while the previous one is in progress: the next is timed from when the last one finished.
  */
-export function createMinuteLoop(options: { clock: Clock; timer: SchedulerTimer; run: () => Promise<unknown>; onError?: (err: unknown) => void }) {
+export function createMinuteLoop(options: {
+  clock: Clock;
+  timer: SchedulerTimer;
+  run: () => Promise<unknown>;
+  onError?: (err: unknown) => void;
+}) {
   let handle: unknown = null;
   let running = false;
   const loop = (): void => {

@@ -54,7 +54,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const compiled = new Map<string, CronExpression>();
   const waiting = new Map<string, { key: string; next: number | null }>();
   /** Each event's checked pattern: validating costs several parses, so it is done once per event. */
-  const checks = new Map<string, { type: string; tz: string | null | undefined; check: ReturnType<typeof parseSchedule> }>();
+  const checks = new Map<
+    string,
+    { type: string; tz: string | null | undefined; check: ReturnType<typeof parseSchedule> }
+  >();
   /** When this process last saw an event inactive: the baseline if it is re-enabled. */
   const inactiveSeen = new Map<string, number>();
   let chain: Promise<unknown> = Promise.resolve();
@@ -87,14 +90,18 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       seen.add(cfg.id);
       const cursor = cursors.get(cfg.id);
       if (!(cfg.enabled && cfg.status === 'active')) {
-        if (!cursor || cursor.active) updates.push({ id: cfg.id, active: false, baseline: cursor?.baseline ?? isoAt(now) });
+        if (!cursor || cursor.active)
+          updates.push({ id: cfg.id, active: false, baseline: cursor?.baseline ?? isoAt(now) });
         inactiveSeen.set(cfg.id, now);
         waiting.delete(cfg.id);
         continue;
       }
       let entry = checks.get(cfg.id);
       if (!entry || entry.type !== cfg.type || entry.tz !== cfg.timezone) {
-        checks.set(cfg.id, (entry = { type: cfg.type, tz: cfg.timezone, check: parseSchedule(cfg.type, cfg.timezone) }));
+        checks.set(
+          cfg.id,
+          (entry = { type: cfg.type, tz: cfg.timezone, check: parseSchedule(cfg.type, cfg.timezone) }),
+        );
       }
       const check = entry.check;
       if (!check.ok) {

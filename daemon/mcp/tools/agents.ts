@@ -4,7 +4,7 @@ import { defineTool } from './types.js';
 
 const input = z.object({
   action: z.enum(['list', 'create']),
-  name: z.string().min(1).max(100).optional().describe('create: the agent\'s name (required).'),
+  name: z.string().min(1).max(100).optional().describe("create: the agent's name (required)."),
   role: z.string().min(1).max(100).optional().describe('create: a role, which message_to can address.'),
 });
 

@@ -10,7 +10,11 @@ const input = z.object({
 export const messageToTool = defineTool({
   name: 'message_to',
   title: 'Message an agent',
-  description: 'Sends a message to an agent of the Company, by agent id or by role. Answers which agent got it and in which session.',
+  description:
+    'Sends a message to an agent of the Company, by agent id or by role. Answers which agent got it and in which session.',
   input,
-  run: async (args, ctx) => ({ ok: true, ...(await (await ctx.services()).messageTo({ to: args.to, text: args.text })) }),
+  run: async (args, ctx) => ({
+    ok: true,
+    ...(await (await ctx.services()).messageTo({ to: args.to, text: args.text })),
+  }),
 });

@@ -12,25 +12,44 @@ const input = z.object({
   status: status.optional().describe('update: the new status; list: filter.'),
   result: z.unknown().optional().describe('update: what the quest produced.'),
   agent_id: z.string().min(1).nullable().optional().describe('create/update: the agent on it; list: filter.'),
-  session_id: z.string().min(1).nullable().optional().describe('create/update: the session it belongs to; list: filter.'),
+  session_id: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('create/update: the session it belongs to; list: filter.'),
 });
 
 /** Quests of the key's Company: the same services as /api/quests. */
 export const questsTool = defineTool({
   name: 'quests',
   title: 'Quests',
-  description: 'Quests (units of work) of the Company. Actions: create {title, agent_id?, session_id?}, list {status?, agent_id?, session_id?}, get {id}, update {id, status?, result?, title?, agent_id?, session_id?}.',
+  description:
+    'Quests (units of work) of the Company. Actions: create {title, agent_id?, session_id?}, list {status?, agent_id?, session_id?}, get {id}, update {id, status?, result?, title?, agent_id?, session_id?}.',
   input,
   run: async (args, ctx) => {
     const quests = (await ctx.services()).quests;
     switch (args.action) {
       case 'create': {
         const a = requireFields(args, 'create', 'title');
-        return { ok: true, quest: await quests.create({ title: a.title, agent_id: a.agent_id ?? null, session_id: a.session_id ?? null }) };
+        return {
+          ok: true,
+          quest: await quests.create({
+            title: a.title,
+            agent_id: a.agent_id ?? null,
+            session_id: a.session_id ?? null,
+          }),
+        };
       }
       case 'list': {
-        const filter = { status: args.status, agent_id: args.agent_id ?? undefined, session_id: args.session_id ?? undefined };
-        return { quests: await quests.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
+        const filter = {
+          status: args.status,
+          agent_id: args.agent_id ?? undefined,
+          session_id: args.session_id ?? undefined,
+        };
+        return {
+          quests: await quests.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))),
+        };
       }
       case 'get': {
         const a = requireFields(args, 'get', 'id');
@@ -38,8 +57,20 @@ export const questsTool = defineTool({
       }
       case 'update': {
         const a = requireFields(args, 'update', 'id');
-        const change = { status: a.status, result: a.result, title: a.title, agent_id: a.agent_id, session_id: a.session_id };
-        return { ok: true, quest: await quests.update(a.id, Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))) };
+        const change = {
+          status: a.status,
+          result: a.result,
+          title: a.title,
+          agent_id: a.agent_id,
+          session_id: a.session_id,
+        };
+        return {
+          ok: true,
+          quest: await quests.update(
+            a.id,
+            Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)),
+          ),
+        };
       }
     }
   },

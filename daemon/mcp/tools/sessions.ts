@@ -8,7 +8,13 @@ const input = z.object({
   id: z.string().min(1).optional().describe('get, stop: the session.'),
   agent_id: z.string().min(1).optional().describe('create: the agent (required); list: filter.'),
   gateway_channel_id: z.string().min(1).max(200).optional().describe('create: the channel the session talks on.'),
-  context_budget: z.number().int().min(1).nullable().optional().describe('create: characters of transcript before context:budget:exceeded (default 100000; null: none).'),
+  context_budget: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('create: characters of transcript before context:budget:exceeded (default 100000; null: none).'),
   status: z.enum(['active', 'stopped']).optional().describe('list: filter.'),
 });
 
@@ -16,14 +22,17 @@ const input = z.object({
 export const sessionsTool = defineTool({
   name: 'sessions',
   title: 'Agent sessions',
-  description: 'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?, context_budget?}, stop {id}.',
+  description:
+    'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?, context_budget?}, stop {id}.',
   input,
   run: async (args, ctx) => {
     const sessions = (await ctx.services()).sessions;
     switch (args.action) {
       case 'list': {
         const filter = { agent_id: args.agent_id, status: args.status };
-        return { sessions: await sessions.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))) };
+        return {
+          sessions: await sessions.list(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined))),
+        };
       }
       case 'get': {
         const a = requireFields(args, 'get', 'id');
@@ -31,7 +40,11 @@ export const sessionsTool = defineTool({
       }
       case 'create': {
         const a = requireFields(args, 'create', 'agent_id');
-        const input = { agent_id: a.agent_id, gateway_channel_id: a.gateway_channel_id ?? null, ...(a.context_budget !== undefined ? { context_budget: a.context_budget } : {}) };
+        const input = {
+          agent_id: a.agent_id,
+          gateway_channel_id: a.gateway_channel_id ?? null,
+          ...(a.context_budget !== undefined ? { context_budget: a.context_budget } : {}),
+        };
         return { ok: true, session: await sessions.create(input) };
       }
       case 'stop': {

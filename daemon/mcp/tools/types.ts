@@ -23,7 +23,12 @@ export interface McpTool<S extends z.ZodObject = z.ZodObject> {
   /** The structured result's shape, shown as `outputSchema` (clients validate structuredContent against it). */
   output?: z.ZodObject;
   /** MCP tool annotations: hints for clients (read-only, destructive). */
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
   run(args: z.infer<S>, ctx: ToolContext): Promise<Record<string, unknown>>;
 }
 

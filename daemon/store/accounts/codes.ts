@@ -12,12 +12,17 @@ import type { AccountTables } from './tables.js';
 export function createCodeStore(t: AccountTables): CodeStore {
   const { space, codes } = t;
   const sweeper = createSweeper(codes, t.meta, (c) => c.id);
-  const end = (row: CodeRecord, atIso: string, extra: Partial<CodeRecord> = {}): CodeRecord => ({ ...row, ...extra, ended_at: atIso });
+  const end = (row: CodeRecord, atIso: string, extra: Partial<CodeRecord> = {}): CodeRecord => ({
+    ...row,
+    ...extra,
+    ended_at: atIso,
+  });
   return {
     issue: (record) =>
       space.write((tx) => {
         // A new code invalidates the old ones of the same purpose and address.
-        for (const c of codes.lookup('live_email', `${record.purpose}|${record.email}`)) tx.put(codes, end(c, record.created_at));
+        for (const c of codes.lookup('live_email', `${record.purpose}|${record.email}`))
+          tx.put(codes, end(c, record.created_at));
         tx.put(codes, structuredClone(record));
         sweeper.sweep(tx, Date.parse(record.created_at));
       }),

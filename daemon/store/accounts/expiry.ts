@@ -37,7 +37,11 @@ export interface Sweeper {
   sweep(tx: Tx, nowMs: number): void;
 }
 
-export function createSweeper<T extends object>(table: Table<T>, meta: Table<MetaRecord>, idOf: (r: T) => string): Sweeper {
+export function createSweeper<T extends object>(
+  table: Table<T>,
+  meta: Table<MetaRecord>,
+  idOf: (r: T) => string,
+): Sweeper {
   const cursorId = `sweep:${table.name}`;
   return {
     sweep(tx, nowMs) {

@@ -22,7 +22,8 @@ interface Part {
 }
 
 const DAY = 24 * 3600_000;
-const ms = (iso: unknown, plus = 0) => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) + plus : Number.MAX_SAFE_INTEGER);
+const ms = (iso: unknown, plus = 0) =>
+  typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) + plus : Number.MAX_SAFE_INTEGER;
 
 function partsOf(t: AccountTables): Record<string, Part[]> {
   const p = <T extends object>(table: Table<T>, field: string, deadMs?: (row: T) => number): Part => ({
@@ -51,7 +52,11 @@ function partsOf(t: AccountTables): Record<string, Part[]> {
 /** The lowdb file names of earlier releases, in the order they are imported. */
 export const LEGACY_FILES = ['accounts', 'outbox', 'companies', 'keys', 'factors'] as const;
 
-export async function importLegacyFiles(dataDir: string, t: AccountTables, options: { outboxMax: number; nowMs: number }): Promise<string[]> {
+export async function importLegacyFiles(
+  dataDir: string,
+  t: AccountTables,
+  options: { outboxMax: number; nowMs: number },
+): Promise<string[]> {
   const done: string[] = [];
   const parts = partsOf(t);
   for (const name of LEGACY_FILES) {
@@ -64,7 +69,8 @@ export async function importLegacyFiles(dataDir: string, t: AccountTables, optio
         for (const part of parts[name]!) {
           // The old stores dropped ended rows at their next write; those are left in the backup only.
           const rows = rowsOf(doc, part.field, name === 'outbox' ? options.outboxMax : Infinity);
-          for (const row of rows) if (!part.deadMs || part.deadMs(row as never) > options.nowMs) tx.put(part.table, row);
+          for (const row of rows)
+            if (!part.deadMs || part.deadMs(row as never) > options.nowMs) tx.put(part.table, row);
         }
         tx.put(t.meta, { id: markerId, imported_at: new Date(options.nowMs).toISOString() } satisfies MetaRecord);
       });
@@ -90,7 +96,9 @@ function readDocument(file: string): Rows {
 }
 
 function rowsOf(doc: Rows, field: string, keepLast: number): object[] {
-  const rows = Array.isArray(doc[field]) ? (doc[field] as unknown[]).filter((r): r is object => Boolean(r) && typeof r === 'object') : [];
+  const rows = Array.isArray(doc[field])
+    ? (doc[field] as unknown[]).filter((r): r is object => Boolean(r) && typeof r === 'object')
+    : [];
   return rows.length > keepLast ? rows.slice(rows.length - keepLast) : rows;
 }
 

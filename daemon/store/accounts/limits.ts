@@ -28,7 +28,8 @@ export function createLimitStore(t: AccountTables): LimitStore {
         let waitMs = 0;
         for (const rule of rules) {
           const inWindow = times.filter((at) => at > nowMs - rule.windowMs);
-          if (inWindow.length >= rule.limit) waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs);
+          if (inWindow.length >= rule.limit)
+            waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs);
         }
         if (waitMs > 0) return waitMs;
         times.push(nowMs);

@@ -27,8 +27,19 @@ export function createOutbox(t: AccountTables, deps: OutboxDeps): MailOutbox {
   const unseal = (m: SealedMail): MailMessage => {
     const hit = opened.get(m.id);
     if (hit) return { ...hit };
-    const { subject, text, code, link } = JSON.parse(deps.sealer.open(m.sealed)) as Partial<Pick<MailMessage, 'subject'>> & Pick<MailMessage, 'text' | 'code' | 'link'>;
-    const message = { id: m.id, to: m.to, subject: subject ?? m.subject ?? '', text, code, link, created_at: m.created_at };
+    const { subject, text, code, link } = JSON.parse(deps.sealer.open(m.sealed)) as Partial<
+      Pick<MailMessage, 'subject'>
+    > &
+      Pick<MailMessage, 'text' | 'code' | 'link'>;
+    const message = {
+      id: m.id,
+      to: m.to,
+      subject: subject ?? m.subject ?? '',
+      text,
+      code,
+      link,
+      created_at: m.created_at,
+    };
     opened.set(m.id, message);
     return { ...message };
   };
@@ -37,7 +48,14 @@ export function createOutbox(t: AccountTables, deps: OutboxDeps): MailOutbox {
       const row: SealedMail = {
         id: deps.ids('mail'),
         to: message.to,
-        sealed: deps.sealer.seal(JSON.stringify({ subject: message.subject, text: message.text, code: message.code ?? null, link: message.link ?? null })),
+        sealed: deps.sealer.seal(
+          JSON.stringify({
+            subject: message.subject,
+            text: message.text,
+            code: message.code ?? null,
+            link: message.link ?? null,
+          }),
+        ),
         created_at: isoAt(deps.clock.now()),
       };
       await space.write((tx) => {

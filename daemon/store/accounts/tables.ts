@@ -48,7 +48,11 @@ export const codeSpec: TableSpec<CodeRecord> = {
   },
 };
 
-export const mailSpec: TableSpec<SealedMail> = { name: 'mail', id: (m) => m.id, indexes: { to: (m) => m.to.toLowerCase() } };
+export const mailSpec: TableSpec<SealedMail> = {
+  name: 'mail',
+  id: (m) => m.id,
+  indexes: { to: (m) => m.to.toLowerCase() },
+};
 
 export const companySpec: TableSpec<CompanyRecord> = {
   name: 'companies',
@@ -78,16 +82,40 @@ export const challengeSpec: TableSpec<ChallengeRecord> = {
   },
 };
 
-export const passkeySpec: TableSpec<PasskeyRecord> = { name: 'passkeys', id: (p) => p.id, indexes: { user: (p) => p.user_id } };
+export const passkeySpec: TableSpec<PasskeyRecord> = {
+  name: 'passkeys',
+  id: (p) => p.id,
+  indexes: { user: (p) => p.user_id },
+};
 export const walletSpec: TableSpec<WalletLink> = { name: 'wallets', id: (w) => w.address };
 
-export const rateBucketSpec: TableSpec<RateBucketRecord> = { name: 'rate_buckets', id: (b) => b.id, indexes: { dead: (b) => deadKey(b.exp) } };
-export const failureSpec: TableSpec<FailureRecord> = { name: 'failures', id: (f) => f.id, indexes: { dead: (f) => deadKey(f.exp) } };
+export const rateBucketSpec: TableSpec<RateBucketRecord> = {
+  name: 'rate_buckets',
+  id: (b) => b.id,
+  indexes: { dead: (b) => deadKey(b.exp) },
+};
+export const failureSpec: TableSpec<FailureRecord> = {
+  name: 'failures',
+  id: (f) => f.id,
+  indexes: { dead: (f) => deadKey(f.exp) },
+};
 
 /** Every table of the accounts space. The throttles' tables hold counters, not account data. */
 export const ACCOUNT_TABLE_SPECS: readonly TableSpec<object>[] = [
-  metaSpec, userSpec, inviteSpec, sessionSpec, codeSpec, mailSpec, companySpec, secretKeySpec, accountKeySpec,
-  challengeSpec, passkeySpec, walletSpec, rateBucketSpec, failureSpec,
+  metaSpec,
+  userSpec,
+  inviteSpec,
+  sessionSpec,
+  codeSpec,
+  mailSpec,
+  companySpec,
+  secretKeySpec,
+  accountKeySpec,
+  challengeSpec,
+  passkeySpec,
+  walletSpec,
+  rateBucketSpec,
+  failureSpec,
 ] as unknown as TableSpec<object>[];
 export const THROTTLE_TABLES: readonly string[] = [rateBucketSpec.name, failureSpec.name];
 

@@ -23,11 +23,13 @@ export function createUserStore(t: AccountTables): UserStore {
     findById: async (id) => users.get(id),
     findByEmail: async (email) => users.first('email', email.toLowerCase()),
     create: (user) =>
-      space.write((tx) => {
-        if (emailTaken(user.email)) throw new StoreConflict('email_taken', 'a user with this e-mail exists');
-        // A copy: the engine freezes what it stores, and the caller's object stays theirs.
-        tx.put(users, structuredClone(user));
-      }).then(() => users.get(user.id)!),
+      space
+        .write((tx) => {
+          if (emailTaken(user.email)) throw new StoreConflict('email_taken', 'a user with this e-mail exists');
+          // A copy: the engine freezes what it stores, and the caller's object stays theirs.
+          tx.put(users, structuredClone(user));
+        })
+        .then(() => users.get(user.id)!),
     setTier: (id, tier) =>
       space.write((tx) => {
         const user = users.get(id);

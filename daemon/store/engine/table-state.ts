@@ -82,7 +82,11 @@ export class TableState<T extends object> implements Table<T> {
     if (typeof bucket === 'string') {
       if (bucket === id) return;
       const other = this.firstPut.get(bucket)!;
-      byKey.set(key, { ids: new Set(other < order ? [bucket, id] : [id, bucket]), last: Math.max(other, order), sorted: true });
+      byKey.set(key, {
+        ids: new Set(other < order ? [bucket, id] : [id, bucket]),
+        last: Math.max(other, order),
+        sorted: true,
+      });
       return;
     }
     bucket.ids.add(id);

@@ -1,7 +1,9 @@
 import type { Change } from '../engine/memory-space.js';
 
 /** A change as it is stored: the record's id written beside it, so a replay needs no table spec. */
-export type StoredChange = { op: 'put'; table: string; id: string; record: object } | { op: 'remove'; table: string; id: string };
+export type StoredChange =
+  | { op: 'put'; table: string; id: string; record: object }
+  | { op: 'remove'; table: string; id: string };
 
 export interface JournalEntry {
   /** The write's number: 1, 2, 3… in the order the writes were made. A snapshot covers every entry up to its `seq`. */
@@ -15,7 +17,12 @@ export interface JournalEntry {
  * crash keeps all of them or none (a torn line is cut at the next open).
  */
 export function encodeEntry(seq: number, changes: Change[], idOf: (table: string, record: object) => string): string {
-  const stored = changes.map((c): StoredChange => (c.op === 'put' ? { op: 'put', table: c.table, id: idOf(c.table, c.record), record: c.record } : { op: 'remove', table: c.table, id: c.id }));
+  const stored = changes.map(
+    (c): StoredChange =>
+      c.op === 'put'
+        ? { op: 'put', table: c.table, id: idOf(c.table, c.record), record: c.record }
+        : { op: 'remove', table: c.table, id: c.id },
+  );
   return JSON.stringify({ seq, changes: stored });
 }
 
@@ -28,7 +35,14 @@ export function decodeEntry(line: string): JournalEntry | null {
     return null;
   }
   const entry = value as JournalEntry;
-  if (typeof entry !== 'object' || entry === null || !Number.isSafeInteger(entry.seq) || entry.seq < 1 || !Array.isArray(entry.changes)) return null;
+  if (
+    typeof entry !== 'object' ||
+    entry === null ||
+    !Number.isSafeInteger(entry.seq) ||
+    entry.seq < 1 ||
+    !Array.isArray(entry.changes)
+  )
+    return null;
   return entry.changes.every(isStoredChange) ? entry : null;
 }
 

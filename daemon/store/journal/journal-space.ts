@@ -110,13 +110,23 @@ export class JournalRecordSpace extends MemorySpace {
 
   stats(): JournalStats {
     const { batches, syncs, appends } = this.writer.stats;
-    return { entries: appends, batches, syncs, snapshots: this.snapshots, bytes_since_snapshot: this.since.bytes, entries_since_snapshot: this.since.entries, snapshot_longest_step_ms: this.timing.longestSliceMs };
+    return {
+      entries: appends,
+      batches,
+      syncs,
+      snapshots: this.snapshots,
+      bytes_since_snapshot: this.since.bytes,
+      entries_since_snapshot: this.since.entries,
+      snapshot_longest_step_ms: this.timing.longestSliceMs,
+    };
   }
 
   protected override persist(changes: Change[], undo: Change[]): Promise<void> {
     if (this.closed || !this.writer.healthy) {
       this.apply(undo);
-      return Promise.reject(new Error(this.closed ? 'the store is closed' : 'the store could not write to disk and refuses further writes'));
+      return Promise.reject(
+        new Error(this.closed ? 'the store is closed' : 'the store could not write to disk and refuses further writes'),
+      );
     }
     const seq = ++this.seq;
     const line = encodeEntry(seq, changes, (table, record) => this.tables.get(table)!.spec.id(record));
@@ -127,8 +137,11 @@ export class JournalRecordSpace extends MemorySpace {
     this.durability.durableUpTo(batch.at(-1)!.item.seq);
     for (const w of batch) this.since.bytes += w.length + 1;
     this.since.entries += batch.length;
-    const due = this.since.bytes >= Math.max(this.tuning.snapshotBytes, this.snapshotBytes / 2) || this.since.entries >= this.tuning.snapshotEntries;
-    if (due && !this.compacting && !this.closed) this.compacting = this.compactNow().finally(() => (this.compacting = null));
+    const due =
+      this.since.bytes >= Math.max(this.tuning.snapshotBytes, this.snapshotBytes / 2) ||
+      this.since.entries >= this.tuning.snapshotEntries;
+    if (due && !this.compacting && !this.closed)
+      this.compacting = this.compactNow().finally(() => (this.compacting = null));
   }
 
   private onFailed(entries: Entry[]): void {
@@ -139,7 +152,11 @@ export class JournalRecordSpace extends MemorySpace {
 
   private async compactNow(): Promise<void> {
     try {
-      const host = { dir: this.dir, capture: () => this.capture(), whenDurable: (seq: number) => this.durability.when(seq, this.markAtCapture) };
+      const host = {
+        dir: this.dir,
+        capture: () => this.capture(),
+        whenDurable: (seq: number) => this.durability.when(seq, this.markAtCapture),
+      };
       const size = await compact(host, this.timing);
       if (size !== null) {
         this.snapshotBytes = size;
@@ -157,7 +174,8 @@ export class JournalRecordSpace extends MemorySpace {
   private capture(): CapturedState {
     const segment = this.writer.requestRoll();
     const tables: CapturedTable[] = [];
-    for (const [name, state] of this.tables) tables.push({ name, records: Array.from(state.all()), idOf: (r) => state.spec.id(r) });
+    for (const [name, state] of this.tables)
+      tables.push({ name, records: Array.from(state.all()), idOf: (r) => state.spec.id(r) });
     for (const [name, rows] of this.rows) {
       const ids = [...rows.keys()];
       tables.push({ name, records: [...rows.values()], idOf: (_, i) => ids[i]! });

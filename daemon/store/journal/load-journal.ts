@@ -31,7 +31,9 @@ export interface LoadedJournal {
  */
 export function loadJournal(dir: string): LoadedJournal {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const recovery = removeTempFiles(dir).map((name) => `${name}: removed the leftover of a snapshot a crash interrupted`);
+  const recovery = removeTempFiles(dir).map(
+    (name) => `${name}: removed the leftover of a snapshot a crash interrupted`,
+  );
   const snapshot = readSnapshotFile(dir);
   recovery.push(...(snapshot?.problems ?? []));
   let segments = listSegments(dir);
@@ -51,7 +53,8 @@ export function loadJournal(dir: string): LoadedJournal {
     const entry = decodeEntry(data.toString('utf8', start, end));
     if (entry === null) return void recovery.push(`${where}: skipped a corrupt entry`);
     if (entry.seq <= snapshotSeq) return; // already in the snapshot
-    if (entry.seq <= lastSeq) return void recovery.push(`${where}: skipped an entry whose number is not above the previous one`);
+    if (entry.seq <= lastSeq)
+      return void recovery.push(`${where}: skipped an entry whose number is not above the previous one`);
     lastSeq = entry.seq;
     applyStored(rows, entry.changes);
     bytesSinceSnapshot += end - start + 1;

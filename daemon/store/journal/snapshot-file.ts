@@ -34,7 +34,11 @@ export interface CapturedState {
  * longest slice, for the benchmark). Nothing is in place
  * until `commit` (synced, renamed, folder synced).
  */
-export async function writeSnapshotFile(dir: string, state: CapturedState, timing = { longestSliceMs: 0 }): Promise<AtomicFileWriter> {
+export async function writeSnapshotFile(
+  dir: string,
+  state: CapturedState,
+  timing = { longestSliceMs: 0 },
+): Promise<AtomicFileWriter> {
   const file = await AtomicFileWriter.create(dir, SNAPSHOT_FILE);
   try {
     let records = 0;
@@ -105,7 +109,13 @@ export function readSnapshotFile(dir: string): LoadedSnapshot | null {
   let records = 0;
   for (let i = 1; i < lines.length - (end?.end ? 1 : 0); i++) {
     const row = parse(lines[i]!) as { table?: unknown; id?: unknown; record?: unknown } | null;
-    if (!row || typeof row.table !== 'string' || typeof row.id !== 'string' || typeof row.record !== 'object' || row.record === null) {
+    if (
+      !row ||
+      typeof row.table !== 'string' ||
+      typeof row.id !== 'string' ||
+      typeof row.record !== 'object' ||
+      row.record === null
+    ) {
       problems.push(`${SNAPSHOT_FILE} line ${i + 1}: skipped a corrupt record line`);
       continue;
     }
@@ -114,7 +124,10 @@ export function readSnapshotFile(dir: string): LoadedSnapshot | null {
     table.set(row.id, row.record);
     records++;
   }
-  if (!end?.end || end.records !== records) problems.push(`${SNAPSHOT_FILE}: incomplete (${records} records read${end?.end ? `, ${end.records} written` : ', no end line'})`);
+  if (!end?.end || end.records !== records)
+    problems.push(
+      `${SNAPSHOT_FILE}: incomplete (${records} records read${end?.end ? `, ${end.records} written` : ', no end line'})`,
+    );
   return { seq: header.seq!, segment: header.segment!, rows, intact: problems.length === 0, problems };
 }
 

@@ -22,7 +22,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
       return JSON.parse(text) as T;
     } catch {
       // Renames are atomic, so this is damage from outside svc; refuse rather than start empty and overwrite it.
-      throw new Error(`data file ${this.file} is not valid JSON; restore it from a backup or move it away to start empty`);
+      throw new Error(
+        `data file ${this.file} is not valid JSON; restore it from a backup or move it away to start empty`,
+      );
     }
   }
 

@@ -31,7 +31,9 @@ export function checkDatabaseUrl(url: string): void {
 
 /** `postgres://svc:***@db:5432/svc`: the URL as it may be shown (in the userinfo or as a parameter). */
 export function redactDatabaseUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^@/?#]*@/i, '$1:***@')
+    .replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /** Opens the pool and proves the server answers (so a wrong host fails at start, not on a request). */

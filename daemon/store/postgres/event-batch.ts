@@ -32,7 +32,11 @@ WITH head AS (
 SELECT last_seq, pg_notify($11::text, json_build_object('company', $1::text, 'last_id', 'evt_' || lpad(last_seq::text, 16, '0'))::text)
 FROM head`;
 
-export async function writeEventBatch(pool: pg.Pool, company: string, batch: readonly PendingEvent[]): Promise<EventRow[]> {
+export async function writeEventBatch(
+  pool: pg.Pool,
+  company: string,
+  batch: readonly PendingEvent[],
+): Promise<EventRow[]> {
   const column = <K extends keyof PendingEvent>(key: K) => batch.map((p) => p[key]);
   const { rows } = await pool.query<{ last_seq: string }>(WRITE_BATCH, [
     company,
@@ -92,7 +96,11 @@ export class EventBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
-        const rows = await writeEventBatch(this.pool, this.company, batch.map((w) => w.event));
+        const rows = await writeEventBatch(
+          this.pool,
+          this.company,
+          batch.map((w) => w.event),
+        );
         batch.forEach((w, i) => w.resolve(rows[i]!));
       } catch (err) {
         // The transaction rolled back: none of the batch is stored, and each caller hears so.

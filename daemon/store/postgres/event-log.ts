@@ -40,7 +40,10 @@ export function openPostgresEventLog(options: PostgresEventLogOptions): Postgres
     async get(id) {
       const seq = parseEventId(id);
       if (seq === null) return undefined;
-      const { rows } = await pool.query<StoredEvent>(`SELECT ${EVENT_COLUMNS} FROM svc_events WHERE company_id = $1 AND seq = $2`, [company, seq]);
+      const { rows } = await pool.query<StoredEvent>(
+        `SELECT ${EVENT_COLUMNS} FROM svc_events WHERE company_id = $1 AND seq = $2`,
+        [company, seq],
+      );
       return rows[0] ? rowFromStored(rows[0], formatEventId) : undefined;
     },
     async query(query) {
@@ -49,7 +52,10 @@ export function openPostgresEventLog(options: PostgresEventLogOptions): Postgres
       return pageOf(rows, sql.limit);
     },
     async lastId() {
-      const { rows } = await pool.query<{ last_seq: string }>('SELECT last_seq FROM svc_event_heads WHERE company_id = $1', [company]);
+      const { rows } = await pool.query<{ last_seq: string }>(
+        'SELECT last_seq FROM svc_event_heads WHERE company_id = $1',
+        [company],
+      );
       return rows[0] ? formatEventId(Number(rows[0].last_seq)) : null;
     },
     async subscribe(listener) {

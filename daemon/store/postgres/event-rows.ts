@@ -29,7 +29,8 @@ export interface PendingEvent {
 export function prepareEvent(input: NewEventRow, clock: Clock): PendingEvent {
   checkInput(input);
   for (const field of ['type', 'agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
-    if (typeof input[field] === 'string' && input[field]!.includes('\u0000')) throw badRequest(`${field} must not contain a NUL character.`, ErrorCode.validationFailed);
+    if (typeof input[field] === 'string' && input[field]!.includes('\u0000'))
+      throw badRequest(`${field} must not contain a NUL character.`, ErrorCode.validationFailed);
   }
   let content: string | undefined;
   try {
@@ -80,7 +81,8 @@ export interface StoredEvent {
 }
 
 /** The columns every read selects, in the order StoredEvent names them. */
-export const EVENT_COLUMNS = 'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content';
+export const EVENT_COLUMNS =
+  'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content';
 
 export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => string): EventRow {
   return {

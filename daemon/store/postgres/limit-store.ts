@@ -12,7 +12,8 @@ export function waitForHit(times: readonly number[], rules: readonly WindowRule[
   let waitMs = 0;
   for (const rule of rules) {
     const inWindow = times.filter((at) => at > nowMs - rule.windowMs);
-    if (inWindow.length >= rule.limit) waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs);
+    if (inWindow.length >= rule.limit)
+      waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs);
   }
   return waitMs;
 }
@@ -33,7 +34,10 @@ export function createPostgresLimitStore(pool: pg.Pool): LimitStore {
   return {
     async hit(key, rules, nowMs) {
       if (++hits % SWEEP_EVERY === 0) {
-        await pool.query('DELETE FROM svc_rate_hits WHERE key IN (SELECT key FROM svc_rate_hits WHERE expires_at <= $1 LIMIT 100)', [nowMs]);
+        await pool.query(
+          'DELETE FROM svc_rate_hits WHERE key IN (SELECT key FROM svc_rate_hits WHERE expires_at <= $1 LIMIT 100)',
+          [nowMs],
+        );
       }
       const longest = Math.max(...rules.map((r) => r.windowMs));
       return withTransaction(pool, async (client) => {
@@ -48,7 +52,11 @@ export function createPostgresLimitStore(pool: pg.Pool): LimitStore {
         const waitMs = waitForHit(times, rules, nowMs);
         if (waitMs > 0) return waitMs;
         times.push(nowMs);
-        await client.query('UPDATE svc_rate_hits SET hits = $2::bigint[], expires_at = $3 WHERE key = $1', [key, times, nowMs + longest]);
+        await client.query('UPDATE svc_rate_hits SET hits = $2::bigint[], expires_at = $3 WHERE key = $1', [
+          key,
+          times,
+          nowMs + longest,
+        ]);
         return null;
       });
     },
@@ -56,12 +64,18 @@ export function createPostgresLimitStore(pool: pg.Pool): LimitStore {
       await pool.query('DELETE FROM svc_rate_hits WHERE key = $1', [key]);
     },
     async lockedFor(key, nowMs) {
-      const { rows } = await pool.query<{ locked_until: string }>('SELECT locked_until FROM svc_failures WHERE key = $1', [key]);
+      const { rows } = await pool.query<{ locked_until: string }>(
+        'SELECT locked_until FROM svc_failures WHERE key = $1',
+        [key],
+      );
       const lock = Number(rows[0]?.locked_until ?? 0);
       return lock > nowMs ? lock - nowMs : null;
     },
     async failures(key, nowMs) {
-      const { rows } = await pool.query<{ failures: number; locked_until: string }>('SELECT failures, locked_until FROM svc_failures WHERE key = $1', [key]);
+      const { rows } = await pool.query<{ failures: number; locked_until: string }>(
+        'SELECT failures, locked_until FROM svc_failures WHERE key = $1',
+        [key],
+      );
       return failuresOf(rows[0], nowMs);
     },
     async fail(key, nowMs, rule) {

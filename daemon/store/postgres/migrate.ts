@@ -20,7 +20,10 @@ export interface MigrationResult {
  * at once, the second waits for the first to commit, then finds nothing left to do. A migration
  * that fails rolls everything back, so the database is never left half-migrated.
  */
-export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationResult> {
+export async function runMigrations(
+  pool: pg.Pool,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<MigrationResult> {
   const known = Math.max(0, ...migrations.map((m) => m.version));
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -30,17 +33,24 @@ export async function runMigrations(pool: pg.Pool, migrations: readonly Migratio
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM svc_schema_migrations ORDER BY version');
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT version FROM svc_schema_migrations ORDER BY version',
+    );
     const done = new Set(rows.map((r) => r.version));
     const newest = rows.at(-1)?.version ?? 0;
     if (newest > known) {
       // An older svc must not write to a schema it does not know (a rolling upgrade gone backwards).
-      throw new Error(`the database schema is at version ${newest} but this svc knows only up to ${known}: upgrade svc on this machine`);
+      throw new Error(
+        `the database schema is at version ${newest} but this svc knows only up to ${known}: upgrade svc on this machine`,
+      );
     }
     // Versions are numbered in ranges (1… accounts, 100… per-Company), so a newer release can add one
     // below the newest this svc knows: any applied version it does not know is refused the same way.
     const unknown = rows.find((r) => !migrations.some((m) => m.version === r.version));
-    if (unknown) throw new Error(`the database schema has migration ${unknown.version}, which this svc does not know: upgrade svc on this machine`);
+    if (unknown)
+      throw new Error(
+        `the database schema has migration ${unknown.version}, which this svc does not know: upgrade svc on this machine`,
+      );
     const applied: number[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;

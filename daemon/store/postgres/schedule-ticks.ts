@@ -29,7 +29,10 @@ export async function claimTicks(pool: pg.Pool, company: string, claims: readonl
 /** Drops the claims of configured events that were deleted. */
 export async function forgetTicks(pool: pg.Pool, company: string, eventIds: readonly string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await pool.query('DELETE FROM svc_schedule_ticks WHERE company_id = $1 AND event_id = ANY($2::text[])', [company, eventIds]);
+  await pool.query('DELETE FROM svc_schedule_ticks WHERE company_id = $1 AND event_id = ANY($2::text[])', [
+    company,
+    eventIds,
+  ]);
 }
 
 /**

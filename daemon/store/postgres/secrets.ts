@@ -25,7 +25,10 @@ export async function loadDatabaseSecrets(pool: pg.Pool): Promise<Secrets> {
     'INSERT INTO svc_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (name) DO NOTHING',
     [names, names.map((n) => GENERATORS[n]!())],
   );
-  const { rows } = await pool.query<{ name: string; value: string }>('SELECT name, value FROM svc_secrets WHERE name = ANY($1::text[])', [names]);
+  const { rows } = await pool.query<{ name: string; value: string }>(
+    'SELECT name, value FROM svc_secrets WHERE name = ANY($1::text[])',
+    [names],
+  );
   const value = (name: string) => {
     const row = rows.find((r) => r.name === name);
     if (!row) throw new Error(`the database has no ${name} secret after creating it; check svc_secrets`);
@@ -41,7 +44,8 @@ export async function loadDatabaseSecrets(pool: pg.Pool): Promise<Secrets> {
 
 /** A key set by hand (a rotation) must still be 32 bytes of hex, or signing would silently weaken. */
 function hexKey(name: string, value: string): Buffer {
-  if (!/^[0-9a-f]{64}$/i.test(value)) throw new Error(`secret ${name} in svc_secrets must be 64 hex characters (32 bytes)`);
+  if (!/^[0-9a-f]{64}$/i.test(value))
+    throw new Error(`secret ${name} in svc_secrets must be 64 hex characters (32 bytes)`);
   return Buffer.from(value, 'hex');
 }
 

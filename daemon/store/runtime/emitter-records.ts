@@ -1,6 +1,13 @@
 import type { Space } from '../engine/types.js';
 import { StoreConflict } from '../types.js';
-import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore, TickCursor, TickStore } from '../runtime-types.js';
+import type {
+  ChannelStore,
+  DeliveryStore,
+  FiringStore,
+  QuestionStore,
+  TickCursor,
+  TickStore,
+} from '../runtime-types.js';
 import { selectBy, type RuntimeTables, type TickRecord } from './tables.js';
 
 export function createFiringStore(space: Space, t: RuntimeTables): FiringStore {
@@ -8,7 +15,12 @@ export function createFiringStore(space: Space, t: RuntimeTables): FiringStore {
     // One record per dispatch: adding firings never rewrites the ones an event already has.
     add: (eventId, fired, notFired = []) =>
       space.write((tx) =>
-        tx.put(t.firings, { id: `${eventId}:${t.firings.count('event', eventId)}`, event_id: eventId, fired, ...(notFired.length > 0 && { not_fired: notFired }) }),
+        tx.put(t.firings, {
+          id: `${eventId}:${t.firings.count('event', eventId)}`,
+          event_id: eventId,
+          fired,
+          ...(notFired.length > 0 && { not_fired: notFired }),
+        }),
       ),
     of: async (eventId) => t.firings.lookup('event', eventId).flatMap((r) => r.fired),
     notFiredOf: async (eventId) => t.firings.lookup('event', eventId).flatMap((r) => r.not_fired ?? []),
@@ -35,9 +47,19 @@ export function createTickStore(space: Space, t: RuntimeTables): TickStore {
         const seen = new Map<string, TickRecord>();
         const claimed: Array<{ id: string; tick: string }> = [];
         for (const u of updates) {
-          const before = seen.get(u.id) ?? t.ticks.get(u.id) ?? { id: u.id, last_tick: null, active: u.active, baseline: u.baseline ?? new Date(0).toISOString() };
+          const before = seen.get(u.id) ??
+            t.ticks.get(u.id) ?? {
+              id: u.id,
+              last_tick: null,
+              active: u.active,
+              baseline: u.baseline ?? new Date(0).toISOString(),
+            };
           const cursor: TickRecord = { ...before, active: u.active, baseline: u.baseline ?? before.baseline };
-          if (u.tick !== undefined && (cursor.last_tick === null || u.tick > cursor.last_tick) && u.tick > cursor.baseline) {
+          if (
+            u.tick !== undefined &&
+            (cursor.last_tick === null || u.tick > cursor.last_tick) &&
+            u.tick > cursor.baseline
+          ) {
             cursor.last_tick = u.tick;
             claimed.push({ id: u.id, tick: u.tick });
           }
@@ -63,7 +85,8 @@ export function createChannelStore(space: Space, t: RuntimeTables): ChannelStore
     create: (record) =>
       space.write((tx) => {
         // Checked inside the write: two concurrent creates of one name cannot both succeed.
-        if (t.channels.get(record.name)) throw new StoreConflict('channel_exists', `a channel named '${record.name}' already exists`);
+        if (t.channels.get(record.name))
+          throw new StoreConflict('channel_exists', `a channel named '${record.name}' already exists`);
         tx.put(t.channels, record);
       }),
     replace: (record) =>
@@ -88,7 +111,8 @@ export function createQuestionStore(space: Space, t: RuntimeTables): QuestionSto
       return t.questions.get(record.id)!;
     },
     get: async (id) => t.questions.get(id),
-    list: async (filter = {}) => selectBy(t.questions, filter, { session_id: 'session', agent_id: 'agent', status: 'status' }),
+    list: async (filter = {}) =>
+      selectBy(t.questions, filter, { session_id: 'session', agent_id: 'agent', status: 'status' }),
     answer: (id, answer, by, atIso) =>
       space.write((tx) => {
         // Check-and-set in one write: the agent resumes once, with one answer.
@@ -107,7 +131,11 @@ export function createQuestionStore(space: Space, t: RuntimeTables): QuestionSto
  * tolerance, so an id needs remembering no longer) and at most `maxIds` of them, oldest forgotten
  * first. Persisted, so a delivery replayed right after a restart is still refused.
  */
-export function createDeliveryStore(space: Space, t: RuntimeTables, options: { retentionMs?: number; maxIds?: number } = {}): DeliveryStore {
+export function createDeliveryStore(
+  space: Space,
+  t: RuntimeTables,
+  options: { retentionMs?: number; maxIds?: number } = {},
+): DeliveryStore {
   const retentionMs = options.retentionMs ?? 600_000;
   const maxIds = options.maxIds ?? 50_000;
   return {

@@ -16,7 +16,11 @@ export function defineIdempotencyTable(space: Space): Table<IdempotencyRecord> {
  * ones arrive (the table iterates in arrival order, so forgetting stops at the first key still kept).
  * Persisted with the runtime's records, so a client retrying after a daemon restart is answered, not re-fired.
  */
-export function createIdempotencyStore(space: Space, table: Table<IdempotencyRecord>, options: { windowMs?: number; maxKeys?: number } = {}): IdempotencyStore {
+export function createIdempotencyStore(
+  space: Space,
+  table: Table<IdempotencyRecord>,
+  options: { windowMs?: number; maxKeys?: number } = {},
+): IdempotencyStore {
   const windowMs = options.windowMs ?? 24 * 3600_000;
   const maxKeys = options.maxKeys ?? 100_000;
   const live = (r: IdempotencyRecord | undefined, nowMs: number) => (r && r.at_ms > nowMs - windowMs ? r : undefined);

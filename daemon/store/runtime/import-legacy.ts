@@ -8,7 +8,12 @@ import { defineRuntimeTables, type RuntimeTables } from './tables.js';
 
 /** What a Company folder of the release before the journal held, one lowdb document each. */
 interface LegacyDocs {
-  'runtime.json': { agents?: Record<string, Agent>; sessions?: Record<string, RuntimeSession>; quests?: Record<string, Quest>; configured?: Record<string, ConfiguredEvent> };
+  'runtime.json': {
+    agents?: Record<string, Agent>;
+    sessions?: Record<string, RuntimeSession>;
+    quests?: Record<string, Quest>;
+    configured?: Record<string, ConfiguredEvent>;
+  };
   'firings.json': { firings?: Record<string, Firing[]> };
   'schedule-ticks.json': { cursors?: Record<string, TickCursor> };
   'channels.json': { channels?: ChannelRecord[] };
@@ -17,7 +22,13 @@ interface LegacyDocs {
 type LegacyName = keyof LegacyDocs;
 
 /** Order matters only for reading: each document is its own write. */
-export const LEGACY_FILES: LegacyName[] = ['runtime.json', 'firings.json', 'schedule-ticks.json', 'channels.json', 'questions.json'];
+export const LEGACY_FILES: LegacyName[] = [
+  'runtime.json',
+  'firings.json',
+  'schedule-ticks.json',
+  'channels.json',
+  'questions.json',
+];
 export const BACKUP_SUFFIX = '.pre-journal';
 
 const importers: { [K in LegacyName]: (tx: Tx, t: RuntimeTables, doc: LegacyDocs[K]) => void } = {
@@ -25,16 +36,20 @@ const importers: { [K in LegacyName]: (tx: Tx, t: RuntimeTables, doc: LegacyDocs
     for (const a of Object.values(doc.agents ?? {})) tx.put(t.agents, a);
     for (const { transcript = [], ...s } of Object.values(doc.sessions ?? {})) {
       tx.put(t.sessions, { ...s, message_count: transcript.length });
-      transcript.forEach((m, seq) => tx.put(t.messages, { id: `${s.id}:${seq}`, session_id: s.id, seq, at: m.at, from: m.from, text: m.text }));
+      transcript.forEach((m, seq) =>
+        tx.put(t.messages, { id: `${s.id}:${seq}`, session_id: s.id, seq, at: m.at, from: m.from, text: m.text }),
+      );
     }
     for (const q of Object.values(doc.quests ?? {})) tx.put(t.quests, q);
     for (const c of Object.values(doc.configured ?? {})) tx.put(t.configured, c);
   },
   'firings.json': (tx, t, doc) => {
-    for (const [event_id, fired] of Object.entries(doc.firings ?? {})) tx.put(t.firings, { id: `${event_id}:0`, event_id, fired });
+    for (const [event_id, fired] of Object.entries(doc.firings ?? {}))
+      tx.put(t.firings, { id: `${event_id}:0`, event_id, fired });
   },
   'schedule-ticks.json': (tx, t, doc) => {
-    for (const [id, c] of Object.entries(doc.cursors ?? {})) tx.put(t.ticks, { id, last_tick: c.last_tick, active: c.active, baseline: c.baseline });
+    for (const [id, c] of Object.entries(doc.cursors ?? {}))
+      tx.put(t.ticks, { id, last_tick: c.last_tick, active: c.active, baseline: c.baseline });
   },
   'channels.json': (tx, t, doc) => (doc.channels ?? []).forEach((c) => tx.put(t.channels, c)),
   'questions.json': (tx, t, doc) => (doc.questions ?? []).forEach((q) => tx.put(t.questions, q)),

@@ -1,7 +1,19 @@
 import type { Space } from '../engine/types.js';
 import type { RuntimeStores } from '../runtime-types.js';
-import { createChannelStore, createDeliveryStore, createFiringStore, createQuestionStore, createTickStore } from './emitter-records.js';
-import { createAgentStore, createConfiguredEventStore, createQuestStore, createSessionStore, createTranscriptStore } from './records.js';
+import {
+  createChannelStore,
+  createDeliveryStore,
+  createFiringStore,
+  createQuestionStore,
+  createTickStore,
+} from './emitter-records.js';
+import {
+  createAgentStore,
+  createConfiguredEventStore,
+  createQuestStore,
+  createSessionStore,
+  createTranscriptStore,
+} from './records.js';
 import { createIdempotencyStore, defineIdempotencyTable } from './idempotency-records.js';
 import { defineRuntimeTables } from './tables.js';
 
@@ -24,7 +36,10 @@ export function createRuntimeStores(space: Space, options: RuntimeStoreOptions =
     ticks: createTickStore(space, t),
     channels: createChannelStore(space, t),
     questions: createQuestionStore(space, t),
-    deliveries: createDeliveryStore(space, t, { retentionMs: options.deliveryRetentionMs, maxIds: options.maxDeliveryIds }),
+    deliveries: createDeliveryStore(space, t, {
+      retentionMs: options.deliveryRetentionMs,
+      maxIds: options.maxDeliveryIds,
+    }),
     idempotency: createIdempotencyStore(space, defineIdempotencyTable(space)),
     flush: () => space.flush(),
     close: () => space.close(),

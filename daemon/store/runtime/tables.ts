@@ -48,8 +48,16 @@ export interface RuntimeTables {
 export function defineRuntimeTables(space: Space): RuntimeTables {
   return {
     agents: space.define<Agent>({ name: 'agents', id: (a) => a.id, indexes: { role: (a) => a.role } }),
-    sessions: space.define<RuntimeSessionRecord>({ name: 'sessions', id: (s) => s.id, indexes: { agent: (s) => s.agent_id, status: (s) => s.status, channel: (s) => s.gateway_channel_id } }),
-    messages: space.define<MessageRecord>({ name: 'messages', id: (m) => m.id, indexes: { session: (m) => m.session_id } }),
+    sessions: space.define<RuntimeSessionRecord>({
+      name: 'sessions',
+      id: (s) => s.id,
+      indexes: { agent: (s) => s.agent_id, status: (s) => s.status, channel: (s) => s.gateway_channel_id },
+    }),
+    messages: space.define<MessageRecord>({
+      name: 'messages',
+      id: (m) => m.id,
+      indexes: { session: (m) => m.session_id },
+    }),
     quests: space.define<Quest>({
       name: 'quests',
       id: (q) => q.id,
@@ -58,7 +66,13 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
     configured: space.define<ConfiguredEvent>({
       name: 'configured_events',
       id: (c) => c.id,
-      indexes: { type: (c) => c.type, prefix: (c) => prefixOf(c.type), agent: (c) => c.agent_id, session: (c) => c.session_id, quest: (c) => c.quest_id },
+      indexes: {
+        type: (c) => c.type,
+        prefix: (c) => prefixOf(c.type),
+        agent: (c) => c.agent_id,
+        session: (c) => c.session_id,
+        quest: (c) => c.quest_id,
+      },
     }),
     firings: space.define<FiringRecord>({ name: 'firings', id: (f) => f.id, indexes: { event: (f) => f.event_id } }),
     ticks: space.define<TickRecord>({ name: 'schedule_ticks', id: (t) => t.id }),
@@ -77,11 +91,16 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
  * The records a filter asks for, read through the first index whose field the filter sets (else the
  * whole table), then checked against every field. Lookups keep first-put order, so "oldest first" holds.
  */
-export function selectBy<T extends object>(table: Table<T>, filter: Record<string, string | undefined>, indexOf: Record<string, string>): T[] {
+export function selectBy<T extends object>(
+  table: Table<T>,
+  filter: Record<string, string | undefined>,
+  indexOf: Record<string, string>,
+): T[] {
   const set = Object.entries(filter).filter(([, v]) => v !== undefined) as Array<[string, string]>;
   // indexOf lists the indexes most selective first (a session before an agent before a status).
   const via = Object.keys(indexOf).find((field) => filter[field] !== undefined);
   const rows = via ? table.lookup(indexOf[via]!, filter[via]!) : [...table.all()];
-  const field = (r: T, name: string) => (name === 'prefix' ? prefixOf(String((r as Record<string, unknown>).type)) : (r as Record<string, unknown>)[name]);
+  const field = (r: T, name: string) =>
+    name === 'prefix' ? prefixOf(String((r as Record<string, unknown>).type)) : (r as Record<string, unknown>)[name];
   return rows.filter((r) => set.every(([name, v]) => field(r, name) === v));
 }

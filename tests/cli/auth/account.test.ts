@@ -34,7 +34,10 @@ test('signup → verify --from-mail → whoami → logout, with the token kept i
     assert.match(cli.stdout(), 'Verified cli@example.com');
     assert.is.not([...cli.credentials.values()][0], stored, 'the verified token replaced the signup one');
     const user = (await t.deps.stores.users.findByEmail('cli@example.com'))!;
-    assert.match((await t.deps.stores.sessions.listActive(user.id, new Date(t.clock.now()).toISOString()))[0]!.user_agent ?? '', /^svc\/\S+ node\//);
+    assert.match(
+      (await t.deps.stores.sessions.listActive(user.id, new Date(t.clock.now()).toISOString()))[0]!.user_agent ?? '',
+      /^svc\/\S+ node\//,
+    );
 
     await runWhoami({}, cli.ctx);
     assert.match(cli.stdout(), 'cli@example.com');

@@ -22,7 +22,8 @@ async function withServer(fn: (t: TestApp, url: string, env: Record<string, stri
 }
 
 // Logins are filed under the profile (here the default one), not the URL.
-const savedToken = (cli: ReturnType<typeof createFakeCli>, _url: string) => cli.credentials.get(`token:profile:default`);
+const savedToken = (cli: ReturnType<typeof createFakeCli>, _url: string) =>
+  cli.credentials.get(`token:profile:default`);
 
 test('--email-code without a terminal reads the code from the local daemon mail and saves the session', async () => {
   await withServer(async (t, url, env) => {
@@ -41,7 +42,10 @@ test('--email-code with --totp-code finishes the two-factor step; without it and
     const { secret } = await enableTotp(t, u);
     const cli = createFakeCli({ url, env, json: true });
     await runFactorLogin({ ...base, emailCode: true, email: u.user.email!, totpCode: codeNow(t, secret) }, cli.ctx);
-    assert.equal(verifyToken(t.deps.secrets.jwtSecret, savedToken(cli, url)!, t.clock.now())!.amr, ['email_code', 'otp']);
+    assert.equal(verifyToken(t.deps.secrets.jwtSecret, savedToken(cli, url)!, t.clock.now())!.amr, [
+      'email_code',
+      'otp',
+    ]);
     assert.is(JSON.parse(cli.stdout()).ok, true);
 
     t.clock.advance(61_000);
@@ -83,7 +87,10 @@ test('flags: exactly one way; a malformed wallet key is a usage error', async ()
     }
   }
   try {
-    await runFactorLogin({ ...base, wallet: true }, createFakeCli({ url: 'http://127.0.0.1:9', env: { SVC_WALLET_KEY: 'nothex' } }).ctx);
+    await runFactorLogin(
+      { ...base, wallet: true },
+      createFakeCli({ url: 'http://127.0.0.1:9', env: { SVC_WALLET_KEY: 'nothex' } }).ctx,
+    );
     assert.unreachable();
   } catch (err) {
     assert.instance(err, UsageError);

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runMain } from '../../helpers/cli.js';
 
-const run = (argv: string[], env: Record<string, string> = {}) => runMain(argv, { SVC_URL: 'http://127.0.0.1:9', ...env });
+const run = (argv: string[], env: Record<string, string> = {}) =>
+  runMain(argv, { SVC_URL: 'http://127.0.0.1:9', ...env });
 
 test('svc login: the password login by default needs --email without a terminal; two methods is a usage error (exit 2)', async () => {
   const none = await run(['login']);

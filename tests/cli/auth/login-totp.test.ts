@@ -30,7 +30,10 @@ test('login follows totp_required with the partial token and --totp-code, then s
   });
   const cli = createFakeCli({ api, stdin: 'a long enough password\n' });
   await runLogin({ email: 'two@example.com', passwordStdin: true, otp: '123456' }, cli.ctx);
-  assert.equal(api.calls.map((c) => c.path), ['/api/auth/login', '/api/auth/totp/login']);
+  assert.equal(
+    api.calls.map((c) => c.path),
+    ['/api/auth/login', '/api/auth/totp/login'],
+  );
   assert.equal(api.calls[1]!.body, { partial_token: 'partial.jwt.x', code: '123456' });
   assert.equal([...cli.credentials.values()], ['full.jwt.y']);
 });

@@ -11,7 +11,10 @@ import { tempDir } from '../../helpers/temp-dir.js';
  * `svc login --web` as a process without a terminal; the test approves or denies through the API
  * as the console page would (tests/e2e/console/login-web.test.ts does it in a real browser).
  */
-async function runWebLogin(args: string[], decide: (d: ConsoleDaemon, u: TestUser, userCode: string) => Promise<unknown>) {
+async function runWebLogin(
+  args: string[],
+  decide: (d: ConsoleDaemon, u: TestUser, userCode: string) => Promise<unknown>,
+) {
   // Real time: the CLI polls on its own clock every 2 s, and the daemon throttles polls per second.
   const clock = new FakeClock(Date.now());
   clock.now = () => Date.now();
@@ -19,7 +22,14 @@ async function runWebLogin(args: string[], decide: (d: ConsoleDaemon, u: TestUse
   const u = await createUser(d.t);
   const home = tempDir('svc-cli-home');
   const child = spawn(process.execPath, [CLI_MAIN, 'login', '--web', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, SVC_URL: d.url, SVC_CONFIG_DIR: home, SVC_KEYCHAIN: 'off', DISPLAY: ':0' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      SVC_URL: d.url,
+      SVC_CONFIG_DIR: home,
+      SVC_KEYCHAIN: 'off',
+      DISPLAY: ':0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -38,7 +48,9 @@ async function runWebLogin(args: string[], decide: (d: ConsoleDaemon, u: TestUse
 }
 
 test('no terminal: the page URL is printed (no browser is opened), progress goes to stderr, --json prints one answer', async () => {
-  const run = await runWebLogin(['--json'], (d, u, code) => d.t.post('/api/auth/pairing/approve', { user_code: code }, u.auth));
+  const run = await runWebLogin(['--json'], (d, u, code) =>
+    d.t.post('/api/auth/pairing/approve', { user_code: code }, u.auth),
+  );
   assert.is(run.exit, 0, run.stderr);
   assert.match(run.stderr, new RegExp(`Open this page in a browser: http://localhost:\\d+/#/pair/[A-Z]{4}-[A-Z]{4}`));
   assert.not.match(run.stderr, /Opened /);

@@ -22,7 +22,10 @@ test('svc channels create prints the secret once; list never shows it; rotate an
   assert.match(cli.stderr(), /shown only once/);
   assert.ok(calls.every((c) => c.path === '/api/companies' || c.headers['X-Company']));
   await runChannelsList({ company: 'acme' }, cli.ctx);
-  const listed = cli.stdout().split('\n').filter((l) => l.startsWith('ci  created'));
+  const listed = cli
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('ci  created'));
   assert.is(listed.length, 1);
   assert.not.match(listed[0]!, /whsec_/);
   await runChannelsRotate({ company: 'acme', name: 'ci', graceMs: 0 }, cli.ctx);

@@ -16,13 +16,25 @@ async function setUp(options: { json?: boolean } = {}) {
   const t = await createTestApp();
   const served = await serveTestApp(t);
   const cli = createFakeCli({ url: served.url, json: options.json });
-  writeFileSync(join(cli.ctx.env.SVC_DATA_DIR!, 'operator-token'), t.deps.secrets.operatorToken + '\n', { mode: 0o600 });
+  writeFileSync(join(cli.ctx.env.SVC_DATA_DIR!, 'operator-token'), t.deps.secrets.operatorToken + '\n', {
+    mode: 0o600,
+  });
   return { t, cli, close: served.close };
 }
 
 async function sendMail(t: TestApp) {
-  await t.deps.mailer.send({ to: 'ada@example.com', subject: 'Your svc verification code', text: 'Your code is 123456.', code: '123456' });
-  await t.deps.mailer.send({ to: 'bob@example.com', subject: 'Your sign-in link', text: 'Open the link.', link: 'http://127.0.0.1:7878/magic?token=abc' });
+  await t.deps.mailer.send({
+    to: 'ada@example.com',
+    subject: 'Your svc verification code',
+    text: 'Your code is 123456.',
+    code: '123456',
+  });
+  await t.deps.mailer.send({
+    to: 'bob@example.com',
+    subject: 'Your sign-in link',
+    text: 'Open the link.',
+    link: 'http://127.0.0.1:7878/magic?token=abc',
+  });
 }
 
 test('svc mail --to shows only that address, with its code', async () => {
@@ -46,7 +58,10 @@ test('svc mail --json prints the messages as a JSON array', async () => {
     await sendMail(t);
     await runMail({ follow: false, intervalMs: 10 }, cli.ctx);
     const mail = JSON.parse(cli.stdout());
-    assert.equal(mail.map((m: any) => m.to), ['ada@example.com', 'bob@example.com']);
+    assert.equal(
+      mail.map((m: any) => m.to),
+      ['ada@example.com', 'bob@example.com'],
+    );
     assert.is(mail[1].link, 'http://127.0.0.1:7878/magic?token=abc');
   } finally {
     await close();
@@ -79,7 +94,11 @@ test('svc mail --follow prints messages as they arrive, each once', async () => 
     await waitFor('"second"');
     stop.abort();
     await following;
-    const lines = cli.stdout().trim().split('\n').map((l) => JSON.parse(l).subject);
+    const lines = cli
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).subject);
     assert.equal(lines, ['first', 'second']);
   } finally {
     stop.abort();
@@ -129,7 +148,7 @@ test('svc admin tier with an unknown tier is a usage error (exit 2) before any r
   }
 });
 
-test('svc admin tier for an unknown user fails with the daemon\'s 404 (exit 1)', async () => {
+test("svc admin tier for an unknown user fails with the daemon's 404 (exit 1)", async () => {
   const { cli, close } = await setUp();
   try {
     await runTier({ email: 'ghost@example.com', tier: 'company' }, cli.ctx);
@@ -182,7 +201,14 @@ test('svc daemon status with no daemon running: not found (exit 1), and --json s
   }
   const json = createFakeCli({ json: true });
   await runStatus({}, json.ctx).catch(() => {});
-  assert.equal(JSON.parse(json.stdout()), { running: false, healthy: false, pid: null, url: null, data_dir: json.ctx.env.SVC_DATA_DIR, version: null });
+  assert.equal(JSON.parse(json.stdout()), {
+    running: false,
+    healthy: false,
+    pid: null,
+    url: null,
+    data_dir: json.ctx.env.SVC_DATA_DIR,
+    version: null,
+  });
 });
 
 test.run();

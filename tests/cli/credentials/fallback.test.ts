@@ -49,7 +49,12 @@ test('a keychain that answers is used, and nothing is written to the file', asyn
   const configDir = tempDir('svc-config');
   const keychain = memoryKeychain();
   const warnings: string[] = [];
-  const store = createCredentialStore({ configDir, env: {}, warn: (l) => warnings.push(l), openKeychain: async () => keychain });
+  const store = createCredentialStore({
+    configDir,
+    env: {},
+    warn: (l) => warnings.push(l),
+    openKeychain: async () => keychain,
+  });
   await store.set('token:http://x', 'jwt');
   assert.is(await store.get('token:http://x'), 'jwt');
   assert.is(store.kind(), 'keychain');

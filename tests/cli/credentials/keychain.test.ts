@@ -56,7 +56,9 @@ if (unavailable === null) {
     assert.equal(warnings, []);
   });
 } else {
-  process.stdout.write(`keychain.test: no Secret Service answered (${unavailable}); testing the file fallback instead of the keychain\n`);
+  process.stdout.write(
+    `keychain.test: no Secret Service answered (${unavailable}); testing the file fallback instead of the keychain\n`,
+  );
   test('no keychain answers: the CLI store falls back to the file and warns once', async () => {
     const configDir = tempDir('svc-config');
     const warnings: string[] = [];

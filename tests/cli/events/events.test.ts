@@ -20,7 +20,10 @@ async function setup(json = false, runtime?: Parameters<typeof createRuntimeTest
 
 test('create sends the pattern and tool calls with X-Company, and reports the status', async () => {
   const { t, cli, calls } = await setup();
-  await runCreate({ company: 'acme', pattern: 'session:stopped', toolCalls: ['{"tool":"quests.create","args":{"title":"Wrap up"}}'] }, cli.ctx);
+  await runCreate(
+    { company: 'acme', pattern: 'session:stopped', toolCalls: ['{"tool":"quests.create","args":{"title":"Wrap up"}}'] },
+    cli.ctx,
+  );
   assert.match(cli.stdout(), /^created cev_\S+  session:stopped  \(active\)/);
   const post = calls.find((c) => c.method === 'POST')!;
   assert.is(post.headers['X-Company'], t.company.id);
@@ -33,7 +36,9 @@ test('create refuses a dotted name and bad tool-call JSON before calling the dae
   const dotted = await runCreate({ company: 'acme', pattern: 'agent.spawned', toolCalls: [] }, cli.ctx).catch((e) => e);
   assert.instance(dotted, UsageError);
   assert.match(dotted.message, /dotted names are not patterns/);
-  const bad = await runCreate({ company: 'acme', pattern: 'session:start', toolCalls: ['{tool:'] }, cli.ctx).catch((e) => e);
+  const bad = await runCreate({ company: 'acme', pattern: 'session:start', toolCalls: ['{tool:'] }, cli.ctx).catch(
+    (e) => e,
+  );
   assert.instance(bad, UsageError);
   assert.match(bad.message, /--tool-call is not valid JSON/);
   assert.is(calls.filter((c) => c.method === 'POST').length, 0);
@@ -76,14 +81,20 @@ test('list maps the filter flags to the query; --json prints the answer', async 
 
 test('list --configured shows patterns, statuses and tool calls', async () => {
   const { t, cli } = await setup();
-  await t.services.events.create({ type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] });
+  await t.services.events.create({
+    type: 'session:stopped',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+  });
   await runList({ company: 'acme', configured: true }, cli.ctx);
   assert.match(cli.stdout(), /cev_\S+  active  session:stopped  quests\.create/);
 });
 
 test('trigger a pattern or a configured id; what fired is listed', async () => {
   const { t, cli, calls } = await setup();
-  const cfg = await t.services.events.create({ type: 'session:step_start', tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }] });
+  const cfg = await t.services.events.create({
+    type: 'session:step_start',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }],
+  });
   await runTrigger('session:step_start', { company: 'acme', content: '{"n":1}' }, cli.ctx);
   assert.match(cli.stdout(), /session:step_start[\s\S]*\{"n":1\}[\s\S]*ok   quests\.create/);
   await runTrigger(cfg.id, { company: 'acme' }, cli.ctx);
@@ -95,7 +106,10 @@ test('trigger a pattern or a configured id; what fired is listed', async () => {
 test('trace prints the causation tree', async () => {
   const { t, cli } = await setup();
   await t.services.agents.create({ name: 'A', role: 'ops' });
-  await t.services.events.create({ type: 'session:quest_result', tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }] });
+  await t.services.events.create({
+    type: 'session:quest_result',
+    tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }],
+  });
   const { event } = await t.services.events.emit({ type: 'session:quest_result' });
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');
@@ -108,8 +122,15 @@ test('trace prints the causation tree', async () => {
 test('trace draws what did not fire with its reason, the source, and the path up to the root cause', async () => {
   const { t, cli } = await setup();
   await t.services.agents.create({ name: 'A', role: 'ops' });
-  const paused = await t.services.events.create({ type: 'session:quest_result', enabled: false, tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] });
-  await t.services.events.create({ type: 'session:quest_result', tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }] });
+  const paused = await t.services.events.create({
+    type: 'session:quest_result',
+    enabled: false,
+    tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+  });
+  await t.services.events.create({
+    type: 'session:quest_result',
+    tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: 'hi' } }],
+  });
   const { event } = await t.services.events.emit({ type: 'session:quest_result', source: 'manual' });
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');

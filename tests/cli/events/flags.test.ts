@@ -20,19 +20,38 @@ async function run(t: RuntimeTestApp, argv: string[]) {
 test('events create takes repeated --tool-call flags and --company', async () => {
   const t = await createRuntimeTestApp();
   const res = await run(t, [
-    'events', 'create', '--company', 'acme', '--pattern', 'session:stopped',
-    '--tool-call', '{"tool":"quests.create","args":{"title":"one"}}',
-    '--tool-call', '{"tool":"message_to","args":{"to":"ops","text":"two"}}',
+    'events',
+    'create',
+    '--company',
+    'acme',
+    '--pattern',
+    'session:stopped',
+    '--tool-call',
+    '{"tool":"quests.create","args":{"title":"one"}}',
+    '--tool-call',
+    '{"tool":"message_to","args":{"to":"ops","text":"two"}}',
     '--json',
   ]);
   assert.is(res.code, 0, res.err);
   const event = JSON.parse(res.out);
-  assert.equal(event.tool_calls.map((c: any) => c.tool), ['quests.create', 'message_to']);
+  assert.equal(
+    event.tool_calls.map((c: any) => c.tool),
+    ['quests.create', 'message_to'],
+  );
 });
 
 test('a daemon 400 becomes exit 2 with its message; a dotted pattern never reaches the daemon', async () => {
   const t = await createRuntimeTestApp();
-  const bad = await run(t, ['events', 'create', '--company', 'acme', '--pattern', 'session:x', '--tool-call', '{"tool":"nope"}']);
+  const bad = await run(t, [
+    'events',
+    'create',
+    '--company',
+    'acme',
+    '--pattern',
+    'session:x',
+    '--tool-call',
+    '{"tool":"nope"}',
+  ]);
   assert.is(bad.code, 2);
   assert.match(bad.err, /unknown tool 'nope'/);
   const dotted = await run(t, ['events', 'trigger', 'agent.spawned', '--company', 'acme']);
@@ -42,7 +61,16 @@ test('a daemon 400 becomes exit 2 with its message; a dotted pattern never reach
 
 test('events list, trigger and trace through the real client', async () => {
   const t = await createRuntimeTestApp();
-  const trig = await run(t, ['events', 'trigger', 'session:custom', '--content', '{"n":1}', '--company', 'cmp_test', '--json']);
+  const trig = await run(t, [
+    'events',
+    'trigger',
+    'session:custom',
+    '--content',
+    '{"n":1}',
+    '--company',
+    'cmp_test',
+    '--json',
+  ]);
   assert.is(trig.code, 0, trig.err);
   const id = JSON.parse(trig.out).event.id;
   const list = await run(t, ['events', 'list', '--company', 'acme', '--type', 'session:custom', '--limit', '5']);

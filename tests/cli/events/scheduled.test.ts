@@ -15,7 +15,15 @@ async function setup(json = false) {
 
 test('events create with a schedule and --timezone prints the next runs, in UTC and local time', async () => {
   const { cli, calls } = await setup();
-  await runCreate({ company: 'acme', pattern: 'schedule:0 9 * * MON-FRI', timezone: 'Europe/Berlin', toolCalls: ['{"tool":"quests.create","args":{"title":"Triage"}}'] }, cli.ctx);
+  await runCreate(
+    {
+      company: 'acme',
+      pattern: 'schedule:0 9 * * MON-FRI',
+      timezone: 'Europe/Berlin',
+      toolCalls: ['{"tool":"quests.create","args":{"title":"Triage"}}'],
+    },
+    cli.ctx,
+  );
   assert.is((calls.find((c) => c.method === 'POST')!.body as { timezone: string }).timezone, 'Europe/Berlin');
   const out = cli.stdout();
   assert.match(out, /^created cev_\S+  schedule:0 9 \* \* MON-FRI  \(active\)/);
@@ -26,18 +34,39 @@ test('events create with a schedule and --timezone prints the next runs, in UTC 
 
 test('events create passes --matcher, and the daemon refuses an unsafe regex or a bad cron with the reason', async () => {
   const { t, cli } = await setup();
-  await runCreate({ company: 'acme', pattern: 'guardrail:violation', matcher: '{"kind":"window","count":2,"within_ms":60000}', toolCalls: [] }, cli.ctx);
+  await runCreate(
+    {
+      company: 'acme',
+      pattern: 'guardrail:violation',
+      matcher: '{"kind":"window","count":2,"within_ms":60000}',
+      toolCalls: [],
+    },
+    cli.ctx,
+  );
   assert.equal((await t.services.events.listConfigured())[0]!.matcher, { kind: 'window', count: 2, within_ms: 60000 });
-  const unsafe = await runCreate({ company: 'acme', pattern: 'shell:command_failed', matcher: '{"kind":"predicated","field":"command","regex":"(a)\\\\1"}', toolCalls: [] }, cli.ctx).catch((e) => e);
+  const unsafe = await runCreate(
+    {
+      company: 'acme',
+      pattern: 'shell:command_failed',
+      matcher: '{"kind":"predicated","field":"command","regex":"(a)\\\\1"}',
+      toolCalls: [],
+    },
+    cli.ctx,
+  ).catch((e) => e);
   assert.instance(unsafe, ApiRequestError);
   assert.is(unsafe.code, 'invalid_matcher');
-  const cron = await runCreate({ company: 'acme', pattern: 'schedule:99 * * * *', toolCalls: [] }, cli.ctx).catch((e) => e);
+  const cron = await runCreate({ company: 'acme', pattern: 'schedule:99 * * * *', toolCalls: [] }, cli.ctx).catch(
+    (e) => e,
+  );
   assert.is(cron.code, 'invalid_schedule');
 });
 
 test('events list --scheduled shows status and next run of the schedule: events only; --json the rows', async () => {
   const { t, cli } = await setup();
-  await t.services.events.create({ type: 'schedule:*/5 * * * *', tool_calls: [{ tool: 'quests.create', args: { title: 'Poll' } }] });
+  await t.services.events.create({
+    type: 'schedule:*/5 * * * *',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Poll' } }],
+  });
   await t.services.events.create({ type: 'schedule:@daily', tool_calls: [], enabled: false });
   await t.services.events.create({ type: 'session:start', tool_calls: [] });
   await runList({ company: 'acme', scheduled: true }, cli.ctx);

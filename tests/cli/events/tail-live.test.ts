@@ -48,7 +48,10 @@ test('on an interactive terminal tail is a live view; q quits with a one-line su
   const { api } = createRuntimeApi(t);
   const term = createFakeTerminal();
   const ctx = onTerminal(createFakeCli({ api }).ctx, term);
-  const running = runTail({ company: t.company.name, sinceId: first.event.id, waitSeconds: 0, signal: stopSignal() }, ctx);
+  const running = runTail(
+    { company: t.company.name, sinceId: first.event.id, waitSeconds: 0, signal: stopSignal() },
+    ctx,
+  );
   await term.waitFor((text) => text.includes('n=3') && text.includes('● connected'));
   const text = term.text();
   assert.match(text, new RegExp(`svc events tail · ${t.company.name}`));
@@ -67,17 +70,26 @@ test('the live view reports a lost connection in its status line (and on a redir
   await t.services.events.emit({ type: 'session:custom', content: { n: 1 } });
   let polls = 0;
   const { api, calls } = createRuntimeApi(t, {
-    fail: (call) => (call.path === '/api/events' && ++polls === 2 ? new FailedError('cannot reach the svc daemon at http://test.invalid (ECONNREFUSED)') : null),
+    fail: (call) =>
+      call.path === '/api/events' && ++polls === 2
+        ? new FailedError('cannot reach the svc daemon at http://test.invalid (ECONNREFUSED)')
+        : null,
   });
   const term = createFakeTerminal();
   const ctx = onTerminal(createFakeCli({ api }).ctx, term, { now: () => 5_000 });
   let wake = () => {};
   const slept: number[] = [];
   const sleep = (ms: number) => new Promise<void>((resolve) => (slept.push(ms), (wake = resolve)));
-  const running = runTail({ company: t.company.name, since: '2000-01-01T00:00:00.000Z', waitSeconds: 0, sleep, signal: stopSignal() }, ctx);
+  const running = runTail(
+    { company: t.company.name, since: '2000-01-01T00:00:00.000Z', waitSeconds: 0, sleep, signal: stopSignal() },
+    ctx,
+  );
   await term.waitFor((text) => text.includes('reconnecting in 1s (connection lost (cannot reach the svc daemon'));
   assert.equal(slept, [1000]);
-  assert.match(term.stderrText(), /^svc: connection lost \(cannot reach .*\); reconnecting in 1s, resuming after evt_\d{16}\n/);
+  assert.match(
+    term.stderrText(),
+    /^svc: connection lost \(cannot reach .*\); reconnecting in 1s, resuming after evt_\d{16}\n/,
+  );
   void t.services.events.emit({ type: 'session:after', content: { n: 2 } });
   wake();
   await term.waitFor((_, frame) => frame.includes('session:after') && frame.includes('● connected'));
@@ -92,9 +104,14 @@ test('the live view reports a lost connection in its status line (and on a redir
 
 test('a final error closes the view and is thrown (no summary)', async () => {
   const t = await createRuntimeTestApp();
-  const { api } = createRuntimeApi(t, { fail: (call) => (call.path === '/api/events' ? new ApiRequestError(403, 'forbidden', 'not yours', {}) : null) });
+  const { api } = createRuntimeApi(t, {
+    fail: (call) => (call.path === '/api/events' ? new ApiRequestError(403, 'forbidden', 'not yours', {}) : null),
+  });
   const term = createFakeTerminal();
-  const err = await runTail({ company: t.company.name, waitSeconds: 0, signal: stopSignal() }, onTerminal(createFakeCli({ api }).ctx, term)).catch((e) => e);
+  const err = await runTail(
+    { company: t.company.name, waitSeconds: 0, signal: stopSignal() },
+    onTerminal(createFakeCli({ api }).ctx, term),
+  ).catch((e) => e);
   assert.instance(err, ApiRequestError);
   assert.not.match(term.text(), /shown;|events shown/);
 });
@@ -109,7 +126,14 @@ test('with --json on a terminal, tail prints JSON lines, not the live view', asy
   const term = createFakeTerminal();
   const ctx = onTerminal(cli.ctx, term, { json: true });
   await runTail({ company: t.company.name, sinceId: first.event.id, waitSeconds: 0, signal: controller.signal }, ctx);
-  assert.equal(term.text().trim().split('\n').map((l) => JSON.parse(l).content.n), [1]);
+  assert.equal(
+    term
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).content.n),
+    [1],
+  );
 });
 
 test.run();

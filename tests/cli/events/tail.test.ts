@@ -29,12 +29,21 @@ test('tail prints history from a cursor, reconnects after a lost connection and 
   const cli = createFakeCli({ api });
   const sleeps: number[] = [];
   await runTail(
-    { company: 'acme', sinceId: first.event.id, waitSeconds: 0, signal: controller.signal, sleep: async (ms) => void sleeps.push(ms) },
+    {
+      company: 'acme',
+      sinceId: first.event.id,
+      waitSeconds: 0,
+      signal: controller.signal,
+      sleep: async (ms) => void sleeps.push(ms),
+    },
     cli.ctx,
   );
   const lines = cli.stdout().trim().split('\n');
   // Piped output: one JSON object per line, each event once, in order.
-  assert.equal(lines.map((l) => JSON.parse(l).content.n), [1, 2, 3, 4, 5]);
+  assert.equal(
+    lines.map((l) => JSON.parse(l).content.n),
+    [1, 2, 3, 4, 5],
+  );
   const polled = calls.filter((c) => c.path === '/api/events');
   assert.is(polled[0]!.query.since_id, first.event.id);
   const lastOfFirstPage = JSON.parse(lines[2]!).id;
@@ -50,7 +59,10 @@ test('tail without a cursor starts from now, and stops on a final error', async 
   await t.services.events.emit({ type: 'session:old' });
   t.clock.advance(1000);
   const { api, calls } = createRuntimeApi(t, {
-    fail: (call) => (call.path === '/api/events' && calls.filter((c) => c.path === '/api/events').length === 2 ? new ApiRequestError(403, 'forbidden', 'not yours', {}) : null),
+    fail: (call) =>
+      call.path === '/api/events' && calls.filter((c) => c.path === '/api/events').length === 2
+        ? new ApiRequestError(403, 'forbidden', 'not yours', {})
+        : null,
   });
   const cli = createFakeCli({ api });
   cli.ctx.now = () => t.clock.now();

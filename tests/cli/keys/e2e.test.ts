@@ -21,13 +21,25 @@ test('companies create → keys create → keys validate → keys revoke → val
   try {
     const u = await createUser(t, { tier: 'company' });
     const configDir = tempDir('svc-e2e-config');
-    const env = { ...process.env, SVC_URL: server.url, SVC_TOKEN: u.token, SVC_CONFIG_DIR: configDir, SVC_KEYCHAIN: 'off', SVC_SECRET_KEY: '', SVC_ACCOUNT_KEY: '' };
+    const env = {
+      ...process.env,
+      SVC_URL: server.url,
+      SVC_TOKEN: u.token,
+      SVC_CONFIG_DIR: configDir,
+      SVC_KEYCHAIN: 'off',
+      SVC_SECRET_KEY: '',
+      SVC_ACCOUNT_KEY: '',
+    };
     delete (env as Record<string, string | undefined>).SVC_SECRET_KEY;
     delete (env as Record<string, string | undefined>).SVC_ACCOUNT_KEY;
     const svc = (...args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(process.execPath, [CLI, ...args], { env }, (err, stdout, stderr) => {
-          resolve({ code: err ? ((err as NodeJS.ErrnoException & { code?: number }).code as unknown as number) ?? 1 : 0, stdout, stderr });
+          resolve({
+            code: err ? (((err as NodeJS.ErrnoException & { code?: number }).code as unknown as number) ?? 1) : 0,
+            stdout,
+            stderr,
+          });
         });
       });
 

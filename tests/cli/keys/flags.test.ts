@@ -6,7 +6,10 @@ import { createFakeCli } from '../../helpers/cli.js';
 /** Flag parsing through the real program: usage errors exit 2 before any request is made. */
 async function run(argv: string[], env: Record<string, string> = {}) {
   const cli = createFakeCli();
-  const code = await main(argv, { io: cli.ctx.io, env: { SVC_CONFIG_DIR: cli.ctx.configDir, SVC_KEYCHAIN: 'off', SVC_URL: 'http://127.0.0.1:9', ...env } });
+  const code = await main(argv, {
+    io: cli.ctx.io,
+    env: { SVC_CONFIG_DIR: cli.ctx.configDir, SVC_KEYCHAIN: 'off', SVC_URL: 'http://127.0.0.1:9', ...env },
+  });
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };
 }
 

@@ -46,7 +46,13 @@ test('companies create makes the first one current; list marks it; use switches'
   json.ctx.config().set(`company:${server.url}`, cli.ctx.config().get(`company:${server.url}`));
   await runCompaniesList({}, json.ctx);
   const listed = JSON.parse(json.stdout());
-  assert.equal(listed.map((c: any) => [c.name, c.current]), [['Alpha', false], ['Beta', true]]);
+  assert.equal(
+    listed.map((c: any) => [c.name, c.current]),
+    [
+      ['Alpha', false],
+      ['Beta', true],
+    ],
+  );
   try {
     await runCompaniesCreate({ name: 'alpha' }, cli.ctx);
     assert.unreachable();
@@ -79,7 +85,13 @@ test('keys create prints the key once and stores it; --no-store only prints; lis
 
   await runKeysList({}, cli.ctx);
   assert.match(cli.stdout(), /laptop\s+Acme\s+sk_\S{6}…/);
-  assert.not.ok(cli.stdout().split('\n').filter((l) => l.includes('laptop') && l.includes('Acme')).some((l) => l.includes(key)));
+  assert.not.ok(
+    cli
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('laptop') && l.includes('Acme'))
+      .some((l) => l.includes(key)),
+  );
 
   const v = cliFor(u.token, { json: true });
   for (const [k, val] of cli.credentials) v.credentials.set(k, val);

@@ -18,9 +18,10 @@ test.before(async (ctx) => {
 });
 test.after(async (ctx) => ctx.close());
 
-const cliFor = (url: string, json = false, key = secret) => createFakeCli({ json, env: { SVC_URL: url, SVC_SECRET_KEY: key } });
+const cliFor = (url: string, json = false, key = secret) =>
+  createFakeCli({ json, env: { SVC_URL: url, SVC_SECRET_KEY: key } });
 
-test('tools/call prints the tool\'s text; --json the raw result', async ({ t, url }) => {
+test("tools/call prints the tool's text; --json the raw result", async ({ t, url }) => {
   const cli = cliFor(url);
   await runCall({ params: '{"name":"whoami","arguments":{}}' }, cli.ctx, 'tools/call');
   assert.is(JSON.parse(cli.stdout()).company.name, 'acme');
@@ -39,19 +40,41 @@ test('other methods print their result as JSON', async ({ url }) => {
 });
 
 test('a failing tool, a JSON-RPC error, bad --params, a refused key: CLI errors', async ({ t, url }) => {
-  const failing = runCall({ params: '{"name":"quests","arguments":{"action":"get","id":"qst_x"}}' }, cliFor(url).ctx, 'tools/call');
-  await failing.then(() => assert.unreachable(), (err) => {
-    assert.instance(err, FailedError);
-    assert.match(err.message, /tool 'quests' failed: No quest qst_x in this Company\./);
-  });
-  await runCall({}, cliFor(url).ctx, 'resources/list').then(() => assert.unreachable(), (err) => assert.match(err.message, /JSON-RPC -32601/));
-  await runCall({ params: '[1]' }, cliFor(url).ctx, 'tools/call').then(() => assert.unreachable(), (err) => assert.instance(err, UsageError));
-  await runCall({}, cliFor(url, false, 'sk_bad').ctx, 'ping').then(() => assert.unreachable(), (err) => assert.instance(err, AuthRequiredError));
-  await runCall({}, cliFor(url, false, t.keys.trial).ctx, 'ping').then(() => assert.unreachable(), (err) => {
-    assert.instance(err, FailedError);
-    assert.match(err.message, /Company subscription/);
-  });
-  await runCall({}, createFakeCli({ env: { SVC_URL: url } }).ctx, 'ping').then(() => assert.unreachable(), (err) => assert.instance(err, AuthRequiredError));
+  const failing = runCall(
+    { params: '{"name":"quests","arguments":{"action":"get","id":"qst_x"}}' },
+    cliFor(url).ctx,
+    'tools/call',
+  );
+  await failing.then(
+    () => assert.unreachable(),
+    (err) => {
+      assert.instance(err, FailedError);
+      assert.match(err.message, /tool 'quests' failed: No quest qst_x in this Company\./);
+    },
+  );
+  await runCall({}, cliFor(url).ctx, 'resources/list').then(
+    () => assert.unreachable(),
+    (err) => assert.match(err.message, /JSON-RPC -32601/),
+  );
+  await runCall({ params: '[1]' }, cliFor(url).ctx, 'tools/call').then(
+    () => assert.unreachable(),
+    (err) => assert.instance(err, UsageError),
+  );
+  await runCall({}, cliFor(url, false, 'sk_bad').ctx, 'ping').then(
+    () => assert.unreachable(),
+    (err) => assert.instance(err, AuthRequiredError),
+  );
+  await runCall({}, cliFor(url, false, t.keys.trial).ctx, 'ping').then(
+    () => assert.unreachable(),
+    (err) => {
+      assert.instance(err, FailedError);
+      assert.match(err.message, /Company subscription/);
+    },
+  );
+  await runCall({}, createFakeCli({ env: { SVC_URL: url } }).ctx, 'ping').then(
+    () => assert.unreachable(),
+    (err) => assert.instance(err, AuthRequiredError),
+  );
 });
 
 test('svc mcp tools lists names and first sentences; --json the list', async ({ url }) => {

@@ -23,10 +23,14 @@ for (const [name, version, connect] of CASES) {
     const served = await serveTestApp(t);
     const client = await connect(served.url, { secret: t.keys.secret, account: t.keys.account });
     try {
-      const negotiated = (client as { getNegotiatedProtocolVersion?(): string }).getNegotiatedProtocolVersion?.() ?? '2025-11-25';
+      const negotiated =
+        (client as { getNegotiatedProtocolVersion?(): string }).getNegotiatedProtocolVersion?.() ?? '2025-11-25';
       assert.is(negotiated, version);
       await runEventsScenario(client, t);
-      const unknown = await client.callTool({ name: 'missing', arguments: {} }).then(() => null, (err: Error) => err);
+      const unknown = await client.callTool({ name: 'missing', arguments: {} }).then(
+        () => null,
+        (err: Error) => err,
+      );
       assert.match(String(unknown?.message), /^(MCP error -32602: )?Unknown tool: 'missing'/);
     } finally {
       await client.close();
@@ -39,7 +43,10 @@ test('the built `svc mcp` with a lapsed key: initialize fails with the 402 expla
   const t = await createMcpTestApp();
   const served = await serveTestApp(t);
   try {
-    const err = await connectV1Relay(served.url, { secret: t.keys.trial }).then(() => null, (e: Error) => e);
+    const err = await connectV1Relay(served.url, { secret: t.keys.trial }).then(
+      () => null,
+      (e: Error) => e,
+    );
     assert.match(String(err?.message), /Company subscription.*svc admin tier/);
   } finally {
     await served.close();

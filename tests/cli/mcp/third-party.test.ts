@@ -32,7 +32,16 @@ test('mcp-remote (HTTP, keys with --header) under the SDK stdio client: initiali
   const home = tempDir('mcp-remote-home');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MCP_REMOTE, `${served.url}/api/mcp`, '--transport', 'http-only', '--header', `Authorization:Bearer ${t.keys.secret}`, '--header', `X-Api-Key:${t.keys.account}`],
+    args: [
+      MCP_REMOTE,
+      `${served.url}/api/mcp`,
+      '--transport',
+      'http-only',
+      '--header',
+      `Authorization:Bearer ${t.keys.secret}`,
+      '--header',
+      `X-Api-Key:${t.keys.account}`,
+    ],
     env: { PATH: process.env.PATH ?? '', HOME: home, MCP_REMOTE_CONFIG_DIR: join(home, 'auth') },
     stderr: 'pipe',
   });
@@ -47,10 +56,24 @@ test('mcp-remote (HTTP, keys with --header) under the SDK stdio client: initiali
 });
 
 /** One Inspector CLI run (it makes one call per process: initialize, then the method); the tool's structured result. */
-async function inspector(target: string[], env: Record<string, string>, method: string, toolArgs?: Record<string, unknown>): Promise<any> {
+async function inspector(
+  target: string[],
+  env: Record<string, string>,
+  method: string,
+  toolArgs?: Record<string, unknown>,
+): Promise<any> {
   const args = [...target, '--method', method];
-  if (toolArgs) args.push('--tool-name', 'events', '--tool-arg', ...Object.entries(toolArgs).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`));
-  const { stdout } = await run(process.execPath, ['index.js', ...args], { cwd: INSPECTOR_BUILD, env: { PATH: process.env.PATH ?? '', ...env } });
+  if (toolArgs)
+    args.push(
+      '--tool-name',
+      'events',
+      '--tool-arg',
+      ...Object.entries(toolArgs).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`),
+    );
+  const { stdout } = await run(process.execPath, ['index.js', ...args], {
+    cwd: INSPECTOR_BUILD,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   const result = JSON.parse(stdout);
   if (result.isError) assert.unreachable(`${method} ${JSON.stringify(toolArgs)}: ${result.content[0].text}`);
   return toolArgs ? result.structuredContent : result;
@@ -59,16 +82,34 @@ async function inspector(target: string[], env: Record<string, string>, method: 
 async function walkEvents(target: string[], env: Record<string, string>): Promise<void> {
   const listed = await inspector(target, env, 'tools/list');
   assert.ok(listed.tools.some((x: any) => x.name === 'events'));
-  const created = await inspector(target, env, 'tools/call', { action: 'create', type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'Inspector quest' } }] });
+  const created = await inspector(target, env, 'tools/call', {
+    action: 'create',
+    type: 'session:stopped',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Inspector quest' } }],
+  });
   const id = created.event.id;
   assert.is((await inspector(target, env, 'tools/call', { action: 'disable', id })).event.status, 'paused');
   assert.is((await inspector(target, env, 'tools/call', { action: 'enable', id })).event.status, 'active');
-  const fired = await inspector(target, env, 'tools/call', { action: 'trigger', type: 'session:stopped', content: { reason: 'inspector' } });
-  assert.equal(fired.fired.map((f: any) => [f.tool, f.ok]), [['quests.create', true]]);
+  const fired = await inspector(target, env, 'tools/call', {
+    action: 'trigger',
+    type: 'session:stopped',
+    content: { reason: 'inspector' },
+  });
+  assert.equal(
+    fired.fired.map((f: any) => [f.tool, f.ok]),
+    [['quests.create', true]],
+  );
   assert.is((await inspector(target, env, 'tools/call', { action: 'trigger', id })).fired[0].ok, true);
-  assert.is((await inspector(target, env, 'tools/call', { action: 'trace', event_id: fired.event.id })).fired.length, 1);
+  assert.is(
+    (await inspector(target, env, 'tools/call', { action: 'trace', event_id: fired.event.id })).fired.length,
+    1,
+  );
   assert.ok((await inspector(target, env, 'tools/call', { action: 'list', limit: 10 })).events.length >= 2);
-  assert.ok((await inspector(target, env, 'tools/call', { action: 'list', configured: true })).events.some((e: any) => e.id === id));
+  assert.ok(
+    (await inspector(target, env, 'tools/call', { action: 'list', configured: true })).events.some(
+      (e: any) => e.id === id,
+    ),
+  );
   assert.is((await inspector(target, env, 'tools/call', { action: 'delete', id })).deleted, true);
 }
 
@@ -76,7 +117,18 @@ test('the Inspector CLI over Streamable HTTP (keys with --header): tools/list an
   const t = await createMcpTestApp();
   const served = await serveTestApp(t);
   try {
-    await walkEvents([`${served.url}/api/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${t.keys.secret}`, '--header', `X-Api-Key: ${t.keys.account}`], {});
+    await walkEvents(
+      [
+        `${served.url}/api/mcp`,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${t.keys.secret}`,
+        '--header',
+        `X-Api-Key: ${t.keys.account}`,
+      ],
+      {},
+    );
   } finally {
     await served.close();
   }
@@ -86,7 +138,10 @@ test('the Inspector CLI through `svc mcp` (stdio; keys in the environment): tool
   const t = await createMcpTestApp();
   const served = await serveTestApp(t);
   try {
-    await walkEvents([process.execPath, CLI_MAIN, 'mcp'], relayEnv(served.url, { secret: t.keys.secret, account: t.keys.account }));
+    await walkEvents(
+      [process.execPath, CLI_MAIN, 'mcp'],
+      relayEnv(served.url, { secret: t.keys.secret, account: t.keys.account }),
+    );
   } finally {
     await served.close();
   }

@@ -14,7 +14,13 @@ test('svc passkeys list shows a registered passkey; delete removes it; deleting 
   try {
     const u = await createUser(t);
     const begin = await t.post('/api/auth/passkey/register-begin', { name: 'yubikey' }, u.auth);
-    const id = (await t.post('/api/auth/passkey/register-finish', { response: new SoftAuthenticator().register(begin.body) }, u.auth)).body.passkey.id;
+    const id = (
+      await t.post(
+        '/api/auth/passkey/register-finish',
+        { response: new SoftAuthenticator().register(begin.body) },
+        u.auth,
+      )
+    ).body.passkey.id;
     const env = { SVC_TOKEN: u.token };
     const list = createFakeCli({ url: server.url, env });
     await runPasskeysList(list.ctx);

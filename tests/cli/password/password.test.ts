@@ -28,7 +28,10 @@ test('password change reads current and new from stdin; forgot + reset with the 
     await runPasswordReset({ token: link, passwordStdin: true }, reset.ctx);
     assert.is(JSON.parse(reset.stdout()).ok, true);
     assert.is(reset.credentials.size, 0, 'the local login is forgotten: it was revoked');
-    assert.is((await t.post('/api/auth/login', { email: 'pwd@example.com', password: 'the third long password' })).status, 200);
+    assert.is(
+      (await t.post('/api/auth/login', { email: 'pwd@example.com', password: 'the third long password' })).status,
+      200,
+    );
   } finally {
     await close();
   }

@@ -8,7 +8,11 @@ import { tempDir } from '../../helpers/temp-dir.js';
 
 test('argv: only the command being run is loaded; a --json before the command is not read as its fields', () => {
   assert.equal([...(commandsToLoad(['keys', 'list', '--json']) as Set<string>)], ['keys']);
-  assert.equal([...(commandsToLoad(['--profile', 'keys', 'whoami']) as Set<string>)], ['whoami'], 'the value of --profile is not a command');
+  assert.equal(
+    [...(commandsToLoad(['--profile', 'keys', 'whoami']) as Set<string>)],
+    ['whoami'],
+    'the value of --profile is not a command',
+  );
   assert.equal([...(commandsToLoad(['help', 'events']) as Set<string>)], ['events']);
   assert.is(commandsToLoad(['completion', 'bash']), '*');
   assert.equal(normalizeArgv(['--json', 'keys', 'list']), ['keys', 'list', '--json']);
@@ -28,20 +32,34 @@ test('profile add / use / list / remove: flags checked, one bare array under --j
   assert.is(both.code, 2);
   assert.match(both.err, /one of --url <url> or --data <dir>/);
   assert.is((await runMain(['profile', 'add', 'work', '--url', 'https://svc.example.com/'], env)).code, 0);
-  assert.is((await runMain(['profile', 'add', 'work', '--url', 'https://svc.example.com'], env)).code, 0, 'adding the same again is fine');
+  assert.is(
+    (await runMain(['profile', 'add', 'work', '--url', 'https://svc.example.com'], env)).code,
+    0,
+    'adding the same again is fine',
+  );
   assert.is((await runMain(['profile', 'add', 'work', '--url', 'https://other.example.com'], env)).code, 2);
   assert.is((await runMain(['profile', 'use', 'nope'], env)).code, 1);
   assert.is((await runMain(['profile', 'use', 'work'], env)).code, 0);
   const list = await runMain(['profile', 'list', '--json', 'name,current'], env);
-  assert.equal(JSON.parse(list.out), [{ name: 'default', current: false }, { name: 'work', current: true }]);
+  assert.equal(JSON.parse(list.out), [
+    { name: 'default', current: false },
+    { name: 'work', current: true },
+  ]);
   const viaEnv = await runMain(['--json', 'profile', 'list'], { ...env, SVC_PROFILE: 'default' });
-  assert.equal(JSON.parse(viaEnv.out).find((r: any) => r.current).name, 'default', '--json before the command; SVC_PROFILE wins');
+  assert.equal(
+    JSON.parse(viaEnv.out).find((r: any) => r.current).name,
+    'default',
+    '--json before the command; SVC_PROFILE wins',
+  );
   const unknown = await runMain(['whoami'], { ...env, SVC_PROFILE: 'ghost' });
   assert.is(unknown.code, 2);
   assert.match(unknown.err, /no profile 'ghost' \(named by SVC_PROFILE\)/);
   assert.is((await runMain(['profile', 'remove', 'default'], env)).code, 2);
   assert.is((await runMain(['profile', 'remove', 'work'], env)).code, 0);
-  assert.equal(JSON.parse((await runMain(['profile', 'list', '--json'], env)).out).map((r: any) => r.name), ['default']);
+  assert.equal(
+    JSON.parse((await runMain(['profile', 'list', '--json'], env)).out).map((r: any) => r.name),
+    ['default'],
+  );
 });
 
 test('svc api and svc completion check their arguments', async () => {

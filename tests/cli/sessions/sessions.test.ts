@@ -13,7 +13,9 @@ test('sessions list marks this session; revoke and revoke-others end the others'
   const { url, close } = await serveTestApp(t);
   try {
     const u = await createUser(t, { email: 'ses@example.com' });
-    const other1 = (await t.post('/api/auth/login', { email: 'ses@example.com', password: u.password }, { 'user-agent': 'phone/1' })).body.token;
+    const other1 = (
+      await t.post('/api/auth/login', { email: 'ses@example.com', password: u.password }, { 'user-agent': 'phone/1' })
+    ).body.token;
     const other2 = (await t.post('/api/auth/login', { email: 'ses@example.com', password: u.password })).body.token;
     const cli = createFakeCli({ url, env: { SVC_TOKEN: u.token } });
     await runSessionsList({}, cli.ctx);

@@ -29,8 +29,22 @@ test('content is summarized on one line and cut', () => {
 });
 
 test('a row has time, type, scope and summary cells, and no empty cells', () => {
-  const row = buildEventRow({ id: 'evt_1', type: 'quest:x', agent_id: null, session_id: null, quest_id: 'qst_mhqz1x2k0000qqqqqq', content: null, created_at: '2026-11-22T08:07:06.000Z', causation_id: null, correlation_id: 'evt_1', source: 'emitter' });
-  assert.equal(row.cells.map((c) => c.text), ['08:07:06', 'quest:x', 'quest=qst_…qqqqqq']);
+  const row = buildEventRow({
+    id: 'evt_1',
+    type: 'quest:x',
+    agent_id: null,
+    session_id: null,
+    quest_id: 'qst_mhqz1x2k0000qqqqqq',
+    content: null,
+    created_at: '2026-11-22T08:07:06.000Z',
+    causation_id: null,
+    correlation_id: 'evt_1',
+    source: 'emitter',
+  });
+  assert.equal(
+    row.cells.map((c) => c.text),
+    ['08:07:06', 'quest:x', 'quest=qst_…qqqqqq'],
+  );
   assert.is(row.key, 'evt_1');
 });
 

@@ -26,7 +26,14 @@ function mount(rows = 20) {
   let quits = 0;
   let now = 1_000_000;
   const view = mountLiveView(
-    { title: 'svc events tail · acme', details: ['http://127.0.0.1:7878 · following since 2026-11-22T21:00:00.000Z · times in UTC'], feed, color: false, now: () => now, onQuit: () => quits++ },
+    {
+      title: 'svc events tail · acme',
+      details: ['http://127.0.0.1:7878 · following since 2026-11-22T21:00:00.000Z · times in UTC'],
+      feed,
+      color: false,
+      now: () => now,
+      onQuit: () => quits++,
+    },
     term,
     { debug: true },
   );
@@ -39,7 +46,15 @@ test('the view shows the header, the rows as they arrive and a status line', asy
   assert.match(term.lastFrame(), /^svc events tail · acme\n/);
   assert.match(term.lastFrame(), /following since 2026-11-22T21:00:00.000Z/);
   feed.setStatus({ state: 'connected' });
-  feed.push(buildEventRow(event(1, { agent_id: 'agt_mhqz1x2k0000abc123', session_id: 'ses_mhqz1x2k0001xyz789', content: { title: 'Triage\ninbox', n: 2 } })));
+  feed.push(
+    buildEventRow(
+      event(1, {
+        agent_id: 'agt_mhqz1x2k0000abc123',
+        session_id: 'ses_mhqz1x2k0001xyz789',
+        content: { title: 'Triage\ninbox', n: 2 },
+      }),
+    ),
+  );
   feed.push(buildEventRow(event(2, { type: 'guardrail:tripped', content: 'too many calls' })));
   await term.waitFor((_, f) => f.includes('guardrail:tripped'));
   const lines = term.lastFrame().split('\n');
@@ -54,14 +69,26 @@ test('only the newest rows that fit on the screen are shown', async () => {
   const { term, feed, view } = mount(8);
   for (let n = 1; n <= 30; n++) feed.push(buildEventRow(event(n)));
   await term.waitFor((_, f) => f.includes('30 events'));
-  const rows = term.lastFrame().split('\n').filter((l) => l.includes('session:start'));
+  const rows = term
+    .lastFrame()
+    .split('\n')
+    .filter((l) => l.includes('session:start'));
   // 8 lines of terminal: title, details, status and one spare line leave 4 rows.
-  assert.equal(rows.map((r) => r.slice(0, 8)), ['21:00:27', '21:00:28', '21:00:29', '21:00:30']);
+  assert.equal(
+    rows.map((r) => r.slice(0, 8)),
+    ['21:00:27', '21:00:28', '21:00:29', '21:00:30'],
+  );
   // A taller terminal shows more rows at once, without waiting for the next event.
   term.stdout.rows = 10;
   term.stdout.emit('resize');
   await term.waitFor((_, f) => f.includes('21:00:25'));
-  assert.is(term.lastFrame().split('\n').filter((l) => l.includes('session:start')).length, 6);
+  assert.is(
+    term
+      .lastFrame()
+      .split('\n')
+      .filter((l) => l.includes('session:start')).length,
+    6,
+  );
   view.unmount();
   await view.closed;
 });

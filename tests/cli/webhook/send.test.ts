@@ -20,23 +20,62 @@ async function startDaemon() {
     for await (const chunk of req) raw += chunk;
     res.setHeader('content-type', 'application/json');
     if (req.url === '/api/companies') return res.end(JSON.stringify({ companies: [{ id: 'co_1', name: 'acme' }] }));
-    const valid = verifySignature({ header: req.headers['x-svc-signature'] as string, secrets: [SECRET], rawBody: raw, nowMs: Date.now() }).ok;
+    const valid = verifySignature({
+      header: req.headers['x-svc-signature'] as string,
+      secrets: [SECRET],
+      rawBody: raw,
+      nowMs: Date.now(),
+    }).ok;
     seen.push({ path: req.url!, headers: req.headers, raw, valid });
-    if (!valid) return (res.statusCode = 401), res.end(JSON.stringify({ error: 'signature does not match the body and the channel secret', code: 'signature_invalid' }));
+    if (!valid)
+      return (
+        (res.statusCode = 401),
+        res.end(
+          JSON.stringify({
+            error: 'signature does not match the body and the channel secret',
+            code: 'signature_invalid',
+          }),
+        )
+      );
     const id = req.headers['x-svc-delivery'] as string;
     const duplicate = delivered.has(id);
     delivered.add(id);
-    res.end(JSON.stringify({ ok: true, delivery_id: id, duplicate, ...(duplicate ? {} : { event: { id: 'ev_1', type: 'webhook:github' }, fired: [{ configured_event_id: 'cfg_1', tool: 'quests.create', ok: true }], routed: [{ session_id: 's1', decision: 'turn' }] }) }));
+    res.end(
+      JSON.stringify({
+        ok: true,
+        delivery_id: id,
+        duplicate,
+        ...(duplicate
+          ? {}
+          : {
+              event: { id: 'ev_1', type: 'webhook:github' },
+              fired: [{ configured_event_id: 'cfg_1', tool: 'quests.create', ok: true }],
+              routed: [{ session_id: 's1', decision: 'turn' }],
+            }),
+      }),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, seen, close: () => new Promise((r) => server.close(r)) };
 }
 
-const opts = (over: Partial<WebhookSendOptions> = {}): WebhookSendOptions => ({ channel: 'github', body: '{"text":"@bob build red", "n": 1}', secretStdin: false, dryRun: false, ...over });
+const opts = (over: Partial<WebhookSendOptions> = {}): WebhookSendOptions => ({
+  channel: 'github',
+  body: '{"text":"@bob build red", "n": 1}',
+  secretStdin: false,
+  dryRun: false,
+  ...over,
+});
 
 function cli(url: string, extra: { stdin?: string; env?: Record<string, string>; json?: boolean } = {}) {
-  const fake = createFakeCli({ url, json: extra.json, stdin: extra.stdin, env: extra.env, api: createApiClient(url, async () => 'session-token') });
+  const fake = createFakeCli({
+    url,
+    json: extra.json,
+    stdin: extra.stdin,
+    env: extra.env,
+    api: createApiClient(url, async () => 'session-token'),
+  });
   fake.ctx.config().set(currentCompanyKey(fake.ctx.url()), { id: 'co_1', name: 'acme' });
   return fake;
 }
@@ -95,7 +134,14 @@ test('--dry-run prints a request that verifies, without sending', async () => {
   assert.is(printed.headers['X-Svc-Delivery'], 'd1');
   // Verified at the signing time the header names, so the check does not depend on the wall clock.
   const signedAt = Number(/t=(\d+)/.exec(printed.headers['X-Svc-Signature'])![1]) * 1000;
-  assert.ok(verifySignature({ header: printed.headers['X-Svc-Signature'], secrets: [SECRET], rawBody: printed.body, nowMs: signedAt }).ok);
+  assert.ok(
+    verifySignature({
+      header: printed.headers['X-Svc-Signature'],
+      secrets: [SECRET],
+      rawBody: printed.body,
+      nowMs: signedAt,
+    }).ok,
+  );
 });
 
 test('usage errors: bad JSON, no secret, bad channel name', async () => {

@@ -18,7 +18,12 @@ test('hashes made in the worker pool verify, and a wrong password does not', asy
 test('the pool runs at most `threads` jobs at once and refuses past `queue` waiting jobs', async () => {
   const pool = createHashPool({ threads: 1, queue: 2 });
   const job = { password: 'x', salt: Buffer.alloc(16), keyLength: 32, ...CHEAP, N: 2 ** 14 };
-  const jobs = Array.from({ length: 6 }, () => pool.derive(job).then(() => 'ok', (err) => err.constructor.name));
+  const jobs = Array.from({ length: 6 }, () =>
+    pool.derive(job).then(
+      () => 'ok',
+      (err) => err.constructor.name,
+    ),
+  );
   assert.equal(pool.load(), { running: 1, waiting: 2 });
   assert.equal((await Promise.all(jobs)).sort(), ['PoolBusy', 'PoolBusy', 'PoolBusy', 'ok', 'ok', 'ok']);
   await pool.close();
@@ -30,16 +35,31 @@ test('logins past the hashing queue get 429 with Retry-After (known and unknown 
   try {
     const t = await createTestApp({ config: { auth: { passwordHash: { ...CHEAP, N: 2 ** 14 } } } });
     const u = await createUser(t);
-    const emails = [u.user.email!, 'nobody@example.com', u.user.email!, 'nobody@example.com', u.user.email!, 'nobody@example.com'];
-    const answers = await Promise.all(emails.map((email) => t.post('/api/auth/login', { email, password: u.password })));
+    const emails = [
+      u.user.email!,
+      'nobody@example.com',
+      u.user.email!,
+      'nobody@example.com',
+      u.user.email!,
+      'nobody@example.com',
+    ];
+    const answers = await Promise.all(
+      emails.map((email) => t.post('/api/auth/login', { email, password: u.password })),
+    );
     const busy = answers.filter((r) => r.status === 429);
     assert.ok(busy.length >= 2, answers.map((r) => r.status).join(','));
     for (const r of busy) {
       assert.is(r.body.code, 'rate_limited');
       assert.ok(Number(r.headers['retry-after']) >= 1);
     }
-    assert.ok(answers.every((r) => [200, 401, 429].includes(r.status)), answers.map((r) => r.status).join(','));
-    assert.ok(answers.some((r) => r.status === 200), 'the first login in line gets through');
+    assert.ok(
+      answers.every((r) => [200, 401, 429].includes(r.status)),
+      answers.map((r) => r.status).join(','),
+    );
+    assert.ok(
+      answers.some((r) => r.status === 200),
+      'the first login in line gets through',
+    );
   } finally {
     configureHashPool(DEFAULT_HASH_POOL);
   }

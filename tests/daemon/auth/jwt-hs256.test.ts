@@ -10,7 +10,8 @@ const NOW_MS = Date.UTC(2026, 0, 1);
 const NOW = NOW_MS / 1000;
 const CLAIMS = { user_id: 'usr_1', email: 'a@example.com', sid: 'ses_1', typ: 'session' as const, amr: ['pwd'] };
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 /** A token with any header and payload, correctly HMAC-signed with `secret`: only the rule under test is broken. */
 function forge(header: unknown, payload: unknown, secret = SECRET): string {
   const signingInput = `${b64(header)}.${b64(payload)}`;
@@ -87,15 +88,28 @@ test('malformed shapes are refused: wrong part count, empty parts, characters ou
   const token = good();
   const [header, payload, signature] = token.split('.') as [string, string, string];
   for (const bad of [
-    '', '.', '..', '...', `${header}.${payload}`, `${header}.${payload}.${signature}.x`, `.${payload}.${signature}`,
-    `${header}..${signature}`, `${header}.${payload}.`, `${header}+.${payload}.${signature}`, `${header}.${payload}=.${signature}`,
-    `${header}.${payload}.${signature.slice(0, 42)}/`, ` ${token}`, `${token} `, `${header}.${payload}\n.${signature}`,
+    '',
+    '.',
+    '..',
+    '...',
+    `${header}.${payload}`,
+    `${header}.${payload}.${signature}.x`,
+    `.${payload}.${signature}`,
+    `${header}..${signature}`,
+    `${header}.${payload}.`,
+    `${header}+.${payload}.${signature}`,
+    `${header}.${payload}=.${signature}`,
+    `${header}.${payload}.${signature.slice(0, 42)}/`,
+    ` ${token}`,
+    `${token} `,
+    `${header}.${payload}\n.${signature}`,
   ]) {
     assert.is(verifyToken(SECRET, bad, NOW_MS), null, JSON.stringify(bad));
   }
   const long = forge(HS256, { ...CLAIMS, iat: NOW, exp: NOW + 60, pad: 'x'.repeat(MAX_TOKEN_CHARS) });
   assert.is(verifyHs256(SECRET, long, NOW), null);
-  for (const notString of [null, undefined, 42, {}, ['a.b.c']]) assert.is(verifyHs256(SECRET, notString as unknown as string, NOW), null);
+  for (const notString of [null, undefined, 42, {}, ['a.b.c']])
+    assert.is(verifyHs256(SECRET, notString as unknown as string, NOW), null);
 });
 
 test('header and payload must be JSON objects: not JSON, arrays, null, strings and numbers are refused', () => {
@@ -112,8 +126,14 @@ test('verifyToken also needs user_id, sid, a known typ and a numeric iat', () =>
   const base = { ...CLAIMS, iat: NOW, exp: NOW + 60 };
   assert.ok(verifyToken(SECRET, forge(HS256, base), NOW_MS));
   for (const broken of [
-    { ...base, user_id: undefined }, { ...base, user_id: 7 }, { ...base, sid: undefined }, { ...base, sid: ['s'] },
-    { ...base, typ: 'admin' }, { ...base, typ: undefined }, { ...base, iat: undefined }, { ...base, iat: '1' },
+    { ...base, user_id: undefined },
+    { ...base, user_id: 7 },
+    { ...base, sid: undefined },
+    { ...base, sid: ['s'] },
+    { ...base, typ: 'admin' },
+    { ...base, typ: undefined },
+    { ...base, iat: undefined },
+    { ...base, iat: '1' },
   ]) {
     assert.is(verifyToken(SECRET, forge(HS256, broken), NOW_MS), null, JSON.stringify(broken));
   }
@@ -125,7 +145,14 @@ test('a header with a crit member is refused, whatever it lists', () => {
   const payload = { ...CLAIMS, iat: NOW, exp: NOW + 60 };
   assert.ok(verifyHs256(SECRET, forge(HS256, payload), NOW));
   assert.is(verifyHs256(SECRET, forge({ ...HS256, crit: ['exp'] }, payload), NOW), null);
-  assert.is(verifyHs256(SECRET, forge({ ...HS256, crit: ['http://example.com/x'], 'http://example.com/x': true }, payload), NOW), null);
+  assert.is(
+    verifyHs256(
+      SECRET,
+      forge({ ...HS256, crit: ['http://example.com/x'], 'http://example.com/x': true }, payload),
+      NOW,
+    ),
+    null,
+  );
   assert.is(verifyHs256(SECRET, forge({ ...HS256, crit: [] }, payload), NOW), null);
 });
 

@@ -9,7 +9,8 @@ import { createTestApp } from '../../helpers/test-app.js';
  * same time for known and unknown e-mails. An unknown address is never mailed, so the answer must
  * not wait on, or depend on, sending the mail: a slow or failing mailer would tell them apart.
  */
-const request = (t: Awaited<ReturnType<typeof createTestApp>>, email: string) => t.post('/api/auth/login/code/request', { email });
+const request = (t: Awaited<ReturnType<typeof createTestApp>>, email: string) =>
+  t.post('/api/auth/login/code/request', { email });
 
 test('a failing mailer: a known address answers exactly like an unknown one, and the failure is logged', async () => {
   const errors: string[] = [];
@@ -24,7 +25,7 @@ test('a failing mailer: a known address answers exactly like an unknown one, and
   await new Promise((r) => setImmediate(r));
   assert.is(errors.length, 1, 'the failed send is logged for the operator');
   // The code row was stored all the same: the login code works once the mail gets through another way.
-  assert.ok((await t.deps.stores.users.findByEmail(u.user.email!)));
+  assert.ok(await t.deps.stores.users.findByEmail(u.user.email!));
 });
 
 test('a mailer that never finishes does not hold the answer for a known address', async () => {

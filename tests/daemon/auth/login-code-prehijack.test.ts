@@ -18,7 +18,9 @@ async function mailFor(t: TestApp, email: string) {
 async function assertAttackerLockedOut(t: TestApp, attacker: Awaited<ReturnType<typeof createUser>>) {
   const user = (await t.deps.stores.users.findById(attacker.user.id))!;
   assert.ok(user.email_verified_at, 'the code proved the mailbox');
-  const passwordStillWorks = user.password_hash ? await verifyPassword(attacker.password, user.password_hash, t.deps.config.auth.passwordHash.maxmem) : false;
+  const passwordStillWorks = user.password_hash
+    ? await verifyPassword(attacker.password, user.password_hash, t.deps.config.auth.passwordHash.maxmem)
+    : false;
   assert.not.ok(passwordStillWorks, 'the password chosen before the mailbox was proven no longer works');
   // The attacker's signup session (unverified) is ended too.
   assert.is((await t.get('/api/auth/totp', attacker.auth)).status, 401);

@@ -66,17 +66,25 @@ test('SECURITY 1: 20 parallel code consumptions, 20 parallel link consumptions, 
   const t = await createTestApp();
   const u = await createUser(t);
   let sent = await requestCode(t, u.user.email!);
-  const byCode = await Promise.all(Array.from({ length: 20 }, () => t.post('/api/auth/login/code/consume', { email: u.user.email, code: sent.mail.code })));
+  const byCode = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      t.post('/api/auth/login/code/consume', { email: u.user.email, code: sent.mail.code }),
+    ),
+  );
   assert.is(byCode.filter((r) => r.status === 200).length, 1);
   t.clock.advance(5 * 60_000 + 1000); // past the per-address window (30 per 5 min)
   sent = await requestCode(t, u.user.email!);
-  const byLink = await Promise.all(Array.from({ length: 20 }, () => t.post('/api/auth/login/magic/consume', { token: sent.token })));
+  const byLink = await Promise.all(
+    Array.from({ length: 20 }, () => t.post('/api/auth/login/magic/consume', { token: sent.token })),
+  );
   assert.is(byLink.filter((r) => r.status === 200).length, 1);
   t.clock.advance(5 * 60_000 + 1000); // past the per-address window (30 per 5 min)
   sent = await requestCode(t, u.user.email!);
   const mixed = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      i % 2 ? t.post('/api/auth/login/magic/consume', { token: sent.token }) : t.post('/api/auth/login/code/consume', { email: u.user.email, code: sent.mail.code }),
+      i % 2
+        ? t.post('/api/auth/login/magic/consume', { token: sent.token })
+        : t.post('/api/auth/login/code/consume', { email: u.user.email, code: sent.mail.code }),
     ),
   );
   assert.is(mixed.filter((r) => r.status === 200).length, 1);
@@ -115,7 +123,10 @@ test('with TOTP on, a login code earns only the partial step', async () => {
   const { mail } = await requestCode(t, u.user.email!);
   const res = await t.post('/api/auth/login/code/consume', { email: u.user.email, code: mail.code });
   assert.equal([res.status, res.body.totp_required, res.body.token], [200, true, undefined]);
-  const done = await t.post('/api/auth/totp/login', { partial_token: res.body.partial_token, code: codeNow(t, secret) });
+  const done = await t.post('/api/auth/totp/login', {
+    partial_token: res.body.partial_token,
+    code: codeNow(t, secret),
+  });
   assert.equal(verifyToken(t.deps.secrets.jwtSecret, done.body.token, t.clock.now())!.amr, ['email_code', 'otp']);
 });
 

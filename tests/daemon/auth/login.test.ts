@@ -39,7 +39,8 @@ test('the per-account ceiling: 10 failures lock the account 15 min (429), unknow
   const t = await createTestApp({ config: { auth: { loginPerAddress: [{ limit: 1000, windowMs: 60_000 }] } } });
   const { password } = await createUser(t, { email: 'lock@example.com' });
   for (const email of ['lock@example.com', 'ghost@example.com']) {
-    for (let i = 0; i < 10; i++) assert.is((await t.post('/api/auth/login', { email, password: 'wrong password here' })).status, 401);
+    for (let i = 0; i < 10; i++)
+      assert.is((await t.post('/api/auth/login', { email, password: 'wrong password here' })).status, 401);
     const locked = await t.post('/api/auth/login', { email, password });
     assert.is(locked.status, 429);
     assert.is(locked.body.code, 'account_locked');
@@ -52,7 +53,11 @@ test('the per-account ceiling: 10 failures lock the account 15 min (429), unknow
 test('the ceiling holds for a parallel burst: of 40 concurrent wrong guesses at most 10 are checked', async () => {
   const t = await createTestApp({ config: { auth: { loginPerAddress: [{ limit: 1000, windowMs: 60_000 }] } } });
   const { password } = await createUser(t, { email: 'burst@example.com' });
-  const answers = await Promise.all(Array.from({ length: 40 }, () => t.post('/api/auth/login', { email: 'burst@example.com', password: 'wrong password here' })));
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, () =>
+      t.post('/api/auth/login', { email: 'burst@example.com', password: 'wrong password here' }),
+    ),
+  );
   assert.is(answers.filter((a) => a.status === 401).length, 10);
   assert.is(answers.filter((a) => a.status === 429).length, 30);
   // Locked now: even the right password waits out the lock-out.
@@ -62,16 +67,24 @@ test('the ceiling holds for a parallel burst: of 40 concurrent wrong guesses at 
 test('a right password after 9 failures logs in and clears the count', async () => {
   const t = await createTestApp({ config: { auth: { loginPerAddress: [{ limit: 1000, windowMs: 60_000 }] } } });
   const { password } = await createUser(t, { email: 'nine@example.com' });
-  for (let i = 0; i < 9; i++) await t.post('/api/auth/login', { email: 'nine@example.com', password: 'wrong password here' });
+  for (let i = 0; i < 9; i++)
+    await t.post('/api/auth/login', { email: 'nine@example.com', password: 'wrong password here' });
   assert.is((await t.post('/api/auth/login', { email: 'nine@example.com', password })).status, 200);
-  for (let i = 0; i < 9; i++) assert.is((await t.post('/api/auth/login', { email: 'nine@example.com', password: 'wrong password here' })).status, 401);
+  for (let i = 0; i < 9; i++)
+    assert.is(
+      (await t.post('/api/auth/login', { email: 'nine@example.com', password: 'wrong password here' })).status,
+      401,
+    );
 });
 
 test('password login is throttled per client address: 30 per 5 min', async () => {
   const t = await createTestApp();
   const { password } = await createUser(t, { email: 'many@example.com' });
   const statuses: number[] = [];
-  for (let i = 0; i < 31; i++) statuses.push((await t.post('/api/auth/login', { email: `x${i}@example.com`, password: 'wrong password here' })).status);
+  for (let i = 0; i < 31; i++)
+    statuses.push(
+      (await t.post('/api/auth/login', { email: `x${i}@example.com`, password: 'wrong password here' })).status,
+    );
   assert.is(statuses.filter((s) => s === 401).length, 30);
   assert.is(statuses[30], 429);
   assert.is((await t.post('/api/auth/login', { email: 'many@example.com', password })).status, 429);
@@ -99,7 +112,11 @@ test('attack 5: an unverified token reaches only verify, resend-code and GET /ap
     await t.post('/api/auth/update-profile', { display_name: 'X' }, auth),
     await t.post('/api/auth/update-avatar', { avatar: null }, auth),
     await t.post('/api/auth/welcome/profile-name', { name: 'X' }, auth),
-    await t.post('/api/auth/change-password', { current_password: GOOD_PASSWORD, new_password: 'another long password' }, auth),
+    await t.post(
+      '/api/auth/change-password',
+      { current_password: GOOD_PASSWORD, new_password: 'another long password' },
+      auth,
+    ),
     await t.post('/api/me/email/change/begin', { new_email: 'z@example.com', password: GOOD_PASSWORD }, auth),
   ];
   for (const r of refused) {
@@ -137,7 +154,12 @@ test('login validates its body: missing fields → 400 naming the field, not JSO
   const res = await t.post('/api/auth/login', { email: 'a@example.com' });
   assert.is(res.status, 400);
   assert.match(res.body.error, 'password');
-  const raw = await t.request({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'email=a' });
+  const raw = await t.request({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'content-type': 'text/plain' },
+    payload: 'email=a',
+  });
   assert.is(raw.status, 415);
   const big = await t.post('/api/auth/login', { email: 'a@example.com', password: 'x'.repeat(70_000) });
   assert.is(big.status, 413);

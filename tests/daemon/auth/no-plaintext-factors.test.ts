@@ -35,14 +35,19 @@ test('file storage: TOTP secrets, recovery codes, login codes, link tokens, nonc
   await t.deps.stores.flush();
 
   const secrets: Record<string, string> = {
-    'TOTP secret': secret, 'pending TOTP secret': pending, 'login code link token': linkToken,
-    'SIWE nonce': nonce, 'passkey login challenge': challenge, 'passkey registration challenge': regChallenge,
+    'TOTP secret': secret,
+    'pending TOTP secret': pending,
+    'login code link token': linkToken,
+    'SIWE nonce': nonce,
+    'passkey login challenge': challenge,
+    'passkey registration challenge': regChallenge,
   };
   recoveryCodes.forEach((c, i) => (secrets[`recovery code ${i}`] = c.replace('-', '')));
   const texts: [string, string][] = filesUnder(dataDir).map((f) => [f, readFileSync(f, 'utf8')]);
   texts.push(['the daemon log', logLines.join('\n')]);
   for (const [file, text] of texts) {
-    for (const [what, value] of Object.entries(secrets)) assert.not.ok(text.includes(value), `${file} holds the ${what}`);
+    for (const [what, value] of Object.entries(secrets))
+      assert.not.ok(text.includes(value), `${file} holds the ${what}`);
     // The 6-digit code is too short to grep for on its own; its mail subject and body must not be there.
     assert.not.ok(/login code/i.test(text) && text.includes(mail.code), `${file} holds the login code`);
   }

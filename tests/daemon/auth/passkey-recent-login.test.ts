@@ -24,7 +24,11 @@ test('a session older than 10 minutes cannot add a passkey; a fresh login can', 
   const fresh = { authorization: `Bearer ${token}` };
   const begin = await t.post('/api/auth/passkey/register-begin', { name: 'laptop' }, fresh);
   assert.is(begin.status, 200);
-  const finish = await t.post('/api/auth/passkey/register-finish', { response: new SoftAuthenticator().register(begin.body) }, fresh);
+  const finish = await t.post(
+    '/api/auth/passkey/register-finish',
+    { response: new SoftAuthenticator().register(begin.body) },
+    fresh,
+  );
   assert.is(finish.status, 201);
 });
 

@@ -28,12 +28,27 @@ test('GET /api/me shows the profile and the current session, never the password 
 test('update-profile sets and clears display_name, timezone and locale; refuses unknown or bad fields', async () => {
   const t = await createTestApp();
   const { auth } = await createUser(t);
-  const res = await t.post('/api/auth/update-profile', { display_name: '  Ada Lovelace ', timezone: 'Europe/London', locale: 'en-gb' }, auth);
+  const res = await t.post(
+    '/api/auth/update-profile',
+    { display_name: '  Ada Lovelace ', timezone: 'Europe/London', locale: 'en-gb' },
+    auth,
+  );
   assert.is(res.status, 200);
-  assert.equal([res.body.user.display_name, res.body.user.timezone, res.body.user.locale], ['Ada Lovelace', 'Europe/London', 'en-GB']);
+  assert.equal(
+    [res.body.user.display_name, res.body.user.timezone, res.body.user.locale],
+    ['Ada Lovelace', 'Europe/London', 'en-GB'],
+  );
   const cleared = await t.post('/api/auth/update-profile', { timezone: null }, auth);
   assert.equal([cleared.body.user.display_name, cleared.body.user.timezone], ['Ada Lovelace', null]);
-  for (const bad of [{ timezone: 'Mars/Olympus' }, { locale: 'not a locale!' }, { display_name: '' }, { display_name: 'x'.repeat(81) }, { displayname: 'typo' }, {}, { display_name: 'a\u0007b' }]) {
+  for (const bad of [
+    { timezone: 'Mars/Olympus' },
+    { locale: 'not a locale!' },
+    { display_name: '' },
+    { display_name: 'x'.repeat(81) },
+    { displayname: 'typo' },
+    {},
+    { display_name: 'a\u0007b' },
+  ]) {
     const r = await t.post('/api/auth/update-profile', bad, auth);
     assert.is(r.status, 400, JSON.stringify(bad));
     assert.is(r.body.code, 'validation_failed');
@@ -55,7 +70,12 @@ test('welcome/profile-name sets the display name and marks the welcome done', as
 test('update-avatar accepts PNG, JPEG, WebP and GIF by their magic bytes; GET /api/me/avatar serves it', async () => {
   const t = await createTestApp();
   const { auth } = await createUser(t);
-  for (const [type, bytes] of [['image/png', PNG], ['image/jpeg', JPEG], ['image/webp', WEBP], ['image/gif', GIF]] as const) {
+  for (const [type, bytes] of [
+    ['image/png', PNG],
+    ['image/jpeg', JPEG],
+    ['image/webp', WEBP],
+    ['image/gif', GIF],
+  ] as const) {
     const res = await t.post('/api/auth/update-avatar', { avatar: dataUrl(type, bytes) }, auth);
     assert.is(res.status, 200, type);
     assert.match(res.body.user.avatar_url, /^\/api\/me\/avatar\?v=\d+$/);
@@ -92,7 +112,11 @@ test('update-avatar refuses a lying type, other types, bad base64 and images ove
   const over = await t.post('/api/auth/update-avatar', { avatar: dataUrl('image/png', big) }, auth);
   assert.is(over.body.code, 'avatar_too_large');
   const atCap = Buffer.concat([PNG, Buffer.alloc(AVATAR_MAX_BYTES - PNG.length)]);
-  assert.is((await t.post('/api/auth/update-avatar', { avatar: dataUrl('image/png', atCap) }, auth)).status, 200, 'the cap fits in the auth body limit');
+  assert.is(
+    (await t.post('/api/auth/update-avatar', { avatar: dataUrl('image/png', atCap) }, auth)).status,
+    200,
+    'the cap fits in the auth body limit',
+  );
 });
 
 test.run();

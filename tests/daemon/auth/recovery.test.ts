@@ -61,7 +61,10 @@ test('the reset link opens a page of the daemon that changes nothing by itself',
   assert.match(page.text, '/api/auth/reset-password');
   // Opening the page (as a mail scanner would) spent nothing: the old password still works, the token still resets.
   assert.is((await t.post('/api/auth/login', { email: 'page@example.com', password })).status, 200);
-  assert.is((await t.post('/api/auth/reset-password', { token: url.searchParams.get('token'), password: NEW_PASSWORD })).status, 200);
+  assert.is(
+    (await t.post('/api/auth/reset-password', { token: url.searchParams.get('token'), password: NEW_PASSWORD })).status,
+    200,
+  );
 });
 
 test('a reset link expires after 30 minutes; a newer link voids the older', async () => {
@@ -104,19 +107,30 @@ test('change-password needs the current password, keeps this session and revokes
   await t.post('/api/auth/forgot-password', { email: 'cp@example.com' });
   const link = tokenOf((await waitForMail(t, 'cp@example.com')).link!);
 
-  const wrong = await t.post('/api/auth/change-password', { current_password: 'not my password at all', new_password: NEW_PASSWORD }, auth);
+  const wrong = await t.post(
+    '/api/auth/change-password',
+    { current_password: 'not my password at all', new_password: NEW_PASSWORD },
+    auth,
+  );
   assert.is(wrong.status, 400);
   assert.is(wrong.body.code, 'invalid_credentials');
   const weak = await t.post('/api/auth/change-password', { current_password: password, new_password: 'short' }, auth);
   assert.is(weak.body.code, 'password_invalid');
-  const ok = await t.post('/api/auth/change-password', { current_password: password, new_password: NEW_PASSWORD }, auth);
+  const ok = await t.post(
+    '/api/auth/change-password',
+    { current_password: password, new_password: NEW_PASSWORD },
+    auth,
+  );
   assert.is(ok.status, 200);
   assert.is(ok.body.revoked_sessions, 1);
   assert.is((await t.get('/api/me', bearer(token))).status, 200);
   assert.is((await t.get('/api/me', bearer(other))).status, 401);
   assert.is((await t.post('/api/auth/login', { email: 'cp@example.com', password: NEW_PASSWORD })).status, 200);
   // An outstanding reset link dies with the change.
-  assert.is((await t.post('/api/auth/reset-password', { token: link, password: 'yet another long password' })).status, 400);
+  assert.is(
+    (await t.post('/api/auth/reset-password', { token: link, password: 'yet another long password' })).status,
+    400,
+  );
   assert.ok((await settledMail(t, 'cp@example.com')).some((m) => m.subject.includes('changed')));
   assert.ok(GOOD_PASSWORD);
 });

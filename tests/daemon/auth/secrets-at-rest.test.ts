@@ -29,17 +29,34 @@ test('after a full flow on file storage, no password, code, link token, invite o
   const resetToken = new URL(link).searchParams.get('token')!;
   assert.is((await t.post('/api/auth/reset-password', { token: resetToken, password: newPassword })).status, 200);
   const again = await t.post('/api/auth/login', { email: 'leak@example.com', password: newPassword });
-  await t.post('/api/me/email/change/begin', { new_email: 'moved@example.com', password: newPassword }, bearer(again.body.token));
+  await t.post(
+    '/api/me/email/change/begin',
+    { new_email: 'moved@example.com', password: newPassword },
+    bearer(again.body.token),
+  );
   const changeCode = (await waitForMail(t, 'moved@example.com')).code!;
   await t.deps.stores.flush();
 
   const disk = readAll(dataDir);
   assert.ok(disk.includes('leak@example.com'), 'the test reads the real files');
-  const secrets = { password, newPassword, code, changeCode, resetToken, invite, signup: signup.body.token, verified: verified.body.token, login: login.body.token, again: again.body.token };
+  const secrets = {
+    password,
+    newPassword,
+    code,
+    changeCode,
+    resetToken,
+    invite,
+    signup: signup.body.token,
+    verified: verified.body.token,
+    login: login.body.token,
+    again: again.body.token,
+  };
   for (const [name, value] of Object.entries(secrets)) {
     assert.ok(value && value.length >= 6, name);
     // A 6-digit code could occur by chance inside a hash or salt; count only a standalone occurrence.
-    const standalone = new RegExp(`(?<![0-9A-Za-z+/_-])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z+/_-])`);
+    const standalone = new RegExp(
+      `(?<![0-9A-Za-z+/_-])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z+/_-])`,
+    );
     assert.not.ok(value.length > 6 ? disk.includes(value) : standalone.test(disk), `${name} is stored in plaintext`);
   }
   // Invite codes are also refused in their dash-less form.

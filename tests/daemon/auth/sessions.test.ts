@@ -6,8 +6,10 @@ import { bearer } from '../../helpers/signup.js';
 
 async function loginTwice(t: Awaited<ReturnType<typeof createTestApp>>, email: string) {
   const u = await createUser(t, { email });
-  const second = (await t.post('/api/auth/login', { email, password: u.password }, { 'user-agent': 'laptop/2' })).body.token as string;
-  const third = (await t.post('/api/auth/login', { email, password: u.password }, { 'user-agent': 'phone/3' })).body.token as string;
+  const second = (await t.post('/api/auth/login', { email, password: u.password }, { 'user-agent': 'laptop/2' })).body
+    .token as string;
+  const third = (await t.post('/api/auth/login', { email, password: u.password }, { 'user-agent': 'phone/3' })).body
+    .token as string;
   return { ...u, second, third };
 }
 
@@ -22,7 +24,17 @@ test('GET /api/auth/sessions lists live sessions with method, client and current
   assert.is(current.length, 1);
   assert.is(current[0].user_agent, 'laptop/2');
   assert.equal(current[0].method, ['pwd']);
-  assert.equal(Object.keys(current[0]).sort(), ['created_at', 'current', 'expires_at', 'id', 'ip', 'last_seen_at', 'method', 'user_agent', 'verified']);
+  assert.equal(Object.keys(current[0]).sort(), [
+    'created_at',
+    'current',
+    'expires_at',
+    'id',
+    'ip',
+    'last_seen_at',
+    'method',
+    'user_agent',
+    'verified',
+  ]);
 });
 
 test('attack 9: a revoked session gets 401 on its very next request', async () => {

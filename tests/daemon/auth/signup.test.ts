@@ -8,7 +8,11 @@ import { verifyToken } from '../../../daemon/auth/tokens.js';
 test('signup returns an unverified token and e-mails a 6-digit code; verify returns a full token', async () => {
   const t = await createTestApp();
   const invite = await newInvite(t);
-  const res = await t.post('/api/auth/signup', { email: 'Ann@Example.com', password: GOOD_PASSWORD, invite_code: invite });
+  const res = await t.post('/api/auth/signup', {
+    email: 'Ann@Example.com',
+    password: GOOD_PASSWORD,
+    invite_code: invite,
+  });
   assert.is(res.status, 200);
   assert.is(res.body.ok, true);
   assert.is(res.body.pending_verification, true);
@@ -36,15 +40,26 @@ test('signup returns an unverified token and e-mails a 6-digit code; verify retu
 
 test('a bad or used invite creates nothing and sends nothing', async () => {
   const t = await createTestApp();
-  const bad = await t.post('/api/auth/signup', { email: 'a@example.com', password: GOOD_PASSWORD, invite_code: 'AAAA-BBBB-CCCC-DDDD' });
+  const bad = await t.post('/api/auth/signup', {
+    email: 'a@example.com',
+    password: GOOD_PASSWORD,
+    invite_code: 'AAAA-BBBB-CCCC-DDDD',
+  });
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'invite_invalid');
-  assert.is((await t.deps.stores.users.findByEmail('a@example.com')), undefined);
+  assert.is(await t.deps.stores.users.findByEmail('a@example.com'), undefined);
   const invite = await newInvite(t);
-  assert.is((await t.post('/api/auth/signup', { email: 'b@example.com', password: GOOD_PASSWORD, invite_code: invite })).status, 200);
-  const reused = await t.post('/api/auth/signup', { email: 'c@example.com', password: GOOD_PASSWORD, invite_code: invite });
+  assert.is(
+    (await t.post('/api/auth/signup', { email: 'b@example.com', password: GOOD_PASSWORD, invite_code: invite })).status,
+    200,
+  );
+  const reused = await t.post('/api/auth/signup', {
+    email: 'c@example.com',
+    password: GOOD_PASSWORD,
+    invite_code: invite,
+  });
   assert.is(reused.body.code, 'invite_invalid');
-  assert.is((await t.deps.stores.users.findByEmail('c@example.com')), undefined);
+  assert.is(await t.deps.stores.users.findByEmail('c@example.com'), undefined);
   assert.equal(await settledMail(t, 'a@example.com'), []);
   assert.equal(await settledMail(t, 'c@example.com'), []);
 });
@@ -55,14 +70,25 @@ test('signup validates the e-mail and the password length (12-128)', async () =>
   const short = await t.post('/api/auth/signup', { email: 'a@example.com', password: 'short', invite_code: invite });
   assert.is(short.status, 400);
   assert.is(short.body.code, 'password_invalid');
-  const long = await t.post('/api/auth/signup', { email: 'b@example.com', password: 'x'.repeat(129), invite_code: invite });
+  const long = await t.post('/api/auth/signup', {
+    email: 'b@example.com',
+    password: 'x'.repeat(129),
+    invite_code: invite,
+  });
   assert.is(long.body.code, 'password_invalid');
-  const email = await t.post('/api/auth/signup', { email: 'not-an-email', password: GOOD_PASSWORD, invite_code: invite });
+  const email = await t.post('/api/auth/signup', {
+    email: 'not-an-email',
+    password: GOOD_PASSWORD,
+    invite_code: invite,
+  });
   assert.is(email.status, 400);
   assert.is(email.body.code, 'validation_failed');
   assert.match(email.body.error, 'email');
   // The invite survived every refusal.
-  assert.is((await t.post('/api/auth/signup', { email: 'c@example.com', password: GOOD_PASSWORD, invite_code: invite })).status, 200);
+  assert.is(
+    (await t.post('/api/auth/signup', { email: 'c@example.com', password: GOOD_PASSWORD, invite_code: invite })).status,
+    200,
+  );
 });
 
 test('signup with a taken e-mail: same status and body shape, invite unspent, owner told', async () => {
@@ -70,7 +96,11 @@ test('signup with a taken e-mail: same status and body shape, invite unspent, ow
   await signUp(t, 'owner@example.com');
   t.clock.advance(61_000);
   const invite = await newInvite(t);
-  const res = await t.post('/api/auth/signup', { email: 'OWNER@example.com', password: 'another long password', invite_code: invite });
+  const res = await t.post('/api/auth/signup', {
+    email: 'OWNER@example.com',
+    password: 'another long password',
+    invite_code: invite,
+  });
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body).sort(), ['ok', 'pending_verification', 'token']);
   assert.is(verifyToken(t.deps.secrets.jwtSecret, res.body.token, t.clock.now())!.typ, 'unverified');
@@ -78,15 +108,21 @@ test('signup with a taken e-mail: same status and body shape, invite unspent, ow
   assert.is((await t.get('/api/me', bearer(res.body.token))).status, 401);
   const notice = await waitForMail(t, 'owner@example.com', (m) => m.subject.includes('tried'));
   assert.is(notice.code, null);
-  const reuse = await t.post('/api/auth/signup', { email: 'new@example.com', password: GOOD_PASSWORD, invite_code: invite });
+  const reuse = await t.post('/api/auth/signup', {
+    email: 'new@example.com',
+    password: GOOD_PASSWORD,
+    invite_code: invite,
+  });
   assert.is(reuse.status, 200, 'the invite was not spent on the taken e-mail');
-  assert.ok((await t.deps.stores.users.findByEmail('new@example.com')));
+  assert.ok(await t.deps.stores.users.findByEmail('new@example.com'));
 });
 
 test('attack 1: 20 parallel verifies with the right code → exactly one token', async () => {
   const t = await createTestApp();
   const { code } = await signUp(t, 'par@example.com');
-  const results = await Promise.all(Array.from({ length: 20 }, () => t.post('/api/auth/verify', { email: 'par@example.com', code })));
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () => t.post('/api/auth/verify', { email: 'par@example.com', code })),
+  );
   assert.is(results.filter((r) => r.status === 200).length, 1);
   assert.ok(results.filter((r) => r.status !== 200).every((r) => r.body.code === 'invalid_code'));
 });
@@ -96,7 +132,8 @@ test('attack 2: 5 wrong codes burn it; the right one then fails until a resend',
   const { code, token } = await signUp(t, 'burn@example.com');
   const wrong = code === '000000' ? '111111' : '000000';
   const answers = [];
-  for (let i = 0; i < 5; i++) answers.push((await t.post('/api/auth/verify', { email: 'burn@example.com', code: wrong })).body.code);
+  for (let i = 0; i < 5; i++)
+    answers.push((await t.post('/api/auth/verify', { email: 'burn@example.com', code: wrong })).body.code);
   assert.equal(answers, ['invalid_code', 'invalid_code', 'invalid_code', 'invalid_code', 'code_burned']);
   assert.is((await t.post('/api/auth/verify', { email: 'burn@example.com', code })).status, 400);
   t.clock.advance(60_000);
@@ -130,7 +167,8 @@ test('attack 10: a code issued for e-mail A used with e-mail B is refused', asyn
 test('signup is throttled per client address (30 per 5 min across mail-sending routes)', async () => {
   const t = await createTestApp();
   let last = 0;
-  for (let i = 0; i < 31; i++) last = (await t.post('/api/auth/forgot-password', { email: `n${i}@example.com` })).status;
+  for (let i = 0; i < 31; i++)
+    last = (await t.post('/api/auth/forgot-password', { email: `n${i}@example.com` })).status;
   assert.is(last, 429);
   const res = await t.post('/api/auth/signup', { email: 'x@example.com', password: GOOD_PASSWORD, invite_code: 'X' });
   assert.is(res.status, 429);

@@ -15,15 +15,21 @@ test('stored recovery hashes are keyed: an unkeyed SHA-256 of a real code matche
   const t = await createTestApp();
   const u = await createUser(t);
   const { recoveryCodes } = await enableTotp(t, u);
-  const stored = JSON.stringify((await t.deps.stores.users.findById(u.user.id)));
+  const stored = JSON.stringify(await t.deps.stores.users.findById(u.user.id));
   for (const code of recoveryCodes) {
     const plain = code.toLowerCase().replace(/[\s-]/g, '');
-    for (const guess of [plain, `recovery:${plain}`]) assert.not.ok(stored.includes(createHash('sha256').update(guess).digest('hex')), guess);
+    for (const guess of [plain, `recovery:${plain}`])
+      assert.not.ok(stored.includes(createHash('sha256').update(guess).digest('hex')), guess);
     assert.not.ok(stored.includes(plain));
   }
   // And the codes still work, once each, typed in any case and with or without the dash.
   const login = async (code: string) => {
-    const outcome = (await completeFirstFactor(t.deps, { get: () => '', ip: '127.0.0.1' }, (await t.deps.stores.users.findById(u.user.id))!, ['pwd'])) as { partial_token: string };
+    const outcome = (await completeFirstFactor(
+      t.deps,
+      { get: () => '', ip: '127.0.0.1' },
+      (await t.deps.stores.users.findById(u.user.id))!,
+      ['pwd'],
+    )) as { partial_token: string };
     return t.post('/api/auth/totp/login', { partial_token: outcome.partial_token, code });
   };
   assert.is((await login(recoveryCodes[0]!.toUpperCase().replace('-', ''))).status, 200);

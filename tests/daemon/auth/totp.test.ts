@@ -10,7 +10,9 @@ import { codeNow, enableTotp } from '../../helpers/totp.js';
 const fakeCtx = { get: () => 'test-agent', ip: '127.0.0.1' };
 
 async function partialFor(t: TestApp, user: Awaited<ReturnType<typeof createUser>>) {
-  const outcome = await completeFirstFactor(t.deps, fakeCtx, (await t.deps.stores.users.findById(user.user.id))!, ['pwd']);
+  const outcome = await completeFirstFactor(t.deps, fakeCtx, (await t.deps.stores.users.findById(user.user.id))!, [
+    'pwd',
+  ]);
   assert.ok('totp_required' in outcome, 'TOTP account gets the partial step');
   return (outcome as { partial_token: string }).partial_token;
 }
@@ -22,7 +24,11 @@ test('enrolment: begin shows a secret and otpauth URI, a first code activates it
   assert.is(begin.status, 200);
   assert.match(begin.body.otpauth_uri, /^otpauth:\/\/totp\/svc:.+\?secret=[A-Z2-7]{32}&issuer=svc$/);
   assert.is((await t.get('/api/auth/totp', u.auth)).body.enabled, false);
-  const wrong = await t.post('/api/auth/totp/enroll/confirm', { code: '000000' === codeNow(t, begin.body.secret) ? '111111' : '000000' }, u.auth);
+  const wrong = await t.post(
+    '/api/auth/totp/enroll/confirm',
+    { code: '000000' === codeNow(t, begin.body.secret) ? '111111' : '000000' },
+    u.auth,
+  );
   assert.is(wrong.status, 401);
   assert.is(wrong.body.code, 'totp_invalid_code');
   const ok = await t.post('/api/auth/totp/enroll/confirm', { code: codeNow(t, begin.body.secret) }, u.auth);
@@ -31,7 +37,7 @@ test('enrolment: begin shows a secret and otpauth URI, a first code activates it
   const state = await t.get('/api/auth/totp', u.auth);
   assert.equal([state.body.enabled, state.body.recovery_codes_left], [true, 10]);
   // The secret is sealed at rest and recovery codes are hashes.
-  const stored = JSON.stringify((await t.deps.stores.users.findById(u.user.id)));
+  const stored = JSON.stringify(await t.deps.stores.users.findById(u.user.id));
   assert.not.ok(stored.includes(begin.body.secret));
   assert.not.ok(stored.includes(ok.body.recovery_codes[0]));
   assert.is((await t.post('/api/auth/totp/enroll', {}, u.auth)).status, 409);
@@ -41,10 +47,14 @@ test('password login on a TOTP account answers totp_required with a partial toke
   const t = await createTestApp();
   const u = await createUser(t);
   const { secret } = await enableTotp(t, u);
-  const sessionsBefore = (await t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString())).length;
+  const sessionsBefore = (await t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString()))
+    .length;
   const partial = await partialFor(t, u);
   assert.is(verifyToken(t.deps.secrets.jwtSecret, partial, t.clock.now())!.typ, 'partial');
-  assert.is((await t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString())).length, sessionsBefore);
+  assert.is(
+    (await t.deps.stores.sessions.listActive(u.user.id, new Date(t.clock.now()).toISOString())).length,
+    sessionsBefore,
+  );
   // The partial token is refused where a session is needed.
   assert.is((await t.get('/api/auth/totp', { authorization: `Bearer ${partial}` })).status, 401);
   const res = await t.post('/api/auth/totp/login', { partial_token: partial, code: codeNow(t, secret) });
@@ -71,14 +81,30 @@ test('SECURITY 7: a code reused in its step through a new partial token is refus
 
   t.clock.advance(5 * 30_000);
   for (const steps of [-2, 2]) {
-    const res = await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret, steps) });
+    const res = await t.post('/api/auth/totp/login', {
+      partial_token: await partialFor(t, u),
+      code: codeNow(t, secret, steps),
+    });
     assert.is(res.status, 401, `±2 steps (${steps}) refused`);
   }
-  assert.is((await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret, -1) })).status, 200, '-1 step accepted');
+  assert.is(
+    (await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret, -1) }))
+      .status,
+    200,
+    '-1 step accepted',
+  );
   // After step n-1 was used, step n+1 (a later one) is still fine.
-  assert.is((await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret, 1) })).status, 200, '+1 step accepted');
+  assert.is(
+    (await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret, 1) }))
+      .status,
+    200,
+    '+1 step accepted',
+  );
   // …but now the current step is earlier than the last accepted one: refused.
-  assert.is((await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret) })).status, 401);
+  assert.is(
+    (await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret) })).status,
+    401,
+  );
 });
 
 test('partial token: 5 tries, then refused even with the right code; expires after 5 minutes', async () => {
@@ -87,7 +113,11 @@ test('partial token: 5 tries, then refused even with the right code; expires aft
   const { secret } = await enableTotp(t, u);
   const partial = await partialFor(t, u);
   const wrong = codeNow(t, secret) === '123456' ? '654321' : '123456';
-  for (let i = 0; i < 5; i++) assert.is((await t.post('/api/auth/totp/login', { partial_token: partial, code: wrong })).body.code, 'totp_invalid_code');
+  for (let i = 0; i < 5; i++)
+    assert.is(
+      (await t.post('/api/auth/totp/login', { partial_token: partial, code: wrong })).body.code,
+      'totp_invalid_code',
+    );
   const sixth = await t.post('/api/auth/totp/login', { partial_token: partial, code: codeNow(t, secret) });
   assert.is(sixth.body.code, 'partial_token_invalid');
 
@@ -102,7 +132,9 @@ test('SECURITY 1: 20 parallel consumptions of one partial token with the right c
   const { secret } = await enableTotp(t, u);
   const partial = await partialFor(t, u);
   const code = codeNow(t, secret);
-  const results = await Promise.all(Array.from({ length: 20 }, () => t.post('/api/auth/totp/login', { partial_token: partial, code })));
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () => t.post('/api/auth/totp/login', { partial_token: partial, code })),
+  );
   assert.is(results.filter((r) => r.status === 200).length, 1);
 });
 
@@ -110,10 +142,16 @@ test('recovery codes log in once each and record amr recovery_code', async () =>
   const t = await createTestApp();
   const u = await createUser(t);
   const { recoveryCodes } = await enableTotp(t, u);
-  const res = await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: recoveryCodes[0]!.toUpperCase() });
+  const res = await t.post('/api/auth/totp/login', {
+    partial_token: await partialFor(t, u),
+    code: recoveryCodes[0]!.toUpperCase(),
+  });
   assert.is(res.status, 200);
   assert.equal(verifyToken(t.deps.secrets.jwtSecret, res.body.token, t.clock.now())!.amr, ['pwd', 'recovery_code']);
-  assert.is((await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: recoveryCodes[0] })).status, 401);
+  assert.is(
+    (await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: recoveryCodes[0] })).status,
+    401,
+  );
   assert.is((await t.get('/api/auth/totp', u.auth)).body.recovery_codes_left, 9);
 });
 
@@ -142,11 +180,17 @@ test('per-account ceiling: 10 wrong codes across partial tokens lock TOTP login 
     const partial = await partialFor(t, u);
     await t.post('/api/auth/totp/login', { partial_token: partial, code: wrong() });
   }
-  const locked = await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret) });
+  const locked = await t.post('/api/auth/totp/login', {
+    partial_token: await partialFor(t, u),
+    code: codeNow(t, secret),
+  });
   assert.is(locked.status, 429);
   assert.ok(Number(locked.headers['retry-after']) > 0);
   t.clock.advance(15 * 60_000 + 1000);
-  assert.is((await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret) })).status, 200);
+  assert.is(
+    (await t.post('/api/auth/totp/login', { partial_token: await partialFor(t, u), code: codeNow(t, secret) })).status,
+    200,
+  );
 });
 
 test('POST /api/auth/login (when the password route exists) answers totp_required, then totp/login gives the JWT', async () => {
@@ -162,7 +206,10 @@ test('POST /api/auth/login (when the password route exists) answers totp_require
   assert.is(res.status, 200);
   assert.is(res.body.totp_required, true);
   assert.is(res.body.token, undefined);
-  const done = await t.post('/api/auth/totp/login', { partial_token: res.body.partial_token, code: codeNow(t, secret) });
+  const done = await t.post('/api/auth/totp/login', {
+    partial_token: res.body.partial_token,
+    code: codeNow(t, secret),
+  });
   assert.is(done.status, 200);
   assert.ok(done.body.token);
 });

@@ -26,13 +26,19 @@ test('signup with an invite, then login: a wallet account has email null in its 
   // GET /api/me shows the address, no e-mail, and nothing pending: there is no e-mail to verify.
   const me = await t.get('/api/me', { authorization: `Bearer ${login.body.token}` });
   assert.is(me.status, 200);
-  assert.equal([me.body.email, me.body.wallet_address, me.body.pending_verification, me.body.totp_enabled], [null, wallet.address.toLowerCase(), false, false]);
+  assert.equal(
+    [me.body.email, me.body.wallet_address, me.body.pending_verification, me.body.totp_enabled],
+    [null, wallet.address.toLowerCase(), false, false],
+  );
 });
 
 test('signup needs a valid, unused invite; login needs an account', async () => {
   const t = await createTestApp();
   const wallet = Wallet.createRandom();
-  const bad = await t.post('/api/auth/wallet/signup', { ...(await signInMessage(t, wallet)), invite_code: 'AAAA-BBBB-CCCC-DDDD' });
+  const bad = await t.post('/api/auth/wallet/signup', {
+    ...(await signInMessage(t, wallet)),
+    invite_code: 'AAAA-BBBB-CCCC-DDDD',
+  });
   assert.equal([bad.status, bad.body.code], [400, 'invite_invalid']);
   const nobody = await t.post('/api/auth/wallet/login', await signInMessage(t, Wallet.createRandom()));
   assert.equal([nobody.status, nobody.body.code], [401, 'wallet_not_registered']);
@@ -52,9 +58,18 @@ test('SECURITY 12: a reused nonce, a foreign domain, a foreign URI, an expired o
   await refuse('reused nonce', used, 'siwe_nonce_invalid');
   await refuse('foreign domain', await signInMessage(t, wallet, (m) => (m.domain = 'evil.example.com')));
   await refuse('foreign uri', await signInMessage(t, wallet, (m) => (m.uri = 'https://evil.example.com/login')));
-  await refuse('expired', await signInMessage(t, wallet, (m) => (m.expirationTime = new Date(t.clock.now() - 1000).toISOString())));
-  await refuse('not yet valid', await signInMessage(t, wallet, (m) => (m.notBefore = new Date(t.clock.now() + 60_000).toISOString())));
-  await refuse('issued 11 minutes ago', await signInMessage(t, wallet, (m) => (m.issuedAt = new Date(t.clock.now() - 11 * 60_000).toISOString())));
+  await refuse(
+    'expired',
+    await signInMessage(t, wallet, (m) => (m.expirationTime = new Date(t.clock.now() - 1000).toISOString())),
+  );
+  await refuse(
+    'not yet valid',
+    await signInMessage(t, wallet, (m) => (m.notBefore = new Date(t.clock.now() + 60_000).toISOString())),
+  );
+  await refuse(
+    'issued 11 minutes ago',
+    await signInMessage(t, wallet, (m) => (m.issuedAt = new Date(t.clock.now() - 11 * 60_000).toISOString())),
+  );
   await refuse('chain not allowed', await signInMessage(t, wallet, (m) => (m.chainId = 5)));
   // Another signer: a message naming our address, signed by a different key.
   const other = Wallet.createRandom();
@@ -62,10 +77,17 @@ test('SECURITY 12: a reused nonce, a foreign domain, a foreign URI, an expired o
   await refuse('another signer', { message: signed.message, signature: await other.signMessage(signed.message) });
   // A nonce issued for another address does not work for this one.
   const foreign = await t.post('/api/auth/wallet/nonce', { address: other.address });
-  await refuse('nonce of another address', await signInMessage(t, wallet, (m) => (m.nonce = foreign.body.nonce)), 'siwe_nonce_invalid');
+  await refuse(
+    'nonce of another address',
+    await signInMessage(t, wallet, (m) => (m.nonce = foreign.body.nonce)),
+    'siwe_nonce_invalid',
+  );
   // An edited message no longer matches its signature.
   const edited = await signInMessage(t, wallet);
-  await refuse('edited after signing', { message: edited.message.replace('Sign in to svc.', 'Sign in to svc!'), signature: edited.signature });
+  await refuse('edited after signing', {
+    message: edited.message.replace('Sign in to svc.', 'Sign in to svc!'),
+    signature: edited.signature,
+  });
 });
 
 test('a nonce expires after 10 minutes', async () => {

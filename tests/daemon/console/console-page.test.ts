@@ -28,7 +28,10 @@ test('GET / serves the console page with a strict CSP, no framing, no caching; i
   const js = /src="(\/console\/app-[A-Z0-9]+\.js)"/.exec(page.text)?.[1];
   assert.ok(js, page.text);
   const bundle = await t.request({ method: 'GET', url: js!, headers: { 'accept-encoding': 'gzip' } });
-  assert.equal([bundle.status, bundle.headers['content-encoding'], bundle.headers['cache-control']], [200, 'gzip', 'public, max-age=31536000, immutable']);
+  assert.equal(
+    [bundle.status, bundle.headers['content-encoding'], bundle.headers['cache-control']],
+    [200, 'gzip', 'public, max-age=31536000, immutable'],
+  );
   assert.match(String(bundle.headers['content-type']), /javascript/);
   assert.is((await t.get('/console/nope.js')).body.code, 'not_found');
   assert.is((await t.get('/console/index.html')).status, 404);
@@ -48,9 +51,19 @@ test('the magic link opens the console page (nothing consumed by the GET); an un
 
 test('browser origins: an IP daemon gets RP id localhost and http://localhost:<port>; a named one its own origin', () => {
   const local = browserOrigins(defaultConfig({ publicUrl: 'http://127.0.0.1:4321' }));
-  assert.equal(local, { consoleUrl: 'http://localhost:4321/', origins: ['http://127.0.0.1:4321', 'http://localhost:4321'], rpId: 'localhost', webauthnOrigins: ['http://localhost:4321'] });
+  assert.equal(local, {
+    consoleUrl: 'http://localhost:4321/',
+    origins: ['http://127.0.0.1:4321', 'http://localhost:4321'],
+    rpId: 'localhost',
+    webauthnOrigins: ['http://localhost:4321'],
+  });
   const named = browserOrigins(defaultConfig({ publicUrl: 'https://svc.example.com' }));
-  assert.equal(named, { consoleUrl: 'https://svc.example.com/', origins: ['https://svc.example.com'], rpId: 'svc.example.com', webauthnOrigins: ['https://svc.example.com'] });
+  assert.equal(named, {
+    consoleUrl: 'https://svc.example.com/',
+    origins: ['https://svc.example.com'],
+    rpId: 'svc.example.com',
+    webauthnOrigins: ['https://svc.example.com'],
+  });
   assert.equal(browserOrigins(defaultConfig({ publicUrl: 'http://[::1]:7878' })).rpId, 'localhost');
 });
 

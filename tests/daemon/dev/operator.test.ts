@@ -4,7 +4,11 @@ import { createTestApp } from '../../helpers/test-app.js';
 
 test('operator routes refuse a missing or wrong token with 401', async () => {
   const t = await createTestApp();
-  for (const headers of <Record<string, string>[]>[{}, { authorization: 'Bearer op_wrong' }, { authorization: t.operator.authorization!.replace('Bearer ', 'Basic ') }]) {
+  for (const headers of <Record<string, string>[]>[
+    {},
+    { authorization: 'Bearer op_wrong' },
+    { authorization: t.operator.authorization!.replace('Bearer ', 'Basic ') },
+  ]) {
     const res = await t.get('/api/dev/mail', headers);
     assert.is(res.status, 401);
     assert.is(res.body.code, 'operator_token_required');
@@ -15,20 +19,39 @@ test('operator routes refuse a missing or wrong token with 401', async () => {
 
 test('GET /api/dev/mail lists captured mail oldest first with code and link, filtered by to and since_id', async () => {
   const t = await createTestApp();
-  const first = await t.deps.mailer.send({ to: 'a@example.com', subject: 'Your code', text: 'Your code is 123456', code: '123456' });
-  await t.deps.mailer.send({ to: 'b@example.com', subject: 'Sign in', text: 'Click', link: 'http://127.0.0.1:7878/magic?token=t' });
+  const first = await t.deps.mailer.send({
+    to: 'a@example.com',
+    subject: 'Your code',
+    text: 'Your code is 123456',
+    code: '123456',
+  });
+  await t.deps.mailer.send({
+    to: 'b@example.com',
+    subject: 'Sign in',
+    text: 'Click',
+    link: 'http://127.0.0.1:7878/magic?token=t',
+  });
   await t.deps.mailer.send({ to: 'a@example.com', subject: 'Second', text: 'again' });
   const all = await t.get('/api/dev/mail', t.operator);
   assert.is(all.status, 200);
-  assert.equal(all.body.mail.map((m: any) => m.subject), ['Your code', 'Sign in', 'Second']);
+  assert.equal(
+    all.body.mail.map((m: any) => m.subject),
+    ['Your code', 'Sign in', 'Second'],
+  );
   assert.equal(Object.keys(all.body.mail[0]).sort(), ['code', 'created_at', 'id', 'link', 'subject', 'text', 'to']);
   assert.is(all.body.mail[0].code, '123456');
   assert.is(all.body.mail[0].link, null);
   assert.is(all.body.mail[1].link, 'http://127.0.0.1:7878/magic?token=t');
   const toA = await t.get('/api/dev/mail?to=a@example.com', t.operator);
-  assert.equal(toA.body.mail.map((m: any) => m.subject), ['Your code', 'Second']);
+  assert.equal(
+    toA.body.mail.map((m: any) => m.subject),
+    ['Your code', 'Second'],
+  );
   const since = await t.get(`/api/dev/mail?to=a@example.com&since_id=${first.id}`, t.operator);
-  assert.equal(since.body.mail.map((m: any) => m.subject), ['Second']);
+  assert.equal(
+    since.body.mail.map((m: any) => m.subject),
+    ['Second'],
+  );
 });
 
 test('POST /api/dev/invites returns a fresh single-use code, stored only as a hash', async () => {
@@ -42,7 +65,7 @@ test('POST /api/dev/invites returns a fresh single-use code, stored only as a ha
   assert.not.match(stored, a.body.code);
 });
 
-test('POST /api/dev/tier sets a known user\'s tier and validates its input', async () => {
+test("POST /api/dev/tier sets a known user's tier and validates its input", async () => {
   const t = await createTestApp();
   await t.deps.stores.users.create({ id: 'u1', email: 'a@example.com', tier: 'trial', created_at: 'x' });
   const ok = await t.post('/api/dev/tier', { email: 'A@example.com', tier: 'company' }, t.operator);

@@ -6,7 +6,10 @@ import { exactMatcher } from '../../../daemon/events/matchers.js';
 
 test('POST /api/events creates a configured event → { ok, event } with status active', async () => {
   const t = await createRuntimeTestApp();
-  const res = await t.post('/api/events', { type: 'session:start', tool_calls: [{ tool: 'quests.create', args: { title: 'Say hi' } }] });
+  const res = await t.post('/api/events', {
+    type: 'session:start',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Say hi' } }],
+  });
   assert.is(res.status, 201);
   assert.is(res.body.ok, true);
   const e = res.body.event;
@@ -35,7 +38,12 @@ test('enabled:false is paused; enable, disable and delete over REST', async () =
 test('a known prefix with no emitter is stored and shown as armed, and never fires', async () => {
   // Every prefix has an emitter since issue 7: a registry without `webhook` plays one that has none.
   const t = await createRuntimeTestApp({ runtime: { emitters: createEmitterRegistry(RUNTIME_EMITTERS) } });
-  const e = (await t.post('/api/events', { type: 'webhook:github', tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] })).body.event;
+  const e = (
+    await t.post('/api/events', {
+      type: 'webhook:github',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+    })
+  ).body.event;
   assert.is(e.status, 'armed');
   assert.is((await t.post(`/api/events/${e.id}/disable`)).body.event.status, 'armed', 'armed wins over paused');
   await t.post(`/api/events/${e.id}/enable`);
@@ -65,25 +73,46 @@ test('an unknown prefix is stored armed (spec §3.5); a malformed prefix, unknow
   const tool = await t.post('/api/events', { type: 'session:start', tool_calls: [{ tool: 'rm -rf', args: {} }] });
   assert.is(tool.body.code, 'unknown_tool');
   assert.match(tool.body.error, /quests\.create/);
-  const args = await t.post('/api/events', { type: 'session:start', tool_calls: [{ tool: 'message_to', args: { to: 'writer' } }] });
+  const args = await t.post('/api/events', {
+    type: 'session:start',
+    tool_calls: [{ tool: 'message_to', args: { to: 'writer' } }],
+  });
   assert.is(args.status, 400);
   assert.is(args.body.code, 'invalid_tool_args');
   assert.match(args.body.error, /tool_calls\.0\.args\.text/);
   assert.is((await t.post('/api/events', { tool_calls: [] })).status, 400);
-  assert.is((await t.post('/api/events', { type: 'session:start', agent_id: 'agt_nope' })).body.code, 'agent_not_found');
+  assert.is(
+    (await t.post('/api/events', { type: 'session:start', agent_id: 'agt_nope' })).body.code,
+    'agent_not_found',
+  );
 });
 
 test('matchers: with the exact-only hook, predicated and window are refused; nonsense is a 400', async () => {
   const t = await createRuntimeTestApp({ runtime: { matcher: exactMatcher } });
-  const ok = await t.post('/api/events', { type: 'loop:detected', tool_calls: [], matcher: { kind: 'exact', agent_id: 'agt_1' } });
+  const ok = await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [],
+    matcher: { kind: 'exact', agent_id: 'agt_1' },
+  });
   assert.is(ok.status, 201);
   assert.equal(ok.body.event.matcher, { kind: 'exact', agent_id: 'agt_1' });
-  const pred = await t.post('/api/events', { type: 'loop:detected', tool_calls: [], matcher: { kind: 'predicated', field: 'text', regex: 'x' } });
+  const pred = await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [],
+    matcher: { kind: 'predicated', field: 'text', regex: 'x' },
+  });
   assert.is(pred.status, 400);
   assert.is(pred.body.code, 'matcher_unsupported');
-  const win = await t.post('/api/events', { type: 'loop:detected', tool_calls: [], matcher: { kind: 'window', count: 3, within_ms: 1000 } });
+  const win = await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [],
+    matcher: { kind: 'window', count: 3, within_ms: 1000 },
+  });
   assert.is(win.body.code, 'matcher_unsupported');
-  assert.is((await t.post('/api/events', { type: 'loop:detected', matcher: { kind: 'fuzzy' } })).body.code, 'validation_failed');
+  assert.is(
+    (await t.post('/api/events', { type: 'loop:detected', matcher: { kind: 'fuzzy' } })).body.code,
+    'validation_failed',
+  );
 });
 
 test('GET /api/events?configured=true lists configured events with the same filters', async () => {
@@ -94,18 +123,27 @@ test('GET /api/events?configured=true lists configured events with the same filt
   const all = (await t.get('/api/events?configured=true')).body;
   assert.is(all.events.length, 2);
   assert.is((await t.get(`/api/events?configured=true&agent_id=${agent.id}`)).body.events.length, 1);
-  assert.is((await t.get('/api/events?configured=true&event_type=session:stopped')).body.events[0].type, 'session:stopped');
+  assert.is(
+    (await t.get('/api/events?configured=true&event_type=session:stopped')).body.events[0].type,
+    'session:stopped',
+  );
 });
 
 test('PATCH /api/events/:id extends a seeded marker with tool calls', async () => {
   const t = await createRuntimeTestApp();
   const agent = (await t.post('/api/agents', { name: 'Ada' })).body.agent;
   const s = (await t.post('/api/sessions', { agent_id: agent.id })).body.session;
-  const marker = (await t.get(`/api/events?configured=true&session_id=${s.id}&event_type=session:stopped`)).body.events[0];
-  const res = await t.patch(`/api/events/${marker.id}`, { tool_calls: [{ tool: 'quests.create', args: { title: 'Write the summary' } }] });
+  const marker = (await t.get(`/api/events?configured=true&session_id=${s.id}&event_type=session:stopped`)).body
+    .events[0];
+  const res = await t.patch(`/api/events/${marker.id}`, {
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Write the summary' } }],
+  });
   assert.is(res.status, 200);
   await t.post(`/api/sessions/${s.id}/stop`);
-  assert.equal((await t.get('/api/quests')).body.quests.map((q: any) => q.title), ['Write the summary']);
+  assert.equal(
+    (await t.get('/api/quests')).body.quests.map((q: any) => q.title),
+    ['Write the summary'],
+  );
 });
 
 test.run();

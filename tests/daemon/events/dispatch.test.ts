@@ -7,11 +7,19 @@ import { createRuntimeTestApp as createApp } from '../../helpers/runtime-app.js'
 
 // `loop:` is a detector prefix (issue 7): registered here as if its emitter were wired in.
 const createRuntimeTestApp = (options: Parameters<typeof createApp>[0] = {}) =>
-  createApp({ ...options, runtime: { emitters: createEmitterRegistry(['session', 'context', 'loop']), ...options.runtime } });
+  createApp({
+    ...options,
+    runtime: { emitters: createEmitterRegistry(['session', 'context', 'loop']), ...options.runtime },
+  });
 
 test('trigger → { ok, event, fired: [ { configured_event_id, tool, ok, result } ] }', async () => {
   const t = await createRuntimeTestApp();
-  const cfg = (await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'Break the loop' } }] })).body.event;
+  const cfg = (
+    await t.post('/api/events', {
+      type: 'loop:detected',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'Break the loop' } }],
+    })
+  ).body.event;
   const res = await t.post('/api/events/trigger', { type: 'loop:detected', content: { n: 3 } });
   assert.is(res.status, 200);
   assert.is(res.body.ok, true);
@@ -29,16 +37,33 @@ test('scope: a configured event for one agent ignores events about another', asy
   const t = await createRuntimeTestApp();
   const a = (await t.post('/api/agents', { name: 'A' })).body.agent;
   const b = (await t.post('/api/agents', { name: 'B' })).body.agent;
-  await t.post('/api/events', { type: 'loop:detected', agent_id: a.id, tool_calls: [{ tool: 'quests.create', args: { title: 'for A' } }] });
-  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'exact B' } }], matcher: { kind: 'exact', agent_id: b.id } });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    agent_id: a.id,
+    tool_calls: [{ tool: 'quests.create', args: { title: 'for A' } }],
+  });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'exact B' } }],
+    matcher: { kind: 'exact', agent_id: b.id },
+  });
   assert.is((await t.post('/api/events/trigger', { type: 'loop:detected', agent_id: b.id })).body.fired.length, 1);
-  assert.is((await t.post('/api/events/trigger', { type: 'loop:detected', agent_id: a.id })).body.fired[0].result.title, 'for A');
+  assert.is(
+    (await t.post('/api/events/trigger', { type: 'loop:detected', agent_id: a.id })).body.fired[0].result.title,
+    'for A',
+  );
   assert.is((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired.length, 0);
 });
 
 test('a paused configured event does not fire on its pattern, but fires when triggered by id', async () => {
   const t = await createRuntimeTestApp();
-  const cfg = (await t.post('/api/events', { type: 'loop:detected', enabled: false, tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] })).body.event;
+  const cfg = (
+    await t.post('/api/events', {
+      type: 'loop:detected',
+      enabled: false,
+      tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+    })
+  ).body.event;
   assert.equal((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired, []);
   const byId = await t.post('/api/events/trigger', { configured_event_id: cfg.id });
   assert.is(byId.body.event.type, 'loop:detected');
@@ -48,7 +73,12 @@ test('a paused configured event does not fire on its pattern, but fires when tri
 
 test('a deleted configured event stops firing; one created later fires', async () => {
   const t = await createRuntimeTestApp();
-  const a = (await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'a' } }] })).body.event;
+  const a = (
+    await t.post('/api/events', {
+      type: 'loop:detected',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'a' } }],
+    })
+  ).body.event;
   assert.is((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired.length, 1);
   await t.del(`/api/events/${a.id}`);
   assert.equal((await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired, []);
@@ -58,7 +88,10 @@ test('a deleted configured event stops firing; one created later fires', async (
 
 test('fan-out isolation: a failing call is recorded, the others still run', async () => {
   const t = await createRuntimeTestApp();
-  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.update', args: { quest_id: 'qst_missing', status: 'done' } }] });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.update', args: { quest_id: 'qst_missing', status: 'done' } }],
+  });
   await t.post('/api/events', {
     type: 'loop:detected',
     tool_calls: [
@@ -66,12 +99,21 @@ test('fan-out isolation: a failing call is recorded, the others still run', asyn
       { tool: 'message_to', args: { to: 'nobody-role', text: 'hi' } },
     ],
   });
-  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'two' } }] });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'two' } }],
+  });
   const res = await t.post('/api/events/trigger', { type: 'loop:detected' });
   assert.is(res.status, 200);
   const fired = res.body.fired as any[];
   assert.is(fired.length, 4);
-  assert.equal(fired.filter((f) => !f.ok).map((f) => f.tool).sort(), ['message_to', 'quests.update']);
+  assert.equal(
+    fired
+      .filter((f) => !f.ok)
+      .map((f) => f.tool)
+      .sort(),
+    ['message_to', 'quests.update'],
+  );
   assert.match(fired.find((f) => f.tool === 'quests.update').error, /qst_missing/);
   assert.equal((await t.get('/api/quests')).body.quests.map((q: any) => q.title).sort(), ['one', 'two']);
 });
@@ -91,7 +133,8 @@ test('the tool calls of all matching configured events run in parallel', async (
     },
   };
   const t = await createRuntimeTestApp({ runtime: { tools: [barrier] } });
-  for (let i = 0; i < 3; i++) await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'test.barrier', args: {} }] });
+  for (let i = 0; i < 3; i++)
+    await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'test.barrier', args: {} }] });
   const res = await t.post('/api/events/trigger', { type: 'loop:detected' });
   assert.is(res.body.fired.length, 3);
   assert.ok(res.body.fired.every((f: any) => f.ok && f.result.started === 3));
@@ -101,7 +144,10 @@ test('message_to a role picks one of its agents, in turn; to an id reaches that 
   const t = await createRuntimeTestApp();
   const a = (await t.post('/api/agents', { name: 'A', role: 'support' })).body.agent;
   const b = (await t.post('/api/agents', { name: 'B', role: 'support' })).body.agent;
-  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'message_to', args: { to: 'support', text: 'help' } }] });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'message_to', args: { to: 'support', text: 'help' } }],
+  });
   const first = (await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired[0].result;
   const second = (await t.post('/api/events/trigger', { type: 'loop:detected' })).body.fired[0].result;
   assert.equal([first.agent_id, second.agent_id].sort(), [a.id, b.id].sort());
@@ -117,7 +163,10 @@ test('sessions.update defaults to the event’s session and can stop it', async 
   const t = await createRuntimeTestApp();
   const agent = (await t.post('/api/agents', { name: 'A' })).body.agent;
   const s = (await t.post('/api/sessions', { agent_id: agent.id })).body.session;
-  await t.post('/api/events', { type: 'context:budget:exceeded', tool_calls: [{ tool: 'sessions.update', args: { append: { text: 'compacting' }, status: 'stopped' } }] });
+  await t.post('/api/events', {
+    type: 'context:budget:exceeded',
+    tool_calls: [{ tool: 'sessions.update', args: { append: { text: 'compacting' }, status: 'stopped' } }],
+  });
   await t.post(`/api/sessions/${s.id}`, { context_budget: 3 });
   await t.post(`/api/sessions/${s.id}/messages`, { text: 'too long' });
   const after = (await t.get(`/api/sessions/${s.id}`)).body.session;

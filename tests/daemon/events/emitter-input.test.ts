@@ -3,7 +3,11 @@ import * as assert from 'uvu/assert';
 import { checkEmitterInput, nextRunsOf } from '../../../daemon/events/emitter-input.js';
 
 test('schedules: valid ones pass with their zone, invalid ones get invalid_schedule', () => {
-  assert.equal(checkEmitterInput({ type: 'schedule:@daily', timezone: 'Europe/Berlin' }), { ok: true, matcher: null, timezone: 'Europe/Berlin' });
+  assert.equal(checkEmitterInput({ type: 'schedule:@daily', timezone: 'Europe/Berlin' }), {
+    ok: true,
+    matcher: null,
+    timezone: 'Europe/Berlin',
+  });
   const bad = checkEmitterInput({ type: 'schedule:* * *' });
   assert.equal(bad.ok ? '' : bad.code, 'invalid_schedule');
   const zone = checkEmitterInput({ type: 'session:start', timezone: 'UTC' });
@@ -13,8 +17,15 @@ test('schedules: valid ones pass with their zone, invalid ones get invalid_sched
 });
 
 test('matchers: parsed, or refused with invalid_matcher and the reason', () => {
-  assert.equal(checkEmitterInput({ type: 'loop:detected', matcher: { kind: 'exact', agent_id: 'a' } }), { ok: true, matcher: { kind: 'exact', agent_id: 'a' }, timezone: null });
-  const bad = checkEmitterInput({ type: 'guardrail:violation', matcher: { kind: 'predicated', field: 'text', regex: '(?<!a)b' } });
+  assert.equal(checkEmitterInput({ type: 'loop:detected', matcher: { kind: 'exact', agent_id: 'a' } }), {
+    ok: true,
+    matcher: { kind: 'exact', agent_id: 'a' },
+    timezone: null,
+  });
+  const bad = checkEmitterInput({
+    type: 'guardrail:violation',
+    matcher: { kind: 'predicated', field: 'text', regex: '(?<!a)b' },
+  });
   assert.equal(bad.ok ? [] : [bad.code, bad.message.slice(0, 14)], ['invalid_matcher', 'matcher.regex:']);
 });
 

@@ -10,7 +10,10 @@ test('GET /api/events → { events: [rows of spec §2.1], next_since_id }, oldes
   await t.post('/api/events/trigger', { type: 'session:custom', content: { n: 2 } });
   const res = await t.get('/api/events');
   assert.is(res.status, 200);
-  assert.equal(res.body.events.map((e: any) => e.content.n), [1, 2]);
+  assert.equal(
+    res.body.events.map((e: any) => e.content.n),
+    [1, 2],
+  );
   for (const f of SPEC_FIELDS) assert.ok(f in res.body.events[0], f);
   assert.is(res.body.next_since_id, null);
   assert.is(res.body.cursor, res.body.events[1].id);
@@ -27,7 +30,10 @@ test('since_id pages through the API exactly (no gaps, no repeats)', async () =>
     if (!page.next_since_id) break;
     url = `/api/events?limit=5&since_id=${page.next_since_id}`;
   }
-  assert.equal(seen, Array.from({ length: 23 }, (_, i) => i));
+  assert.equal(
+    seen,
+    Array.from({ length: 23 }, (_, i) => i),
+  );
 });
 
 test('filters: event_type, agent_id, since; bad query values are 400s', async () => {
@@ -43,7 +49,10 @@ test('filters: event_type, agent_id, since; bad query values are 400s', async ()
   assert.is((await t.get('/api/events?limit=0')).status, 400);
   assert.is((await t.get('/api/events?limit=1001')).status, 400);
   assert.is((await t.get('/api/events?wait=3600')).status, 400);
-  const refused = await t.services.events.list({ since: 'yesterday' }).then(() => null, (e: Error) => e);
+  const refused = await t.services.events.list({ since: 'yesterday' }).then(
+    () => null,
+    (e: Error) => e,
+  );
   assert.match(refused?.message ?? '', /since must be an ISO 8601 timestamp/);
 });
 
@@ -67,7 +76,10 @@ test('long-poll: wait holds the request until a new matching event arrives', asy
   const wanted = await t.services.events.emit({ type: 'session:wanted', content: { hello: true } });
   const res = await pending;
   assert.is(res.status, 200);
-  assert.equal(res.body.events.map((e: any) => e.id), [wanted.event.id]);
+  assert.equal(
+    res.body.events.map((e: any) => e.id),
+    [wanted.event.id],
+  );
   assert.is(res.body.cursor, wanted.event.id);
 });
 

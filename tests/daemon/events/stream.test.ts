@@ -43,8 +43,15 @@ test('SSE: history after the cursor, then live events, each framed with its id',
     const res = await fetch(`${url}/api/events/stream?since_id=${first.event.id}&event_type=session:custom`);
     assert.is(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-    const frames = await readFrames(res.body!, 2, () => void t.services.events.emit({ type: 'session:custom', content: { n: 2 } }));
-    assert.equal(frames.map((f) => f.data.content.n), [1, 2]);
+    const frames = await readFrames(
+      res.body!,
+      2,
+      () => void t.services.events.emit({ type: 'session:custom', content: { n: 2 } }),
+    );
+    assert.equal(
+      frames.map((f) => f.data.content.n),
+      [1, 2],
+    );
     assert.is(frames[0]!.id, frames[0]!.data.id);
   } finally {
     server.closeAllConnections();
@@ -62,7 +69,11 @@ test('SSE resumes from Last-Event-ID, and a shutdown ends the stream', async () 
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const res = await fetch(`${url}/api/events/stream`, { headers: { 'Last-Event-ID': a.event.id } });
     const frames = await readFrames(res.body!, 5, () => t.services.events.releaseWaiters());
-    assert.equal(frames.map((f) => f.data.content.n), [1], 'the stream ended after the history');
+    assert.equal(
+      frames.map((f) => f.data.content.n),
+      [1],
+      'the stream ended after the history',
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));

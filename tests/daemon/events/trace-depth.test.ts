@@ -12,7 +12,8 @@ const echo: ToolDefinition = {
   name: 'test.echo',
   description: 'emits the same pattern again',
   args: z.object({}),
-  run: async (_args, { services, event }) => (await services.events.emit({ type: event.type, caused_by: event.id })).event.id,
+  run: async (_args, { services, event }) =>
+    (await services.events.emit({ type: event.type, caused_by: event.id })).event.id,
 };
 
 test('trace: event → fired → children, down to the leaves, sharing one correlation id', async () => {
@@ -30,9 +31,18 @@ test('trace: event → fired → children, down to the leaves, sharing one corre
   assert.is(res.status, 200);
   const tree = res.body;
   assert.is(tree.event.id, root.id);
-  assert.equal(tree.fired.map((f: any) => [f.tool, f.ok]), [['quests.create', true], ['message_to', true]]);
+  assert.equal(
+    tree.fired.map((f: any) => [f.tool, f.ok]),
+    [
+      ['quests.create', true],
+      ['message_to', true],
+    ],
+  );
   // message_to opened a session (session:start) and started a turn (session:execution_start).
-  assert.equal(tree.children.map((c: any) => c.event.type), ['session:start', 'session:execution_start']);
+  assert.equal(
+    tree.children.map((c: any) => c.event.type),
+    ['session:start', 'session:execution_start'],
+  );
   for (const child of tree.children) {
     assert.is(child.event.causation_id, root.id);
     assert.is(child.event.correlation_id, root.id);
@@ -74,8 +84,14 @@ test('depth guard: a configured event that causes its own pattern stops at the l
 test('depth guard stops a loop through real tools (stop a session on each turn, message on each stop)', async () => {
   const t = await createRuntimeTestApp({ runtime: { emitters: emitters() } });
   const agent = (await t.post('/api/agents', { name: 'A' })).body.agent;
-  await t.post('/api/events', { type: 'session:execution_start', tool_calls: [{ tool: 'sessions.update', args: { status: 'stopped' } }] });
-  await t.post('/api/events', { type: 'session:stopped', tool_calls: [{ tool: 'message_to', args: { to: agent.id, text: 'again' } }] });
+  await t.post('/api/events', {
+    type: 'session:execution_start',
+    tool_calls: [{ tool: 'sessions.update', args: { status: 'stopped' } }],
+  });
+  await t.post('/api/events', {
+    type: 'session:stopped',
+    tool_calls: [{ tool: 'message_to', args: { to: agent.id, text: 'again' } }],
+  });
   const res = await t.post('/api/messages', { to: agent.id, text: 'start' });
   assert.is(res.status, 200);
   const sessions = (await t.get('/api/sessions')).body.sessions;

@@ -6,7 +6,7 @@ import { companyDataDir } from '../../../daemon/gateway/seam.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createTestApp } from '../../helpers/test-app.js';
 
-test('POST /api/companies creates a Company (201) with its 0700 data folder; GET lists only the caller\'s', async () => {
+test("POST /api/companies creates a Company (201) with its 0700 data folder; GET lists only the caller's", async () => {
   const t = await createTestApp();
   const alice = await createUser(t);
   const bob = await createUser(t);
@@ -19,7 +19,10 @@ test('POST /api/companies creates a Company (201) with its 0700 data folder; GET
   await t.post('/api/companies', { name: 'Bob Co' }, bob.auth);
   const list = await t.get('/api/companies', alice.auth);
   assert.is(list.status, 200);
-  assert.equal(list.body.companies.map((c: any) => c.name), ['Acme Labs']);
+  assert.equal(
+    list.body.companies.map((c: any) => c.name),
+    ['Acme Labs'],
+  );
   assert.equal(Object.keys(list.body.companies[0]).sort(), ['created_at', 'id', 'name']);
 });
 
@@ -41,7 +44,16 @@ test('names are unique per user (case-insensitive, 409) but two users may share 
 test('bad names get a clear 400; no or bad session → 401; unverified → 403', async () => {
   const t = await createTestApp();
   const alice = await createUser(t);
-  for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(65) }, { name: '-dash' }, { name: 'cmp_123' }, { name: 42 }, { name: 'a/b' }]) {
+  for (const body of [
+    {},
+    { name: '' },
+    { name: '   ' },
+    { name: 'x'.repeat(65) },
+    { name: '-dash' },
+    { name: 'cmp_123' },
+    { name: 42 },
+    { name: 'a/b' },
+  ]) {
     const res = await t.post('/api/companies', body, alice.auth);
     assert.is(res.status, 400, JSON.stringify(body));
     assert.is(res.body.code, 'validation_failed');
@@ -57,8 +69,18 @@ test('GET /api/billing/plan reports the tier and whether keys are allowed', asyn
   const t = await createTestApp();
   const trial = await createUser(t);
   const paid = await createUser(t, { tier: 'company' });
-  assert.equal((await t.get('/api/billing/plan', trial.auth)).body, { tier: 'trial', api_keys: false, mcp: false, dashboard: true });
-  assert.equal((await t.get('/api/billing/plan', paid.auth)).body, { tier: 'company', api_keys: true, mcp: true, dashboard: true });
+  assert.equal((await t.get('/api/billing/plan', trial.auth)).body, {
+    tier: 'trial',
+    api_keys: false,
+    mcp: false,
+    dashboard: true,
+  });
+  assert.equal((await t.get('/api/billing/plan', paid.auth)).body, {
+    tier: 'company',
+    api_keys: true,
+    mcp: true,
+    dashboard: true,
+  });
   assert.is((await t.get('/api/billing/plan')).status, 401);
   assert.is((await t.get('/api/billing/nope', paid.auth)).status, 404);
 });

@@ -29,17 +29,25 @@ test('no Company selection → exactly 400 { error: "X-Company header required",
 test('selection order: X-Company, then X-Entity, then company_id, then trust_id; the tenant reaches the runtime', async () => {
   const { t, runtimes, alice, a1, a2 } = await setUp();
   const atCreation = runtimes.opened.length; // every Company's runtime opens when it is created (issue 7)
-  const pick = async (url: string, headers: Record<string, string> = {}) => (await t.get(url, { ...alice.auth, ...headers })).body.company.id;
+  const pick = async (url: string, headers: Record<string, string> = {}) =>
+    (await t.get(url, { ...alice.auth, ...headers })).body.company.id;
   assert.is(await pick('/api/echo', { 'x-company': a1.id, 'x-entity': a2.id }), a1.id);
   assert.is(await pick(`/api/echo?company_id=${a1.id}`, { 'x-entity': a2.id }), a2.id);
   assert.is(await pick(`/api/echo?company_id=${a2.id}&trust_id=${a1.id}`), a2.id);
   assert.is(await pick(`/api/echo?trust_id=${a1.id}`), a1.id);
   const res = await t.post('/api/agents', { name: 'bot' }, { ...alice.auth, 'x-company': a1.id });
-  assert.equal(res.body, { company: { id: a1.id, name: 'A1', owner_id: alice.user.id }, user_id: alice.user.id, via: 'session', key_id: null, path: '/api/agents', body: { name: 'bot' } });
+  assert.equal(res.body, {
+    company: { id: a1.id, name: 'A1', owner_id: alice.user.id },
+    user_id: alice.user.id,
+    via: 'session',
+    key_id: null,
+    path: '/api/agents',
+    body: { name: 'bot' },
+  });
   assert.ok(runtimes.opened.slice(atCreation).every((c) => c.owner_id === alice.user.id));
 });
 
-test('another user\'s Company → 403, unknown → 404, and the runtime is never opened (case 15)', async () => {
+test("another user's Company → 403, unknown → 404, and the runtime is never opened (case 15)", async () => {
   const { t, runtimes, alice, b1 } = await setUp();
   const opened = runtimes.opened.length;
   for (const headers of <Record<string, string>[]>[{ 'x-company': b1.id }, { 'x-entity': b1.id }]) {
@@ -54,7 +62,7 @@ test('another user\'s Company → 403, unknown → 404, and the runtime is never
   assert.is(runtimes.opened.length, opened);
 });
 
-test('a secret key selects its own Company; naming another (even the same owner\'s) → 403 (case 15)', async () => {
+test("a secret key selects its own Company; naming another (even the same owner's) → 403 (case 15)", async () => {
   const { t, alice, a1, a2, b1 } = await setUp();
   const { key, id } = await createSecretKey(t, alice, a1.id);
   const sk = { authorization: `Bearer ${key}` };
@@ -94,7 +102,19 @@ test('authentication comes first: no or bad credentials → 401 on runtime route
 test('non-tenant paths are never tenant routes: unknown ones 404 normally; an unanswered runtime path 404s', async () => {
   const { t, runtimes, alice, a1 } = await setUp();
   const openedAtCreation = runtimes.opened.length; // creating a Company opens its runtime (issue 7: schedules)
-  for (const path of ['/api/auth/nope', '/api/me/nope', '/api/keys/x/y', '/api/account/nope', '/api/companies/x/y', '/api/billing/nope', '/api/mcp/nope', '/api/dev/nope', '/nope', '/api', '/api/']) {
+  for (const path of [
+    '/api/auth/nope',
+    '/api/me/nope',
+    '/api/keys/x/y',
+    '/api/account/nope',
+    '/api/companies/x/y',
+    '/api/billing/nope',
+    '/api/mcp/nope',
+    '/api/dev/nope',
+    '/nope',
+    '/api',
+    '/api/',
+  ]) {
     const res = await t.get(path, { ...alice.auth, 'x-company': a1.id });
     assert.ok(res.status === 404 || res.status === 405 || res.status === 401, `${path} → ${res.status}`);
     assert.is.not(res.body?.code, 'company_required', path);

@@ -14,13 +14,26 @@ test('a JSON body with invalid UTF-8 is a 400 invalid_json naming the problem, a
     assert.match(res.body.error, /UTF-8/);
   }
   // An overlong encoding and a lone surrogate encoded in UTF-8 are invalid too.
-  for (const bytes of [[0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+  for (const bytes of [
+    [0xc0, 0xaf],
+    [0xed, 0xa0, 0x80],
+  ]) {
     const payload = Buffer.concat([Buffer.from('{"x":"'), Buffer.from(bytes), Buffer.from('"}')]);
-    const res = await t.request({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     assert.is(res.status, 400);
   }
   // Valid multi-byte UTF-8 still parses (it reaches validation, not the JSON error).
-  const ok = await t.request({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: Buffer.from('{"email":"zoë@example.com","password":"x"}') });
+  const ok = await t.request({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'content-type': 'application/json' },
+    payload: Buffer.from('{"email":"zoë@example.com","password":"x"}'),
+  });
   assert.is.not(ok.body.code, 'invalid_json');
 });
 

@@ -4,13 +4,22 @@ import { createTestApp } from '../../helpers/test-app.js';
 import { resolveConfig } from '../../../daemon/main.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-const get = (t: Awaited<ReturnType<typeof createTestApp>>, url: string, host: string) => t.request({ method: 'GET', url, headers: { host } });
+const get = (t: Awaited<ReturnType<typeof createTestApp>>, url: string, host: string) =>
+  t.request({ method: 'GET', url, headers: { host } });
 
 // Issue 14 finding 7: only /api/mcp checked anything; a DNS-rebinding page could reach every
 // unauthenticated route of a loopback daemon (signup, login, healthz…).
 test('a loopback daemon answers localhost, 127.0.0.1 and [::1] (any port) and refuses other Host names with 421 naming the Host', async () => {
   const t = await createTestApp({ config: { host: '127.0.0.1' } });
-  for (const host of ['localhost', 'localhost:7878', '127.0.0.1:7878', '127.0.0.1', '[::1]:7878', '[::1]', 'LOCALHOST:1']) {
+  for (const host of [
+    'localhost',
+    'localhost:7878',
+    '127.0.0.1:7878',
+    '127.0.0.1',
+    '[::1]:7878',
+    '[::1]',
+    'LOCALHOST:1',
+  ]) {
     assert.is((await get(t, '/healthz', host)).status, 200, host);
   }
   for (const url of ['/healthz', '/api/auth/signup', '/api/agents', '/api/mcp']) {
@@ -22,13 +31,33 @@ test('a loopback daemon answers localhost, 127.0.0.1 and [::1] (any port) and re
   }
   assert.is((await get(t, '/healthz', '127.0.0.1.evil.example')).status, 421);
   assert.is((await get(t, '/healthz', '192.168.1.20')).status, 421, 'a loopback daemon has no LAN address');
-  const post = await t.request({ method: 'POST', url: '/api/auth/login', headers: { host: 'rebind.example', 'content-type': 'application/json' }, payload: '{}' });
+  const post = await t.request({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { host: 'rebind.example', 'content-type': 'application/json' },
+    payload: '{}',
+  });
   assert.is(post.status, 421, 'refused before the body is read or a route runs');
 });
 
 test('the allow-list (and the public URL host) add names; a non-loopback bind also takes IP literals', async () => {
-  const t = await createTestApp({ config: { host: '0.0.0.0', allowedHosts: ['svc.example.com', '.corp.example'], publicUrl: 'https://public.example' } });
-  for (const host of ['svc.example.com', 'svc.example.com:443', 'a.corp.example', 'corp.example', 'public.example', '10.0.0.5:7878', '[fe80::1]:7878', 'localhost']) {
+  const t = await createTestApp({
+    config: {
+      host: '0.0.0.0',
+      allowedHosts: ['svc.example.com', '.corp.example'],
+      publicUrl: 'https://public.example',
+    },
+  });
+  for (const host of [
+    'svc.example.com',
+    'svc.example.com:443',
+    'a.corp.example',
+    'corp.example',
+    'public.example',
+    '10.0.0.5:7878',
+    '[fe80::1]:7878',
+    'localhost',
+  ]) {
     assert.is((await get(t, '/healthz', host)).status, 200, host);
   }
   const res = await get(t, '/healthz', 'other.example');
@@ -40,8 +69,13 @@ test('the allow-list (and the public URL host) add names; a non-loopback bind al
 
 test('--allowed-hosts wins over SVC_ALLOWED_HOSTS, which is a comma-separated list', () => {
   const data = tempDir('svc-data');
-  assert.equal(resolveConfig({ data }, { SVC_ALLOWED_HOSTS: 'a.example, b.example' }).allowedHosts, ['a.example', 'b.example']);
-  assert.equal(resolveConfig({ data, allowedHosts: ['c.example'] }, { SVC_ALLOWED_HOSTS: 'a.example' }).allowedHosts, ['c.example']);
+  assert.equal(resolveConfig({ data }, { SVC_ALLOWED_HOSTS: 'a.example, b.example' }).allowedHosts, [
+    'a.example',
+    'b.example',
+  ]);
+  assert.equal(resolveConfig({ data, allowedHosts: ['c.example'] }, { SVC_ALLOWED_HOSTS: 'a.example' }).allowedHosts, [
+    'c.example',
+  ]);
   assert.equal(resolveConfig({ data }, {}).allowedHosts, []);
 });
 

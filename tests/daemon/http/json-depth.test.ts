@@ -18,7 +18,13 @@ test('nestsDeeperThan counts brackets outside strings only, escaped quotes inclu
 
 test('a body nested deeper than the limit is a 400 invalid_json; at the limit it is read', async () => {
   const t = await createTestApp();
-  const post = (payload: string) => t.request({ method: 'POST', url: '/api/dev/invites', headers: { ...t.operator, 'content-type': 'application/json' }, payload });
+  const post = (payload: string) =>
+    t.request({
+      method: 'POST',
+      url: '/api/dev/invites',
+      headers: { ...t.operator, 'content-type': 'application/json' },
+      payload,
+    });
   const deep = await post(`{"a":${nested(MAX_JSON_DEPTH)}}`);
   assert.is(deep.status, 400);
   assert.is(deep.body.code, 'invalid_json');
@@ -71,10 +77,17 @@ test('the services refuse deep free-form values from callers that skip the body 
     () => s.quests.update(quest.id, { result: deep }),
     () => s.events.emit({ type: 'agent:thing', content: deep }),
     () => s.events.fire(cfg.id, { content: deep }),
-    () => s.events.create({ type: 'agent:thing', tool_calls: [{ tool: 'quests.create', args: { title: 't', extra: deep } }] }),
+    () =>
+      s.events.create({
+        type: 'agent:thing',
+        tool_calls: [{ tool: 'quests.create', args: { title: 't', extra: deep } }],
+      }),
   ];
   for (const attempt of refusals) {
-    const err = await attempt().then(() => null, (e: unknown) => e);
+    const err = await attempt().then(
+      () => null,
+      (e: unknown) => e,
+    );
     // A refusal of the input, which the HTTP layer answers with 400.
     assert.ok(err instanceof DomainError && err.refusal === 'invalid', String(err));
   }

@@ -21,13 +21,16 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (!p.startsWith(join(dir, 'accounts') + '/')) out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+      else if (!p.startsWith(join(dir, 'accounts') + '/'))
+        out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
     }
   };
   walk(dir);
   for (const spec of ACCOUNT_TABLE_SPECS) {
     if (THROTTLE_TABLES.includes(spec.name) || spec.name === 'meta') continue;
-    out[`accounts:${spec.name}`] = createHash('sha256').update(JSON.stringify(await readAccountRows(dir, spec))).digest('hex');
+    out[`accounts:${spec.name}`] = createHash('sha256')
+      .update(JSON.stringify(await readAccountRows(dir, spec)))
+      .digest('hex');
   }
   return out;
 }
@@ -45,16 +48,30 @@ async function setUp() {
 }
 
 /** Sends each body; every one must be refused with a 4xx and leave the data folder byte for byte as it was. */
-async function expectNoWrites(t: TestApp, url: string, bodies: unknown[], headers: Record<string, string>): Promise<number> {
+async function expectNoWrites(
+  t: TestApp,
+  url: string,
+  bodies: unknown[],
+  headers: Record<string, string>,
+): Promise<number> {
   let refused = 0;
   for (const body of bodies) {
     const before = await snapshot(t.deps.config.dataDir);
     const payload = typeof body === 'string' ? body : toPayload(body);
-    const res = await t.request({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload });
+    const res = await t.request({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload,
+    });
     if (res.status < 400) continue; // an input the battery made valid by chance: it may write
     assert.ok(res.status < 500, `${url} ${payload}: ${res.status} ${res.text}`);
     refused++;
-    assert.equal(await snapshot(t.deps.config.dataDir), before, `${url} ${payload.slice(0, 200)} → ${res.status} ${res.body?.code}, yet the data folder changed`);
+    assert.equal(
+      await snapshot(t.deps.config.dataDir),
+      before,
+      `${url} ${payload.slice(0, 200)} → ${res.status} ${res.body?.code}, yet the data folder changed`,
+    );
   }
   // Guards against a vacuous pass (a broken template making everything valid, or everything a 401).
   assert.ok(refused > bodies.length / 4, `${url}: only ${refused} of ${bodies.length} bad bodies were refused`);
@@ -64,8 +81,17 @@ async function expectNoWrites(t: TestApp, url: string, bodies: unknown[], header
 test('a refused create writes nothing: companies, keys, signup', async () => {
   const w = await setUp();
   await expectNoWrites(w.t, '/api/companies', [...RAW_BODIES, ...mutationsOf({ name: 'second co' })], w.owner.auth);
-  await expectNoWrites(w.t, '/api/keys', [...RAW_BODIES, ...mutationsOf({ root: w.company.id, name: 'k' })], w.owner.auth);
-  const signup = mutationsOf({ email: 'new-user@example.com', password: 'long enough password', invite_code: w.invite });
+  await expectNoWrites(
+    w.t,
+    '/api/keys',
+    [...RAW_BODIES, ...mutationsOf({ root: w.company.id, name: 'k' })],
+    w.owner.auth,
+  );
+  const signup = mutationsOf({
+    email: 'new-user@example.com',
+    password: 'long enough password',
+    invite_code: w.invite,
+  });
   // Invites are account data: the check also proves no refused signup spent one.
   await expectNoWrites(w.t, '/api/auth/signup', [...RAW_BODIES, ...signup], {});
 });
@@ -74,11 +100,31 @@ test('a refused create writes nothing in the Company runtime: agents, sessions, 
   const w = await setUp();
   const h = w.tenant;
   await expectNoWrites(w.t, '/api/agents', [...RAW_BODIES, ...mutationsOf({ name: 'bob', role: 'ops' })], h);
-  await expectNoWrites(w.t, '/api/sessions', [...RAW_BODIES, ...mutationsOf({ agent_id: w.agent.id, context_budget: 10 })], h);
-  await expectNoWrites(w.t, '/api/quests', [...RAW_BODIES, ...mutationsOf({ title: 't', agent_id: w.agent.id, session_id: w.session.id })], h);
-  const configured = { type: 'session:start', tool_calls: [{ tool: 'quests.create', args: { title: 't' } }], agent_id: w.agent.id, enabled: true };
+  await expectNoWrites(
+    w.t,
+    '/api/sessions',
+    [...RAW_BODIES, ...mutationsOf({ agent_id: w.agent.id, context_budget: 10 })],
+    h,
+  );
+  await expectNoWrites(
+    w.t,
+    '/api/quests',
+    [...RAW_BODIES, ...mutationsOf({ title: 't', agent_id: w.agent.id, session_id: w.session.id })],
+    h,
+  );
+  const configured = {
+    type: 'session:start',
+    tool_calls: [{ tool: 'quests.create', args: { title: 't' } }],
+    agent_id: w.agent.id,
+    enabled: true,
+  };
   await expectNoWrites(w.t, '/api/events', [...RAW_BODIES, ...mutationsOf(configured)], h);
-  await expectNoWrites(w.t, '/api/events/trigger', [...RAW_BODIES, ...mutationsOf({ type: 'agent:thing', agent_id: w.agent.id, content: { a: 1 } })], h);
+  await expectNoWrites(
+    w.t,
+    '/api/events/trigger',
+    [...RAW_BODIES, ...mutationsOf({ type: 'agent:thing', agent_id: w.agent.id, content: { a: 1 } })],
+    h,
+  );
   await expectNoWrites(w.t, '/api/messages', [...RAW_BODIES, ...mutationsOf({ to: w.agent.id, text: 'hi' })], h);
 });
 

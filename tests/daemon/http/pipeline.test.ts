@@ -37,14 +37,24 @@ test('a known path with the wrong method is a JSON 405', async () => {
 
 test('malformed JSON is a 400 that says so', async () => {
   const t = await createTestApp();
-  const res = await t.request({ method: 'POST', url: '/api/dev/invites', headers: { 'content-type': 'application/json', ...t.operator }, payload: '{"a":' });
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/dev/invites',
+    headers: { 'content-type': 'application/json', ...t.operator },
+    payload: '{"a":',
+  });
   assert.is(res.status, 400);
   assert.is(res.body.code, 'invalid_json');
 });
 
 test('a body that is not JSON is a 415', async () => {
   const t = await createTestApp();
-  const res = await t.request({ method: 'POST', url: '/api/dev/invites', headers: { 'content-type': 'text/plain', ...t.operator }, payload: 'hello' });
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/dev/invites',
+    headers: { 'content-type': 'text/plain', ...t.operator },
+    payload: 'hello',
+  });
   assert.is(res.status, 415);
   assert.is(res.body.code, 'unsupported_media_type');
 });
@@ -52,13 +62,38 @@ test('a body that is not JSON is a 415', async () => {
 test('a 2 MiB body is a 413, and auth routes stop at 64 KiB', async () => {
   const t = await createTestApp();
   const big = JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) });
-  const res = await t.request({ method: 'POST', url: '/api/anything', headers: { 'content-type': 'application/json' }, payload: big });
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/anything',
+    headers: { 'content-type': 'application/json' },
+    payload: big,
+  });
   assert.is(res.status, 413);
   assert.is(res.body.code, 'payload_too_large');
   const mid = JSON.stringify({ pad: 'x'.repeat(100 * 1024) });
-  assert.is((await t.request({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: mid })).status, 413);
+  assert.is(
+    (
+      await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: mid,
+      })
+    ).status,
+    413,
+  );
   // 100 KiB is fine outside the auth routes: this one gets past the body parser to the 404 (a non-tenant prefix, so no gateway).
-  assert.is((await t.request({ method: 'POST', url: '/api/billing/anything', headers: { 'content-type': 'application/json' }, payload: mid })).status, 404);
+  assert.is(
+    (
+      await t.request({
+        method: 'POST',
+        url: '/api/billing/anything',
+        headers: { 'content-type': 'application/json' },
+        payload: mid,
+      })
+    ).status,
+    404,
+  );
 });
 
 test('an empty POST body reads as {}', async () => {

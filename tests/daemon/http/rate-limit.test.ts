@@ -58,12 +58,16 @@ test('failure ceiling: 30 parallel right answers never count as failures; 30 par
     await new Promise((r) => setImmediate(r));
     return right;
   };
-  const rights = await Promise.all(Array.from({ length: 30 }, () => ceiling.attempt('pwd:a@example.com', slow(true), (ok) => ok)));
+  const rights = await Promise.all(
+    Array.from({ length: 30 }, () => ceiling.attempt('pwd:a@example.com', slow(true), (ok) => ok)),
+  );
   assert.ok(rights.every((r) => r.locked === null && r.value === true));
   assert.is(await ceiling.lockedFor('pwd:a@example.com'), null);
   checks = 0;
-  const wrongs = await Promise.all(Array.from({ length: 30 }, () => ceiling.attempt('pwd:b@example.com', slow(false), (ok) => ok)));
-  assert.is(checks, 10, 'only the ceiling\'s tries were checked');
+  const wrongs = await Promise.all(
+    Array.from({ length: 30 }, () => ceiling.attempt('pwd:b@example.com', slow(false), (ok) => ok)),
+  );
+  assert.is(checks, 10, "only the ceiling's tries were checked");
   assert.is(wrongs.filter((r) => r.locked !== null).length, 20);
   assert.is(await ceiling.lockedFor('pwd:b@example.com'), 900);
 });
@@ -71,7 +75,10 @@ test('failure ceiling: 30 parallel right answers never count as failures; 30 par
 test('rate limiter: sliding windows per key and scope; a refused attempt counts nothing', async () => {
   const clock = new FakeClock();
   const stores = await createMemoryStores(storeDepsFor(clock));
-  const rules = [{ limit: 1, windowMs: 60_000 }, { limit: 3, windowMs: 3600_000 }];
+  const rules = [
+    { limit: 1, windowMs: 60_000 },
+    { limit: 3, windowMs: 3600_000 },
+  ];
   const a = createRateLimiter(stores.limits, clock, 'a', rules);
   const b = createRateLimiter(stores.limits, clock, 'b', rules);
   assert.is(await a.hit('x'), null);

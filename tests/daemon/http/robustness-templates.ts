@@ -49,17 +49,37 @@ export function validTemplates(w: TemplateWorld): Templates {
     'POST /api/auth/passkey/register-begin': { name: 'laptop' },
     'POST /api/auth/passkey/register-finish': {
       name: 'laptop',
-      response: { id: b64, rawId: b64, type: 'public-key', response: { clientDataJSON: b64, attestationObject: b64, transports: ['usb'] } },
+      response: {
+        id: b64,
+        rawId: b64,
+        type: 'public-key',
+        response: { clientDataJSON: b64, attestationObject: b64, transports: ['usb'] },
+      },
     },
     'POST /api/auth/passkey/login-finish': {
-      response: { id: b64, rawId: b64, type: 'public-key', response: { clientDataJSON: b64, authenticatorData: b64, signature: b64 } },
+      response: {
+        id: b64,
+        rawId: b64,
+        type: 'public-key',
+        response: { clientDataJSON: b64, authenticatorData: b64, signature: b64 },
+      },
     },
     'POST /api/companies': { name: 'second co' },
     'POST /api/keys': { root: w.company.id, name: 'k' },
     'POST /api/dev/tier': { email, tier: 'starter' },
     'POST /api/mcp': [
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'quests', arguments: { action: 'update', id: w.ids.quest, result: { a: 1 } } } },
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'events', arguments: { action: 'trigger', type: 'agent:thing', content: { a: 1 } } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'quests', arguments: { action: 'update', id: w.ids.quest, result: { a: 1 } } },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'events', arguments: { action: 'trigger', type: 'agent:thing', content: { a: 1 } } },
+      },
     ],
     'POST /api/mcp/validate': { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
     'POST /api/agents': { name: 'bob', role: 'ops' },
@@ -68,7 +88,13 @@ export function validTemplates(w: TemplateWorld): Templates {
     'POST /api/sessions/:id': { gateway_channel_id: 'ch', context_budget: 10 },
     'POST /api/sessions/:id/messages': { text: 'hi', from: 'user', start_turn: false },
     'POST /api/quests': { title: 't', agent_id: w.ids.agent, session_id: w.ids.session },
-    'PATCH /api/quests/:id': { status: 'in_progress', result: { a: 1 }, title: 't', agent_id: w.ids.agent, session_id: w.ids.session },
+    'PATCH /api/quests/:id': {
+      status: 'in_progress',
+      result: { a: 1 },
+      title: 't',
+      agent_id: w.ids.agent,
+      session_id: w.ids.session,
+    },
     'POST /api/quests/:id': { status: 'open', title: 't' },
     'POST /api/messages': { to: w.ids.agent, text: 'hi', from: 'me' },
     'POST /api/events': {
@@ -82,11 +108,21 @@ export function validTemplates(w: TemplateWorld): Templates {
       timezone: 'UTC',
     },
     'POST /api/events/trigger': [
-      { type: 'agent:thing', agent_id: w.ids.agent, session_id: w.ids.session, quest_id: w.ids.quest, content: { a: 1 } },
+      {
+        type: 'agent:thing',
+        agent_id: w.ids.agent,
+        session_id: w.ids.session,
+        quest_id: w.ids.quest,
+        content: { a: 1 },
+      },
       { configured_event_id: w.ids.configured, content: { a: 1 } },
     ],
     'POST /api/events/trace': { event_id: 'evt_nope' },
-    'PATCH /api/events/:id': { tool_calls: [{ tool: 'message_to', args: { to: 'dev', text: 'x' } }], matcher: null, enabled: false },
+    'PATCH /api/events/:id': {
+      tool_calls: [{ tool: 'message_to', args: { to: 'dev', text: 'x' } }],
+      matcher: null,
+      enabled: false,
+    },
     'POST /api/events/:id': { enabled: true },
   };
 }

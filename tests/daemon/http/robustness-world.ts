@@ -21,12 +21,19 @@ const NO_THROTTLE = [{ limit: 1_000_000, windowMs: 60_000 }];
 
 export async function setUp() {
   const errors: string[] = [];
-  const log = { info() {}, warn() {}, error: (_m: string, f?: Record<string, unknown>) => void errors.push(String((f?.err as Error)?.stack ?? f?.err)) };
+  const log = {
+    info() {},
+    warn() {},
+    error: (_m: string, f?: Record<string, unknown>) => void errors.push(String((f?.err as Error)?.stack ?? f?.err)),
+  };
   const t = await createTestApp({
     log,
     config: {
       auth: {
-        signupPerEmail: NO_THROTTLE, mailPerAddress: NO_THROTTLE, loginPerAddress: NO_THROTTLE, failureCeiling: 1_000_000,
+        signupPerEmail: NO_THROTTLE,
+        mailPerAddress: NO_THROTTLE,
+        loginPerAddress: NO_THROTTLE,
+        failureCeiling: 1_000_000,
         factors: { ...DEFAULT_FACTORS, perAddressLimit: 1_000_000 },
       },
     },
@@ -34,7 +41,11 @@ export async function setUp() {
   const owner = await createUser(t, { tier: 'company' });
   const company = await createCompany(t, owner);
   const sk = await createSecretKey(t, owner, company.id);
-  const runtime = (await t.deps.runtimes.open({ id: company.id, name: company.name, owner_id: owner.user.id })) as OpenedRuntime;
+  const runtime = (await t.deps.runtimes.open({
+    id: company.id,
+    name: company.name,
+    owner_id: owner.user.id,
+  })) as OpenedRuntime;
   // Streams and long-polls end at once, so a request the battery happens to make valid never hangs.
   runtime.services.events.releaseWaiters();
   const tenant = { ...owner.auth, 'x-company': company.id };
@@ -43,12 +54,25 @@ export async function setUp() {
   const quest = (await t.post('/api/quests', { title: 'q', agent_id: agent.id }, tenant)).body.quest;
   const configured = (await t.post('/api/events', { type: 'session:start', tool_calls: [] }, tenant)).body.event;
   // Something for the battery's triggers to set off: a tool run per `agent:thing`.
-  const tools = [{ tool: 'quests.create', args: { title: 'from a trigger' } }, { tool: 'message_to', args: { to: 'dev', text: 'hi' } }];
+  const tools = [
+    { tool: 'quests.create', args: { title: 'from a trigger' } },
+    { tool: 'message_to', args: { to: 'dev', text: 'hi' } },
+  ];
   await t.post('/api/events', { type: 'agent:thing', tool_calls: tools }, tenant);
   const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code as string;
   // Callers the guards turn away at different points: a signup not yet verified, a trial account.
   const others = [await createUser(t, { verified: false }), await createUser(t, { tier: 'trial' })];
-  return { t, errors, owner, others, company, sk, runtime, ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id }, invite };
+  return {
+    t,
+    errors,
+    owner,
+    others,
+    company,
+    sk,
+    runtime,
+    ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id },
+    invite,
+  };
 }
 
 export type World = Awaited<ReturnType<typeof setUp>>;
@@ -73,7 +97,8 @@ export function realId(w: World, path: string): string | null {
 export async function headersFor(w: World, path: string, via: 'session' | 'key'): Promise<Record<string, string>> {
   if (path.startsWith('/api/dev/')) return w.t.operator;
   // The MCP endpoint wants both answer types accepted (Streamable HTTP), else it stops at a 406.
-  if (path.startsWith('/api/mcp')) return { authorization: `Bearer ${w.sk.key}`, accept: 'application/json, text/event-stream' };
+  if (path.startsWith('/api/mcp'))
+    return { authorization: `Bearer ${w.sk.key}`, accept: 'application/json, text/event-stream' };
   if (via === 'key' && isTenantPath(path)) return { authorization: `Bearer ${w.sk.key}` };
   // A fresh session per route: a battery that logs out (or revokes) must not blind the next route.
   const { token } = await issueSession(w.t.deps, { user: w.owner.user, kind: 'full', method: ['pwd'] });

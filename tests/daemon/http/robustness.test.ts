@@ -3,7 +3,16 @@ import * as assert from 'uvu/assert';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
 import { isTenantPath } from '../../../daemon/gateway/tenant-selection.js';
 import {
-  BAD_CONTENT, BAD_PARAMS, DEEP, BAD_QUERIES, BAD_VALUES, RAW_BODIES, everyFieldAs, mutationsOf, toPayload, type RouteRef,
+  BAD_CONTENT,
+  BAD_PARAMS,
+  DEEP,
+  BAD_QUERIES,
+  BAD_VALUES,
+  RAW_BODIES,
+  everyFieldAs,
+  mutationsOf,
+  toPayload,
+  type RouteRef,
 } from '../../helpers/bad-inputs.js';
 import type { TestResponse } from '../../helpers/test-app.js';
 import { validTemplates, type Templates } from './robustness-templates.js';
@@ -24,51 +33,94 @@ async function sweepRoute(w: World, route: RouteRef, templates: Templates): Prom
   const good = fill(route.path, realId(w, route.path) ?? 'x');
   const probes: Probe[] = [];
   const auth = await headersFor(w, route.path, 'session');
-  const json = (payload: string, url = good, headers = auth): Probe => ({ url, method: route.method, headers: { ...headers, 'content-type': 'application/json' }, payload });
+  const json = (payload: string, url = good, headers = auth): Probe => ({
+    url,
+    method: route.method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload,
+  });
 
   if (withBody) {
     for (const raw of RAW_BODIES) probes.push(json(raw));
     // A very long string or a deep value in all fields at once only costs time (a 413, or 45 deep
     // values to parse): the template mutations send those one field at a time, and RAW_BODIES one deep body.
-    for (const v of BAD_VALUES.filter((v) => v !== DEEP && (typeof v !== 'string' || v.length < 10_000))) probes.push(json(toPayload(everyFieldAs(v))));
+    for (const v of BAD_VALUES.filter((v) => v !== DEEP && (typeof v !== 'string' || v.length < 10_000)))
+      probes.push(json(toPayload(everyFieldAs(v))));
     for (const template of [templates[`${route.method} ${route.path}`] ?? []].flat()) {
       for (const body of mutationsOf(template)) probes.push(json(toPayload(body)));
     }
-    for (const c of BAD_CONTENT) probes.push({ url: good, method: route.method, headers: { ...auth, 'content-type': c.type }, payload: c.payload });
+    for (const c of BAD_CONTENT)
+      probes.push({
+        url: good,
+        method: route.method,
+        headers: { ...auth, 'content-type': c.type },
+        payload: c.payload,
+      });
     probes.push({ url: good, method: route.method, headers: auth, payload: '{}' }); // no content type at all
   }
-  for (const q of BAD_QUERIES) probes.push(withBody ? json('{}', `${good}?${q}`) : { url: `${good}?${q}`, method: route.method, headers: auth });
+  for (const q of BAD_QUERIES)
+    probes.push(withBody ? json('{}', `${good}?${q}`) : { url: `${good}?${q}`, method: route.method, headers: auth });
   if (route.path.includes(':')) {
-    for (const p of BAD_PARAMS) probes.push(withBody ? json('{}', fill(route.path, p)) : { url: fill(route.path, p), method: route.method, headers: auth });
+    for (const p of BAD_PARAMS)
+      probes.push(
+        withBody ? json('{}', fill(route.path, p)) : { url: fill(route.path, p), method: route.method, headers: auth },
+      );
   }
   if (isTenantPath(route.path)) {
     const key = await headersFor(w, route.path, 'key');
     probes.push(json('{}', good, key), json('[]', good, key), json(JSON.stringify(everyFieldAs([])), good, key));
     for (const ak of ['ak_nope', 'x'.repeat(5000), 'a.b.c']) probes.push(json('{}', good, { ...key, 'x-api-key': ak }));
-    for (const company of ['__proto__', 'x'.repeat(5000), 'cmp_nope', ' ']) probes.push(json('{}', good, { ...auth, 'x-company': company }));
+    for (const company of ['__proto__', 'x'.repeat(5000), 'cmp_nope', ' '])
+      probes.push(json('{}', good, { ...auth, 'x-company': company }));
   }
   if (route.method === 'GET') {
-    probes.push({ url: good, method: 'HEAD', headers: auth }, { url: good, method: 'GET', headers: { ...auth, 'last-event-id': 'z'.repeat(5000) } });
+    probes.push(
+      { url: good, method: 'HEAD', headers: auth },
+      { url: good, method: 'GET', headers: { ...auth, 'last-event-id': 'z'.repeat(5000) } },
+    );
   }
   probes.push({ url: good, method: 'OPTIONS', headers: auth });
   for (const other of w.others) {
     // Fresh each route, as for the owner: one route's logout must not blind the next.
-    const { token } = await issueSession(w.t.deps, { user: other.user, kind: other.user.email_verified_at ? 'full' : 'unverified', method: ['pwd'] });
-    const headers = { authorization: `Bearer ${token}`, ...(isTenantPath(route.path) ? { 'x-company': w.company.id } : {}) };
-    probes.push(withBody ? json(toPayload(everyFieldAs(7)), good, headers) : { url: good, method: route.method, headers });
+    const { token } = await issueSession(w.t.deps, {
+      user: other.user,
+      kind: other.user.email_verified_at ? 'full' : 'unverified',
+      method: ['pwd'],
+    });
+    const headers = {
+      authorization: `Bearer ${token}`,
+      ...(isTenantPath(route.path) ? { 'x-company': w.company.id } : {}),
+    };
+    probes.push(
+      withBody ? json(toPayload(everyFieldAs(7)), good, headers) : { url: good, method: route.method, headers },
+    );
   }
-  for (const bad of ['Bearer', 'Bearer a.b.c', `Bearer ${'x'.repeat(9000)}`, 'Basic Zm9vOmJhcg==', 'Bearer sk_live_nope']) {
-    probes.push(withBody ? json('{}', good, { authorization: bad }) : { url: good, method: route.method, headers: { authorization: bad } });
+  for (const bad of [
+    'Bearer',
+    'Bearer a.b.c',
+    `Bearer ${'x'.repeat(9000)}`,
+    'Basic Zm9vOmJhcg==',
+    'Bearer sk_live_nope',
+  ]) {
+    probes.push(
+      withBody
+        ? json('{}', good, { authorization: bad })
+        : { url: good, method: route.method, headers: { authorization: bad } },
+    );
   }
 
   for (const probe of probes) {
     const errorsBefore = w.errors.length;
     const res = await w.t.request(probe);
     const problem = judge(res, probe.method);
-    if (problem) problems.push(`${probe.method} ${probe.url.slice(0, 120)} ${(probe.payload ?? '').slice(0, 160)} → ${problem}\n    ${w.errors.slice(errorsBefore).join('\n    ').slice(0, 600)}`);
+    if (problem)
+      problems.push(
+        `${probe.method} ${probe.url.slice(0, 120)} ${(probe.payload ?? '').slice(0, 160)} → ${problem}\n    ${w.errors.slice(errorsBefore).join('\n    ').slice(0, 600)}`,
+      );
   }
   const health = await w.t.get('/healthz');
-  if (health.status !== 200) problems.push(`${route.method} ${route.path}: /healthz answered ${health.status} afterwards`);
+  if (health.status !== 200)
+    problems.push(`${route.method} ${route.path}: /healthz answered ${health.status} afterwards`);
   return problems;
 }
 
@@ -77,7 +129,8 @@ function judge(res: TestResponse, method: string): string | null {
   if (res.status < 400 || method === 'HEAD') return null; // a HEAD answer has no body, by HTTP's rules
   // The MCP endpoint speaks JSON-RPC: its bad-input answers carry a JSON-RPC error object instead.
   const jsonRpc = res.body?.jsonrpc === '2.0' && typeof res.body?.error?.message === 'string';
-  if (!jsonRpc && (typeof res.body?.error !== 'string' || typeof res.body?.code !== 'string')) return `${res.status} without {error, code}: ${res.text.slice(0, 200)}`;
+  if (!jsonRpc && (typeof res.body?.error !== 'string' || typeof res.body?.code !== 'string'))
+    return `${res.status} without {error, code}: ${res.text.slice(0, 200)}`;
   return null;
 }
 
@@ -91,7 +144,11 @@ test('every route answers every bad input with a 4xx {error, code} (never a 500)
   for (const route of routes) problems.push(...(await sweepRoute(w, route, templates)));
   assert.equal(problems, [], `\n${problems.length} bad answers:\n${problems.slice(0, 40).join('\n')}`);
   assert.equal(Object.getOwnPropertyNames(Object.prototype).sort(), protoBefore, 'Object.prototype was polluted');
-  assert.equal(Object.getOwnPropertyNames(Function.prototype).includes('status'), false, 'Function.prototype was polluted');
+  assert.equal(
+    Object.getOwnPropertyNames(Function.prototype).includes('status'),
+    false,
+    'Function.prototype was polluted',
+  );
 });
 
 test.run();

@@ -86,7 +86,11 @@ test('two groups with routes on the same path: a 405 lists the methods of both, 
   app.use(dispatchRoutes([reads, writes]));
   const call = async (method: string, url: string) => {
     const res = await inject(app.callback(), { method: method as 'GET', url });
-    return { status: res.statusCode, body: res.statusCode === 404 ? null : JSON.parse(res.payload), allow: res.headers.allow };
+    return {
+      status: res.statusCode,
+      body: res.statusCode === 404 ? null : JSON.parse(res.payload),
+      allow: res.headers.allow,
+    };
   };
   assert.equal((await call('GET', '/api/shared/1')).body, { by: 'reads', id: '1' });
   assert.equal((await call('PUT', '/api/shared/2')).body, { by: 'writes', id: '2' });
@@ -97,7 +101,11 @@ test('two groups with routes on the same path: a 405 lists the methods of both, 
   // Asked again (the remembered answer for the path), the same path gives the same answers.
   assert.equal((await call('get', '/API/shared/1/')).body, { by: 'reads', id: '1' });
   assert.is((await call('DELETE', '/api/shared/3')).status, 405);
-  assert.equal(order, ['reads-guard', 'reads-guard'], 'the reads guard ran only for the two GETs, which reached a reads route');
+  assert.equal(
+    order,
+    ['reads-guard', 'reads-guard'],
+    'the reads guard ran only for the two GETs, which reached a reads route',
+  );
 });
 
 test('paths too long to remember and more distinct paths than the memo holds still route exactly', async () => {

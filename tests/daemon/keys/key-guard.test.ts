@@ -18,7 +18,14 @@ test('POST /api/mcp/validate names the user and Company the keys resolve to', as
   const { u, co, key, id } = await setUp(t);
   const res = await t.post('/api/mcp/validate', undefined, { authorization: `Bearer ${key}` });
   assert.is(res.status, 200);
-  assert.equal(res.body, { ok: true, user: { id: u.user.id, email: u.user.email }, company: { id: co.id, name: 'Acme' }, account_key: false, key_id: id, tier: 'company' });
+  assert.equal(res.body, {
+    ok: true,
+    user: { id: u.user.id, email: u.user.email },
+    company: { id: co.id, name: 'Acme' },
+    account_key: false,
+    key_id: id,
+    tier: 'company',
+  });
   const ak = await rotateAccountKey(t, u);
   const both = await t.post('/api/mcp/validate', undefined, { authorization: `Bearer ${key}`, 'x-api-key': ak });
   assert.is(both.body.account_key, true);
@@ -31,21 +38,32 @@ test('malformed keys → 401 before any lookup: wrong prefix, bad checksum, wron
   const find = t.deps.stores.keys.findSecretKeyByHash;
   t.deps.stores.keys.findSecretKeyByHash = (h) => (lookups++, find(h));
   const flipped = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
-  const bad = ['ak_' + key.slice(3), 'pk_' + key.slice(3), flipped, key.slice(0, -1), key + 'x', u.token, 'sk_', 'sk_short'];
+  const bad = [
+    'ak_' + key.slice(3),
+    'pk_' + key.slice(3),
+    flipped,
+    key.slice(0, -1),
+    key + 'x',
+    u.token,
+    'sk_',
+    'sk_short',
+  ];
   for (const value of bad) {
     const res = await t.post('/api/mcp/validate', undefined, { authorization: `Bearer ${value}` });
     assert.is(res.status, 401, value);
     assert.is(res.body.code, 'malformed_key', value);
   }
   assert.is(lookups, 0);
-  const unknown = await t.post('/api/mcp/validate', undefined, { authorization: `Bearer ${formatKey('secret', randomBytes(32))}` });
+  const unknown = await t.post('/api/mcp/validate', undefined, {
+    authorization: `Bearer ${formatKey('secret', randomBytes(32))}`,
+  });
   assert.is(unknown.status, 401);
   assert.is(unknown.body.code, 'invalid_key');
   assert.is(lookups, 1);
   assert.is((await t.post('/api/mcp/validate')).status, 401);
 });
 
-test('X-Api-Key: a JWT, a malformed or unknown ak_, or another user\'s ak_ → 401 (cases 16)', async () => {
+test("X-Api-Key: a JWT, a malformed or unknown ak_, or another user's ak_ → 401 (cases 16)", async () => {
   const t = await createTestApp();
   const { u, key } = await setUp(t);
   const other = await createUser(t, { tier: 'company' });
@@ -65,7 +83,7 @@ test('X-Api-Key: a JWT, a malformed or unknown ak_, or another user\'s ak_ → 4
   }
 });
 
-test('tier gate after authentication: a downgraded user\'s key → 402; a bad key on a trial account → 401 (case 17)', async () => {
+test("tier gate after authentication: a downgraded user's key → 402; a bad key on a trial account → 401 (case 17)", async () => {
   const t = await createTestApp();
   const { u, key } = await setUp(t);
   await t.deps.stores.users.setTier(u.user.id, 'starter');
@@ -73,7 +91,11 @@ test('tier gate after authentication: a downgraded user\'s key → 402; a bad ke
   assert.is(res.status, 402);
   assert.is(res.body.code, 'subscription_required');
   assert.match(res.body.error, /MCP access requires a Company subscription/);
-  assert.is((await t.post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${key}` })).status, 402);
+  assert.is(
+    (await t.post('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${key}` }))
+      .status,
+    402,
+  );
   const bad = await t.post('/api/mcp/validate', undefined, { authorization: `Bearer ${key.slice(0, -2)}xx` });
   assert.is(bad.status, 401);
   await t.deps.stores.users.setTier(u.user.id, 'owner');

@@ -26,7 +26,10 @@ test('file storage: no plaintext ak_ or sk_ anywhere under the data folder, only
   assert.is((await t.post('/api/mcp/validate', {}, { authorization: `Bearer ${sk}`, 'x-api-key': ak })).status, 200);
   await t.deps.stores.flush();
   const files = filesUnder(dataDir);
-  assert.ok(files.some((f) => f.includes('/accounts/')), 'the accounts journal written');
+  assert.ok(
+    files.some((f) => f.includes('/accounts/')),
+    'the accounts journal written',
+  );
   const body = (k: string) => k.slice(9); // everything after the shown prefix
   for (const file of files) {
     const text = readFileSync(file, 'utf8');

@@ -42,7 +42,10 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
   assert.is(byId.status, 201);
   const list = await t.get('/api/keys', u.auth);
   assert.is(list.status, 200);
-  assert.equal(list.body.keys.map((k: any) => k.name), ['laptop', 'ci']);
+  assert.equal(
+    list.body.keys.map((k: any) => k.name),
+    ['laptop', 'ci'],
+  );
   const row = list.body.keys[0];
   assert.equal(Object.keys(row).sort(), ['company', 'created_at', 'id', 'last_used_at', 'name', 'prefix']);
   assert.is(row.prefix, byName.body.secret_key.slice(0, 9) + '…');
@@ -53,7 +56,7 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
   assert.match((await t.get('/api/keys', u.auth)).body.account_key.prefix, /^ak_.{6}…$/);
 });
 
-test('POST /api/keys: bad input 400, unknown root 404, another user\'s Company 403', async () => {
+test("POST /api/keys: bad input 400, unknown root 404, another user's Company 403", async () => {
   const t = await createTestApp();
   const u = await createUser(t, { tier: 'company' });
   const other = await createUser(t, { tier: 'company' });
@@ -88,7 +91,7 @@ test('trial and starter accounts get 402 on creating keys; a bad JWT gets 401 fi
   assert.is((await t.post('/api/keys', { root: 'x', name: 'y' }, pending.auth)).status, 403);
 });
 
-test('DELETE /api/keys/:id revokes at once (case 14); another user\'s id → 404 with no effect', async () => {
+test("DELETE /api/keys/:id revokes at once (case 14); another user's id → 404 with no effect", async () => {
   const t = await createTestApp();
   const u = await createUser(t, { tier: 'company' });
   const mallory = await createUser(t, { tier: 'company' });

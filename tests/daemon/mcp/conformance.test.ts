@@ -20,11 +20,25 @@ test.after(async (ctx) => ctx.close());
 
 const BOTH = 'application/json, text/event-stream';
 async function post(ctx: Ctx, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(ctx.url, { method: 'POST', headers: { authorization: `Bearer ${ctx.t.keys.secret}`, accept: BOTH, 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(ctx.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${ctx.t.keys.secret}`,
+      accept: BOTH,
+      'content-type': 'application/json',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
 }
-const initialize = (version: string, id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'conformance', version: '0' } } });
+const initialize = (version: string, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'conformance', version: '0' } },
+});
 const ping = (id = 2) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
 for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
@@ -40,7 +54,10 @@ for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
   });
 
   test(`${version}: a notification or a response is 202 Accepted with no body`, async (ctx) => {
-    for (const message of [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 'srv-1', result: {} }]) {
+    for (const message of [
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'srv-1', result: {} },
+    ]) {
       const res = await post(ctx, message, after);
       assert.is(res.status, 202);
       assert.is(res.text, '');
@@ -55,7 +72,10 @@ for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
 
   test(`${version}: GET (no server stream offered) and DELETE (no session) are 405`, async (ctx) => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(ctx.url, { method, headers: { authorization: `Bearer ${ctx.t.keys.secret}`, accept: 'text/event-stream', ...after } });
+      const res = await fetch(ctx.url, {
+        method,
+        headers: { authorization: `Bearer ${ctx.t.keys.secret}`, accept: 'text/event-stream', ...after },
+      });
       assert.is(res.status, 405, method);
       assert.match(String(res.headers.get('allow')), /POST/);
     }
@@ -69,7 +89,10 @@ for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
     const res = await post(ctx, [ping(5), { jsonrpc: '2.0', method: 'notifications/initialized' }], after);
     if (version === '2025-03-26') {
       assert.is(res.status, 200);
-      assert.equal(res.body.map((r: any) => r.id), [5]);
+      assert.equal(
+        res.body.map((r: any) => r.id),
+        [5],
+      );
     } else {
       assert.is(res.status, 400);
       assert.is(res.body.error.code, -32600);
@@ -89,9 +112,22 @@ test('initialize offering a revision the server does not know: it answers with i
 });
 
 // 2026-07-28: no initialize; every request carries its _meta envelope and the Mcp-Method (and for tools/call Mcp-Name) header.
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'conformance', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-const modern = (method: string, params: Record<string, unknown> = {}, id = 7) => ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } });
-const modernHeaders = (method: string, name?: string): Record<string, string> => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'conformance', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const modern = (method: string, params: Record<string, unknown> = {}, id = 7) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params: { ...params, _meta: META },
+});
+const modernHeaders = (method: string, name?: string): Record<string, string> => ({
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': method,
+  ...(name ? { 'mcp-name': name } : {}),
+});
 
 test('2026-07-28: server/discover answers the supported revisions and capabilities; results carry resultType', async (ctx) => {
   const res = await post(ctx, modern('server/discover'), modernHeaders('server/discover'));
@@ -100,9 +136,16 @@ test('2026-07-28: server/discover answers the supported revisions and capabiliti
   assert.ok(res.body.result.supportedVersions.includes('2026-07-28'));
   assert.equal(res.body.result.capabilities.tools, { listChanged: false });
   assert.is(res.body.result.resultType, 'complete');
-  const call = await post(ctx, modern('tools/call', { name: 'whoami', arguments: {} }), modernHeaders('tools/call', 'whoami'));
+  const call = await post(
+    ctx,
+    modern('tools/call', { name: 'whoami', arguments: {} }),
+    modernHeaders('tools/call', 'whoami'),
+  );
   assert.is(call.status, 200);
-  assert.equal([call.body.result.resultType, call.body.result.structuredContent.company.id], ['complete', ctx.t.company.id]);
+  assert.equal(
+    [call.body.result.resultType, call.body.result.structuredContent.company.id],
+    ['complete', ctx.t.company.id],
+  );
 });
 
 test('2026-07-28: missing or disagreeing MCP-Protocol-Version / Mcp-Method / Mcp-Name headers are 400 with -32020', async (ctx) => {
@@ -121,7 +164,10 @@ test('2026-07-28: missing or disagreeing MCP-Protocol-Version / Mcp-Method / Mcp
 });
 
 test('2026-07-28: a revision the server does not support is 400 with -32022 naming the supported ones', async (ctx) => {
-  const body = { ...modern('server/discover'), params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } };
+  const body = {
+    ...modern('server/discover'),
+    params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+  };
   const res = await post(ctx, body, { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'server/discover' });
   assert.is(res.status, 400);
   assert.is(res.body.error.code, -32022);
@@ -129,18 +175,39 @@ test('2026-07-28: a revision the server does not support is 400 with -32022 nami
 });
 
 test('2026-07-28: a present but malformed envelope is 400 with -32602, never a fall back to the 2025 rules', async (ctx) => {
-  const body = { ...modern('server/discover'), params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 20260728 } } };
+  const body = {
+    ...modern('server/discover'),
+    params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 20260728 } },
+  };
   const res = await post(ctx, body, modernHeaders('server/discover'));
   assert.is(res.status, 400);
   assert.is(res.body.error.code, -32602);
 });
 
 test('2026-07-28: a notification is 202; GET is 405; a foreign Origin is 403; no key is 401 with a Bearer challenge', async (ctx) => {
-  const note = await post(ctx, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, _meta: META } }, modernHeaders('notifications/cancelled'));
+  const note = await post(
+    ctx,
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, _meta: META } },
+    modernHeaders('notifications/cancelled'),
+  );
   assert.equal([note.status, note.text], [202, '']);
-  const get = await fetch(ctx.url, { headers: { authorization: `Bearer ${ctx.t.keys.secret}`, accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+  const get = await fetch(ctx.url, {
+    headers: {
+      authorization: `Bearer ${ctx.t.keys.secret}`,
+      accept: 'text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+    },
+  });
   assert.is(get.status, 405);
-  assert.is((await post(ctx, modern('server/discover'), { ...modernHeaders('server/discover'), origin: 'http://attacker.example' })).status, 403);
+  assert.is(
+    (
+      await post(ctx, modern('server/discover'), {
+        ...modernHeaders('server/discover'),
+        origin: 'http://attacker.example',
+      })
+    ).status,
+    403,
+  );
   const anon = await post(ctx, modern('server/discover'), { ...modernHeaders('server/discover'), authorization: '' });
   assert.is(anon.status, 401);
   assert.match(String(anon.headers.get('www-authenticate')), /^Bearer realm="svc"/);

@@ -28,10 +28,16 @@ test('no prefix that never fires, no tool configured events refuse, no reference
   const { tool, close } = await setUp();
   try {
     const text = JSON.stringify(tool);
-    for (const wrong of ['quest:completed', 'sessions.create', '§', 'spec ']) assert.not.ok(text.includes(wrong), wrong);
+    for (const wrong of ['quest:completed', 'sessions.create', '§', 'spec '])
+      assert.not.ok(text.includes(wrong), wrong);
     const props = (tool.inputSchema.properties ?? {}) as Record<string, any>;
     assert.is(props.content.type, 'object');
-    assert.equal(props.tool_calls.items.properties.tool.enum, ['quests.create', 'quests.update', 'message_to', 'sessions.update']);
+    assert.equal(props.tool_calls.items.properties.tool.enum, [
+      'quests.create',
+      'quests.update',
+      'message_to',
+      'sessions.update',
+    ]);
     for (const [name, schema] of Object.entries(props)) assert.ok(schema.description, `${name} has a description`);
     const out = tool.outputSchema!.properties as Record<string, any>;
     assert.ok(out.fired.items.properties.result.description);
@@ -59,10 +65,16 @@ test('every example in the description is there verbatim, runs as copied, and ea
     const log = await call({ action: 'list' });
     const triggered = log.events.find((e: any) => e.type === 'session:stopped');
     const trace = await call({ action: 'trace', event_id: triggered.id });
-    assert.equal(trace.fired.map((f: any) => [f.configured_event_id, f.ok]), [[created[0], true]]);
+    assert.equal(
+      trace.fired.map((f: any) => [f.configured_event_id, f.ok]),
+      [[created[0], true]],
+    );
     for (const id of created) {
       const fired = await call({ action: 'trigger', id });
-      assert.equal(fired.fired.map((f: any) => [f.tool, f.ok]), [['quests.create', true]]);
+      assert.equal(
+        fired.fired.map((f: any) => [f.tool, f.ok]),
+        [['quests.create', true]],
+      );
     }
     const titles = (await (await t.services()).quests.list({})).map((q: any) => q.title);
     assert.equal(titles, ['Review the stopped session', 'Review the stopped session', 'Morning review']);
@@ -75,12 +87,25 @@ test('the examples inside the field descriptions work too: the matcher, the cont
   const { t, call, close } = await setUp();
   try {
     const agent = await (await t.services()).agents.create({ name: 'Ada', role: 'research' });
-    const scoped = await call({ action: 'create', type: 'session:stopped', matcher: { kind: 'exact', agent_id: agent.id }, tool_calls: [{ tool: 'message_to', args: { to: 'research', text: 'The session stopped.' } }] });
+    const scoped = await call({
+      action: 'create',
+      type: 'session:stopped',
+      matcher: { kind: 'exact', agent_id: agent.id },
+      tool_calls: [{ tool: 'message_to', args: { to: 'research', text: 'The session stopped.' } }],
+    });
     assert.is(scoped.event.status, 'active');
     const other = await call({ action: 'trigger', type: 'session:stopped', content: { reason: 'manual' } });
     assert.equal(other.fired, []);
-    const mine = await call({ action: 'trigger', type: 'session:stopped', agent_id: agent.id, content: { reason: 'manual' } });
-    assert.equal(mine.fired.map((f: any) => [f.tool, f.ok]), [['message_to', true]]);
+    const mine = await call({
+      action: 'trigger',
+      type: 'session:stopped',
+      agent_id: agent.id,
+      content: { reason: 'manual' },
+    });
+    assert.equal(
+      mine.fired.map((f: any) => [f.tool, f.ok]),
+      [['message_to', true]],
+    );
     const byId = await call({ action: 'trigger', id: scoped.event.id });
     assert.equal(byId.event.content, { fired_configured_event: scoped.event.id });
   } finally {

@@ -11,16 +11,30 @@ test.before.each(async (ctx) => {
 const tool = callEventsTool;
 
 test('references: resolved at dispatch; an unknown field refused at create', async ({ t }) => {
-  const bad = await tool(t, { action: 'create', type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: '{{event.nope}}' } }] });
+  const bad = await tool(t, {
+    action: 'create',
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: '{{event.nope}}' } }],
+  });
   assert.match(bad.error, /unknown field 'nope'/);
-  await tool(t, { action: 'create', type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'Fix {{event.content.what}}' } }] });
+  await tool(t, {
+    action: 'create',
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Fix {{event.content.what}}' } }],
+  });
   const out = await tool(t, { action: 'trigger', type: 'loop:detected', content: { what: 'the build' } });
   assert.is(out.fired[0].result.title, 'Fix the build');
   assert.is(out.event.source, 'manual');
 });
 
 test('armed: a misspelt name is armed with the names that fire, and never fires by id', async ({ t }) => {
-  const cfg = (await tool(t, { action: 'create', type: 'session:stoped', tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] })).event;
+  const cfg = (
+    await tool(t, {
+      action: 'create',
+      type: 'session:stoped',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+    })
+  ).event;
   assert.is(cfg.status, 'armed');
   assert.ok(cfg.names_that_fire.includes('session:stopped'));
   const out = await tool(t, { action: 'trigger', id: cfg.id });
@@ -29,20 +43,38 @@ test('armed: a misspelt name is armed with the names that fire, and never fires 
 });
 
 test('trace lists what did not fire with its reason', async ({ t }) => {
-  const paused = (await tool(t, { action: 'create', type: 'loop:detected', enabled: false, tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }] })).event;
+  const paused = (
+    await tool(t, {
+      action: 'create',
+      type: 'loop:detected',
+      enabled: false,
+      tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+    })
+  ).event;
   const out = await tool(t, { action: 'trigger', type: 'loop:detected' });
   const trace = await tool(t, { action: 'trace', event_id: out.event.id });
   assert.equal(trace.not_fired, [{ configured_event_id: paused.id, reason: 'paused' }]);
 });
 
-test('idempotency_key: a repeat answers the first answer and fires nothing; another request under it is refused', async ({ t }) => {
-  await tool(t, { action: 'create', type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'once' } }] });
+test('idempotency_key: a repeat answers the first answer and fires nothing; another request under it is refused', async ({
+  t,
+}) => {
+  await tool(t, {
+    action: 'create',
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'once' } }],
+  });
   const first = await tool(t, { action: 'trigger', type: 'loop:detected', idempotency_key: 'mcp-1' });
   const again = await tool(t, { action: 'trigger', type: 'loop:detected', idempotency_key: 'mcp-1' });
   assert.equal(again, { ...first, replayed: true });
   const log = await tool(t, { action: 'list', event_type: 'loop:detected' });
   assert.is(log.events.length, 1);
-  const other = await tool(t, { action: 'trigger', type: 'loop:detected', content: { n: 2 }, idempotency_key: 'mcp-1' });
+  const other = await tool(t, {
+    action: 'trigger',
+    type: 'loop:detected',
+    content: { n: 2 },
+    idempotency_key: 'mcp-1',
+  });
   assert.match(other.error, /different request/);
 });
 

@@ -16,14 +16,39 @@ const TOOLS = [
     description: 'Returns its arguments and the caller.',
     input: z.object({ text: z.string().max(5), n: z.number().int().optional() }),
     annotations: { readOnlyHint: true },
-    run: async (args, ctx) => ({ ...args, company: ctx.keyAuth.company.id, nested: { list: [1, 'two', null], unicode: 'é ✓' } }),
+    run: async (args, ctx) => ({
+      ...args,
+      company: ctx.keyAuth.company.id,
+      nested: { list: [1, 'two', null], unicode: 'é ✓' },
+    }),
   }),
-  defineTool({ name: 'refuse', title: 'Refuse', description: 'Throws a 4xx.', input: z.object({}), run: async () => { throw new ApiError(409, 'conflict', 'Already there.'); } }),
-  defineTool({ name: 'crash', title: 'Crash', description: 'Throws a bug.', input: z.object({}), run: async () => { throw new Error('secret detail'); } }),
+  defineTool({
+    name: 'refuse',
+    title: 'Refuse',
+    description: 'Throws a 4xx.',
+    input: z.object({}),
+    run: async () => {
+      throw new ApiError(409, 'conflict', 'Already there.');
+    },
+  }),
+  defineTool({
+    name: 'crash',
+    title: 'Crash',
+    description: 'Throws a bug.',
+    input: z.object({}),
+    run: async () => {
+      throw new Error('secret detail');
+    },
+  }),
 ];
 
 const context: ToolContext = {
-  keyAuth: { user: { id: 'usr_1' }, company: { id: 'cmp_1', name: 'acme', owner_id: 'usr_1' }, keyId: 'key_1', accountKey: false } as unknown as KeyAuth,
+  keyAuth: {
+    user: { id: 'usr_1' },
+    company: { id: 'cmp_1', name: 'acme', owner_id: 'usr_1' },
+    keyId: 'key_1',
+    accountKey: false,
+  } as unknown as KeyAuth,
   services: () => Promise.reject(new Error('not used')),
   now: () => Date.parse('2026-01-15T12:00:00Z'),
 };
@@ -36,7 +61,12 @@ const CALLS: JSONRPCRequest[] = [
   { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'refuse', arguments: {} } },
   { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'crash', arguments: {} } },
   { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'nope', arguments: {} } },
-  { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: 9 } } },
+  {
+    jsonrpc: '2.0',
+    id: 8,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: 9 } },
+  },
 ];
 
 test('tools/list and tools/call answer exactly as through the SDK Server: results, isError results, unknown tool', async () => {
@@ -62,7 +92,9 @@ test('the direct path keeps the error texts: unknown tool (-32602), and no bug d
   assert.is(unknown.error.code, -32602);
   // The plain sentence: SDK clients add "MCP error -32602:" themselves, so a prefixed message would show it twice.
   assert.is(unknown.error.message, "Unknown tool: 'nope'. Available tools: echo, refuse, crash.");
-  const crash = (await direct.request(CALLS[5]!, context)) as unknown as { result: { isError: boolean; content: { text: string }[] } };
+  const crash = (await direct.request(CALLS[5]!, context)) as unknown as {
+    result: { isError: boolean; content: { text: string }[] };
+  };
   assert.ok(crash.result.isError);
   assert.not.match(crash.result.content[0]!.text, /secret detail/);
   await direct.close();
@@ -71,9 +103,15 @@ test('the direct path keeps the error texts: unknown tool (-32602), and no bug d
 test('a task-augmented tools/call and other methods still go through the SDK', async () => {
   const direct = createMcpDispatcher(silentLogger, TOOLS);
   const viaSdk = createMcpDispatcher(silentLogger, TOOLS, { direct: false });
-  const task: JSONRPCRequest = { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, task: { ttl: 1000 } } };
+  const task: JSONRPCRequest = {
+    jsonrpc: '2.0',
+    id: 10,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text: 'x' }, task: { ttl: 1000 } },
+  };
   const ping: JSONRPCRequest = { jsonrpc: '2.0', id: 11, method: 'ping' };
-  for (const call of [task, ping]) assert.equal(await direct.request(call, context), await viaSdk.request(call, context));
+  for (const call of [task, ping])
+    assert.equal(await direct.request(call, context), await viaSdk.request(call, context));
   assert.equal(await direct.request(ping, context), { jsonrpc: '2.0', id: 11, result: {} });
   await direct.close();
   await viaSdk.close();

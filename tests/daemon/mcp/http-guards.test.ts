@@ -15,15 +15,24 @@ test('every 401 carries a Bearer challenge saying why; the SDK client reports th
   const t = await createMcpTestApp();
   const none = await t.raw({ payload: '{}', headers: { authorization: '' } });
   assert.is(none.status, 401);
-  assert.match(String(none.headers['www-authenticate']), /^Bearer realm="svc", error="invalid_request", error_description="Authentication required/);
+  assert.match(
+    String(none.headers['www-authenticate']),
+    /^Bearer realm="svc", error="invalid_request", error_description="Authentication required/,
+  );
   for (const key of ['sk_nope', formatKey('secret', randomBytes(32))]) {
     const res = await t.mcp({ jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${key}` });
     assert.is(res.status, 401);
-    assert.match(String(res.headers['www-authenticate']), /^Bearer realm="svc", error="invalid_token", error_description="[^"]+"$/);
+    assert.match(
+      String(res.headers['www-authenticate']),
+      /^Bearer realm="svc", error="invalid_token", error_description="[^"]+"$/,
+    );
   }
   const served = await serveTestApp(t);
   try {
-    const err = await connectV1Http(served.url, { secret: formatKey('secret', randomBytes(32)) }).then(() => null, (e: Error) => e);
+    const err = await connectV1Http(served.url, { secret: formatKey('secret', randomBytes(32)) }).then(
+      () => null,
+      (e: Error) => e,
+    );
     assert.match(String(err?.message), /revoked or never existed/);
   } finally {
     await served.close();
@@ -33,7 +42,10 @@ test('every 401 carries a Bearer challenge saying why; the SDK client reports th
 test('the Origin check runs before the key guard: a foreign page gets 403 whatever key it sends', async () => {
   const t = await createMcpTestApp();
   for (const authorization of [`Bearer ${t.keys.secret}`, 'Bearer sk_nope', '']) {
-    const res = await t.mcp({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example', authorization });
+    const res = await t.mcp(
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { origin: 'https://evil.example', authorization },
+    );
     assert.is(res.status, 403, authorization);
     assert.is(res.body.code, 'origin_not_allowed');
     assert.is(res.headers['access-control-allow-origin'], undefined);
@@ -42,13 +54,24 @@ test('the Origin check runs before the key guard: a foreign page gets 403 whatev
   assert.is(preflight.status, 403);
 });
 
-test('CORS: a preflight from the daemon\'s own or a configured origin is answered without keys; replies expose the MCP headers', async () => {
+test("CORS: a preflight from the daemon's own or a configured origin is answered without keys; replies expose the MCP headers", async () => {
   const t = await createMcpTestApp({ config: { mcpAllowedOrigins: ['https://console.example'] } });
   for (const origin of ['http://127.0.0.1:7878', 'https://console.example']) {
-    const pre = await t.raw({ method: 'OPTIONS', headers: { origin, authorization: '', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' } });
+    const pre = await t.raw({
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        authorization: '',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
+    });
     assert.is(pre.status, 204, origin);
     assert.is(pre.headers['access-control-allow-origin'], origin);
-    assert.match(String(pre.headers['access-control-allow-headers']), /Authorization.*Content-Type.*MCP-Protocol-Version.*Mcp-Session-Id.*Mcp-Method.*Mcp-Name/);
+    assert.match(
+      String(pre.headers['access-control-allow-headers']),
+      /Authorization.*Content-Type.*MCP-Protocol-Version.*Mcp-Session-Id.*Mcp-Method.*Mcp-Name/,
+    );
     assert.match(String(pre.headers['access-control-allow-methods']), /POST/);
     assert.match(String(pre.headers.vary), /Origin/);
     const post = await t.mcp({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin });
@@ -72,7 +95,10 @@ test('tools/call is rate limited per key: over HTTP the SDK client gets the 429 
   const http = await connectV1Http(served.url, { secret: t.keys.secret });
   try {
     for (let i = 0; i < 3; i++) assert.not.ok((await http.callTool({ name: 'whoami', arguments: {} })).isError);
-    const over = await http.callTool({ name: 'whoami', arguments: {} }).then(() => null, (e: Error & { code?: number }) => e);
+    const over = await http.callTool({ name: 'whoami', arguments: {} }).then(
+      () => null,
+      (e: Error & { code?: number }) => e,
+    );
     assert.is(over?.code, 429);
     assert.match(String(over?.message), /Too many tool calls for this key.*Retry after 60 s/);
     const raw = await t.mcp({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
@@ -85,7 +111,10 @@ test('tools/call is rate limited per key: over HTTP the SDK client gets the 429 
     const relay = await connectV1Relay(served.url, { secret: t.keys.secret });
     try {
       for (let i = 0; i < 3; i++) await relay.callTool({ name: 'whoami', arguments: {} });
-      const viaRelay = await relay.callTool({ name: 'whoami', arguments: {} }).then(() => null, (e: unknown) => e);
+      const viaRelay = await relay.callTool({ name: 'whoami', arguments: {} }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.instance(viaRelay, McpError);
       assert.equal([(viaRelay as McpError).code, (viaRelay as McpError).data], [-32000, { retry_after: 60 }]);
     } finally {
@@ -114,10 +143,16 @@ test('a task-augmented tools/call is run as a plain call (no tasks capability); 
   const v2 = await connectV2Http(served.url, { secret: t.keys.secret }, { pin: '2026-07-28' });
   try {
     assert.is(v1.getServerCapabilities()?.tasks, undefined);
-    const result = await v1.request({ method: 'tools/call', params: { name: 'whoami', arguments: {}, task: { ttl: 60_000 } } }, CallToolResultSchema);
+    const result = await v1.request(
+      { method: 'tools/call', params: { name: 'whoami', arguments: {}, task: { ttl: 60_000 } } },
+      CallToolResultSchema,
+    );
     assert.is((result.structuredContent as any).company.id, t.company.id);
     for (const list of [() => v1.listTools({ cursor: 'page-2' }), () => v2.listTools({ cursor: 'page-2' })]) {
-      const err = await list().then(() => null, (e: { code?: number; message: string }) => e);
+      const err = await list().then(
+        () => null,
+        (e: { code?: number; message: string }) => e,
+      );
       assert.is(err?.code, -32602);
       assert.match(String(err?.message), /Invalid cursor/);
     }

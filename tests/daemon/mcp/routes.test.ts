@@ -9,7 +9,12 @@ import { createMcpTestApp } from '../../helpers/mcp-app.js';
 
 test('POST /api/mcp is the MCP server behind the key guard: initialize, then tools/list, with a real secret key', async () => {
   const t = await createMcpTestApp();
-  const init = await t.mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'routes', version: '0' } } });
+  const init = await t.mcp({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'routes', version: '0' } },
+  });
   assert.is(init.status, 200);
   assert.is(init.body.result.serverInfo.name, 'svc');
   const list = await t.mcp({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '2025-11-25' });
@@ -25,7 +30,13 @@ test('/api/mcp takes its raw body past the JSON parser: bad JSON is a JSON-RPC p
   assert.is(parse.body.jsonrpc, '2.0');
   assert.is(parse.body.error.code, -32700);
   assert.is(parse.body.id, null);
-  for (const body of ['[]', '42', '{"id":1,"method":"x"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":{},"method":"x"}']) {
+  for (const body of [
+    '[]',
+    '42',
+    '{"id":1,"method":"x"}',
+    '{"jsonrpc":"2.0","id":1}',
+    '{"jsonrpc":"2.0","id":{},"method":"x"}',
+  ]) {
     const res = await t.mcp(body);
     assert.is(res.status, 400, body);
     assert.is(res.body.error.code, -32600, body);

@@ -14,7 +14,14 @@ import { serveTestApp } from '../../helpers/test-app.js';
  */
 const test = suite('mcp: the official SDK clients over Streamable HTTP');
 
-type Case = { name: string; version: string; connect: (url: string, k: { secret: string; account: string }) => Promise<ScenarioClient & { close(): Promise<void> }> };
+type Case = {
+  name: string;
+  version: string;
+  connect: (
+    url: string,
+    k: { secret: string; account: string },
+  ) => Promise<ScenarioClient & { close(): Promise<void> }>;
+};
 const v2 = (mode: V2Mode) => (url: string, k: { secret: string; account: string }) => connectV2Http(url, k, mode);
 const CASES: Case[] = [
   { name: 'v1, 2025-11-25', version: '2025-11-25', connect: (url, k) => connectV1Http(url, k) },
@@ -32,13 +39,18 @@ for (const c of CASES) {
     const served = await serveTestApp(t);
     const client = await c.connect(served.url, { secret: t.keys.secret, account: t.keys.account });
     try {
-      const negotiated = (client as { getNegotiatedProtocolVersion?(): string }).getNegotiatedProtocolVersion?.() ?? ((client as any).transport?.protocolVersion as string);
+      const negotiated =
+        (client as { getNegotiatedProtocolVersion?(): string }).getNegotiatedProtocolVersion?.() ??
+        ((client as any).transport?.protocolVersion as string);
       assert.is(negotiated, c.version);
       await runEventsScenario(client, t);
       const bad = await client.callTool({ name: 'quests', arguments: { action: 'get' } });
       assert.ok(bad.isError);
       // The server's message is the plain sentence: v1 adds "MCP error -32602: " once, v2 adds nothing.
-      const unknown = await client.callTool({ name: 'missing', arguments: {} }).then(() => null, (err: Error) => err);
+      const unknown = await client.callTool({ name: 'missing', arguments: {} }).then(
+        () => null,
+        (err: Error) => err,
+      );
       assert.match(String(unknown?.message), /^(MCP error -32602: )?Unknown tool: 'missing'/);
       assert.not.match(String(unknown?.message), /MCP error.*MCP error/);
     } finally {
@@ -52,12 +64,23 @@ test('a lapsed (trial) key: the SDK clients fail to connect with the 402 explana
   const t = await createMcpTestApp();
   const served = await serveTestApp(t);
   try {
-    for (const connect of [() => connectV1Http(served.url, { secret: t.keys.trial }), () => connectV2Http(served.url, { secret: t.keys.trial }, 'auto')]) {
-      const err = await connect().then(() => null, (e: Error) => e);
+    for (const connect of [
+      () => connectV1Http(served.url, { secret: t.keys.trial }),
+      () => connectV2Http(served.url, { secret: t.keys.trial }, 'auto'),
+    ]) {
+      const err = await connect().then(
+        () => null,
+        (e: Error) => e,
+      );
       assert.match(String(err?.message), /Company subscription/);
     }
     // Pinned, the v2 client reports only that server/discover did not offer the revision (its own wording).
-    assert.ok(await connectV2Http(served.url, { secret: t.keys.trial }, { pin: '2026-07-28' }).then(() => null, (e: Error) => e));
+    assert.ok(
+      await connectV2Http(served.url, { secret: t.keys.trial }, { pin: '2026-07-28' }).then(
+        () => null,
+        (e: Error) => e,
+      ),
+    );
   } finally {
     await served.close();
   }

@@ -57,12 +57,28 @@ test('bad JSON: 400 with a JSON-RPC parse error', async ({ t }) => {
   assert.is(res.body.id, null);
 });
 
-test('a batch array: answered under 2025-03-26 (no version header), an invalid request from 2025-06-18 on', async ({ t }) => {
-  const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'x' } }];
+test('a batch array: answered under 2025-03-26 (no version header), an invalid request from 2025-06-18 on', async ({
+  t,
+}) => {
+  const batch = [
+    { jsonrpc: '2.0', id: 1, method: 'ping' },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'x' } },
+  ];
   const old = await t.mcp(batch);
   assert.is(old.status, 200);
-  assert.equal(old.body.map((r: any) => [r.id, r.result ? 'ok' : r.error.code]), [[1, 'ok'], [2, -32602]]);
-  assert.is((await t.mcp([{ jsonrpc: '2.0', method: 'notifications/initialized' }], { 'mcp-protocol-version': '2025-03-26' })).status, 202);
+  assert.equal(
+    old.body.map((r: any) => [r.id, r.result ? 'ok' : r.error.code]),
+    [
+      [1, 'ok'],
+      [2, -32602],
+    ],
+  );
+  assert.is(
+    (await t.mcp([{ jsonrpc: '2.0', method: 'notifications/initialized' }], { 'mcp-protocol-version': '2025-03-26' }))
+      .status,
+    202,
+  );
   const initInBatch = await t.mcp([init()]);
   assert.is(initInBatch.body[0].error.code, -32600);
   for (const version of ['2025-06-18', '2025-11-25']) {
@@ -179,7 +195,8 @@ test('401 without a key or with an unknown one, 402 on the trial tier, before an
 });
 
 test('concurrent requests with the same id each get their own answer', async ({ t }) => {
-  const call = (name: string) => t.mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { action: 'list' } } });
+  const call = (name: string) =>
+    t.mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { action: 'list' } } });
   const [agents, quests] = await Promise.all([call('agents'), call('quests')]);
   assert.ok('agents' in agents.body.result.structuredContent);
   assert.ok('quests' in quests.body.result.structuredContent);

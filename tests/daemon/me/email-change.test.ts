@@ -31,11 +31,19 @@ test('attack 11: changing to an address in use is no takeover, and the answer do
   const t = await createTestApp();
   const victim = await createUser(t, { email: 'victim@example.com' });
   const attacker = await createUser(t, { email: 'attacker@example.com' });
-  const begin = await t.post('/api/me/email/change/begin', { new_email: 'victim@example.com', password: attacker.password }, attacker.auth);
+  const begin = await t.post(
+    '/api/me/email/change/begin',
+    { new_email: 'victim@example.com', password: attacker.password },
+    attacker.auth,
+  );
   assert.is(begin.status, 200);
   const mail = await settledMail(t, 'victim@example.com');
-  assert.ok(mail.every((m) => m.code === null), 'no code goes to an address that has an account');
-  for (const code of ['000000', '123456']) assert.is((await t.post('/api/me/email/change/finish', { code }, attacker.auth)).status, 400);
+  assert.ok(
+    mail.every((m) => m.code === null),
+    'no code goes to an address that has an account',
+  );
+  for (const code of ['000000', '123456'])
+    assert.is((await t.post('/api/me/email/change/finish', { code }, attacker.auth)).status, 400);
   assert.is((await t.deps.stores.users.findByEmail('victim@example.com'))?.id, victim.user.id);
   assert.is((await t.post('/api/auth/login', { email: 'victim@example.com', password: victim.password })).status, 200);
 });
@@ -55,15 +63,23 @@ test('attack 11: an address taken between begin and finish → 409, nothing chan
 test('e-mail change needs the password, a different address, and a begun change', async () => {
   const t = await createTestApp();
   const u = await createUser(t, { email: 'pw@example.com' });
-  const wrong = await t.post('/api/me/email/change/begin', { new_email: 'x@example.com', password: 'not my password at all' }, u.auth);
+  const wrong = await t.post(
+    '/api/me/email/change/begin',
+    { new_email: 'x@example.com', password: 'not my password at all' },
+    u.auth,
+  );
   assert.is(wrong.body.code, 'invalid_credentials');
-  const same = await t.post('/api/me/email/change/begin', { new_email: 'PW@example.com', password: u.password }, u.auth);
+  const same = await t.post(
+    '/api/me/email/change/begin',
+    { new_email: 'PW@example.com', password: u.password },
+    u.auth,
+  );
   assert.is(same.body.code, 'same_email');
   const none = await t.post('/api/me/email/change/finish', { code: '123456' }, u.auth);
   assert.is(none.body.code, 'no_email_change');
 });
 
-test('a code for another user\'s e-mail change does not finish mine', async () => {
+test("a code for another user's e-mail change does not finish mine", async () => {
   const t = await createTestApp();
   const a = await createUser(t, { email: 'a1@example.com' });
   const b = await createUser(t, { email: 'b1@example.com' });

@@ -20,7 +20,10 @@ test('the lock file names this process and its URL, mode 0600, and is removed on
   assert.is(readLock(dir)!.pid, process.pid);
   assert.is(readLock(dir)!.url, null);
   lock.update('http://127.0.0.1:1234');
-  assert.equal({ ...readLock(dir)!, started_at: 'x' }, { pid: process.pid, url: 'http://127.0.0.1:1234', started_at: 'x', version: '1.2.3' });
+  assert.equal(
+    { ...readLock(dir)!, started_at: 'x' },
+    { pid: process.pid, url: 'http://127.0.0.1:1234', started_at: 'x', version: '1.2.3' },
+  );
   lock.release();
   assert.not.ok(existsSync(file));
 });
@@ -28,7 +31,10 @@ test('the lock file names this process and its URL, mode 0600, and is removed on
 test('a second daemon on the same folder is refused with a message naming the holder and what to do', () => {
   const dir = tempDir('svc-data');
   // Another live process holds the lock: our parent (alive for the whole test).
-  writeFileSync(join(dir, 'daemon.lock'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7878', started_at: '', version: '0' }));
+  writeFileSync(
+    join(dir, 'daemon.lock'),
+    JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7878', started_at: '', version: '0' }),
+  );
   try {
     acquireLock(dir, '0');
     assert.unreachable('should have refused');
@@ -46,7 +52,10 @@ test('a second daemon on the same folder is refused with a message naming the ho
 test('a stale lock of a dead process (kill -9, a crash) is taken over', () => {
   const dir = tempDir('svc-data');
   const dead = deadPid();
-  writeFileSync(join(dir, 'daemon.lock'), JSON.stringify({ pid: dead, url: 'http://127.0.0.1:9', started_at: '', version: '0' }));
+  writeFileSync(
+    join(dir, 'daemon.lock'),
+    JSON.stringify({ pid: dead, url: 'http://127.0.0.1:9', started_at: '', version: '0' }),
+  );
   const lock = acquireLock(dir, '0');
   assert.is(readLock(dir)!.pid, process.pid);
   lock.release();
@@ -63,7 +72,10 @@ test('an unreadable (half-written) lock file is treated as stale', () => {
 test('release does not delete a lock another process took over meanwhile', () => {
   const dir = tempDir('svc-data');
   const lock = acquireLock(dir, '0');
-  writeFileSync(join(dir, 'daemon.lock'), JSON.stringify({ pid: process.ppid, url: null, started_at: '', version: '0' }));
+  writeFileSync(
+    join(dir, 'daemon.lock'),
+    JSON.stringify({ pid: process.ppid, url: null, started_at: '', version: '0' }),
+  );
   lock.release();
   assert.ok(existsSync(join(dir, 'daemon.lock')));
   assert.is(JSON.parse(readFileSync(join(dir, 'daemon.lock'), 'utf8')).pid, process.ppid);

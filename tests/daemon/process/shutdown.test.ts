@@ -25,7 +25,13 @@ test('stop() lets an in-flight request finish, then flushes, logs and releases t
   const events: string[] = [];
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/api/dev/invites', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': 2 } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/dev/invites',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': 2 },
+      },
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -80,7 +86,12 @@ test('the daemon writes one access-log line per request, with the request id it 
     assert.is(new Set(ids).size, 5, 'request ids are unique');
     await daemon.stop();
     const lines = logs.text().trim().split('\n');
-    for (const id of ids) assert.is(lines.filter((l) => l.includes(`"request_id":"${id}"`) && l.includes('GET /healthz 200')).length, 1, id);
+    for (const id of ids)
+      assert.is(
+        lines.filter((l) => l.includes(`"request_id":"${id}"`) && l.includes('GET /healthz 200')).length,
+        1,
+        id,
+      );
     assert.ok(lines.some((l) => l.includes('GET /nope 404') && l.includes('"request_id":"client-id-1"')));
     for (const line of lines) assert.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (info|warn|error) /);
   } finally {

@@ -10,7 +10,11 @@ test('start-up removes leftover .tmp files of the data folder and of Company fol
   const data = tempDir('svc-data');
   const events = join(data, 'companies', 'cmp_x', 'events');
   mkdirSync(events, { recursive: true });
-  const leftovers = [join(data, '.accounts.json.4242.tmp'), join(data, 'companies', 'cmp_x', '.runtime.json.77.tmp'), join(events, 'index.json.tmp')];
+  const leftovers = [
+    join(data, '.accounts.json.4242.tmp'),
+    join(data, 'companies', 'cmp_x', '.runtime.json.77.tmp'),
+    join(events, 'index.json.tmp'),
+  ];
   const kept = [join(data, 'notes.txt'), join(events, 'segment-000001.jsonl'), join(data, 'companies', 'cmp_x', 'tmp')];
   for (const f of [...leftovers, ...kept]) writeFileSync(f, 'x');
   const lines: string[] = [];

@@ -14,7 +14,13 @@ import { tempDir } from '../../helpers/temp-dir.js';
 const company = { id: 'cmp_1', name: 'acme', owner_id: 'usr_1' };
 const hostOver = (dataDir: string, storage: 'memory' | 'file') => {
   const clock = new FakeClock();
-  return createRuntimeHost({ config: defaultConfig({ dataDir }), clock, ids: createIdGenerator(clock, cryptoRandom), log: silentLogger, storage });
+  return createRuntimeHost({
+    config: defaultConfig({ dataDir }),
+    clock,
+    ids: createIdGenerator(clock, cryptoRandom),
+    log: silentLogger,
+    storage,
+  });
 };
 
 test('concurrent opens of one Company share one runtime; another Company gets its own', async () => {
@@ -33,19 +39,30 @@ test('file storage keeps agents, sessions, quests and configured events under th
   const rt = await host.open(company);
   const agent = await rt.services.agents.create({ name: 'Ada' });
   await rt.services.sessions.create({ agent_id: agent.id });
-  await rt.services.events.create({ type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'wrap up' } }] });
+  await rt.services.events.create({
+    type: 'session:stopped',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'wrap up' } }],
+  });
   await host.close();
   assert.ok(existsSync(join(companyDataDir(dataDir, company.id), 'runtime')), 'the Company journal folder');
 
   const again = await hostOver(dataDir, 'file').open(company);
   assert.is((await again.services.agents.get(agent.id))?.name, 'Ada');
   assert.is((await again.services.sessions.list()).length, 1);
-  assert.is((await again.services.events.listConfigured({ event_type: 'session:stopped' })).length, 2, 'the seeded marker and ours');
+  assert.is(
+    (await again.services.events.listConfigured({ event_type: 'session:stopped' })).length,
+    2,
+    'the seeded marker and ours',
+  );
 });
 
 test('a runtime refuses a request whose tenant is another Company', async () => {
   const rt = await hostOver(tempDir(), 'memory').open(company);
-  const ctx = { state: { tenant: { company: { ...company, id: 'cmp_other' } } }, path: '/api/agents', method: 'GET' } as any;
+  const ctx = {
+    state: { tenant: { company: { ...company, id: 'cmp_other' } } },
+    path: '/api/agents',
+    method: 'GET',
+  } as any;
   let err: unknown;
   await Promise.resolve()
     .then(() => rt.handle(ctx))

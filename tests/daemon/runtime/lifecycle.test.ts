@@ -22,7 +22,18 @@ test('creating a session seeds the nine lifecycle patterns and emits session:sta
   }
   assert.equal(await typesOf(t, s.id), ['session:start']);
   const start = (await t.get(`/api/events?session_id=${s.id}`)).body.events[0];
-  assert.equal(Object.keys(start).sort(), ['agent_id', 'causation_id', 'content', 'correlation_id', 'created_at', 'id', 'quest_id', 'session_id', 'source', 'type']);
+  assert.equal(Object.keys(start).sort(), [
+    'agent_id',
+    'causation_id',
+    'content',
+    'correlation_id',
+    'created_at',
+    'id',
+    'quest_id',
+    'session_id',
+    'source',
+    'type',
+  ]);
   assert.is(start.agent_id, s.agent_id);
 });
 
@@ -52,7 +63,10 @@ test('a quest picked up in a session emits quest_start; finishing it quest_end t
   await t.patch(`/api/quests/${q.id}`, { status: 'in_progress' });
   await t.patch(`/api/quests/${q.id}`, { status: 'failed', result: { reason: 'blocked' } });
   const events = (await t.get(`/api/events?quest_id=${q.id}`)).body.events;
-  assert.equal(events.map((e: any) => e.type), ['session:quest_start', 'session:quest_end', 'session:quest_result']);
+  assert.equal(
+    events.map((e: any) => e.type),
+    ['session:quest_start', 'session:quest_end', 'session:quest_result'],
+  );
   assert.equal(events[2].content, { status: 'failed', result: { reason: 'blocked' } });
   assert.is(events[0].session_id, s.id);
   assert.is(events[0].agent_id, s.agent_id);
@@ -63,7 +77,10 @@ test('a quest outside any session emits no session lifecycle', async () => {
   const q = (await t.post('/api/quests', { title: 'solo' })).body.quest;
   await t.patch(`/api/quests/${q.id}`, { status: 'done' });
   // Done without a result is the detectors' business (issue 7), not the session lifecycle's.
-  assert.equal((await t.get('/api/events')).body.events.map((e: { type: string }) => e.type), ['agent:premature_completion']);
+  assert.equal(
+    (await t.get('/api/events')).body.events.map((e: { type: string }) => e.type),
+    ['agent:premature_completion'],
+  );
 });
 
 test('stopping emits session:stopped once', async () => {

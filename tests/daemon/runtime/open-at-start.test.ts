@@ -14,8 +14,14 @@ import { tempDir } from '../../helpers/temp-dir.js';
 test('the daemon opens every Company runtime at start, so their schedules run without a request', async () => {
   const data = tempDir('svc-open-all');
   ensureDataDir(data);
-  const stores = await openFileStores(data, { clock: systemClock, ids: createIdGenerator(systemClock, cryptoRandom), sealer: createSealer(randomBytes(32)), outboxMax: 10 });
-  for (const id of ['cmp_one', 'cmp_two']) await stores.companies.create({ id, name: id, owner_id: 'usr_x', created_at: new Date().toISOString() });
+  const stores = await openFileStores(data, {
+    clock: systemClock,
+    ids: createIdGenerator(systemClock, cryptoRandom),
+    sealer: createSealer(randomBytes(32)),
+    outboxMax: 10,
+  });
+  for (const id of ['cmp_one', 'cmp_two'])
+    await stores.companies.create({ id, name: id, owner_id: 'usr_x', created_at: new Date().toISOString() });
   await stores.flush();
   const daemon = await startDaemon({ port: 0, host: '127.0.0.1', data }, { SVC_SCHEDULE_MISSED: 'skip' });
   try {
@@ -28,7 +34,10 @@ test('the daemon opens every Company runtime at start, so their schedules run wi
 });
 
 test('an unknown missed-tick policy is refused at start', () => {
-  assert.throws(() => resolveConfig({ port: 0, data: tempDir('svc-bad-policy') }, { SVC_SCHEDULE_MISSED: 'sometimes' }), /use latest, skip or all/);
+  assert.throws(
+    () => resolveConfig({ port: 0, data: tempDir('svc-bad-policy') }, { SVC_SCHEDULE_MISSED: 'sometimes' }),
+    /use latest, skip or all/,
+  );
 });
 
 test.run();

@@ -28,7 +28,12 @@ test('ids naming Object.prototype members are unknown ids: 404, never 500, nothi
       ['DELETE', `/api/events/${key}`, 'event_not_found'],
     ] as const;
     for (const [method, url, code] of expect) {
-      const res = await t.request({ method, url, headers: { 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : '{}' });
+      const res = await t.request({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: method === 'GET' ? undefined : '{}',
+      });
       assert.is(res.status, 404, `${method} ${url}: ${res.text}`);
       assert.is(res.body.code, code, `${method} ${url}`);
     }

@@ -15,7 +15,14 @@ import { tempDir } from '../../helpers/temp-dir.js';
  */
 const at = (min: number) => new Date(Date.parse('2026-01-15T12:00:00Z') + min * 60_000).toISOString();
 const row = (i: number, createdMin: number): ChallengeRecord => ({
-  id: `chl_${i}`, kind: 'siwe_nonce', subject: '0xabc', secret_hash: `h${i}`, tries: 0, created_at: at(createdMin), expires_at: at(createdMin + 10), ended_at: null,
+  id: `chl_${i}`,
+  kind: 'siwe_nonce',
+  subject: '0xabc',
+  secret_hash: `h${i}`,
+  tries: 0,
+  created_at: at(createdMin),
+  expires_at: at(createdMin + 10),
+  ended_at: null,
 });
 
 const storedIds = async (dir: string) => {
@@ -37,7 +44,11 @@ test('ended and expired challenges are forgotten a few per new one; live ones st
   assert.ok(afterOne.length > 150, `one write removed ${201 - afterOne.length} rows: a bounded amount`);
   for (let i = 0; i < 30; i++) await stores.challenges.create(row(2000 + i, 11));
   const kept = await storedIds(dir);
-  assert.equal(kept.filter((id) => Number(id.slice(4)) < 1000), [], 'every expired row is gone');
+  assert.equal(
+    kept.filter((id) => Number(id.slice(4)) < 1000),
+    [],
+    'every expired row is gone',
+  );
   assert.ok(kept.includes('chl_1000') && kept.includes('chl_1001'));
   // A live row is still consumable after the sweep.
   assert.ok(await stores.challenges.consume('siwe_nonce', 'h1000', at(12)));

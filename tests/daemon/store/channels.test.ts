@@ -21,7 +21,8 @@ const implementations: Record<string, Factory> = Object.fromEntries(
 );
 const sealer = createSealer(randomBytes(32));
 const now = Date.parse('2026-01-15T12:00:00Z');
-const make = (name: string) => createChannel(name, { random: cryptoRandom, sealer, nowIso: new Date(now).toISOString() });
+const make = (name: string) =>
+  createChannel(name, { random: cryptoRandom, sealer, nowIso: new Date(now).toISOString() });
 
 for (const [name, open] of Object.entries(implementations)) {
   const test = suite(`channel store conformance: ${name}`);
@@ -35,7 +36,10 @@ for (const [name, open] of Object.entries(implementations)) {
     const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     assert.instance(failed.reason, StoreConflict);
     assert.is((failed.reason as StoreConflict).reason, 'channel_exists');
-    assert.equal((await store.list()).map((c) => c.name), ['ci', 'chat']);
+    assert.equal(
+      (await store.list()).map((c) => c.name),
+      ['ci', 'chat'],
+    );
   });
 
   test('rotation replaces the record; delete removes it; the secret is never on disk in plain', async () => {
@@ -54,7 +58,7 @@ for (const [name, open] of Object.entries(implementations)) {
     }
     assert.ok(await store.delete('ci'));
     assert.not.ok(await store.delete('ci'));
-    assert.is((await store.get('ci')), undefined);
+    assert.is(await store.get('ci'), undefined);
   });
 
   test.run();

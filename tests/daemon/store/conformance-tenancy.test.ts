@@ -10,10 +10,17 @@ for (const [name, make] of Object.entries(storeImplementations)) {
 
   test('companies: create, find, list by owner; a name is unique per owner, case-insensitively, even under races', async () => {
     const { stores, reopen } = await make();
-    const co = (id: string, owner: string, name: string) => ({ id, owner_id: owner, name, created_at: '2026-01-01T00:00:00.000Z' });
+    const co = (id: string, owner: string, name: string) => ({
+      id,
+      owner_id: owner,
+      name,
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
     await stores.companies.create(co('c1', 'u1', 'Acme'));
     await stores.companies.create(co('c2', 'u2', 'Acme'));
-    const racing = await Promise.allSettled([3, 4, 5].map((i) => stores.companies.create(co(`c${i}`, 'u1', 'acme two'))));
+    const racing = await Promise.allSettled(
+      [3, 4, 5].map((i) => stores.companies.create(co(`c${i}`, 'u1', 'acme two'))),
+    );
     assert.is(racing.filter((r) => r.status === 'fulfilled').length, 1);
     assert.ok(racing.every((r) => r.status === 'fulfilled' || r.reason instanceof StoreConflict));
     try {
@@ -23,38 +30,64 @@ for (const [name, make] of Object.entries(storeImplementations)) {
       assert.instance(err, StoreConflict);
     }
     assert.is((await stores.companies.findById('c2'))?.owner_id, 'u2');
-    assert.is((await stores.companies.findById('nope')), undefined);
-    assert.equal((await stores.companies.listByOwner('u1')).map((c) => c.name), ['Acme', 'acme two']);
-    if (reopen) assert.equal((await (await reopen()).companies.listByOwner('u2')).map((c) => c.id), ['c2']);
+    assert.is(await stores.companies.findById('nope'), undefined);
+    assert.equal(
+      (await stores.companies.listByOwner('u1')).map((c) => c.name),
+      ['Acme', 'acme two'],
+    );
+    if (reopen)
+      assert.equal(
+        (await (await reopen()).companies.listByOwner('u2')).map((c) => c.id),
+        ['c2'],
+      );
   });
 
   test('keys: secret keys by hash, list per user, revoke only by the owner; one account key per user, replaced atomically', async () => {
     const { stores, reopen } = await make();
-    const sk = (id: string, user: string, hash: string) => ({ id, user_id: user, company_id: 'c1', name: id, hash, prefix: 'sk_abcdef…', created_at: 't', last_used_at: null });
+    const sk = (id: string, user: string, hash: string) => ({
+      id,
+      user_id: user,
+      company_id: 'c1',
+      name: id,
+      hash,
+      prefix: 'sk_abcdef…',
+      created_at: 't',
+      last_used_at: null,
+    });
     await stores.keys.addSecretKey(sk('k1', 'u1', 'h1'));
     await stores.keys.addSecretKey(sk('k2', 'u1', 'h2'));
     await stores.keys.addSecretKey(sk('k3', 'u2', 'h3'));
     assert.is((await stores.keys.findSecretKeyByHash('h2'))?.id, 'k2');
-    assert.equal((await stores.keys.listSecretKeys('u1')).map((k) => k.id), ['k1', 'k2']);
+    assert.equal(
+      (await stores.keys.listSecretKeys('u1')).map((k) => k.id),
+      ['k1', 'k2'],
+    );
     assert.is(await stores.keys.revokeSecretKey('k3', 'u1'), false);
     assert.is((await stores.keys.findSecretKeyByHash('h3'))?.id, 'k3');
     assert.is(await stores.keys.revokeSecretKey('k1', 'u1'), true);
-    assert.is((await stores.keys.findSecretKeyByHash('h1')), undefined);
+    assert.is(await stores.keys.findSecretKeyByHash('h1'), undefined);
     assert.is(await stores.keys.revokeSecretKey('k1', 'u1'), false);
     await stores.keys.touch('secret', 'k2', '2026-01-01T00:01:00.000Z');
     assert.is((await stores.keys.findSecretKeyByHash('h2'))?.last_used_at, '2026-01-01T00:01:00.000Z');
 
-    const ak = (id: string, hash: string) => ({ id, user_id: 'u1', hash, prefix: 'ak_abcdef…', created_at: 't', last_used_at: null });
+    const ak = (id: string, hash: string) => ({
+      id,
+      user_id: 'u1',
+      hash,
+      prefix: 'ak_abcdef…',
+      created_at: 't',
+      last_used_at: null,
+    });
     assert.equal(await stores.keys.setAccountKey(ak('a1', 'ha1')), { rotated: false });
     assert.equal(await stores.keys.setAccountKey(ak('a2', 'ha2')), { rotated: true });
-    assert.is((await stores.keys.findAccountKeyByHash('ha1')), undefined);
+    assert.is(await stores.keys.findAccountKeyByHash('ha1'), undefined);
     assert.is((await stores.keys.findAccountKeyByHash('ha2'))?.id, 'a2');
     assert.is((await stores.keys.accountKeyOf('u1'))?.id, 'a2');
-    assert.is((await stores.keys.accountKeyOf('u2')), undefined);
+    assert.is(await stores.keys.accountKeyOf('u2'), undefined);
     if (reopen) {
       const again = await reopen();
       assert.is((await again.keys.findSecretKeyByHash('h2'))?.last_used_at, '2026-01-01T00:01:00.000Z');
-      assert.is((await again.keys.findSecretKeyByHash('h1')), undefined);
+      assert.is(await again.keys.findSecretKeyByHash('h1'), undefined);
       assert.is((await again.keys.findAccountKeyByHash('ha2'))?.id, 'a2');
     }
   });

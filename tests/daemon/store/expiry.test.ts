@@ -38,9 +38,15 @@ test('each sweep removes at most 8 dead rows; rows still alive, or dying in the 
     sizes.push(table.size);
   }
   const removed = sizes.slice(1).map((n, i) => sizes[i]! - n);
-  assert.ok(removed.every((n) => n <= 8), `removed per write: ${removed}`);
+  assert.ok(
+    removed.every((n) => n <= 8),
+    `removed per write: ${removed}`,
+  );
   assert.ok(removed.includes(8));
-  assert.equal([...table.all()].map((r) => r.id), ['alive', 'this-minute']);
+  assert.equal(
+    [...table.all()].map((r) => r.id),
+    ['alive', 'this-minute'],
+  );
   assert.is(typeof meta.get('sweep:rows')?.cursor, 'number', 'the cursor is kept with the data');
 });
 
@@ -49,15 +55,27 @@ test('codes: dead rows are forgotten a day after they ended, a few at each new c
   const clock = new FakeClock(T0);
   const stores = await openFileStores(dir, storeDepsFor(clock));
   const code = (i: number, at: number): CodeRecord => ({
-    id: `code_${String(i).padStart(4, '0')}`, purpose: 'login', email: `x${i}@example.com`, user_id: null, code_hash: 'ab'.repeat(32), link_hash: null, tries: 0,
-    created_at: new Date(at).toISOString(), expires_at: new Date(at + 10 * MIN).toISOString(), ended_at: null,
+    id: `code_${String(i).padStart(4, '0')}`,
+    purpose: 'login',
+    email: `x${i}@example.com`,
+    user_id: null,
+    code_hash: 'ab'.repeat(32),
+    link_hash: null,
+    tries: 0,
+    created_at: new Date(at).toISOString(),
+    expires_at: new Date(at + 10 * MIN).toISOString(),
+    ended_at: null,
   });
   for (let i = 0; i < 60; i++) await stores.codes.issue(code(i, T0));
   const dayLater = T0 + 10 * MIN + 24 * 3600_000 + MIN;
   await stores.codes.issue(code(1000, dayLater));
   assert.ok((await readAccountRows(dir, codeSpec)).length > 50, 'one write removes a bounded number');
   for (let i = 1; i < 10; i++) await stores.codes.issue(code(1000 + i, dayLater));
-  assert.equal((await readAccountRows(dir, codeSpec)).map((c) => c.id).filter((id) => id < 'code_1000'), [], 'every dead row is gone');
+  assert.equal(
+    (await readAccountRows(dir, codeSpec)).map((c) => c.id).filter((id) => id < 'code_1000'),
+    [],
+    'every dead row is gone',
+  );
   await stores.close();
 });
 

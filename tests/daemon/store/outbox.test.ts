@@ -13,7 +13,12 @@ import { tempDir } from '../../helpers/temp-dir.js';
 
 const open = (dir: string, outboxMax: number) => {
   const clock = new FakeClock();
-  return openFileStores(dir, { clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(key), outboxMax });
+  return openFileStores(dir, {
+    clock,
+    ids: createIdGenerator(clock, cryptoRandom),
+    sealer: createSealer(key),
+    outboxMax,
+  });
 };
 const key = randomBytes(32);
 
@@ -24,14 +29,32 @@ test('past the cap the oldest messages go, and reads (served from the opened-mes
     await stores.outbox.list();
   }
   const mail = await stores.outbox.list();
-  assert.equal(mail.map((m) => m.subject), ['m3', 'm4', 'm5']);
-  assert.equal(mail.map((m) => m.code), ['000003', '000004', '000005']);
+  assert.equal(
+    mail.map((m) => m.subject),
+    ['m3', 'm4', 'm5'],
+  );
+  assert.equal(
+    mail.map((m) => m.code),
+    ['000003', '000004', '000005'],
+  );
 });
 
 test('?to= reads (through the recipient index) always equal a filter over the whole outbox, across the cap', async () => {
   const clock = new FakeClock();
-  const stores = await createMemoryStores({ clock, ids: createIdGenerator(clock, cryptoRandom), sealer: createSealer(key), outboxMax: 20 });
-  const addresses = ['ada@example.com', 'Ada@Example.com', 'bob@example.com', 'BOB@EXAMPLE.COM', 'cy@example.com', 'dee@example.com'];
+  const stores = await createMemoryStores({
+    clock,
+    ids: createIdGenerator(clock, cryptoRandom),
+    sealer: createSealer(key),
+    outboxMax: 20,
+  });
+  const addresses = [
+    'ada@example.com',
+    'Ada@Example.com',
+    'bob@example.com',
+    'BOB@EXAMPLE.COM',
+    'cy@example.com',
+    'dee@example.com',
+  ];
   let seed = 7;
   const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
   for (let i = 0; i < 120; i++) {
@@ -41,9 +64,16 @@ test('?to= reads (through the recipient index) always equal a filter over the wh
       assert.ok(all.length <= 20);
       for (const address of [...addresses, 'nobody@example.com']) {
         const expected = all.filter((m) => m.to.toLowerCase() === address.toLowerCase()).map((m) => m.id);
-        assert.equal((await stores.outbox.list({ to: address })).map((m) => m.id), expected, `${address} after ${i}`);
+        assert.equal(
+          (await stores.outbox.list({ to: address })).map((m) => m.id),
+          expected,
+          `${address} after ${i}`,
+        );
         const since = all[Math.floor(all.length / 2)]!.id;
-        assert.equal((await stores.outbox.list({ to: address, sinceId: since })).map((m) => m.id), expected.filter((id) => id > since));
+        assert.equal(
+          (await stores.outbox.list({ to: address, sinceId: since })).map((m) => m.id),
+          expected.filter((id) => id > since),
+        );
       }
     }
   }
@@ -63,7 +93,13 @@ test('a caller changing a listed message does not change what the next read retu
 test('on disk the bodies stay sealed: no code, text or link in the outbox file', async () => {
   const dir = tempDir('svc-store');
   const stores = await open(dir, 10);
-  await stores.outbox.record({ to: 'a@example.com', subject: 'Your code', text: 'Your code is 834201', code: '834201', link: 'http://x/magic?token=SECRETLINK' });
+  await stores.outbox.record({
+    to: 'a@example.com',
+    subject: 'Your code',
+    text: 'Your code is 834201',
+    code: '834201',
+    link: 'http://x/magic?token=SECRETLINK',
+  });
   await stores.outbox.list();
   await stores.close();
   const file = readJournalText(dir, 'accounts');

@@ -16,8 +16,19 @@ const implementations: Record<string, Factory> = Object.fromEntries(
 );
 
 const q = (id: string, over: Partial<QuestionRecord> = {}): QuestionRecord => ({
-  id, agent_id: 'ag_1', session_id: 'se_1', quest_id: null, question: 'Ship it?', options: null, asked_event_id: 'ev_1',
-  status: 'open', answer: null, answered_by: null, created_at: '2026-01-15T12:00:00.000Z', answered_at: null, ...over,
+  id,
+  agent_id: 'ag_1',
+  session_id: 'se_1',
+  quest_id: null,
+  question: 'Ship it?',
+  options: null,
+  asked_event_id: 'ev_1',
+  status: 'open',
+  answer: null,
+  answered_by: null,
+  created_at: '2026-01-15T12:00:00.000Z',
+  answered_at: null,
+  ...over,
 });
 
 for (const [name, make] of Object.entries(implementations)) {
@@ -28,8 +39,14 @@ for (const [name, make] of Object.entries(implementations)) {
     await store.add(q('qn_1'));
     await store.add(q('qn_2', { agent_id: 'ag_2' }));
     assert.is((await store.get('qn_1'))?.question, 'Ship it?');
-    assert.equal((await store.list({ agent_id: 'ag_2' })).map((x) => x.id), ['qn_2']);
-    assert.equal((await store.list({ status: 'open' })).map((x) => x.id), ['qn_1', 'qn_2']);
+    assert.equal(
+      (await store.list({ agent_id: 'ag_2' })).map((x) => x.id),
+      ['qn_2'],
+    );
+    assert.equal(
+      (await store.list({ status: 'open' })).map((x) => x.id),
+      ['qn_1', 'qn_2'],
+    );
   });
 
   test('an answer is recorded once, even under concurrent answers', async () => {
@@ -37,7 +54,10 @@ for (const [name, make] of Object.entries(implementations)) {
     await store.add(q('qn_1'));
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.answer('qn_1', `a${i}`, 'u', 'now')));
     assert.is(results.filter((r) => r.ok).length, 1);
-    assert.equal(results.find((r) => !r.ok), { ok: false, reason: 'already_answered' });
+    assert.equal(
+      results.find((r) => !r.ok),
+      { ok: false, reason: 'already_answered' },
+    );
     assert.equal(await store.answer('nope', 'x', 'u', 'now'), { ok: false, reason: 'not_found' });
     if (reopen) assert.is((await (await reopen()).get('qn_1'))?.status, 'answered');
   });

@@ -13,14 +13,43 @@ import { runtimeStoreImplementations } from '../../helpers/store-implementations
  */
 const AT = '2026-01-15T12:00:00.000Z';
 const session = (id: string, agent_id: string, over: Partial<RuntimeSessionRecord> = {}): RuntimeSessionRecord => ({
-  id, agent_id, status: 'active', gateway_channel_id: null, created_at: AT, turn_status: 'idle', turns_completed: 0,
-  context_budget: null, context_used: 0, stopped_at: null, message_count: 0, ...over,
+  id,
+  agent_id,
+  status: 'active',
+  gateway_channel_id: null,
+  created_at: AT,
+  turn_status: 'idle',
+  turns_completed: 0,
+  context_budget: null,
+  context_used: 0,
+  stopped_at: null,
+  message_count: 0,
+  ...over,
 });
 const quest = (id: string, over: Partial<Quest> = {}): Quest => ({
-  id, title: `quest ${id}`, status: 'open', agent_id: null, session_id: null, result: null, created_at: AT, updated_at: AT, ...over,
+  id,
+  title: `quest ${id}`,
+  status: 'open',
+  agent_id: null,
+  session_id: null,
+  result: null,
+  created_at: AT,
+  updated_at: AT,
+  ...over,
 });
 const cfg = (id: string, type: string, over: Partial<ConfiguredEvent> = {}): ConfiguredEvent => ({
-  id, type, tool_calls: [], agent_id: null, session_id: null, quest_id: null, enabled: true, status: 'active', matcher: null, timezone: null, created_at: AT, ...over,
+  id,
+  type,
+  tool_calls: [],
+  agent_id: null,
+  session_id: null,
+  quest_id: null,
+  enabled: true,
+  status: 'active',
+  matcher: null,
+  timezone: null,
+  created_at: AT,
+  ...over,
 });
 const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
 
@@ -42,7 +71,10 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
 
   test('sessions: created with their seeded configured events in one write; filtered; check-and-set', async () => {
     const { stores, reopen } = await make();
-    await stores.sessions.create(session('se_1', 'ag_1'), [cfg('ce_1', 'session:start', { session_id: 'se_1' }), cfg('ce_2', 'session:stopped', { session_id: 'se_1' })]);
+    await stores.sessions.create(session('se_1', 'ag_1'), [
+      cfg('ce_1', 'session:start', { session_id: 'se_1' }),
+      cfg('ce_2', 'session:stopped', { session_id: 'se_1' }),
+    ]);
     await stores.sessions.create(session('se_2', 'ag_2'), []);
     await stores.sessions.create(session('se_3', 'ag_1'), []);
     assert.equal(ids(await stores.configured.list({ session_id: 'se_1' })), ['ce_1', 'ce_2']);
@@ -71,7 +103,11 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     const { stores, reopen } = await make();
     await stores.sessions.create(session('se_1', 'ag_1'), []);
     const grow = (s: RuntimeSessionRecord) => ({ ...s, context_used: (s.context_used ?? 0) + 1 });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => stores.transcripts.append('se_1', { at: AT, from: 'user', text: `m${i}` }, grow)));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        stores.transcripts.append('se_1', { at: AT, from: 'user', text: `m${i}` }, grow),
+      ),
+    );
     assert.is(await stores.transcripts.append('se_9', { at: AT, from: 'user', text: 'lost' }, grow), undefined);
     try {
       await stores.transcripts.append('se_1', { at: AT, from: 'user', text: 'refused' }, () => {
@@ -83,7 +119,11 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     }
     const again = reopen ? await reopen() : stores;
     const texts = (await again.transcripts.list('se_1')).map((m) => m.text);
-    assert.equal(texts, Array.from({ length: 20 }, (_, i) => `m${i}`), 'the refused message was not kept');
+    assert.equal(
+      texts,
+      Array.from({ length: 20 }, (_, i) => `m${i}`),
+      'the refused message was not kept',
+    );
     const s = await again.sessions.get('se_1');
     assert.is(s?.context_used, 20);
     assert.is(s?.message_count, 20);
@@ -107,7 +147,10 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.equal(ids(await again.quests.list()), ['qs_1', 'qs_2', 'qs_3']);
     assert.equal(ids(await again.quests.list({ status: 'open' })), ['qs_1', 'qs_2', 'qs_3']);
     assert.equal(ids(await again.quests.list({ session_id: 'se_1' })), ['qs_1', 'qs_2']);
-    assert.equal(ids(await again.quests.list({ agent_id: 'ag_1', session_id: 'se_1', status: 'open' })), ['qs_1', 'qs_2']);
+    assert.equal(ids(await again.quests.list({ agent_id: 'ag_1', session_id: 'se_1', status: 'open' })), [
+      'qs_1',
+      'qs_2',
+    ]);
     assert.equal(ids(await again.quests.list({ status: 'done' })), []);
   });
 
@@ -133,10 +176,19 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     const { stores, reopen } = await make();
     await stores.firings.add('ev_1', [{ configured_event_id: 'ce_1', tool: 'a', ok: true, result: 1 }]);
     await stores.firings.add('ev_2', [{ configured_event_id: 'ce_1', tool: 'a', ok: false, error: 'no' }]);
-    await stores.firings.add('ev_1', [{ configured_event_id: 'ce_2', tool: 'b', ok: true }, { configured_event_id: 'ce_2', tool: 'c', ok: true }]);
+    await stores.firings.add('ev_1', [
+      { configured_event_id: 'ce_2', tool: 'b', ok: true },
+      { configured_event_id: 'ce_2', tool: 'c', ok: true },
+    ]);
     const again = reopen ? await reopen() : stores;
-    assert.equal((await again.firings.of('ev_1')).map((f) => f.tool), ['a', 'b', 'c']);
-    assert.equal((await again.firings.of('ev_2')).map((f) => f.error), ['no']);
+    assert.equal(
+      (await again.firings.of('ev_1')).map((f) => f.tool),
+      ['a', 'b', 'c'],
+    );
+    assert.equal(
+      (await again.firings.of('ev_2')).map((f) => f.error),
+      ['no'],
+    );
     assert.equal(await again.firings.of('ev_3'), []);
   });
 
@@ -170,13 +222,22 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     await stores.idempotency.remember('s\u0000k2', { fingerprint: 'f2', answer: null }, t0);
     await stores.idempotency.remember('s\u0000k1', { fingerprint: 'f1b', answer: 2 }, t0 + 1000);
     const again = reopen ? await reopen() : stores;
-    assert.equal((await again.firings.notFiredOf('ev_1')).map((n) => n.configured_event_id), ['ce_1', 'ce_3']);
-    assert.equal((await again.firings.of('ev_1')).map((f) => f.tool), ['a']);
+    assert.equal(
+      (await again.firings.notFiredOf('ev_1')).map((n) => n.configured_event_id),
+      ['ce_1', 'ce_3'],
+    );
+    assert.equal(
+      (await again.firings.of('ev_1')).map((f) => f.tool),
+      ['a'],
+    );
     assert.equal(await again.firings.notFiredOf('ev_2'), []);
     assert.equal(await again.idempotency.get('s\u0000k1', t0 + 2000), { fingerprint: 'f1b', answer: 2 });
     assert.equal(await again.idempotency.get('s\u0000k2', t0 + 2000), { fingerprint: 'f2', answer: null });
     assert.is(await again.idempotency.get('s\u0000k2', t0 + windowMs), undefined, 'past the window');
-    assert.ok(await again.idempotency.get('s\u0000k1', t0 + windowMs + 999), 'the replaced answer counts from its own time');
+    assert.ok(
+      await again.idempotency.get('s\u0000k1', t0 + windowMs + 999),
+      'the replaced answer counts from its own time',
+    );
     assert.is(await again.idempotency.get('nope', t0), undefined);
   });
 
@@ -188,7 +249,10 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.ok(await stores.deliveries.firstSeen('co/other\u0000d1', t0), 'per channel');
     const again = reopen ? await reopen() : stores;
     assert.not.ok(await again.deliveries.firstSeen('co/ci\u0000d1', t0 + 2_000), 'remembered across a restart');
-    assert.ok(await again.deliveries.firstSeen('co/ci\u0000d1', t0 + 600_001), 'forgotten once its signature window has closed');
+    assert.ok(
+      await again.deliveries.firstSeen('co/ci\u0000d1', t0 + 600_001),
+      'forgotten once its signature window has closed',
+    );
     assert.is(await again.deliveries.size(), 1, 'expired ids are dropped as new ones arrive');
   });
 
@@ -203,7 +267,11 @@ journal('appending a message writes what it changes, however long the transcript
   await stores.sessions.create(session('se_1', 'ag_1'), []);
   const append = async (i: number) => {
     const before = statSync(file).size;
-    await stores.transcripts.append('se_1', { at: AT, from: 'user', text: `message ${String(i).padStart(4, '0')}` }, (s) => s);
+    await stores.transcripts.append(
+      'se_1',
+      { at: AT, from: 'user', text: `message ${String(i).padStart(4, '0')}` },
+      (s) => s,
+    );
     return statSync(file).size - before;
   };
   const second = (await append(0), await append(1));

@@ -26,33 +26,118 @@ async function writeOldFolder(dir: string, clock: FakeClock) {
     await doc.update((d) => Object.assign(d, data));
   };
   const session = (id: string, revoked: string | null) => ({
-    id, user_id: 'usr_a', kind: 'full', method: ['pwd'], created_at: T, last_seen_at: T, expires_at: '2026-02-14T12:00:00.000Z', revoked_at: revoked, user_agent: null, ip: null,
+    id,
+    user_id: 'usr_a',
+    kind: 'full',
+    method: ['pwd'],
+    created_at: T,
+    last_seen_at: T,
+    expires_at: '2026-02-14T12:00:00.000Z',
+    revoked_at: revoked,
+    user_agent: null,
+    ip: null,
   });
   await write('accounts', {
     users: [
-      { id: 'usr_a', email: 'ann@example.com', tier: 'company', created_at: T, email_verified_at: T, password_hash: 'scrypt$16384$8$1$salt$hash', display_name: 'Ann' },
-      { id: 'usr_w', email: null, tier: 'trial', created_at: T, email_verified_at: null, password_hash: null, wallet_address: '0xabc' },
+      {
+        id: 'usr_a',
+        email: 'ann@example.com',
+        tier: 'company',
+        created_at: T,
+        email_verified_at: T,
+        password_hash: 'scrypt$16384$8$1$salt$hash',
+        display_name: 'Ann',
+      },
+      {
+        id: 'usr_w',
+        email: null,
+        tier: 'trial',
+        created_at: T,
+        email_verified_at: null,
+        password_hash: null,
+        wallet_address: '0xabc',
+      },
     ],
-    invites: [{ hash: H('1a'), created_at: T, used_at: null, used_by: null }, { hash: H('2b'), created_at: T, used_at: T, used_by: 'usr_a' }],
+    invites: [
+      { hash: H('1a'), created_at: T, used_at: null, used_by: null },
+      { hash: H('2b'), created_at: T, used_at: T, used_by: 'usr_a' },
+    ],
     sessions: [session('ses_live', null), session('ses_old', '2026-01-01T00:00:00.000Z')],
     codes: [
-      { id: 'code_live', purpose: 'login', email: 'ann@example.com', user_id: 'usr_a', code_hash: hashCode(codeKey, 'login', 'ann@example.com', '123456'), link_hash: H('3c'), tries: 0, created_at: T, expires_at: '2026-01-15T12:10:00.000Z', ended_at: null },
+      {
+        id: 'code_live',
+        purpose: 'login',
+        email: 'ann@example.com',
+        user_id: 'usr_a',
+        code_hash: hashCode(codeKey, 'login', 'ann@example.com', '123456'),
+        link_hash: H('3c'),
+        tries: 0,
+        created_at: T,
+        expires_at: '2026-01-15T12:10:00.000Z',
+        ended_at: null,
+      },
     ],
   });
   await write('outbox', {
     mail: [
-      { id: 'mail_1', to: 'ann@example.com', subject: 'an old row', sealed: sealer.seal(JSON.stringify({ text: 'hello', code: null, link: null })), created_at: T },
-      { id: 'mail_2', to: 'Ann@Example.com', sealed: sealer.seal(JSON.stringify({ subject: 'Your code', text: 'code 654321', code: '654321', link: null })), created_at: T },
+      {
+        id: 'mail_1',
+        to: 'ann@example.com',
+        subject: 'an old row',
+        sealed: sealer.seal(JSON.stringify({ text: 'hello', code: null, link: null })),
+        created_at: T,
+      },
+      {
+        id: 'mail_2',
+        to: 'Ann@Example.com',
+        sealed: sealer.seal(JSON.stringify({ subject: 'Your code', text: 'code 654321', code: '654321', link: null })),
+        created_at: T,
+      },
     ],
   });
   await write('companies', { companies: [{ id: 'cmp_1', name: 'Acme', owner_id: 'usr_a', created_at: T }] });
   await write('keys', {
-    secret_keys: [{ id: 'sk_1', user_id: 'usr_a', company_id: 'cmp_1', name: 'ci', hash: H('4d'), prefix: 'sk_abcdef…', created_at: T, last_used_at: null }],
-    account_keys: [{ id: 'ak_1', user_id: 'usr_a', hash: H('5e'), prefix: 'ak_abcdef…', created_at: T, last_used_at: null }],
+    secret_keys: [
+      {
+        id: 'sk_1',
+        user_id: 'usr_a',
+        company_id: 'cmp_1',
+        name: 'ci',
+        hash: H('4d'),
+        prefix: 'sk_abcdef…',
+        created_at: T,
+        last_used_at: null,
+      },
+    ],
+    account_keys: [
+      { id: 'ak_1', user_id: 'usr_a', hash: H('5e'), prefix: 'ak_abcdef…', created_at: T, last_used_at: null },
+    ],
   });
   await write('factors', {
-    challenges: [{ id: 'chl_1', kind: 'siwe_nonce', subject: '0xabc', secret_hash: H('6f'), tries: 0, created_at: T, expires_at: '2026-01-15T12:10:00.000Z', ended_at: null }],
-    passkeys: [{ id: 'cred1', user_id: 'usr_a', public_key: 'pk', counter: 3, transports: [], name: 'laptop', created_at: T, last_used_at: null }],
+    challenges: [
+      {
+        id: 'chl_1',
+        kind: 'siwe_nonce',
+        subject: '0xabc',
+        secret_hash: H('6f'),
+        tries: 0,
+        created_at: T,
+        expires_at: '2026-01-15T12:10:00.000Z',
+        ended_at: null,
+      },
+    ],
+    passkeys: [
+      {
+        id: 'cred1',
+        user_id: 'usr_a',
+        public_key: 'pk',
+        counter: 3,
+        transports: [],
+        name: 'laptop',
+        created_at: T,
+        last_used_at: null,
+      },
+    ],
     wallets: [{ address: '0xabc', user_id: 'usr_w', created_at: T }],
   });
 }
@@ -69,13 +154,31 @@ test('a folder of the previous release is imported on the first start, nothing l
     assert.ok(existsSync(join(dir, `${name}.json.pre-journal`)), `${name}.json.pre-journal kept`);
   }
   assert.is((await stores.users.findByEmail('ANN@example.com'))?.display_name, 'Ann');
-  assert.is((await stores.wallets.findUserId('0xABC')), 'usr_w');
+  assert.is(await stores.wallets.findUserId('0xABC'), 'usr_w');
   assert.is((await stores.invites.find(H('2b')))?.used_by, 'usr_a');
-  assert.equal((await stores.sessions.listActive('usr_a', LATER)).map((s) => s.id), ['ses_live']);
-  const code = await stores.codes.consumeCode('login', 'ann@example.com', hashCode(codeKey, 'login', 'ann@example.com', '123456'), LATER, 5);
+  assert.equal(
+    (await stores.sessions.listActive('usr_a', LATER)).map((s) => s.id),
+    ['ses_live'],
+  );
+  const code = await stores.codes.consumeCode(
+    'login',
+    'ann@example.com',
+    hashCode(codeKey, 'login', 'ann@example.com', '123456'),
+    LATER,
+    5,
+  );
   assert.ok(code.ok && code.record.id === 'code_live', 'a live code still works');
-  assert.equal((await stores.outbox.list({ to: 'ann@example.com' })).map((m) => [m.subject, m.code]), [['an old row', null], ['Your code', '654321']]);
-  assert.equal((await stores.companies.listByOwner('usr_a')).map((c) => c.name), ['Acme']);
+  assert.equal(
+    (await stores.outbox.list({ to: 'ann@example.com' })).map((m) => [m.subject, m.code]),
+    [
+      ['an old row', null],
+      ['Your code', '654321'],
+    ],
+  );
+  assert.equal(
+    (await stores.companies.listByOwner('usr_a')).map((c) => c.name),
+    ['Acme'],
+  );
   assert.is((await stores.keys.findSecretKeyByHash(H('4d')))?.id, 'sk_1');
   assert.is((await stores.keys.accountKeyOf('usr_a'))?.id, 'ak_1');
   assert.is((await stores.passkeys.find('cred1'))?.counter, 3);
@@ -101,7 +204,10 @@ test('imported exactly once: a restart, and a crash between the import and the r
   const third = await openFileStores(dir, storeDepsFor(clock));
   assert.is((await third.users.findById('usr_a'))?.email, 'ann@example.com');
   await third.close();
-  assert.equal(readdirSync(dir).filter((f) => f.endsWith('.json')), []);
+  assert.equal(
+    readdirSync(dir).filter((f) => f.endsWith('.json')),
+    [],
+  );
 });
 
 test('a damaged old file is refused with its name and left as it was', async () => {

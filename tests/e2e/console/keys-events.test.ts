@@ -3,7 +3,15 @@ import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
-import { assertLabelled, fill, logInWithPassword, press, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
+import {
+  assertLabelled,
+  fill,
+  logInWithPassword,
+  press,
+  screenshot,
+  waitForHeading,
+  waitForText,
+} from '../../helpers/console-page.js';
 
 const browser = await sharedBrowser();
 
@@ -32,7 +40,13 @@ if (browser) {
       assert.match(secret, /^sk_[0-9A-Za-z]{49}$/);
       await waitForText(page, 'it is shown only this once');
       // The copy button puts exactly the secret on the clipboard.
-      await page.browserContext().overridePermissions(new URL(d.consoleUrl).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+      await page
+        .browserContext()
+        .overridePermissions(new URL(d.consoleUrl).origin, [
+          'clipboard-read',
+          'clipboard-write',
+          'clipboard-sanitized-write',
+        ]);
       await press(page, 'Copy');
       await waitForText(page, 'Copied');
       assert.is(await page.evaluate(() => navigator.clipboard.readText()), secret);
@@ -42,7 +56,10 @@ if (browser) {
 
       await press(page, 'I saved it');
       await waitForText(page, 'sk_');
-      assert.not.ok((await page.evaluate(() => document.body.innerText)).includes(secret), 'the full secret is gone once dismissed');
+      assert.not.ok(
+        (await page.evaluate(() => document.body.innerText)).includes(secret),
+        'the full secret is gone once dismissed',
+      );
       await press(page, 'Revoke');
       await waitForText(page, 'No secret keys.');
       assert.is((await validate()).status, 401);
@@ -72,8 +89,17 @@ if (browser) {
       // agent:premature_completion moves a quest to in_progress, which emits session:quest_start: a tree two levels deep.
       const agent = (await d.t.post('/api/agents', { name: 'deployer' }, tenant)).body.agent;
       const session = (await d.t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
-      const quest = (await d.t.post('/api/quests', { title: 'ship it', agent_id: agent.id, session_id: session.id }, tenant)).body.quest;
-      const cfg = await d.t.post('/api/events', { type: 'agent:premature_completion', tool_calls: [{ tool: 'quests.update', args: { quest_id: quest.id, status: 'in_progress' } }] }, tenant);
+      const quest = (
+        await d.t.post('/api/quests', { title: 'ship it', agent_id: agent.id, session_id: session.id }, tenant)
+      ).body.quest;
+      const cfg = await d.t.post(
+        '/api/events',
+        {
+          type: 'agent:premature_completion',
+          tool_calls: [{ tool: 'quests.update', args: { quest_id: quest.id, status: 'in_progress' } }],
+        },
+        tenant,
+      );
       assert.is(cfg.status, 201, cfg.text);
 
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
@@ -84,7 +110,11 @@ if (browser) {
       await waitForText(page, 'Listening: new events appear at the top.');
       await assertLabelled(page);
 
-      const fired = await d.t.post('/api/events/trigger', { type: 'agent:premature_completion', content: { service: 'api' } }, tenant);
+      const fired = await d.t.post(
+        '/api/events/trigger',
+        { type: 'agent:premature_completion', content: { service: 'api' } },
+        tenant,
+      );
       assert.is(fired.status, 200, fired.text);
       const id = fired.body.event.id as string;
       await waitForText(page, `Trace ${id}`);
@@ -106,7 +136,11 @@ if (browser) {
       await page.goto(d.consoleUrl + '#/events/configured');
       await waitForText(page, 'agent:premature_completion');
       await press(page, 'Disable agent:premature_completion');
-      await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Enable agent:premature_completion'));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('button')].some(
+          (b) => b.getAttribute('aria-label') === 'Enable agent:premature_completion',
+        ),
+      );
       const listed = await d.t.get('/api/events?configured=true', tenant);
       assert.is(listed.body.events.find((e: { id: string }) => e.id === cfg.body.event.id).status, 'paused');
       assert.equal(errors, []);

@@ -26,10 +26,21 @@ if (browser) {
     // for this test's Chromium. Without `script`, a plain child process prints the URL instead.
     const opener = join(home, 'open-browser.sh');
     writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${home}/opened-url'\n`, { mode: 0o755 });
-    const env = { PATH: process.env.PATH ?? '', HOME: home, SVC_URL: d.url, SVC_CONFIG_DIR: home, SVC_KEYCHAIN: 'off', BROWSER: opener, TERM: 'dumb' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      SVC_URL: d.url,
+      SVC_CONFIG_DIR: home,
+      SVC_KEYCHAIN: 'off',
+      BROWSER: opener,
+      TERM: 'dumb',
+    };
     const pty = existsSync('/usr/bin/script');
     const cli = pty
-      ? spawn('script', ['-qefc', `'${process.execPath}' '${CLI_MAIN}' login --web`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      ? spawn('script', ['-qefc', `'${process.execPath}' '${CLI_MAIN}' login --web`, '/dev/null'], {
+          env,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
       : spawn(process.execPath, [CLI_MAIN, 'login', '--web'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -42,10 +53,13 @@ if (browser) {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
           // In the terminal: wait for both the opener's note and the CLI's line saying it opened the page.
-          const opened = existsSync(join(home, 'opened-url')) && /Opened \S+ in your browser\./.test(output()) ? readFileSync(join(home, 'opened-url'), 'utf8') : null;
+          const opened =
+            existsSync(join(home, 'opened-url')) && /Opened \S+ in your browser\./.test(output())
+              ? readFileSync(join(home, 'opened-url'), 'utf8')
+              : null;
           const m = pty ? (opened ? [null, opened] : null) : /Open this page in a browser: (\S+)/.exec(stderr);
-          if (m?.[1]) (clearInterval(timer), resolve(m[1]));
-          if (cli.exitCode !== null) (clearInterval(timer), reject(new Error(`the CLI exited: ${output()}`)));
+          if (m?.[1]) clearInterval(timer), resolve(m[1]);
+          if (cli.exitCode !== null) clearInterval(timer), reject(new Error(`the CLI exited: ${output()}`));
         }, 50);
       });
       if (pty) assert.ok(output().includes(`Opened ${url} in your browser.`), output());
@@ -60,7 +74,11 @@ if (browser) {
       await press(page, 'Log in');
       await waitForHeading(page, 'Log in a terminal');
       await page.waitForSelector('.pair-code');
-      assert.is(await page.$eval('.pair-code', (el) => el.textContent), code, 'the page shows the same code as the terminal');
+      assert.is(
+        await page.$eval('.pair-code', (el) => el.textContent),
+        code,
+        'the page shows the same code as the terminal',
+      );
       await waitForText(page, 'svc CLI on');
       await assertLabelled(page);
       await screenshot(page, 'pair');
@@ -68,9 +86,16 @@ if (browser) {
       await waitForText(page, 'Your terminal is logged in');
 
       assert.is(await exited, 0, output());
-      assert.match(output(), new RegExp(`Logged in to ${d.url.replace(/[.]/g, '\\.')} as ${u.user.email!.replace(/[.]/g, '\\.')}`));
+      assert.match(
+        output(),
+        new RegExp(`Logged in to ${d.url.replace(/[.]/g, '\\.')} as ${u.user.email!.replace(/[.]/g, '\\.')}`),
+      );
       // The CLI's session is its own: a new row, from a pairing approved by a password login.
-      const sessions = (await d.t.get('/api/auth/sessions', u.auth)).body.sessions as { method: string[]; user_agent: string; current: boolean }[];
+      const sessions = (await d.t.get('/api/auth/sessions', u.auth)).body.sessions as {
+        method: string[];
+        user_agent: string;
+        current: boolean;
+      }[];
       const paired = sessions.filter((s) => s.method[0] === 'pairing');
       assert.is(paired.length, 1, JSON.stringify(sessions));
       assert.equal(paired[0]!.method, ['pairing', 'pwd']);

@@ -22,7 +22,12 @@ if (browser) {
       await press(page, 'Log in');
       await waitForHeading(page, 'Profile');
       // Held in memory only: nothing in either storage, no cookie, and the URL carries no token.
-      const traces = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href }));
+      const traces = await page.evaluate(() => ({
+        local: localStorage.length,
+        session: sessionStorage.length,
+        cookie: document.cookie,
+        url: location.href,
+      }));
       assert.equal([traces.local, traces.session, traces.cookie], [0, 0, '']);
       assert.not.match(traces.url, /token|eyJ/);
       // A reload forgets the login (the price of keeping it out of storage).

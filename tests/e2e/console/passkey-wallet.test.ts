@@ -4,7 +4,15 @@ import { getBytes, Wallet } from 'ethers';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
-import { assertLabelled, fill, logInWithPassword, press, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
+import {
+  assertLabelled,
+  fill,
+  logInWithPassword,
+  press,
+  screenshot,
+  waitForHeading,
+  waitForText,
+} from '../../helpers/console-page.js';
 import { newInvite } from '../../helpers/signup.js';
 
 const browser = await sharedBrowser();
@@ -17,7 +25,14 @@ if (browser) {
       const cdp = await page.createCDPSession();
       await cdp.send('WebAuthn.enable');
       await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
       });
       const u = await createUser(d.t);
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
@@ -36,7 +51,10 @@ if (browser) {
       await press(page, 'Log in with a passkey');
       await waitForHeading(page, 'Profile');
       const sessions = (await d.t.get('/api/auth/sessions', u.auth)).body.sessions as { method: string[] }[];
-      assert.ok(sessions.some((s) => s.method.join() === 'passkey'), JSON.stringify(sessions));
+      assert.ok(
+        sessions.some((s) => s.method.join() === 'passkey'),
+        JSON.stringify(sessions),
+      );
       assert.equal(errors, []);
     } finally {
       await close();
@@ -77,7 +95,9 @@ if (browser) {
       await press(page, 'Wallet');
       await press(page, 'Sign in with wallet');
       await waitForHeading(page, 'Profile');
-      const user = (await d.t.deps.stores.users.findById((await d.t.deps.stores.wallets.findUserId(wallet.address.toLowerCase()))!))!;
+      const user = (await d.t.deps.stores.users.findById(
+        (await d.t.deps.stores.wallets.findUserId(wallet.address.toLowerCase()))!,
+      ))!;
       const live = await d.t.deps.stores.sessions.listActive(user.id, new Date(d.t.clock.now()).toISOString());
       assert.is(live.length, 1, 'log out ended the first session; the second login made this one');
       assert.ok(live.every((s) => s.method.join() === 'wallet'));

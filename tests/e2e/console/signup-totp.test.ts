@@ -81,7 +81,9 @@ if (browser) {
       await page.keyboard.type(codeNow(d.t, secret));
       await page.keyboard.press('Enter');
       await waitForHeading(page, 'Profile');
-      const sessions = await d.t.get('/api/auth/sessions', { authorization: `Bearer ${(await d.t.post('/api/auth/login', { email, password })).body.partial_token}` });
+      const sessions = await d.t.get('/api/auth/sessions', {
+        authorization: `Bearer ${(await d.t.post('/api/auth/login', { email, password })).body.partial_token}`,
+      });
       assert.is(sessions.status, 401, 'a partial token opens nothing');
       assert.equal(errors, []);
     } finally {

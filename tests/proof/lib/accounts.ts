@@ -14,11 +14,17 @@ export interface Account {
  */
 export async function signUpVerified(url: string, dataDir: string, email: string, tier?: string): Promise<Account> {
   const op = operatorHeaders(dataDir);
-  const invite = expectStatus(await call(url, '/api/dev/invites', { method: 'POST', headers: op }), 201, 'invite').body.code;
-  expectStatus(await call(url, '/api/auth/signup', { body: { email, password: PROOF_PASSWORD, invite_code: invite } }), 200, `signup ${email}`);
+  const invite = expectStatus(await call(url, '/api/dev/invites', { method: 'POST', headers: op }), 201, 'invite').body
+    .code;
+  expectStatus(
+    await call(url, '/api/auth/signup', { body: { email, password: PROOF_PASSWORD, invite_code: invite } }),
+    200,
+    `signup ${email}`,
+  );
   const code = await mailedCode(url, dataDir, email);
   const verified = expectStatus(await call(url, '/api/auth/verify', { body: { email, code } }), 200, `verify ${email}`);
-  if (tier) expectStatus(await call(url, '/api/dev/tier', { headers: op, body: { email, tier } }), 200, `tier ${email}`);
+  if (tier)
+    expectStatus(await call(url, '/api/dev/tier', { headers: op, body: { email, tier } }), 200, `tier ${email}`);
   return { email, token: verified.body.token, auth: bearer(verified.body.token) };
 }
 
@@ -37,8 +43,25 @@ export async function mailedCode(url: string, dataDir: string, email: string, af
 /** A company-tier owner with a Company and a secret key: what runtime and MCP calls need. */
 export async function companyOwner(url: string, dataDir: string, email: string) {
   const owner = await signUpVerified(url, dataDir, email, 'company');
-  const company = expectStatus(await call(url, '/api/companies', { headers: owner.auth, body: { name: `co-${Math.random().toString(36).slice(2, 8)}` } }), 201, 'company').body;
-  const key = expectStatus(await call(url, '/api/keys', { headers: owner.auth, body: { root: company.id, name: 'proof' } }), 201, 'key').body;
+  const company = expectStatus(
+    await call(url, '/api/companies', {
+      headers: owner.auth,
+      body: { name: `co-${Math.random().toString(36).slice(2, 8)}` },
+    }),
+    201,
+    'company',
+  ).body;
+  const key = expectStatus(
+    await call(url, '/api/keys', { headers: owner.auth, body: { root: company.id, name: 'proof' } }),
+    201,
+    'key',
+  ).body;
   const tenant = { ...owner.auth, 'x-company': company.id };
-  return { owner, company: company as { id: string; name: string }, sk: key.secret_key as string, skId: key.id as string, tenant };
+  return {
+    owner,
+    company: company as { id: string; name: string },
+    sk: key.secret_key as string,
+    skId: key.id as string,
+    tenant,
+  };
 }

@@ -28,22 +28,34 @@ const FORBIDDEN_TO_FETCH = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
 function callRaw(base: string, path: string, options: CallOptions, started: number): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = request(base + path, { method: options.method, headers: options.headers, timeout: options.timeoutMs ?? 15_000 }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        let body: any;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body, text, ms: performance.now() - started, headers: null });
-      });
-    });
+    const req = request(
+      base + path,
+      { method: options.method, headers: options.headers, timeout: options.timeoutMs ?? 15_000 },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          let body: any;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body, text, ms: performance.now() - started, headers: null });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })));
-    req.on('error', (err) => resolve({ status: err.name === 'TimeoutError' ? -1 : 0, body: undefined, text: err.message, ms: performance.now() - started, headers: null }));
+    req.on('error', (err) =>
+      resolve({
+        status: err.name === 'TimeoutError' ? -1 : 0,
+        body: undefined,
+        text: err.message,
+        ms: performance.now() - started,
+        headers: null,
+      }),
+    );
     req.end(options.raw);
   });
 }
@@ -51,12 +63,17 @@ function callRaw(base: string, path: string, options: CallOptions, started: numb
 export async function call(base: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const started = performance.now();
   if (options.method && FORBIDDEN_TO_FETCH.has(options.method)) return callRaw(base, path, options, started);
-  const headers: Record<string, string> = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const headers: Record<string, string> = {
+    ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  };
   try {
     const res = await fetch(base + path, {
       method: options.method ?? (options.body !== undefined || options.raw !== undefined ? 'POST' : 'GET'),
       headers,
-      body: (options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined)) as BodyInit | undefined,
+      body: (options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined)) as
+        | BodyInit
+        | undefined,
       signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
     });
     // A stream that opened is an answer: read no further (it only ends when the daemon stops).
@@ -74,7 +91,13 @@ export async function call(base: string, path: string, options: CallOptions = {}
     return { status: res.status, body, text, ms: performance.now() - started, headers: res.headers };
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
-    return { status: timedOut ? -1 : 0, body: undefined, text: String((err as Error).message), ms: performance.now() - started, headers: null };
+    return {
+      status: timedOut ? -1 : 0,
+      body: undefined,
+      text: String((err as Error).message),
+      ms: performance.now() - started,
+      headers: null,
+    };
   }
 }
 

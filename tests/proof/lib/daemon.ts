@@ -18,10 +18,14 @@ export interface ProofDaemon {
 }
 
 export async function startProofDaemon(dataDir: string, env: Record<string, string> = {}): Promise<ProofDaemon> {
-  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (c) => (err += c));
@@ -72,4 +76,5 @@ export function option(name: string, envName: string, fallback: number): number 
   return value;
 }
 
-export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;

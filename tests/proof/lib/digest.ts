@@ -14,7 +14,8 @@ import { join, relative } from 'node:path';
  */
 const COUNTER_TABLES = new Set(['rate_buckets', 'failures']);
 type Op = { table: string; op: string; id: string; record?: unknown };
-const SKIP = /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$/;
+const SKIP =
+  /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$/;
 const VOLATILE = new Set(['last_used_at']);
 
 export function recordsDigest(dataDir: string): { digest: string; records: number } {
@@ -70,7 +71,9 @@ function recordsOf(text: string): string[] {
 function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
   if (value && typeof value === 'object') {
-    const keys = Object.keys(value).filter((k) => !VOLATILE.has(k)).sort();
+    const keys = Object.keys(value)
+      .filter((k) => !VOLATILE.has(k))
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';

@@ -8,14 +8,23 @@ export interface Follower {
 }
 
 /** A long-poll follower: `GET /api/events?since_id=…&wait=5` in a loop, resuming from the cursor it is given. */
-export function followByLongPoll(url: string, headers: Record<string, string>, type: string, sinceId: string): Follower {
+export function followByLongPoll(
+  url: string,
+  headers: Record<string, string>,
+  type: string,
+  sinceId: string,
+): Follower {
   const seen = new Set<string>();
   const errors: string[] = [];
   let stopped = false;
   const loop = (async () => {
     let cursor = sinceId;
     while (!stopped) {
-      const page = await call(url, `/api/events?event_type=${encodeURIComponent(type)}&since_id=${cursor}&wait=5&limit=1000`, { headers, timeoutMs: 20_000 });
+      const page = await call(
+        url,
+        `/api/events?event_type=${encodeURIComponent(type)}&since_id=${cursor}&wait=5&limit=1000`,
+        { headers, timeoutMs: 20_000 },
+      );
       if (page.status !== 200) {
         errors.push(`long-poll → ${page.status} ${page.text.slice(0, 120)}`);
         await new Promise((r) => setTimeout(r, 200));
@@ -35,7 +44,10 @@ export function followBySse(url: string, headers: Record<string, string>, type: 
   const abort = new AbortController();
   const loop = (async () => {
     try {
-      const res = await fetch(`${url}/api/events/stream?event_type=${encodeURIComponent(type)}&since_id=${sinceId}`, { headers, signal: abort.signal });
+      const res = await fetch(`${url}/api/events/stream?event_type=${encodeURIComponent(type)}&since_id=${sinceId}`, {
+        headers,
+        signal: abort.signal,
+      });
       if (res.status !== 200 || !res.body) return void errors.push(`stream → ${res.status}`);
       const decoder = new TextDecoder();
       let buffer = '';

@@ -1,5 +1,15 @@
 import { METHODS } from 'node:http';
-import { BAD_PARAMS, BAD_QUERIES, BAD_VALUES, DEEP, everyFieldAs, mutationsOf, RAW_BODIES, toPayload, type RouteRef } from '../../helpers/bad-inputs.js';
+import {
+  BAD_PARAMS,
+  BAD_QUERIES,
+  BAD_VALUES,
+  DEEP,
+  everyFieldAs,
+  mutationsOf,
+  RAW_BODIES,
+  toPayload,
+  type RouteRef,
+} from '../../helpers/bad-inputs.js';
 
 /** One generated request: what the fuzz sends, and which route it was made for. */
 export interface FuzzRequest {
@@ -17,15 +27,31 @@ export interface FuzzTarget {
 }
 
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
-const INVALID_UTF8 = [Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80])];
+const INVALID_UTF8 = [
+  Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+  Buffer.from([0xc0, 0xaf]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+];
 const HUGE = () => JSON.stringify({ name: 'x'.repeat(1_100_000) });
 const WIDE = () => JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i])));
 const DEEP_JSON = () => '['.repeat(5000) + ']'.repeat(5000);
 const ODD_HEADERS: Record<string, string>[] = [
-  { authorization: 'Bearer ' }, { authorization: 'Basic YTpi' }, { authorization: 'Bearer sk_' + 'A'.repeat(60) }, { authorization: 'Bearer a.b.c' },
-  { 'x-api-key': 'ak_nope' }, { 'x-company': '../../etc' }, { 'x-company': 'x'.repeat(5000) }, { 'content-type': 'application/json; charset=latin1' },
-  { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'x-request-id': '\u00ff'.repeat(10) }, { accept: 'text/event-stream' },
-  { 'last-event-id': 'z'.repeat(3000) }, { 'idempotency-key': 'k'.repeat(5000) }, { origin: 'https://evil.example' }, { 'mcp-protocol-version': '1999-01-01' },
+  { authorization: 'Bearer ' },
+  { authorization: 'Basic YTpi' },
+  { authorization: 'Bearer sk_' + 'A'.repeat(60) },
+  { authorization: 'Bearer a.b.c' },
+  { 'x-api-key': 'ak_nope' },
+  { 'x-company': '../../etc' },
+  { 'x-company': 'x'.repeat(5000) },
+  { 'content-type': 'application/json; charset=latin1' },
+  { 'content-type': 'text/plain' },
+  { 'content-type': 'application/x-www-form-urlencoded' },
+  { 'x-request-id': '\u00ff'.repeat(10) },
+  { accept: 'text/event-stream' },
+  { 'last-event-id': 'z'.repeat(3000) },
+  { 'idempotency-key': 'k'.repeat(5000) },
+  { origin: 'https://evil.example' },
+  { 'mcp-protocol-version': '1999-01-01' },
 ];
 
 /** Fills `:params` with a real id (so bad bodies reach the handler) or a garbage one. */
@@ -44,20 +70,49 @@ export function* generate(routes: RouteRef[], target: FuzzTarget, count: number)
     const kind = Math.floor(i / routes.length) % 10;
     const templates = [target.templates[key] ?? []].flat();
     switch (kind) {
-      case 0: yield { ...base, path: pathOf(route, target, false), raw: toPayload(everyFieldAs(pick(BAD_VALUES))) }; break;
-      case 1: yield { ...base, path: pathOf(route, target, false), raw: pick(RAW_BODIES) }; break;
-      case 2: yield { ...base, path: pathOf(route, target, true), raw: '{}' }; break;
-      case 3: yield { ...base, path: pathOf(route, target, false) + pick(BAD_QUERIES), raw: route.method === 'GET' ? undefined : '{}' }; break;
-      case 4: yield { ...base, path: pathOf(route, target, false), raw: pick(INVALID_UTF8) }; break;
-      case 5: yield { ...base, path: pathOf(route, target, false), raw: pick([HUGE, WIDE, DEEP_JSON])() }; break;
-      case 6: yield { ...base, headers: { ...headers, ...pick(ODD_HEADERS) }, path: pathOf(route, target, false), raw: '{}' }; break;
-      case 7: yield { ...base, method: pick(methods), path: pathOf(route, target, false), raw: undefined }; break;
+      case 0:
+        yield { ...base, path: pathOf(route, target, false), raw: toPayload(everyFieldAs(pick(BAD_VALUES))) };
+        break;
+      case 1:
+        yield { ...base, path: pathOf(route, target, false), raw: pick(RAW_BODIES) };
+        break;
+      case 2:
+        yield { ...base, path: pathOf(route, target, true), raw: '{}' };
+        break;
+      case 3:
+        yield {
+          ...base,
+          path: pathOf(route, target, false) + pick(BAD_QUERIES),
+          raw: route.method === 'GET' ? undefined : '{}',
+        };
+        break;
+      case 4:
+        yield { ...base, path: pathOf(route, target, false), raw: pick(INVALID_UTF8) };
+        break;
+      case 5:
+        yield { ...base, path: pathOf(route, target, false), raw: pick([HUGE, WIDE, DEEP_JSON])() };
+        break;
+      case 6:
+        yield { ...base, headers: { ...headers, ...pick(ODD_HEADERS) }, path: pathOf(route, target, false), raw: '{}' };
+        break;
+      case 7:
+        yield { ...base, method: pick(methods), path: pathOf(route, target, false), raw: undefined };
+        break;
       case 8: {
         const mutations = templates.flatMap((t) => mutationsOf(t));
-        yield { ...base, path: pathOf(route, target, false), raw: toPayload(mutations.length ? pick(mutations) : { [DEEP]: 1 }) };
+        yield {
+          ...base,
+          path: pathOf(route, target, false),
+          raw: toPayload(mutations.length ? pick(mutations) : { [DEEP]: 1 }),
+        };
         break;
       }
-      default: yield { ...base, path: pathOf(route, target, false), raw: toPayload(templates.length ? { ...pick(templates), extra_field: pick(BAD_VALUES) } : pick(BAD_VALUES)) };
+      default:
+        yield {
+          ...base,
+          path: pathOf(route, target, false),
+          raw: toPayload(templates.length ? { ...pick(templates), extra_field: pick(BAD_VALUES) } : pick(BAD_VALUES)),
+        };
     }
   }
 }

@@ -10,9 +10,11 @@ import type { RecordChange } from '../../runtime-types.js';
 export const sqlText = (value: string): string => value.replace(/\\/g, '\\\\').replace(/\0/g, '\\0');
 
 /** The value `sqlText` stored, back (for keys read from a table rather than from a doc). */
-export const fromSqlText = (stored: string): string => stored.replace(/\\(\\|0)/g, (_, c: string) => (c === '0' ? '\0' : '\\'));
+export const fromSqlText = (stored: string): string =>
+  stored.replace(/\\(\\|0)/g, (_, c: string) => (c === '0' ? '\0' : '\\'));
 
-const column = (value: string | number | boolean | null): string | number | boolean | null => (typeof value === 'string' ? sqlText(value) : value);
+const column = (value: string | number | boolean | null): string | number | boolean | null =>
+  typeof value === 'string' ? sqlText(value) : value;
 
 /** A pool or one connection inside a transaction: the helpers below run on either. */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -47,13 +49,27 @@ export async function putDoc<T>(q: Queryable, t: DocTable<T>, company: string, r
   );
 }
 
-export async function getDoc<T>(q: Queryable, t: DocTable<T>, company: string, key: string, lock = false): Promise<T | undefined> {
-  const { rows } = await q.query<{ doc: T }>(`SELECT doc FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2${lock ? ' FOR UPDATE' : ''}`, [company, sqlText(key)]);
+export async function getDoc<T>(
+  q: Queryable,
+  t: DocTable<T>,
+  company: string,
+  key: string,
+  lock = false,
+): Promise<T | undefined> {
+  const { rows } = await q.query<{ doc: T }>(
+    `SELECT doc FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2${lock ? ' FOR UPDATE' : ''}`,
+    [company, sqlText(key)],
+  );
   return rows[0]?.doc;
 }
 
 /** The records matching every set field of `filter`, oldest first. Unknown fields are refused. */
-export async function listDocs<T>(q: Queryable, t: DocTable<T>, company: string, filter: Record<string, string | undefined> = {}): Promise<T[]> {
+export async function listDocs<T>(
+  q: Queryable,
+  t: DocTable<T>,
+  company: string,
+  filter: Record<string, string | undefined> = {},
+): Promise<T[]> {
   const values: unknown[] = [company];
   const where = ['company_id = $1'];
   for (const [field, value] of Object.entries(filter)) {
@@ -63,7 +79,10 @@ export async function listDocs<T>(q: Queryable, t: DocTable<T>, company: string,
     values.push(sqlText(value));
     where.push(`${column} = $${values.length}`);
   }
-  const { rows } = await q.query<{ doc: T }>(`SELECT doc FROM ${t.name} WHERE ${where.join(' AND ')} ORDER BY pos`, values);
+  const { rows } = await q.query<{ doc: T }>(
+    `SELECT doc FROM ${t.name} WHERE ${where.join(' AND ')} ORDER BY pos`,
+    values,
+  );
   return rows.map((r) => r.doc);
 }
 
@@ -92,6 +111,9 @@ export function updateDoc<T>(
 
 /** Deletes one record; false when there was none. */
 export async function deleteDoc<T>(q: Queryable, t: DocTable<T>, company: string, key: string): Promise<boolean> {
-  const { rowCount } = await q.query(`DELETE FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2`, [company, sqlText(key)]);
+  const { rowCount } = await q.query(`DELETE FROM ${t.name} WHERE company_id = $1 AND ${t.key} = $2`, [
+    company,
+    sqlText(key),
+  ]);
   return (rowCount ?? 0) > 0;
 }

@@ -18,7 +18,10 @@ export function createFiringStore(pool: pg.Pool, company: string): FiringStore {
       ]);
     },
     of: async (eventId) => {
-      const { rows } = await pool.query<{ fired: Firing[] }>('SELECT fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 ORDER BY pos', [company, sqlText(eventId)]);
+      const { rows } = await pool.query<{ fired: Firing[] }>(
+        'SELECT fired FROM svc_rt_firings WHERE company_id = $1 AND event_id = $2 ORDER BY pos',
+        [company, sqlText(eventId)],
+      );
       return rows.flatMap((r) => r.fired);
     },
     notFiredOf: async (eventId) => {
@@ -37,15 +40,18 @@ export function createChannelStore(pool: pg.Pool, company: string): ChannelStore
     list: () => listDocs(pool, t.channels, company),
     // ON CONFLICT DO NOTHING: of two creates of one name (on any daemons) exactly one inserts.
     create: async (record) => {
-      const { rowCount } = await pool.query('INSERT INTO svc_rt_channels (company_id, name, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      const { rowCount } = await pool.query(
+        'INSERT INTO svc_rt_channels (company_id, name, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [company, sqlText(record.name), JSON.stringify(record)],
+      );
+      if (!rowCount) throw new StoreConflict('channel_exists', `a channel named '${record.name}' already exists`);
+    },
+    replace: async (record) => {
+      const { rowCount } = await pool.query('UPDATE svc_rt_channels SET doc = $3 WHERE company_id = $1 AND name = $2', [
         company,
         sqlText(record.name),
         JSON.stringify(record),
       ]);
-      if (!rowCount) throw new StoreConflict('channel_exists', `a channel named '${record.name}' already exists`);
-    },
-    replace: async (record) => {
-      const { rowCount } = await pool.query('UPDATE svc_rt_channels SET doc = $3 WHERE company_id = $1 AND name = $2', [company, sqlText(record.name), JSON.stringify(record)]);
       return (rowCount ?? 0) > 0;
     },
     delete: (name) => deleteDoc(pool, t.channels, company, name),
@@ -78,13 +84,20 @@ export function createQuestionStore(pool: pg.Pool, company: string): QuestionSto
  * on the record engine. The key is bytea (it holds a NUL). The insert is ON CONFLICT DO NOTHING:
  * of two daemons seeing one delivery at once exactly one is told it is the first.
  */
-export function createDeliveryStore(pool: pg.Pool, company: string, options: { retentionMs?: number; maxIds?: number } = {}): DeliveryStore {
+export function createDeliveryStore(
+  pool: pg.Pool,
+  company: string,
+  options: { retentionMs?: number; maxIds?: number } = {},
+): DeliveryStore {
   const retentionMs = options.retentionMs ?? 600_000;
   const maxIds = options.maxIds ?? 50_000;
   return {
     firstSeen: (key, nowMs) =>
       withTransaction(pool, async (client) => {
-        await client.query('DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND at_ms <= $2', [company, nowMs - retentionMs]);
+        await client.query('DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND at_ms <= $2', [
+          company,
+          nowMs - retentionMs,
+        ]);
         // Room for the new id: the oldest go first once the cap is reached.
         await client.query(
           `DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND pos IN (
@@ -92,15 +105,17 @@ export function createDeliveryStore(pool: pg.Pool, company: string, options: { r
              LIMIT greatest((SELECT count(*) FROM svc_rt_deliveries WHERE company_id = $1) - $2 + 1, 0))`,
           [company, maxIds],
         );
-        const { rowCount } = await client.query('INSERT INTO svc_rt_deliveries (company_id, key, at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
-          company,
-          Buffer.from(key, 'utf8'),
-          nowMs,
-        ]);
+        const { rowCount } = await client.query(
+          'INSERT INTO svc_rt_deliveries (company_id, key, at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [company, Buffer.from(key, 'utf8'), nowMs],
+        );
         return (rowCount ?? 0) > 0;
       }),
     size: async () => {
-      const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_rt_deliveries WHERE company_id = $1', [company]);
+      const { rows } = await pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM svc_rt_deliveries WHERE company_id = $1',
+        [company],
+      );
       return Number(rows[0]!.n);
     },
   };

@@ -2,7 +2,13 @@ import type pg from 'pg';
 import type { RuntimeStores } from '../../runtime-types.js';
 import type { RuntimeStoreOptions } from '../../runtime/index.js';
 import { createChannelStore, createDeliveryStore, createFiringStore, createQuestionStore } from './emitter-records.js';
-import { createAgentStore, createConfiguredEventStore, createQuestStore, createSessionStore, createTranscriptStore } from './records.js';
+import {
+  createAgentStore,
+  createConfiguredEventStore,
+  createQuestStore,
+  createSessionStore,
+  createTranscriptStore,
+} from './records.js';
 import { createIdempotencyStore } from './idempotency.js';
 import { createTickStore } from './tick-cursors.js';
 
@@ -11,7 +17,11 @@ import { createTickStore } from './tick-cursors.js';
  * each row under its `company_id`. Every write commits before its promise resolves, so `flush` has
  * nothing to wait for; the pool belongs to the daemon, so `close` leaves it open for the others.
  */
-export function createPostgresRuntimeStores(pool: pg.Pool, companyId: string, options: RuntimeStoreOptions = {}): RuntimeStores {
+export function createPostgresRuntimeStores(
+  pool: pg.Pool,
+  companyId: string,
+  options: RuntimeStoreOptions = {},
+): RuntimeStores {
   if (!companyId) throw new Error('a Company id is required');
   return {
     agents: createAgentStore(pool, companyId),
@@ -23,7 +33,10 @@ export function createPostgresRuntimeStores(pool: pg.Pool, companyId: string, op
     ticks: createTickStore(pool, companyId),
     channels: createChannelStore(pool, companyId),
     questions: createQuestionStore(pool, companyId),
-    deliveries: createDeliveryStore(pool, companyId, { retentionMs: options.deliveryRetentionMs, maxIds: options.maxDeliveryIds }),
+    deliveries: createDeliveryStore(pool, companyId, {
+      retentionMs: options.deliveryRetentionMs,
+      maxIds: options.maxDeliveryIds,
+    }),
     idempotency: createIdempotencyStore(pool, companyId),
     flush: async () => {},
     close: async () => {},

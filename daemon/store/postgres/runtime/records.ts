@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
-import type { AgentStore, ConfiguredEventStore, QuestStore, RuntimeSessionRecord, RuntimeSessionStore, TranscriptStore } from '../../runtime-types.js';
+import type {
+  AgentStore,
+  ConfiguredEventStore,
+  QuestStore,
+  RuntimeSessionRecord,
+  RuntimeSessionStore,
+  TranscriptStore,
+} from '../../runtime-types.js';
 import type { TranscriptEntry } from '../../../runtime/services.js';
 import { createKeyedQueue } from './keyed-queue.js';
 import { deleteDoc, getDoc, listDocs, putDoc, sqlText, updateDoc } from './doc-table.js';
@@ -48,28 +55,30 @@ export function createTranscriptStore(pool: pg.Pool, company: string): Transcrip
          WHERE s.company_id = $1 AND s.id = $2 ORDER BY m.seq`,
         [company, sqlText(sessionId), Math.floor(count)],
       );
-      const entries = rows.flatMap(({ entry }) => (entry ? [{ at: entry.at, from: entry.from, text: entry.text }] : []));
+      const entries = rows.flatMap(({ entry }) =>
+        entry ? [{ at: entry.at, from: entry.from, text: entry.text }] : [],
+      );
       return { entries, total: rows[0]?.total ?? 0 };
     },
     // The session row is locked while the message takes its seq (the count before this append), so
     // two appends, on one daemon or two, never take the same place and the counters never lose one.
     append: (sessionId, entry, change) =>
-      inOrder(sessionId, () => updateDoc(
-        pool,
-        t.sessions,
-        company,
-        sessionId,
-        (s): RuntimeSessionRecord => ({ ...change(s), message_count: s.message_count + 1 }),
-        async (client, before) => {
-          const { at, from, text } = entry;
-          await client.query('INSERT INTO svc_rt_messages (company_id, session_id, seq, entry) VALUES ($1, $2, $3, $4)', [
-            company,
-            sqlText(sessionId),
-            before.message_count,
-            JSON.stringify({ at, from, text }),
-          ]);
-        },
-      )),
+      inOrder(sessionId, () =>
+        updateDoc(
+          pool,
+          t.sessions,
+          company,
+          sessionId,
+          (s): RuntimeSessionRecord => ({ ...change(s), message_count: s.message_count + 1 }),
+          async (client, before) => {
+            const { at, from, text } = entry;
+            await client.query(
+              'INSERT INTO svc_rt_messages (company_id, session_id, seq, entry) VALUES ($1, $2, $3, $4)',
+              [company, sqlText(sessionId), before.message_count, JSON.stringify({ at, from, text })],
+            );
+          },
+        ),
+      ),
   };
 }
 

@@ -16,7 +16,11 @@ const EPOCH = new Date(0).toISOString();
  * before `commit` resolves, and so before the tick fires.
  */
 export function createTickStore(pool: pg.Pool, company: string): TickStore {
-  const read = async (q: pg.Pool | pg.PoolClient, ids: string[] | null, lock = false): Promise<Map<string, CursorRow>> => {
+  const read = async (
+    q: pg.Pool | pg.PoolClient,
+    ids: string[] | null,
+    lock = false,
+  ): Promise<Map<string, CursorRow>> => {
     const { rows } = await q.query<CursorRow>(
       `SELECT id, last_tick, active, baseline FROM svc_rt_tick_cursors WHERE company_id = $1${ids ? ' AND id = ANY($2::text[])' : ''} ORDER BY id COLLATE "C"${lock ? ' FOR UPDATE' : ''}`,
       ids ? [company, ids.map(sqlText)] : [company],
@@ -42,12 +46,20 @@ export function createTickStore(pool: pg.Pool, company: string): TickStore {
            ON CONFLICT DO NOTHING`,
           [company, fresh.map((u) => sqlText(u.id)), fresh.map((u) => u.active), fresh.map((u) => u.baseline ?? EPOCH)],
         );
-        const seen = await read(client, fresh.map((u) => u.id), true);
+        const seen = await read(
+          client,
+          fresh.map((u) => u.id),
+          true,
+        );
         const claimed: Array<{ id: string; tick: string }> = [];
         for (const u of updates) {
           const before = seen.get(u.id)!;
           const cursor: CursorRow = { ...before, active: u.active, baseline: u.baseline ?? before.baseline };
-          if (u.tick !== undefined && (cursor.last_tick === null || u.tick > cursor.last_tick) && u.tick > cursor.baseline) {
+          if (
+            u.tick !== undefined &&
+            (cursor.last_tick === null || u.tick > cursor.last_tick) &&
+            u.tick > cursor.baseline
+          ) {
             cursor.last_tick = u.tick;
             claimed.push({ id: u.id, tick: u.tick });
           }
@@ -58,14 +70,23 @@ export function createTickStore(pool: pg.Pool, company: string): TickStore {
           `UPDATE svc_rt_tick_cursors c SET last_tick = u.last_tick, active = u.active, baseline = u.baseline
            FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[]) AS u(id, last_tick, active, baseline)
            WHERE c.company_id = $1 AND c.id = u.id`,
-          [company, all.map((c) => sqlText(c.id)), all.map((c) => c.last_tick), all.map((c) => c.active), all.map((c) => c.baseline)],
+          [
+            company,
+            all.map((c) => sqlText(c.id)),
+            all.map((c) => c.last_tick),
+            all.map((c) => c.active),
+            all.map((c) => c.baseline),
+          ],
         );
         return claimed;
       });
     },
     forget: async (ids) => {
       if (ids.length === 0) return;
-      await pool.query('DELETE FROM svc_rt_tick_cursors WHERE company_id = $1 AND id = ANY($2::text[])', [company, ids.map(sqlText)]);
+      await pool.query('DELETE FROM svc_rt_tick_cursors WHERE company_id = $1 AND id = ANY($2::text[])', [
+        company,
+        ids.map(sqlText),
+      ]);
     },
   };
 }

@@ -1,7 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyToken } from '../../../../daemon/auth/tokens.js';
-import { approvePairing, findPendingPairing, pollPairing, startPairing } from '../../../../daemon/auth/pairing/pairing.js';
+import {
+  approvePairing,
+  findPendingPairing,
+  pollPairing,
+  startPairing,
+} from '../../../../daemon/auth/pairing/pairing.js';
 import { createMemoryPairingStore } from '../../../../daemon/auth/pairing/pairing-store.js';
 import { createUser } from '../../../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../../../helpers/test-app.js';
@@ -9,7 +14,14 @@ import { createTestApp, type TestApp } from '../../../helpers/test-app.js';
 const start = async (t: TestApp) => {
   const res = await t.post('/api/auth/pairing/start', { client: 'svc CLI on test' }, { 'user-agent': 'svc-cli/test' });
   assert.is(res.status, 201, res.text);
-  return res.body as { device_code: string; user_code: string; verification_url: string; verification_url_complete: string; expires_in: number; interval: number };
+  return res.body as {
+    device_code: string;
+    user_code: string;
+    verification_url: string;
+    verification_url_complete: string;
+    expires_in: number;
+    interval: number;
+  };
 };
 const poll = (t: TestApp, device_code: string) => {
   t.clock.advance(2000); // the CLI's interval: a faster poll is a 429
@@ -24,15 +36,29 @@ test('start → the console page (localhost, code in the fragment) → approve �
   assert.is(p.verification_url, 'http://localhost:7878/#/pair');
   assert.is(p.verification_url_complete, `http://localhost:7878/#/pair/${p.user_code}`);
   assert.equal([p.expires_in, p.interval], [600, 2]);
-  assert.equal((await poll(t, p.device_code)).body, { ok: true, status: 'pending', expires_at: new Date(t.clock.now() - 2000 + 600_000).toISOString() });
+  assert.equal((await poll(t, p.device_code)).body, {
+    ok: true,
+    status: 'pending',
+    expires_at: new Date(t.clock.now() - 2000 + 600_000).toISOString(),
+  });
 
   // Case and dashes do not matter when typed; the page sees who asked.
-  const look = await t.post('/api/auth/pairing/lookup', { user_code: p.user_code.toLowerCase().replace('-', ' ') }, u.auth);
+  const look = await t.post(
+    '/api/auth/pairing/lookup',
+    { user_code: p.user_code.toLowerCase().replace('-', ' ') },
+    u.auth,
+  );
   assert.is(look.status, 200, look.text);
-  assert.equal([look.body.pairing.user_code, look.body.pairing.client, look.body.pairing.user_agent], [p.user_code, 'svc CLI on test', 'svc-cli/test']);
+  assert.equal(
+    [look.body.pairing.user_code, look.body.pairing.client, look.body.pairing.user_agent],
+    [p.user_code, 'svc CLI on test', 'svc-cli/test'],
+  );
   assert.is((await t.post('/api/auth/pairing/approve', { user_code: p.user_code }, u.auth)).status, 200);
   // Single use: a second approval finds nothing pending.
-  assert.is((await t.post('/api/auth/pairing/approve', { user_code: p.user_code }, u.auth)).body.code, 'pairing_not_found');
+  assert.is(
+    (await t.post('/api/auth/pairing/approve', { user_code: p.user_code }, u.auth)).body.code,
+    'pairing_not_found',
+  );
 
   const got = await poll(t, p.device_code);
   assert.is(got.body.status, 'approved');
@@ -44,7 +70,10 @@ test('start → the console page (localhost, code in the fragment) → approve �
   assert.equal([row.method, row.user_agent], [['pairing', 'pwd'], 'svc-cli/test']);
   assert.is((await t.get('/api/me', { authorization: `Bearer ${got.body.token}` })).status, 200);
   // Collected once: the device code is now worthless.
-  assert.equal([(await poll(t, p.device_code)).status, (await poll(t, p.device_code)).body.code], [404, 'pairing_not_found']);
+  assert.equal(
+    [(await poll(t, p.device_code)).status, (await poll(t, p.device_code)).body.code],
+    [404, 'pairing_not_found'],
+  );
 });
 
 test('twenty racing polls of an approved pairing yield exactly one session (the collection is one check-and-set)', async () => {
@@ -55,7 +84,14 @@ test('twenty racing polls of an approved pairing yield exactly one session (the 
   const ctx = { get: () => 'svc-cli/test', ip: '127.0.0.1' };
   const p = await startPairing(t.deps, store, ctx, null);
   const record = (await findPendingPairing(t.deps, store, p.user_code))!;
-  assert.ok(await approvePairing(t.deps, store, record, (await t.deps.stores.sessions.find(verifyToken(t.deps.secrets.jwtSecret, u.token, t.clock.now())!.sid))!));
+  assert.ok(
+    await approvePairing(
+      t.deps,
+      store,
+      record,
+      (await t.deps.stores.sessions.find(verifyToken(t.deps.secrets.jwtSecret, u.token, t.clock.now())!.sid))!,
+    ),
+  );
   const results = await Promise.all(Array.from({ length: 20 }, () => pollPairing(t.deps, store, ctx, p.device_code)));
   assert.is(results.filter((r) => r.state === 'approved').length, 1);
   assert.is(results.filter((r) => r.state === 'gone').length, 19);
@@ -71,7 +107,10 @@ test('deny: the CLI gets 403 pairing_denied and no session; an expired code is r
 
   const late = await start(t);
   t.clock.advance(10 * 60_000 + 1);
-  assert.is((await t.post('/api/auth/pairing/approve', { user_code: late.user_code }, u.auth)).body.code, 'pairing_not_found');
+  assert.is(
+    (await t.post('/api/auth/pairing/approve', { user_code: late.user_code }, u.auth)).body.code,
+    'pairing_not_found',
+  );
   assert.is((await poll(t, late.device_code)).body.code, 'pairing_not_found');
 
   const p = await start(t);
@@ -94,7 +133,8 @@ test('rate limits: starts per address, polls faster than once a second, and gues
   assert.is((await t2.post('/api/auth/pairing/poll', { device_code: p.device_code })).status, 429);
 
   const u = await createUser(t2);
-  for (let i = 0; i < 10; i++) assert.is((await t2.post('/api/auth/pairing/lookup', { user_code: 'BBBB-BBBB' }, u.auth)).status, 404);
+  for (let i = 0; i < 10; i++)
+    assert.is((await t2.post('/api/auth/pairing/lookup', { user_code: 'BBBB-BBBB' }, u.auth)).status, 404);
   // Locked now: even the right code is refused for 15 minutes.
   assert.is((await t2.post('/api/auth/pairing/lookup', { user_code: p.user_code }, u.auth)).status, 429);
 });

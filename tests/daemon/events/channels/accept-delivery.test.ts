@@ -2,7 +2,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { acceptDelivery, type DeliveryRequest } from '../../../../daemon/events/channels/accept-delivery.js';
-import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret, secretsOf } from '../../../../daemon/events/channels/channel-secrets.js';
+import {
+  channelNameProblem,
+  createChannel,
+  describeChannel,
+  rotateChannelSecret,
+  secretsOf,
+} from '../../../../daemon/events/channels/channel-secrets.js';
 import { createDeliveryDedup } from '../../../../daemon/events/channels/delivery-dedup.js';
 import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../../../daemon/store/runtime/open.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
@@ -14,12 +20,26 @@ const sealer = createSealer(randomBytes(32));
 const now = Date.parse('2026-01-15T12:00:00Z');
 
 function setup() {
-  const { record, secret } = createChannel('github', { random: cryptoRandom, sealer, nowIso: new Date(now).toISOString() });
+  const { record, secret } = createChannel('github', {
+    random: cryptoRandom,
+    sealer,
+    nowIso: new Date(now).toISOString(),
+  });
   const dedup = createDeliveryDedup(createMemoryRuntimeStores().deliveries);
   const send = async (over: Partial<DeliveryRequest> & { body?: string; signWith?: string } = {}) => {
     const raw = Buffer.from(over.body ?? '{"text":"build red","ref":"main"}');
     return acceptDelivery(
-      { channel: 'github', companyId: 'co_1', record, signature: signDelivery(over.signWith ?? secret, raw, now), deliveryId: 'dlv_1', contentType: 'application/json', rawBody: raw, nowMs: now, ...over },
+      {
+        channel: 'github',
+        companyId: 'co_1',
+        record,
+        signature: signDelivery(over.signWith ?? secret, raw, now),
+        deliveryId: 'dlv_1',
+        contentType: 'application/json',
+        rawBody: raw,
+        nowMs: now,
+        ...over,
+      },
       { sealer, dedup },
     );
   };
@@ -54,7 +74,12 @@ test('a signed delivery becomes a webhook:<channel> event with its body', async 
     assert.equal(out.emit, {
       type: 'webhook:github',
       source: 'webhook',
-      content: { channel: 'github', delivery_id: 'dlv_1', signed_at: '2026-01-15T12:00:00.000Z', body: { text: 'build red', ref: 'main' } },
+      content: {
+        channel: 'github',
+        delivery_id: 'dlv_1',
+        signed_at: '2026-01-15T12:00:00.000Z',
+        body: { text: 'build red', ref: 'main' },
+      },
     });
   }
 });
@@ -71,8 +96,17 @@ test('the same delivery id is acknowledged as a duplicate, not emitted again; pe
 
 test('failures: bad signature, unknown channel, replay, bad delivery id, bad JSON, huge body', async () => {
   const { send } = setup();
-  assert.equal(await send({ signWith: 'whsec_forged' }), { ok: false, status: 401, code: 'signature_invalid', message: 'signature does not match the body and the channel secret' });
-  assert.equal(await send({ record: undefined }), await send({ signWith: 'whsec_forged' }), 'unknown channel looks like a bad signature');
+  assert.equal(await send({ signWith: 'whsec_forged' }), {
+    ok: false,
+    status: 401,
+    code: 'signature_invalid',
+    message: 'signature does not match the body and the channel secret',
+  });
+  assert.equal(
+    await send({ record: undefined }),
+    await send({ signWith: 'whsec_forged' }),
+    'unknown channel looks like a bad signature',
+  );
   const replay = await send({ signature: signDelivery('x', 'y', now - 600_000) });
   assert.is(replay.ok ? '' : replay.code, 'signature_expired');
   assert.is((await send({ signature: undefined })).ok, false);
@@ -97,27 +131,47 @@ test('non-JSON bodies are delivered as text; an empty JSON body as null', async 
 });
 
 test('dedup memory is bounded and forgets ids past the retention', async () => {
-  const dedup = createDeliveryDedup(createMemoryRuntimeStores({ deliveryRetentionMs: 1_000, maxDeliveryIds: 10 }).deliveries);
+  const dedup = createDeliveryDedup(
+    createMemoryRuntimeStores({ deliveryRetentionMs: 1_000, maxDeliveryIds: 10 }).deliveries,
+  );
   for (let i = 0; i < 100; i++) await dedup.firstSeen('c', `d${i}`, now);
   assert.ok((await dedup.size()) <= 10);
   assert.ok(await dedup.firstSeen('c', 'x', now));
   assert.not.ok(await dedup.firstSeen('c', 'x', now + 500));
-  assert.ok(await dedup.firstSeen('c', 'x', now + 1_500), 'forgotten after the retention (the signature window has closed by then)');
+  assert.ok(
+    await dedup.firstSeen('c', 'x', now + 1_500),
+    'forgotten after the retention (the signature window has closed by then)',
+  );
 });
 
 test('a replay right after a daemon restart is still a duplicate: delivery ids are in the Company journal', async () => {
   const dir = tempDir('svc-dedup');
-  const { record, secret } = createChannel('github', { random: cryptoRandom, sealer, nowIso: new Date(now).toISOString() });
+  const { record, secret } = createChannel('github', {
+    random: cryptoRandom,
+    sealer,
+    nowIso: new Date(now).toISOString(),
+  });
   const raw = Buffer.from('{"text":"build red"}');
   const request = (nowMs: number): DeliveryRequest => ({
-    channel: 'github', companyId: 'co_1', record, signature: signDelivery(secret, raw, now), deliveryId: 'dlv_1', contentType: 'application/json', rawBody: raw, nowMs,
+    channel: 'github',
+    companyId: 'co_1',
+    record,
+    signature: signDelivery(secret, raw, now),
+    deliveryId: 'dlv_1',
+    contentType: 'application/json',
+    rawBody: raw,
+    nowMs,
   });
   const before = await openJournalRuntimeStores(dir);
   const first = await acceptDelivery(request(now), { sealer, dedup: createDeliveryDedup(before.deliveries) });
   assert.ok(first.ok && !first.duplicate);
   await before.close();
   const after = await openJournalRuntimeStores(dir);
-  assert.equal(await acceptDelivery(request(now + 60_000), { sealer, dedup: createDeliveryDedup(after.deliveries) }), { ok: true, duplicate: true, delivery_id: 'dlv_1' });
+  assert.equal(await acceptDelivery(request(now + 60_000), { sealer, dedup: createDeliveryDedup(after.deliveries) }), {
+    ok: true,
+    duplicate: true,
+    delivery_id: 'dlv_1',
+  });
   await after.close();
 });
 

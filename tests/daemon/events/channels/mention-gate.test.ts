@@ -27,21 +27,46 @@ test('anything else is only appended', () => {
 });
 
 test('inbound messages land on bridged active sessions through the gate', async () => {
-  const session = (id: string, agent: string, channel: string | null, status = 'active'): RuntimeSession => ({ id, agent_id: agent, status, gateway_channel_id: channel, transcript: [], created_at: '' });
-  const sessions = [session('s1', 'ag_01HX', 'slack'), session('s2', 'ag_2', 'slack'), session('s3', 'ag_01HX', 'mail'), session('s4', 'ag_2', 'slack', 'stopped')];
+  const session = (id: string, agent: string, channel: string | null, status = 'active'): RuntimeSession => ({
+    id,
+    agent_id: agent,
+    status,
+    gateway_channel_id: channel,
+    transcript: [],
+    created_at: '',
+  });
+  const sessions = [
+    session('s1', 'ag_01HX', 'slack'),
+    session('s2', 'ag_2', 'slack'),
+    session('s3', 'ag_01HX', 'mail'),
+    session('s4', 'ag_2', 'slack', 'stopped'),
+  ];
   const appended: Array<{ id: string; text: string; startTurn: boolean; caused_by: string | null | undefined }> = [];
   const services = {
-    agents: { get: async (id: string) => [bob, { id: 'ag_2', name: 'carol', role: null, created_at: '' }].find((a) => a.id === id) as any, list: async () => [], create: async () => ({}) as any },
+    agents: {
+      get: async (id: string) =>
+        [bob, { id: 'ag_2', name: 'carol', role: null, created_at: '' }].find((a) => a.id === id) as any,
+      list: async () => [],
+      create: async () => ({}) as any,
+    },
     sessions: {
       list: async (f?: { status?: string; gateway_channel_id?: string }) =>
-        sessions.filter((s) => (!f?.status || s.status === f.status) && (!f?.gateway_channel_id || s.gateway_channel_id === f.gateway_channel_id)),
+        sessions.filter(
+          (s) =>
+            (!f?.status || s.status === f.status) &&
+            (!f?.gateway_channel_id || s.gateway_channel_id === f.gateway_channel_id),
+        ),
       append: async (id: string, entry: { text: string }, o?: { startTurn?: boolean; caused_by?: string | null }) => {
         appended.push({ id, text: entry.text, startTurn: Boolean(o?.startTurn), caused_by: o?.caused_by });
         return sessions.find((s) => s.id === id)!;
       },
     },
   };
-  const routed = await routeInboundMessage(services, { channel: 'slack', from: 'dana', text: '@bob deploy is red' }, 'ev_9');
+  const routed = await routeInboundMessage(
+    services,
+    { channel: 'slack', from: 'dana', text: '@bob deploy is red' },
+    'ev_9',
+  );
   assert.equal(routed, [
     { session_id: 's1', agent_id: 'ag_01HX', decision: 'turn' },
     { session_id: 's2', agent_id: 'ag_2', decision: 'append' },
@@ -53,8 +78,18 @@ test('inbound messages land on bridged active sessions through the gate', async 
 });
 
 test('a webhook body becomes a message only when it carries text', () => {
-  assert.equal(messageFromBody('slack', { text: 'hi @bob', user: 'dana', direct: true }), { channel: 'slack', from: 'dana', text: 'hi @bob', direct: true });
-  assert.equal(messageFromBody('slack', { message: 'hi' }), { channel: 'slack', from: 'webhook:slack', text: 'hi', direct: false });
+  assert.equal(messageFromBody('slack', { text: 'hi @bob', user: 'dana', direct: true }), {
+    channel: 'slack',
+    from: 'dana',
+    text: 'hi @bob',
+    direct: true,
+  });
+  assert.equal(messageFromBody('slack', { message: 'hi' }), {
+    channel: 'slack',
+    from: 'webhook:slack',
+    text: 'hi',
+    direct: false,
+  });
   assert.is(messageFromBody('slack', { ref: 'main' }), null);
   assert.is(messageFromBody('slack', 'plain'), null);
   assert.is(messageFromBody('slack', [1]), null);

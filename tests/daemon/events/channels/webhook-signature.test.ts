@@ -1,7 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
-import { computeSignature, signDelivery, verifySignature } from '../../../../daemon/events/channels/webhook-signature.js';
+import {
+  computeSignature,
+  signDelivery,
+  verifySignature,
+} from '../../../../daemon/events/channels/webhook-signature.js';
 
 const secret = 'whsec_test_secret';
 const body = '{"text":"deploy finished","direct":false}';
@@ -15,9 +19,22 @@ test('the scheme is t=<unix>,v1=hex(hmac-sha256(secret, "<t>.<body>"))', () => {
 });
 
 test('a correct signature within the tolerance passes, with its timestamp', () => {
-  assert.equal(verifySignature({ header: signDelivery(secret, body, now), secrets: [secret], rawBody: body, nowMs: now }), { ok: true, timestamp: t });
-  assert.ok(verifySignature({ header: signDelivery(secret, body, now - 299_000), secrets: [secret], rawBody: body, nowMs: now }).ok);
-  assert.ok(verifySignature({ header: signDelivery(secret, Buffer.from(body), now), secrets: [secret], rawBody: Buffer.from(body), nowMs: now }).ok);
+  assert.equal(
+    verifySignature({ header: signDelivery(secret, body, now), secrets: [secret], rawBody: body, nowMs: now }),
+    { ok: true, timestamp: t },
+  );
+  assert.ok(
+    verifySignature({ header: signDelivery(secret, body, now - 299_000), secrets: [secret], rawBody: body, nowMs: now })
+      .ok,
+  );
+  assert.ok(
+    verifySignature({
+      header: signDelivery(secret, Buffer.from(body), now),
+      secrets: [secret],
+      rawBody: Buffer.from(body),
+      nowMs: now,
+    }).ok,
+  );
 });
 
 test('failures: missing, malformed, replayed, future, wrong secret, edited body', () => {
@@ -31,7 +48,10 @@ test('failures: missing, malformed, replayed, future, wrong secret, edited body'
   assert.equal(check(signDelivery(secret, body, now - 301_000)), { ok: false, reason: 'too_old' });
   assert.equal(check(signDelivery(secret, body, now + 301_000)), { ok: false, reason: 'in_future' });
   assert.equal(check(signDelivery('whsec_other', body, now)), { ok: false, reason: 'mismatch' });
-  assert.equal(check(signDelivery(secret, body, now), { body: body.replace('finished', 'failed') }), { ok: false, reason: 'mismatch' });
+  assert.equal(check(signDelivery(secret, body, now), { body: body.replace('finished', 'failed') }), {
+    ok: false,
+    reason: 'mismatch',
+  });
   assert.equal(check(signDelivery(secret, body, now), { secrets: [] }), { ok: false, reason: 'mismatch' });
   // Re-stamping an old delivery with a fresh t breaks the HMAC, because t is signed.
   const old = signDelivery(secret, body, now - 3_600_000);
@@ -43,7 +63,15 @@ test('rotation: any v1 entry may match, and either of two secrets', () => {
   const b = signDelivery(secret, body, now).split(',')[1];
   assert.ok(verifySignature({ header: `${a},${b}`, secrets: [secret], rawBody: body, nowMs: now }).ok);
   assert.ok(verifySignature({ header: a, secrets: [secret, 'whsec_old'], rawBody: body, nowMs: now }).ok);
-  assert.ok(verifySignature({ header: `${signDelivery(secret, body, now)},v0=legacy`, secrets: [secret], rawBody: body, nowMs: now }).ok, 'unknown schemes are ignored');
+  assert.ok(
+    verifySignature({
+      header: `${signDelivery(secret, body, now)},v0=legacy`,
+      secrets: [secret],
+      rawBody: body,
+      nowMs: now,
+    }).ok,
+    'unknown schemes are ignored',
+  );
 });
 
 test.run();

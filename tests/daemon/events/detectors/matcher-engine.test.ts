@@ -7,11 +7,30 @@ import type { ConfiguredEvent, EventRow, Matcher } from '../../../../daemon/runt
 import { FakeClock } from '../../../helpers/fake-clock.js';
 
 const cfg = (type: string, matcher: Matcher | null, id = 'cfg_1'): ConfiguredEvent => ({
-  id, type, tool_calls: [], agent_id: null, session_id: null, quest_id: null, enabled: true, status: 'active', matcher, created_at: '2026-01-01T00:00:00.000Z',
+  id,
+  type,
+  tool_calls: [],
+  agent_id: null,
+  session_id: null,
+  quest_id: null,
+  enabled: true,
+  status: 'active',
+  matcher,
+  created_at: '2026-01-01T00:00:00.000Z',
 });
 let n = 0;
 const ev = (type: string, over: Partial<EventRow> = {}): EventRow => ({
-  id: `ev_${++n}`, type, agent_id: null, session_id: null, quest_id: null, content: {}, created_at: '', causation_id: null, correlation_id: 'x', source: 'emitter', ...over,
+  id: `ev_${++n}`,
+  type,
+  agent_id: null,
+  session_id: null,
+  quest_id: null,
+  content: {},
+  created_at: '',
+  causation_id: null,
+  correlation_id: 'x',
+  source: 'emitter',
+  ...over,
 });
 
 test('no matcher: the pattern alone decides', () => {
@@ -47,7 +66,10 @@ test('predicated: a regex over a dotted content field', () => {
   const arr = cfg('graph_guardrail:high_impact', { kind: 'predicated', field: 'files.0', regex: '^migrations/' });
   assert.ok(engine.allows(arr, ev('graph_guardrail:high_impact', { content: { files: ['migrations/001.sql'] } })));
   const proto = cfg('guardrail:violation', { kind: 'predicated', field: 'toString', regex: 'function' });
-  assert.not.ok(engine.allows(proto, ev('guardrail:violation', { content: {} })), 'inherited properties are not fields');
+  assert.not.ok(
+    engine.allows(proto, ev('guardrail:violation', { content: {} })),
+    'inherited properties are not fields',
+  );
 });
 
 test('predicated: only the first 4 KiB of a field are examined', () => {

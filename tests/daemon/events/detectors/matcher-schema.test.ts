@@ -9,7 +9,10 @@ const reason = (input: unknown) => {
 };
 
 test('the three kinds are accepted', () => {
-  assert.equal(parseMatcher({ kind: 'exact', agent_id: 'ag_1' }), { ok: true, matcher: { kind: 'exact', agent_id: 'ag_1' } });
+  assert.equal(parseMatcher({ kind: 'exact', agent_id: 'ag_1' }), {
+    ok: true,
+    matcher: { kind: 'exact', agent_id: 'ag_1' },
+  });
   assert.ok(parseMatcher({ kind: 'predicated', field: 'output.text', regex: 'rm -rf', flags: 'i' }).ok);
   assert.ok(parseMatcher({ kind: 'window', count: 3, within_ms: 60_000, group_by: 'agent', cooldown_ms: 300_000 }).ok);
   assert.ok(parseMatcher({ kind: 'window', count: 3, within_ms: 60_000 }).ok);

@@ -12,9 +12,13 @@ import { createEmitterTestApp, createFakeTimer, type EmitterTestApp } from '../.
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
-const everyMinute = (title: string) => ({ type: 'schedule:* * * * *', tool_calls: [{ tool: 'quests.create', args: { title } }] });
+const everyMinute = (title: string) => ({
+  type: 'schedule:* * * * *',
+  tool_calls: [{ tool: 'quests.create', args: { title } }],
+});
 const titles = async (a: EmitterTestApp) => (await a.runtime.services.quests.list()).map((q) => q.title);
-const ticksOf = async (a: EmitterTestApp, type: string) => (await a.runtime.services.events.list({ event_type: type })).events;
+const ticksOf = async (a: EmitterTestApp, type: string) =>
+  (await a.runtime.services.events.list({ event_type: type })).events;
 
 test('a new Company gets the default schedules, paused, each listed with its next 5 runs', async () => {
   const a = await createEmitterTestApp();
@@ -31,7 +35,7 @@ test('a new Company gets the default schedules, paused, each listed with its nex
   // Paused defaults never fire.
   a.clock.advance(2 * 3600_000);
   await a.walk();
-  assert.equal((await titles(a)), []);
+  assert.equal(await titles(a), []);
 });
 
 test('a schedule fires on the minute walk: one log row and its tool call, never twice in the same minute', async () => {
@@ -42,30 +46,35 @@ test('a schedule fires on the minute walk: one log row and its tool call, never 
   assert.equal(created.body.event.next_runs.slice(0, 2), ['2026-01-15T12:01:00.000Z', '2026-01-15T12:02:00.000Z']);
   // The runtime's scheduler asked its timer for the next minute boundary (just after it).
   assert.ok(a.timer.pending() >= 1);
-  assert.ok(a.timer.delays.every((ms) => ms > 0 && ms <= 60_250), String(a.timer.delays));
+  assert.ok(
+    a.timer.delays.every((ms) => ms > 0 && ms <= 60_250),
+    String(a.timer.delays),
+  );
   a.clock.set('2026-01-15T12:01:00.250Z');
   a.timer.fire(); // the minute loop's walk
   await a.walk(); // a second walk in the same minute (chained after the first)
-  assert.equal((await titles(a)), ['Poll']);
-  const rows = (await ticksOf(a, 'schedule:* * * * *'));
+  assert.equal(await titles(a), ['Poll']);
+  const rows = await ticksOf(a, 'schedule:* * * * *');
   assert.is(rows.length, 1);
   assert.equal(rows[0]!.content, { tick: '2026-01-15T12:01:00.000Z', scheduled: 'schedule:* * * * *' });
   // The trace links the tick to what it fired.
   assert.is((await a.get(`/api/events/trace?event_id=${rows[0]!.id}`)).body.fired[0].tool, 'quests.create');
   a.clock.set('2026-01-15T12:02:00.300Z');
   await a.walk();
-  assert.equal((await titles(a)), ['Poll', 'Poll']);
+  assert.equal(await titles(a), ['Poll', 'Poll']);
 });
 
 test('enable and disable flip a default schedule; it never catches up on the time it was paused', async () => {
   const a = await createEmitterTestApp();
-  const hourly = (await a.get('/api/events?scheduled=true')).body.events.find((e: { type: string }) => e.type === 'schedule:@hourly');
+  const hourly = (await a.get('/api/events?scheduled=true')).body.events.find(
+    (e: { type: string }) => e.type === 'schedule:@hourly',
+  );
   a.clock.set('2026-01-15T15:30:00Z');
   const enabled = await a.post(`/api/events/${hourly.id}/enable`);
   assert.is(enabled.body.event.status, 'active');
   assert.is(enabled.body.event.next_runs[0], '2026-01-15T16:00:00.000Z');
   await a.walk();
-  assert.equal((await titles(a)), [], 'no tick from before it was enabled');
+  assert.equal(await titles(a), [], 'no tick from before it was enabled');
   a.clock.set('2026-01-15T16:00:00.250Z');
   await a.walk();
   assert.is((await titles(a)).length, 1);
@@ -78,14 +87,27 @@ test('enable and disable flip a default schedule; it never catches up on the tim
 
 test('missed ticks through the runtime: latest fires once, late; all fires each; skip fires none', async () => {
   const every5 = 'schedule:*/5 * * * *';
-  for (const [missed, expected] of [['latest', 1], ['all', 3], ['skip', 0]] as const) {
+  for (const [missed, expected] of [
+    ['latest', 1],
+    ['all', 3],
+    ['skip', 0],
+  ] as const) {
     const a = await createEmitterTestApp({ policy: { missed } });
     await a.post('/api/events', { type: every5, tool_calls: [{ tool: 'quests.create', args: { title: missed } }] });
     a.clock.set('2026-01-15T12:17:30Z'); // 12:05, 12:10 and 12:15 passed with no walk (the daemon was down)
     await a.walk();
     assert.is((await titles(a)).length, expected, missed);
-    if (missed === 'latest') assert.equal((await ticksOf(a, every5))[0]!.content, { tick: '2026-01-15T12:15:00.000Z', scheduled: every5, late: true });
-    if (missed === 'all') assert.equal((await ticksOf(a, every5)).map((e) => (e.content as { tick: string }).tick.slice(11, 16)), ['12:05', '12:10', '12:15']);
+    if (missed === 'latest')
+      assert.equal((await ticksOf(a, every5))[0]!.content, {
+        tick: '2026-01-15T12:15:00.000Z',
+        scheduled: every5,
+        late: true,
+      });
+    if (missed === 'all')
+      assert.equal(
+        (await ticksOf(a, every5)).map((e) => (e.content as { tick: string }).tick.slice(11, 16)),
+        ['12:05', '12:10', '12:15'],
+      );
   }
 });
 
@@ -97,12 +119,17 @@ test('file storage: a restarted runtime never fires a tick again, and catches up
   await a.post('/api/events', everyMinute('Durable'));
   clock.set('2026-01-15T12:01:00.250Z');
   await a.walk();
-  assert.equal((await titles(a)), ['Durable']);
+  assert.equal(await titles(a), ['Durable']);
   await a.t.deps.runtimes.close();
 
   const reopen = async (): Promise<OpenedRuntime> => {
     const host = createRuntimeHost({
-      config: defaultConfig({ dataDir }), clock, ids: createIdGenerator(clock, cryptoRandom), log: silentLogger, storage: 'file', sealer,
+      config: defaultConfig({ dataDir }),
+      clock,
+      ids: createIdGenerator(clock, cryptoRandom),
+      log: silentLogger,
+      storage: 'file',
+      sealer,
       runtime: { schedulerTimer: createFakeTimer() },
     });
     return (await host.open({ id: a.company.id, name: a.company.name, owner_id: a.user.user.id })) as OpenedRuntime;
@@ -110,12 +137,21 @@ test('file storage: a restarted runtime never fires a tick again, and catches up
   clock.set('2026-01-15T12:01:40Z'); // same minute, after a restart
   const again = await reopen();
   await again.scheduler.walk();
-  assert.equal((await again.services.quests.list()).map((q) => q.title), ['Durable']);
+  assert.equal(
+    (await again.services.quests.list()).map((q) => q.title),
+    ['Durable'],
+  );
   clock.set('2026-01-15T12:04:10Z');
   await again.scheduler.walk();
-  assert.equal((await again.services.quests.list()).map((q) => q.title), ['Durable', 'Durable']);
+  assert.equal(
+    (await again.services.quests.list()).map((q) => q.title),
+    ['Durable', 'Durable'],
+  );
   const rows = (await again.services.events.list({ event_type: 'schedule:* * * * *' })).events;
-  assert.equal(rows.map((r) => (r.content as { tick: string }).tick), ['2026-01-15T12:01:00.000Z', '2026-01-15T12:04:00.000Z']);
+  assert.equal(
+    rows.map((r) => (r.content as { tick: string }).tick),
+    ['2026-01-15T12:01:00.000Z', '2026-01-15T12:04:00.000Z'],
+  );
   await again.close();
 });
 
@@ -132,8 +168,16 @@ test('invalid cron, timezone and regex are refused with the reason', async () =>
   await bad({ type: 'schedule:@reboot' }, 'invalid_schedule', /reboot/);
   await bad({ type: 'schedule:0 9 * * *', timezone: 'Mars/Olympus' }, 'invalid_schedule', /Mars\/Olympus/);
   await bad({ type: 'session:start', timezone: 'Europe/Berlin' }, 'invalid_schedule', /only to 'schedule:'/);
-  await bad({ type: 'shell:command_failed', matcher: { kind: 'predicated', field: 'command', regex: '(a)\\1' } }, 'invalid_matcher', /backreferences/);
-  await bad({ type: 'shell:command_failed', matcher: { kind: 'predicated', field: 'command', regex: '(x' } }, 'invalid_matcher', /regex/);
+  await bad(
+    { type: 'shell:command_failed', matcher: { kind: 'predicated', field: 'command', regex: '(a)\\1' } },
+    'invalid_matcher',
+    /backreferences/,
+  );
+  await bad(
+    { type: 'shell:command_failed', matcher: { kind: 'predicated', field: 'command', regex: '(x' } },
+    'invalid_matcher',
+    /regex/,
+  );
 });
 
 test('a timezone is kept and read in local time across the spring-forward night', async () => {
@@ -142,7 +186,11 @@ test('a timezone is kept and read in local time across the spring-forward night'
   const ok = await a.post('/api/events', { type: 'schedule:30 2 * * *', timezone: 'Europe/Berlin', tool_calls: [] });
   assert.is(ok.status, 201);
   assert.is(ok.body.event.timezone, 'Europe/Berlin');
-  assert.equal(ok.body.event.next_runs.slice(0, 3), ['2026-03-28T01:30:00.000Z', '2026-03-29T01:30:00.000Z', '2026-03-30T00:30:00.000Z']);
+  assert.equal(ok.body.event.next_runs.slice(0, 3), [
+    '2026-03-28T01:30:00.000Z',
+    '2026-03-29T01:30:00.000Z',
+    '2026-03-30T00:30:00.000Z',
+  ]);
 });
 
 test.run();

@@ -5,7 +5,13 @@ import { createEmitterTestApp, type EmitterTestApp } from '../../../helpers/emit
 
 let seq = 0;
 /** A signed delivery as a sender makes it: no bearer token, the Company in X-Company. */
-function deliver(a: EmitterTestApp, channel: string, secret: string, body: unknown, options: { delivery?: string; company?: string; signedAt?: number; signature?: string } = {}) {
+function deliver(
+  a: EmitterTestApp,
+  channel: string,
+  secret: string,
+  body: unknown,
+  options: { delivery?: string; company?: string; signedAt?: number; signature?: string } = {},
+) {
   const raw = JSON.stringify(body);
   return a.t.request({
     method: 'POST',
@@ -31,17 +37,26 @@ test('channels: create shows the secret once; list never does; names are checked
   const { a, secret } = await withChannel();
   assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/);
   const list = await a.get('/api/channels');
-  assert.equal(list.body.channels.map((c: { name: string }) => c.name), ['ci']);
+  assert.equal(
+    list.body.channels.map((c: { name: string }) => c.name),
+    ['ci'],
+  );
   assert.not.match(list.text, /whsec_/);
   assert.is((await a.post('/api/channels', { name: 'ci' })).body.code, 'channel_exists');
   assert.is((await a.post('/api/channels', { name: 'Not OK!' })).status, 400);
   assert.is((await a.t.post('/api/channels', { name: 'x' }, { 'x-company': a.company.id })).status, 401);
-  assert.is((await a.t.request({ method: 'DELETE', url: '/api/channels/nope', headers: a.headers })).body.code, 'channel_not_found');
+  assert.is(
+    (await a.t.request({ method: 'DELETE', url: '/api/channels/nope', headers: a.headers })).body.code,
+    'channel_not_found',
+  );
 });
 
 test('a signed delivery emits webhook:<channel> and fires its configured event; no token needed', async () => {
   const { a, secret } = await withChannel();
-  await a.post('/api/events', { type: 'webhook:ci', tool_calls: [{ tool: 'quests.create', args: { title: 'Look at CI' } }] });
+  await a.post('/api/events', {
+    type: 'webhook:ci',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Look at CI' } }],
+  });
   const res = await deliver(a, 'ci', secret, { status: 'red' }, { delivery: 'dlv-1' });
   assert.is(res.status, 200, res.text);
   assert.is(res.body.ok, true);
@@ -51,7 +66,10 @@ test('a signed delivery emits webhook:<channel> and fires its configured event; 
   assert.equal(res.body.event.content.body, { status: 'red' });
   assert.is(res.body.fired[0].ok, true);
   assert.equal(res.body.routed, []);
-  assert.equal((await a.runtime.services.quests.list()).map((q) => q.title), ['Look at CI']);
+  assert.equal(
+    (await a.runtime.services.quests.list()).map((q) => q.title),
+    ['Look at CI'],
+  );
   // The same delivery id again: acknowledged, not emitted twice.
   const again = await deliver(a, 'ci', secret, { status: 'red' }, { delivery: 'dlv-1' });
   assert.equal(again.body, { ok: true, delivery_id: 'dlv-1', duplicate: true });
@@ -62,10 +80,18 @@ test('bad signature, unknown channel and unknown Company answer the same 401; a 
   const { a, secret } = await withChannel();
   const forged = await deliver(a, 'ci', 'whsec_wrong', { x: 1 });
   assert.is(forged.status, 401);
-  assert.equal({ code: forged.body.code, error: forged.body.error }, { code: 'signature_invalid', error: 'signature does not match the body and the channel secret' });
+  assert.equal(
+    { code: forged.body.code, error: forged.body.error },
+    { code: 'signature_invalid', error: 'signature does not match the body and the channel secret' },
+  );
   const unknownChannel = await deliver(a, 'nope', secret, { x: 1 });
   const unknownCompany = await deliver(a, 'ci', secret, { x: 1 }, { company: 'cmp_nope' });
-  const noCompany = await a.t.request({ method: 'POST', url: '/api/webhooks/ci', headers: { 'content-type': 'application/json', 'x-svc-signature': signDelivery(secret, '{}', a.clock.now()) }, payload: '{}' });
+  const noCompany = await a.t.request({
+    method: 'POST',
+    url: '/api/webhooks/ci',
+    headers: { 'content-type': 'application/json', 'x-svc-signature': signDelivery(secret, '{}', a.clock.now()) },
+    payload: '{}',
+  });
   for (const res of [unknownChannel, unknownCompany, noCompany]) {
     assert.is(res.status, 401);
     assert.equal({ code: res.body.code, error: res.body.error }, { code: forged.body.code, error: forged.body.error });
@@ -78,23 +104,35 @@ test('bad signature, unknown channel and unknown Company answer the same 401; a 
   const byQuery = await a.t.request({
     method: 'POST',
     url: `/api/webhooks/ci?company_id=${a.company.id}`,
-    headers: { 'content-type': 'application/json', 'x-svc-delivery': 'dlv-q', 'x-svc-signature': signDelivery(secret, raw, a.clock.now()) },
+    headers: {
+      'content-type': 'application/json',
+      'x-svc-delivery': 'dlv-q',
+      'x-svc-signature': signDelivery(secret, raw, a.clock.now()),
+    },
     payload: raw,
   });
   assert.is(byQuery.status, 200, byQuery.text);
-  assert.is((await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length, 1, 'only the good delivery emitted');
+  assert.is(
+    (await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length,
+    1,
+    'only the good delivery emitted',
+  );
 });
 
 test('a bridged session gets the message: a mention starts a turn, any other message is only appended', async () => {
   const { a, secret } = await withChannel();
   const bob = (await a.post('/api/agents', { name: 'Bob' })).body.agent;
   const session = (await a.post('/api/sessions', { agent_id: bob.id, gateway_channel_id: 'ci' })).body.session;
-  const starts = async () => (await a.runtime.services.events.list({ event_type: 'session:execution_start', session_id: session.id })).events;
+  const starts = async () =>
+    (await a.runtime.services.events.list({ event_type: 'session:execution_start', session_id: session.id })).events;
 
   const fyi = await deliver(a, 'ci', secret, { text: 'fyi: the nightly build ran', user: 'dana' });
   assert.equal(fyi.body.routed, [{ session_id: session.id, agent_id: bob.id, decision: 'append' }]);
   assert.is((await starts()).length, 0);
-  assert.equal((await a.runtime.services.sessions.get(session.id))!.transcript.map((m) => [m.from, m.text]), [['dana', 'fyi: the nightly build ran']]);
+  assert.equal(
+    (await a.runtime.services.sessions.get(session.id))!.transcript.map((m) => [m.from, m.text]),
+    [['dana', 'fyi: the nightly build ran']],
+  );
 
   const mention = await deliver(a, 'ci', secret, { text: '@bob the nightly build is red', user: 'dana' });
   assert.equal(mention.body.routed, [{ session_id: session.id, agent_id: bob.id, decision: 'turn' }]);
@@ -119,15 +157,27 @@ test('rotation keeps the old secret for the grace period; grace_ms 0 revokes it;
 test("tenant isolation: another Company's channel of the same name and its secret never reach this Company", async () => {
   const { a, secret } = await withChannel('ci');
   const other = (await a.t.post('/api/companies', { name: 'Other' }, a.user.auth)).body;
-  const otherSecret = (await a.t.post('/api/channels', { name: 'ci' }, { ...a.user.auth, 'x-company': other.id })).body.secret;
-  assert.is((await deliver(a, 'ci', otherSecret, { to: 'acme' })).status, 401, "the other Company's secret is not Acme's");
+  const otherSecret = (await a.t.post('/api/channels', { name: 'ci' }, { ...a.user.auth, 'x-company': other.id })).body
+    .secret;
+  assert.is(
+    (await deliver(a, 'ci', otherSecret, { to: 'acme' })).status,
+    401,
+    "the other Company's secret is not Acme's",
+  );
   const there = await deliver(a, 'ci', otherSecret, { to: 'other' }, { company: other.id });
   assert.is(there.status, 200);
   assert.is((await deliver(a, 'ci', secret, { to: 'other' }, { company: other.id })).status, 401);
-  assert.is((await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length, 0, 'nothing reached Acme');
+  assert.is(
+    (await a.runtime.services.events.list({ event_type: 'webhook:ci' })).events.length,
+    0,
+    'nothing reached Acme',
+  );
   // Dedup is per Company: the same delivery id in both is accepted in both.
   assert.is((await deliver(a, 'ci', secret, { n: 1 }, { delivery: 'same-id' })).body.duplicate, false);
-  assert.is((await deliver(a, 'ci', otherSecret, { n: 1 }, { delivery: 'same-id', company: other.id })).body.duplicate, false);
+  assert.is(
+    (await deliver(a, 'ci', otherSecret, { n: 1 }, { delivery: 'same-id', company: other.id })).body.duplicate,
+    false,
+  );
 });
 
 test('deliveries are rate limited per client address', async () => {

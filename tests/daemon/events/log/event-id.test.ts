@@ -11,7 +11,16 @@ test('ids are fixed-width, so string order is sequence order', () => {
 });
 
 test('anything else is not an id', () => {
-  for (const bad of ['evt_12', 'evt_000000000000000x', 'EVT_0000000000000001', ' evt_0000000000000001', 'evt_00000000000000001', '', null, 5]) {
+  for (const bad of [
+    'evt_12',
+    'evt_000000000000000x',
+    'EVT_0000000000000001',
+    ' evt_0000000000000001',
+    'evt_00000000000000001',
+    '',
+    null,
+    5,
+  ]) {
     assert.is(parseEventId(bad), null, String(bad));
   }
 });

@@ -2,14 +2,28 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatEventId, openEventLog, type EventLog, type NewEventRow, type SegmentIo } from '../../../../daemon/events/log/index.js';
+import {
+  formatEventId,
+  openEventLog,
+  type EventLog,
+  type NewEventRow,
+  type SegmentIo,
+} from '../../../../daemon/events/log/index.js';
 import { nodeSegmentIo } from '../../../../daemon/disk/segment-io.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
-const event = (n: number, extra: Partial<NewEventRow> = {}): NewEventRow => ({ type: 'test:n', agent_id: `a${n % 3}`, session_id: null, quest_id: null, causation_id: null, content: { n }, ...extra });
+const event = (n: number, extra: Partial<NewEventRow> = {}): NewEventRow => ({
+  type: 'test:n',
+  agent_id: `a${n % 3}`,
+  session_id: null,
+  quest_id: null,
+  causation_id: null,
+  content: { n },
+  ...extra,
+});
 
 /** An io seam that counts syncs and can hold a sync until the test releases it. */
 function countingIo() {
@@ -99,7 +113,10 @@ test('segments roll at their size and are all read back', async () => {
   assert.equal((await log.query({ limit: 1000 })).events, rows, 'reads across segments, past the small cache');
   await log.close();
   log = await openEventLog(dir, { clock, segmentBytes: 1024 });
-  assert.equal((await log.query({ agent_id: 'a2', limit: 1000 })).events, rows.filter((_, i) => i % 3 === 2));
+  assert.equal(
+    (await log.query({ agent_id: 'a2', limit: 1000 })).events,
+    rows.filter((_, i) => i % 3 === 2),
+  );
   assert.is((await log.get(rows[7]!.id))!.id, rows[7]!.id);
   await log.close();
 });
@@ -161,7 +178,11 @@ test('indexes rebuilt from disk answer like the live ones, odd strings included'
       if (round % 6 === 0) query.correlation_id = 'corr-chosen-by-caller';
       if (round % 9 === 0) query.causation_id = 'evt_0000000000999999';
       query.limit = 1000;
-      assert.equal((await log.query(query)).events, bruteForce(all, query), `snapshot ${snapshot}: ${JSON.stringify(query)}`);
+      assert.equal(
+        (await log.query(query)).events,
+        bruteForce(all, query),
+        `snapshot ${snapshot}: ${JSON.stringify(query)}`,
+      );
     }
     const next = await log.append(event(1000));
     all.push(next);

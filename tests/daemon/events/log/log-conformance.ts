@@ -20,9 +20,24 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     const clock = new FakeClock();
     const log = await open(clock);
     assert.is(await log.lastId(), null);
-    const a = await log.append({ type: 'session:start', agent_id: 'agt_1', session_id: 'ses_1', quest_id: null, content: { n: 1 }, causation_id: null });
+    const a = await log.append({
+      type: 'session:start',
+      agent_id: 'agt_1',
+      session_id: 'ses_1',
+      quest_id: null,
+      content: { n: 1 },
+      causation_id: null,
+    });
     clock.advance(-60_000); // the clock steps back: ids still increase
-    const b = await log.append({ type: 'quest:created', agent_id: null, session_id: null, quest_id: 'qst_1', content: undefined, causation_id: a.id, correlation_id: a.id });
+    const b = await log.append({
+      type: 'quest:created',
+      agent_id: null,
+      session_id: null,
+      quest_id: 'qst_1',
+      content: undefined,
+      causation_id: a.id,
+      correlation_id: a.id,
+    });
     assert.ok(a.id < b.id);
     assert.match(a.id, /^evt_\d{16}$/);
     assert.is(a.created_at, '2026-01-15T12:00:00.000Z');
@@ -40,8 +55,21 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
 
   test('content round-trips as JSON, and a fresh object comes back each time', async () => {
     const log = await open(new FakeClock());
-    const row = await log.append({ ...blank, type: 'x:y', content: { when: new Date(0), nested: [1, 'two', { three: true }], dropped: undefined, text: 'ünïcode \n line \u0000 nul' } });
-    assert.equal(row.content, { when: '1970-01-01T00:00:00.000Z', nested: [1, 'two', { three: true }], text: 'ünïcode \n line \u0000 nul' });
+    const row = await log.append({
+      ...blank,
+      type: 'x:y',
+      content: {
+        when: new Date(0),
+        nested: [1, 'two', { three: true }],
+        dropped: undefined,
+        text: 'ünïcode \n line \u0000 nul',
+      },
+    });
+    assert.equal(row.content, {
+      when: '1970-01-01T00:00:00.000Z',
+      nested: [1, 'two', { three: true }],
+      text: 'ünïcode \n line \u0000 nul',
+    });
     const first = (await log.get(row.id))!;
     (first.content as Record<string, unknown>).text = 'changed';
     assert.equal((await log.get(row.id))!.content, row.content);
@@ -50,9 +78,18 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
 
   test('bad input and bad cursors are 400s, not crashes', async () => {
     const log = await open(new FakeClock());
-    for (const input of [{ ...blank, type: '' }, { ...blank, type: 5 }, { ...blank, type: 'a:b', agent_id: 7 }, { ...blank, type: 'a:b', content: { big: 1n } }]) {
+    for (const input of [
+      { ...blank, type: '' },
+      { ...blank, type: 5 },
+      { ...blank, type: 'a:b', agent_id: 7 },
+      { ...blank, type: 'a:b', content: { big: 1n } },
+    ]) {
       const err = await log.append(input as never).catch((e) => e);
-      assert.instance(err, ApiError, JSON.stringify(input, (_k, v) => (typeof v === 'bigint' ? 'bigint' : v)));
+      assert.instance(
+        err,
+        ApiError,
+        JSON.stringify(input, (_k, v) => (typeof v === 'bigint' ? 'bigint' : v)),
+      );
       assert.is((err as ApiError).status, 400);
     }
     for (const query of [{ since_id: 'evt_12' }, { since: 'yesterday' }] as LogQuery[]) {
@@ -71,7 +108,12 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
       return log.append({ ...blank, type, ...extra });
     };
     const e1 = await add('session:start', { agent_id: 'a1', session_id: 's1' });
-    const e2 = await add('quest:created', { agent_id: 'a1', quest_id: 'q1', causation_id: e1.id, correlation_id: e1.id });
+    const e2 = await add('quest:created', {
+      agent_id: 'a1',
+      quest_id: 'q1',
+      causation_id: e1.id,
+      correlation_id: e1.id,
+    });
     const e3 = await add('session:start', { agent_id: 'a2', session_id: 's2' });
     const e4 = await add('quest:done', { agent_id: 'a2', quest_id: 'q1', causation_id: e2.id, correlation_id: e1.id });
     const e5 = await add('nocolon');
@@ -98,7 +140,9 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
 
   test('limit: default 100, at most 1000, at least 1; next_since_id only when more follows', async () => {
     const log = await open(new FakeClock());
-    const rows = await Promise.all(Array.from({ length: 1005 }, (_, i) => log.append({ ...blank, type: 't:x', content: i })));
+    const rows = await Promise.all(
+      Array.from({ length: 1005 }, (_, i) => log.append({ ...blank, type: 't:x', content: i })),
+    );
     const count = async (q: LogQuery) => (await log.query(q)).events.length;
     assert.is(await count({}), 100);
     assert.is((await log.query({})).next_since_id, rows[99]!.id);
@@ -107,7 +151,10 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     assert.is(await count({ limit: -3 }), 1);
     assert.is(await count({ limit: 2.7 }), 2);
     const tail = await log.query({ since_id: rows[999]!.id, limit: 5 });
-    assert.equal(tail.events.map((e) => e.content), [1000, 1001, 1002, 1003, 1004]);
+    assert.equal(
+      tail.events.map((e) => e.content),
+      [1000, 1001, 1002, 1003, 1004],
+    );
     assert.is(tail.next_since_id, null, 'the last page has no cursor');
     assert.is((await log.query({ since_id: rows[998]!.id, limit: 5 })).next_since_id, rows[1003]!.id);
     await log.close();
@@ -133,7 +180,11 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
         if (!page.next_since_id) break;
         cursor = page.next_since_id;
       }
-      assert.equal(got.map((e) => e.id), expected.map((e) => e.id), JSON.stringify(query));
+      assert.equal(
+        got.map((e) => e.id),
+        expected.map((e) => e.id),
+        JSON.stringify(query),
+      );
     }
     await log.close();
   });
@@ -146,7 +197,8 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     let done = false;
     const writers = (async () => {
       for (let wave = 0; wave < 30; wave++) {
-        for (let i = 0; i < 20; i++) appended.push(log.append({ ...blank, type: `w:${i % 3}`, agent_id: `a${i % 2}`, content: { wave, i } }));
+        for (let i = 0; i < 20; i++)
+          appended.push(log.append({ ...blank, type: `w:${i % 3}`, agent_id: `a${i % 2}`, content: { wave, i } }));
         await yieldToIo();
       }
       await Promise.all(appended);

@@ -43,7 +43,8 @@ export function randomQuery(random: () => number, all: EventRow[], nowMs: number
   if (random() < 0.25) q.quest_id = pick(random, QUESTS);
   if (random() < 0.2) q.correlation_id = some().correlation_id;
   if (random() < 0.15) q.causation_id = some().id;
-  if (random() < 0.3) q.since = new Date(nowMs - Math.floor(random() * (nowMs - Date.parse(all[0]!.created_at) + 5000))).toISOString();
+  if (random() < 0.3)
+    q.since = new Date(nowMs - Math.floor(random() * (nowMs - Date.parse(all[0]!.created_at) + 5000))).toISOString();
   if (random() < 0.3) q.since_id = some().id;
   return q;
 }

@@ -10,7 +10,14 @@ import { tempDir } from '../../../helpers/temp-dir.js';
  * Index snapshots are saved every N events, not only at a clean close, so a start after a crash
  * (the log left open, as `kill -9` leaves it) loads the snapshot and reads only the lines after it.
  */
-const event = (n: number): NewEventRow => ({ type: `test:${n % 4}`, agent_id: `a${n % 3}`, session_id: `s${n % 5}`, quest_id: null, causation_id: null, content: { n } });
+const event = (n: number): NewEventRow => ({
+  type: `test:${n % 4}`,
+  agent_id: `a${n % 3}`,
+  session_id: `s${n % 5}`,
+  quest_id: null,
+  causation_id: null,
+  content: { n },
+});
 const segmentFile = (dir: string) => join(dir, 'events', '000001.jsonl');
 const snapshotFile = (dir: string) => join(dir, 'events', 'index.snapshot');
 
@@ -43,8 +50,15 @@ test('a periodic snapshot is written while the log stays open; a crash start rea
   assert.equal(again.recovery, []);
   assert.is(again.stats!().events, 30);
   assert.is(again.stats!().events, 30, 'the damaged line was not scanned (a scan would have skipped it)');
-  assert.equal((await again.query({ limit: 100 })).events, rows.filter((_, i) => i !== 2), 'it is only left out when read');
-  assert.equal((await again.query({ session_id: 's4', since_id: rows[19]!.id })).events, rows.slice(20).filter((_, i) => (i + 20) % 5 === 4));
+  assert.equal(
+    (await again.query({ limit: 100 })).events,
+    rows.filter((_, i) => i !== 2),
+    'it is only left out when read',
+  );
+  assert.equal(
+    (await again.query({ session_id: 's4', since_id: rows[19]!.id })).events,
+    rows.slice(20).filter((_, i) => (i + 20) % 5 === 4),
+  );
   assert.is((await again.append(event(30))).id, 'evt_0000000000000031');
   await again.close();
   await log.close().catch(() => undefined);

@@ -7,7 +7,14 @@ import { FakeClock } from '../../../helpers/fake-clock.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
 /** Opening never fails on what it finds: a torn tail is cut, a corrupt line skipped, each reported. */
-const event = (n: number): NewEventRow => ({ type: 'test:n', agent_id: `a${n % 3}`, session_id: null, quest_id: null, causation_id: null, content: { n } });
+const event = (n: number): NewEventRow => ({
+  type: 'test:n',
+  agent_id: `a${n % 3}`,
+  session_id: null,
+  quest_id: null,
+  causation_id: null,
+  content: { n },
+});
 const segmentFile = (dir: string) => join(dir, 'events', '000001.jsonl');
 
 test('a torn last line is cut off at start and the log goes on cleanly', async () => {
@@ -42,7 +49,8 @@ test('a corrupt line in the middle is skipped and reported, never fatal', async 
   await log.close();
   const lines = readFileSync(segmentFile(dir), 'utf8').split('\n');
   lines[1] = '{"id":"evt_00000000000\u0000garbage';
-  lines[2] = '{"id":"evt_0000000000000001","type":"dup","agent_id":null,"session_id":null,"quest_id":null,"causation_id":null,"correlation_id":"x","created_at":"2026-01-01T00:00:00Z","content":1}';
+  lines[2] =
+    '{"id":"evt_0000000000000001","type":"dup","agent_id":null,"session_id":null,"quest_id":null,"causation_id":null,"correlation_id":"x","created_at":"2026-01-01T00:00:00Z","content":1}';
   writeFileSync(segmentFile(dir), lines.join('\n'));
   log = await openEventLog(dir, { clock });
   assert.is(log.recovery.length, 2);

@@ -11,8 +11,15 @@ const reasonOf = (pattern: string, tz?: string) => {
 test('accepts 5-field expressions and the nicknames, UTC by default', () => {
   const r = parseSchedule('schedule:*/5 * * * *');
   assert.ok(r.ok);
-  if (r.ok) assert.equal(r.schedule, { pattern: 'schedule:*/5 * * * *', expression: '*/5 * * * *', fields: '*/5 * * * *', timezone: 'UTC' });
-  for (const name of ['@hourly', '@daily', '@weekly', '@monthly', '@yearly', '@annually', '@DAILY']) assert.ok(parseSchedule(`schedule:${name}`).ok, name);
+  if (r.ok)
+    assert.equal(r.schedule, {
+      pattern: 'schedule:*/5 * * * *',
+      expression: '*/5 * * * *',
+      fields: '*/5 * * * *',
+      timezone: 'UTC',
+    });
+  for (const name of ['@hourly', '@daily', '@weekly', '@monthly', '@yearly', '@annually', '@DAILY'])
+    assert.ok(parseSchedule(`schedule:${name}`).ok, name);
   assert.ok(parseSchedule('schedule:0 9 * * MON-FRI', 'Europe/Berlin').ok);
   assert.ok(parseSchedule('schedule:0 0 L * *').ok);
   assert.ok(parseSchedule('schedule:  15 3 * * 1  ').ok, 'surrounding spaces are fine');
@@ -55,9 +62,16 @@ test('timezones are IANA names checked through Intl', () => {
 
 test('next runs: five, strictly after the start, in UTC', () => {
   assert.equal(nextRuns('schedule:*/5 * * * *', null, Date.parse('2026-01-15T12:02:30Z')), [
-    '2026-01-15T12:05:00.000Z', '2026-01-15T12:10:00.000Z', '2026-01-15T12:15:00.000Z', '2026-01-15T12:20:00.000Z', '2026-01-15T12:25:00.000Z',
+    '2026-01-15T12:05:00.000Z',
+    '2026-01-15T12:10:00.000Z',
+    '2026-01-15T12:15:00.000Z',
+    '2026-01-15T12:20:00.000Z',
+    '2026-01-15T12:25:00.000Z',
   ]);
-  assert.equal(nextRuns('schedule:@daily', 'UTC', Date.parse('2026-01-15T00:00:00Z'), 2), ['2026-01-16T00:00:00.000Z', '2026-01-17T00:00:00.000Z']);
+  assert.equal(nextRuns('schedule:@daily', 'UTC', Date.parse('2026-01-15T00:00:00Z'), 2), [
+    '2026-01-16T00:00:00.000Z',
+    '2026-01-17T00:00:00.000Z',
+  ]);
   assert.equal(nextRuns('schedule:nonsense', null, 0), []);
 });
 
@@ -68,7 +82,10 @@ test('Europe/Berlin spring-forward: 02:30 does not exist on 29 March, the run mo
     '2026-03-30T00:30:00.000Z', // 02:30 CEST (+2)
   ]);
   // A 09:00 job keeps its local time across the change: 08:00Z before, 07:00Z after.
-  assert.equal(nextRuns('schedule:0 9 * * *', 'Europe/Berlin', Date.parse('2026-03-28T00:00:00Z'), 2), ['2026-03-28T08:00:00.000Z', '2026-03-29T07:00:00.000Z']);
+  assert.equal(nextRuns('schedule:0 9 * * *', 'Europe/Berlin', Date.parse('2026-03-28T00:00:00Z'), 2), [
+    '2026-03-28T08:00:00.000Z',
+    '2026-03-29T07:00:00.000Z',
+  ]);
 });
 
 test('Europe/Berlin fall-back: 02:30 happens twice on 25 October, the daily job runs once', () => {
@@ -80,7 +97,9 @@ test('Europe/Berlin fall-back: 02:30 happens twice on 25 October, the daily job 
 
 test('America/New_York spring-forward: every-15-minutes jumps from 01:45 EST to 03:00 EDT', () => {
   assert.equal(nextRuns('schedule:*/15 * * * *', 'America/New_York', Date.parse('2026-03-08T06:30:00Z'), 3), [
-    '2026-03-08T06:45:00.000Z', '2026-03-08T07:00:00.000Z', '2026-03-08T07:15:00.000Z',
+    '2026-03-08T06:45:00.000Z',
+    '2026-03-08T07:00:00.000Z',
+    '2026-03-08T07:15:00.000Z',
   ]);
 });
 

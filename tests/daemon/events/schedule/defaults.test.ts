@@ -31,7 +31,10 @@ test('a new Company gets them paused; they never fire until enabled, then fire o
   await events.service.setEnabled(digest.id, true);
   clock.set('2026-01-13T08:00:00.250Z');
   await scheduler.walk();
-  assert.equal(events.fires.map((f) => f.id), [digest.id]);
+  assert.equal(
+    events.fires.map((f) => f.id),
+    [digest.id],
+  );
 });
 
 test.run();

@@ -23,8 +23,13 @@ test('a due tick fires once with its tick time and pattern; a second walk in the
   assert.equal((await scheduler.walk()).fired, [], 'nothing due between creation and now');
   clock.set('2026-01-15T12:05:00.250Z');
   const report = await scheduler.walk();
-  assert.equal(report.fired.map((f) => [f.id, f.tick]), [[cfg.id, '2026-01-15T12:05:00.000Z']]);
-  assert.equal(events.fires, [{ id: cfg.id, content: { tick: '2026-01-15T12:05:00.000Z', scheduled: 'schedule:*/5 * * * *' } }]);
+  assert.equal(
+    report.fired.map((f) => [f.id, f.tick]),
+    [[cfg.id, '2026-01-15T12:05:00.000Z']],
+  );
+  assert.equal(events.fires, [
+    { id: cfg.id, content: { tick: '2026-01-15T12:05:00.000Z', scheduled: 'schedule:*/5 * * * *' } },
+  ]);
   clock.advance(20_000);
   assert.equal((await scheduler.walk()).fired, []);
   clock.set('2026-01-15T12:06:00.250Z');
@@ -39,7 +44,10 @@ test('concurrent walks never fire the same tick twice', async () => {
   await events.service.create({ type: 'schedule:* * * * *', tool_calls: call('x') });
   clock.set('2026-01-15T12:01:00.250Z');
   const reports = await Promise.all([scheduler.walk(), scheduler.walk(), scheduler.walk()]);
-  assert.is(reports.reduce((n, r) => n + r.fired.length, 0), 1);
+  assert.is(
+    reports.reduce((n, r) => n + r.fired.length, 0),
+    1,
+  );
   assert.is(events.fires.length, 1);
 });
 
@@ -63,8 +71,14 @@ test('missed ticks, policy latest (default): the latest one fires once, marked l
   await scheduler.walk();
   clock.set('2026-01-15T15:03:00Z'); // down for three hours
   const report = await scheduler.walk();
-  assert.equal(report.fired.map((f) => f.tick), ['2026-01-15T15:00:00.000Z']);
-  assert.equal(events.fires[0], { id: cfg.id, content: { tick: '2026-01-15T15:00:00.000Z', scheduled: 'schedule:*/10 * * * *', late: true } });
+  assert.equal(
+    report.fired.map((f) => f.tick),
+    ['2026-01-15T15:00:00.000Z'],
+  );
+  assert.equal(events.fires[0], {
+    id: cfg.id,
+    content: { tick: '2026-01-15T15:00:00.000Z', scheduled: 'schedule:*/10 * * * *', late: true },
+  });
 });
 
 test('missed ticks, policy skip: nothing fires for a late tick, an on-time one does', async () => {
@@ -75,7 +89,10 @@ test('missed ticks, policy skip: nothing fires for a late tick, an on-time one d
   assert.equal(report.fired, []);
   assert.equal(report.dropped, [{ id: cfg.id, count: 1 }]);
   clock.set('2026-01-15T15:10:00.250Z');
-  assert.equal((await scheduler.walk()).fired.map((f) => f.tick), ['2026-01-15T15:10:00.000Z']);
+  assert.equal(
+    (await scheduler.walk()).fired.map((f) => f.tick),
+    ['2026-01-15T15:10:00.000Z'],
+  );
 });
 
 test('missed ticks, policy all: every missed tick in order, capped to the most recent ones', async () => {
@@ -83,10 +100,16 @@ test('missed ticks, policy all: every missed tick in order, capped to the most r
   const cfg = await events.service.create({ type: 'schedule:*/10 * * * *', tool_calls: call('x') });
   clock.set('2026-01-15T12:35:00Z');
   let report = await scheduler.walk();
-  assert.equal(report.fired.map((f) => f.tick.slice(11, 16)), ['12:10', '12:20', '12:30']);
+  assert.equal(
+    report.fired.map((f) => f.tick.slice(11, 16)),
+    ['12:10', '12:20', '12:30'],
+  );
   clock.set('2026-01-15T14:05:00Z'); // 12:40 … 14:00 = 9 missed ticks, cap 5
   report = await scheduler.walk();
-  assert.equal(report.fired.map((f) => f.tick.slice(11, 16)), ['13:20', '13:30', '13:40', '13:50', '14:00']);
+  assert.equal(
+    report.fired.map((f) => f.tick.slice(11, 16)),
+    ['13:20', '13:30', '13:40', '13:50', '14:00'],
+  );
   assert.equal(report.dropped, [{ id: cfg.id, count: 4 }]);
   assert.is(events.fires.length, 8);
 });
@@ -102,7 +125,10 @@ test('paused and armed schedules never fire; re-enabled ones fire only for ticks
   const paused = await events.service.create({ type: 'schedule:* * * * *', tool_calls: call('p'), enabled: false });
   const cfg = await events.service.create({ type: 'schedule:* * * * *', tool_calls: call('x') });
   clock.set('2026-01-15T12:01:00.250Z');
-  assert.equal((await scheduler.walk()).fired.map((f) => f.id), [cfg.id]);
+  assert.equal(
+    (await scheduler.walk()).fired.map((f) => f.id),
+    [cfg.id],
+  );
   await events.service.setEnabled(cfg.id, false);
   for (let i = 2; i <= 40; i++) {
     clock.set(`2026-01-15T12:${String(i).padStart(2, '0')}:00.250Z`);
@@ -112,7 +138,11 @@ test('paused and armed schedules never fire; re-enabled ones fire only for ticks
   await events.service.setEnabled(cfg.id, true);
   clock.set('2026-01-15T12:41:00.250Z');
   const report = await scheduler.walk();
-  assert.equal(report.fired.map((f) => f.tick), ['2026-01-15T12:41:00.000Z'], 'no catch-up of the paused ticks');
+  assert.equal(
+    report.fired.map((f) => f.tick),
+    ['2026-01-15T12:41:00.000Z'],
+    'no catch-up of the paused ticks',
+  );
   assert.not.ok(events.fires.some((f) => f.id === paused.id));
 });
 
@@ -127,7 +157,10 @@ test('a schedule enabled while its cursor was paused before a restart does not c
   await after.walk(); // still paused at the first walk after the restart
   await events.service.setEnabled(cfg.id, true);
   clock.set('2026-01-16T08:05:00.250Z');
-  assert.equal((await after.walk()).fired.map((f) => f.tick), ['2026-01-16T08:05:00.000Z']);
+  assert.equal(
+    (await after.walk()).fired.map((f) => f.tick),
+    ['2026-01-16T08:05:00.000Z'],
+  );
 });
 
 test('a failing fire is reported and does not stop the others; the tick stays claimed', async () => {
@@ -137,8 +170,14 @@ test('a failing fire is reported and does not stop the others; the tick stays cl
   events.failFire(bad.id);
   clock.set('2026-01-15T12:01:00.250Z');
   const report = await scheduler.walk();
-  assert.equal(report.fired.map((f) => f.id), [good.id]);
-  assert.equal(report.failed.map((f) => f.id), [bad.id]);
+  assert.equal(
+    report.fired.map((f) => f.id),
+    [good.id],
+  );
+  assert.equal(
+    report.failed.map((f) => f.id),
+    [bad.id],
+  );
   assert.match(report.failed[0]!.error, 'failed');
   assert.equal((await scheduler.walk()).failed, [], 'not retried in the same minute');
 });
@@ -148,7 +187,16 @@ test('a failed claim write fires nothing, and the next walk retries the tick', a
   const events = createFakeEvents(clock);
   const inner = createMemoryRuntimeStores().ticks;
   let failNext = false;
-  const ticks = { ...inner, commit: async (u: Parameters<typeof inner.commit>[0]) => { if (failNext) { failNext = false; throw new Error('disk full'); } return inner.commit(u); } };
+  const ticks = {
+    ...inner,
+    commit: async (u: Parameters<typeof inner.commit>[0]) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('disk full');
+      }
+      return inner.commit(u);
+    },
+  };
   const scheduler = createScheduler({ clock, events: events.service, ticks });
   await events.service.create({ type: 'schedule:* * * * *', tool_calls: [] });
   await scheduler.walk();
@@ -162,14 +210,20 @@ test('a failed claim write fires nothing, and the next walk retries the tick', a
   }
   assert.equal(events.fires, []);
   clock.advance(10_000);
-  assert.equal((await scheduler.walk()).fired.map((f) => f.tick), ['2026-01-15T12:01:00.000Z']);
+  assert.equal(
+    (await scheduler.walk()).fired.map((f) => f.tick),
+    ['2026-01-15T12:01:00.000Z'],
+  );
 });
 
 test('timezones: a 09:00 Europe/Berlin schedule fires at 08:00Z in winter', async () => {
   const { clock, events, scheduler } = await setup('2026-01-15T07:00:00Z');
   await events.service.create({ type: 'schedule:0 9 * * *', tool_calls: call('x'), timezone: 'Europe/Berlin' });
   clock.set('2026-01-15T08:00:00.250Z');
-  assert.equal((await scheduler.walk()).fired.map((f) => f.tick), ['2026-01-15T08:00:00.000Z']);
+  assert.equal(
+    (await scheduler.walk()).fired.map((f) => f.tick),
+    ['2026-01-15T08:00:00.000Z'],
+  );
 });
 
 test('an invalid stored pattern is reported, never fired; deleted schedules lose their cursor', async () => {
@@ -178,7 +232,10 @@ test('an invalid stored pattern is reported, never fired; deleted schedules lose
   const gone = await events.service.create({ type: 'schedule:* * * * *', tool_calls: [] });
   clock.set('2026-01-15T12:01:00.250Z');
   const report = await scheduler.walk();
-  assert.equal(report.invalid.map((i) => i.id), [broken.id]);
+  assert.equal(
+    report.invalid.map((i) => i.id),
+    [broken.id],
+  );
   assert.ok(await ticks.get(gone.id));
   await events.service.delete(gone.id);
   await scheduler.walk();
@@ -189,7 +246,10 @@ test('start walks at once and then at each minute boundary through the timer; st
   const clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'));
   const events = createFakeEvents(clock);
   const pending: Array<{ fn: () => void; ms: number }> = [];
-  const timer: SchedulerTimer = { set: (fn, ms) => pending.push({ fn, ms }), clear: (h) => void pending.splice(pending.length - 1, 1) };
+  const timer: SchedulerTimer = {
+    set: (fn, ms) => pending.push({ fn, ms }),
+    clear: (h) => void pending.splice(pending.length - 1, 1),
+  };
   await events.service.create({ type: 'schedule:* * * * *', tool_calls: [] });
   const scheduler = createScheduler({ clock, events: events.service, ticks: createMemoryRuntimeStores().ticks, timer });
   scheduler.start();

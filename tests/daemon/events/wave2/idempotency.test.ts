@@ -4,7 +4,12 @@ import { FakeClock } from '../../../helpers/fake-clock.js';
 import { createRuntimeTestApp, type RuntimeTestApp } from '../../../helpers/runtime-app.js';
 
 const trigger = (t: RuntimeTestApp, key: string | null, body: unknown) =>
-  t.request({ method: 'POST', url: '/api/events/trigger', headers: { 'content-type': 'application/json', ...(key && { 'idempotency-key': key }) }, payload: JSON.stringify(body) });
+  t.request({
+    method: 'POST',
+    url: '/api/events/trigger',
+    headers: { 'content-type': 'application/json', ...(key && { 'idempotency-key': key }) },
+    payload: JSON.stringify(body),
+  });
 
 const rule = { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'once' } }] };
 
@@ -19,7 +24,10 @@ test('a repeat with the same Idempotency-Key answers the first answer and fires 
   assert.is((await t.get('/api/quests')).body.quests.length, 1);
   assert.is((await t.get('/api/events?event_type=loop:detected')).body.events.length, 1);
   // Concurrent repeats: one runs, the other waits and gets its answer.
-  const [a, b] = await Promise.all([trigger(t, 'k-2', { type: 'loop:detected' }), trigger(t, 'k-2', { type: 'loop:detected' })]);
+  const [a, b] = await Promise.all([
+    trigger(t, 'k-2', { type: 'loop:detected' }),
+    trigger(t, 'k-2', { type: 'loop:detected' }),
+  ]);
   assert.equal(a.body, b.body);
   assert.is((await t.get('/api/quests')).body.quests.length, 2);
   // Without a key every call fires.

@@ -5,20 +5,45 @@ import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { createRuntimeTestApp } from '../../../helpers/runtime-app.js';
 
 const event: EventRow = {
-  id: 'evt_1', type: 'loop:detected', agent_id: 'agt_1', session_id: 'ses_1', quest_id: null, created_at: '2026-01-01T00:00:00.000Z',
-  causation_id: null, correlation_id: 'evt_1', source: 'manual', content: { reason: 'stuck', count: 3, nested: { list: [1, 2] }, __proto__x: 1 },
+  id: 'evt_1',
+  type: 'loop:detected',
+  agent_id: 'agt_1',
+  session_id: 'ses_1',
+  quest_id: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  causation_id: null,
+  correlation_id: 'evt_1',
+  source: 'manual',
+  content: { reason: 'stuck', count: 3, nested: { list: [1, 2] }, __proto__x: 1 },
 };
 
 test('resolve: exactly one reference keeps the JSON type; inside text it is inserted as text', () => {
   const out = resolveReferences(
-    { n: '{{event.content.count}}', obj: '{{ event.content.nested }}', text: 'Session {{event.session_id}} is {{event.content.reason}} ({{event.content.count}})', arr: ['{{event.content.nested.list.1}}'], missing: '{{event.content.nope}}', inText: 'q={{event.quest_id}}.' },
+    {
+      n: '{{event.content.count}}',
+      obj: '{{ event.content.nested }}',
+      text: 'Session {{event.session_id}} is {{event.content.reason}} ({{event.content.count}})',
+      arr: ['{{event.content.nested.list.1}}'],
+      missing: '{{event.content.nope}}',
+      inText: 'q={{event.quest_id}}.',
+    },
     event,
   );
-  assert.equal(out, { n: 3, obj: { list: [1, 2] }, text: 'Session ses_1 is stuck (3)', arr: [2], missing: null, inText: 'q=.' });
+  assert.equal(out, {
+    n: 3,
+    obj: { list: [1, 2] },
+    text: 'Session ses_1 is stuck (3)',
+    arr: [2],
+    missing: null,
+    inText: 'q=.',
+  });
 });
 
 test('resolve never reaches past own properties (no prototype walk), and runs no code', () => {
-  assert.equal(resolveReferences({ a: '{{event.content.constructor}}', b: '{{event.content.reason.length}}' }, event), { a: null, b: null });
+  assert.equal(resolveReferences({ a: '{{event.content.constructor}}', b: '{{event.content.reason.length}}' }, event), {
+    a: null,
+    b: null,
+  });
 });
 
 test('check: unknown fields and non-event references are refused with the path; exact paths are listed', () => {
@@ -29,7 +54,7 @@ test('check: unknown fields and non-event references are refused with the path; 
   assert.equal(checkReferences({ a: '{{event.content.x}}', b: 'see {{event.id}}' }), { problem: null, exact: [['a']] });
 });
 
-test('HTTP: a rule that uses its event — the title from content, the quest filed for the event\'s session', async () => {
+test("HTTP: a rule that uses its event — the title from content, the quest filed for the event's session", async () => {
   const t = await createRuntimeTestApp();
   const agent = (await t.post('/api/agents', { name: 'Ada' })).body.agent;
   const session = (await t.post('/api/sessions', { agent_id: agent.id })).body.session;
@@ -41,7 +66,11 @@ test('HTTP: a rule that uses its event — the title from content, the quest fil
     ],
   });
   assert.is(cfg.status, 201, JSON.stringify(cfg.body));
-  const res = await t.post('/api/events/trigger', { type: 'loop:detected', session_id: session.id, content: { reason: 'same call 5 times', budget: 5000 } });
+  const res = await t.post('/api/events/trigger', {
+    type: 'loop:detected',
+    session_id: session.id,
+    content: { reason: 'same call 5 times', budget: 5000 },
+  });
   const [quest, update] = res.body.fired;
   assert.is(quest.ok, true);
   assert.is(quest.result.title, `Unstick ${session.id}: same call 5 times`);
@@ -53,22 +82,33 @@ test('HTTP: a rule that uses its event — the title from content, the quest fil
 
 test('HTTP: an unknown field is a 400 when saved (create and update), naming the call and field', async () => {
   const t = await createRuntimeTestApp();
-  const bad = await t.post('/api/events', { type: 'session:stopped', tool_calls: [{ tool: 'quests.create', args: { title: 'For {{event.sesion_id}}' } }] });
+  const bad = await t.post('/api/events', {
+    type: 'session:stopped',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'For {{event.sesion_id}}' } }],
+  });
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'invalid_event_reference');
   assert.match(bad.body.error, /^tool_calls\.0\.args\.title: '\{\{event\.sesion_id\}\}': unknown field/);
   const ok = (await t.post('/api/events', { type: 'session:stopped', tool_calls: [] })).body.event;
-  const upd = await t.patch(`/api/events/${ok.id}`, { tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: '{{event.content.x..y}}' } }] });
+  const upd = await t.patch(`/api/events/${ok.id}`, {
+    tool_calls: [{ tool: 'message_to', args: { to: 'ops', text: '{{event.content.x..y}}' } }],
+  });
   assert.is(upd.status, 400);
   assert.is(upd.body.code, 'invalid_event_reference');
   // A typed field that is not a whole reference is still checked when saved.
-  const typed = await t.post('/api/events', { type: 'session:stopped', tool_calls: [{ tool: 'sessions.update', args: { context_budget: 'about {{event.content.n}}' } }] });
+  const typed = await t.post('/api/events', {
+    type: 'session:stopped',
+    tool_calls: [{ tool: 'sessions.update', args: { context_budget: 'about {{event.content.n}}' } }],
+  });
   assert.is(typed.body.code, 'invalid_tool_args');
 });
 
 test('HTTP: a reference that resolves to the wrong type fails that call at dispatch, recorded in trace', async () => {
   const t = await createRuntimeTestApp();
-  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: '{{event.content.count}}', session_id: null } }] });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: '{{event.content.count}}', session_id: null } }],
+  });
   const res = await t.post('/api/events/trigger', { type: 'loop:detected', content: { count: 3 } });
   assert.is(res.body.fired[0].ok, false);
   const trace = await t.get(`/api/events/trace?event_id=${res.body.event.id}`);
@@ -78,9 +118,21 @@ test('HTTP: a reference that resolves to the wrong type fails that call at dispa
 test('scoped default: an explicit null keeps the quest unowned; an agent-only event gives the agent', async () => {
   const t = await createRuntimeTestApp();
   const agent = (await t.post('/api/agents', { name: 'Ada' })).body.agent;
-  await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'quests.create', args: { title: 'a' } }, { tool: 'quests.create', args: { title: 'b', agent_id: null } }] });
+  await t.post('/api/events', {
+    type: 'loop:detected',
+    tool_calls: [
+      { tool: 'quests.create', args: { title: 'a' } },
+      { tool: 'quests.create', args: { title: 'b', agent_id: null } },
+    ],
+  });
   const fired = (await t.post('/api/events/trigger', { type: 'loop:detected', agent_id: agent.id })).body.fired;
-  assert.equal(fired.map((f: any) => [f.result.agent_id, f.result.session_id]), [[agent.id, null], [null, null]]);
+  assert.equal(
+    fired.map((f: any) => [f.result.agent_id, f.result.session_id]),
+    [
+      [agent.id, null],
+      [null, null],
+    ],
+  );
 });
 
 test.run();

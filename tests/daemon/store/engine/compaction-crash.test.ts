@@ -43,7 +43,8 @@ test('a crash at any step of a compaction loses nothing and needs no repair', as
 
   const steps: Record<string, (folder: string) => void> = {
     'nothing written yet': () => undefined,
-    'snapshot .tmp half written': (f) => writeFileSync(join(f, 'snapshot.jsonl.tmp'), newSnapshot.subarray(0, newSnapshot.length >> 1)),
+    'snapshot .tmp half written': (f) =>
+      writeFileSync(join(f, 'snapshot.jsonl.tmp'), newSnapshot.subarray(0, newSnapshot.length >> 1)),
     'snapshot .tmp complete, not renamed': (f) => writeFileSync(join(f, 'snapshot.jsonl.tmp'), newSnapshot),
     'snapshot renamed into place, no segment deleted': (f) => writeFileSync(join(f, 'snapshot.jsonl'), newSnapshot),
     'snapshot in place, the first segment deleted': (f) => {
@@ -63,14 +64,21 @@ test('a crash at any step of a compaction loses nothing and needs no repair', as
     const folder = crashCopy(before);
     leave(journalFolder(folder));
     const opened = await openJournalSpace(folder, { segmentBytes: 400 });
-    assert.ok(opened.recovery.every((note) => /\.tmp: removed/.test(note)), `${step}: ${opened.recovery.join('; ')}`);
+    assert.ok(
+      opened.recovery.every((note) => /\.tmp: removed/.test(note)),
+      `${step}: ${opened.recovery.join('; ')}`,
+    );
     assert.equal(contents(opened), expected, step);
     const table = opened.define(people);
     await opened.write((tx) => tx.put(table, person(100, step)));
     await opened.close();
     const reopened = await openJournalSpace(folder);
     assert.equal(reopened.recovery, [], step);
-    assert.equal(contents(reopened), [...expected, person(100, step)].sort((a, b) => a.id.localeCompare(b.id)), step);
+    assert.equal(
+      contents(reopened),
+      [...expected, person(100, step)].sort((a, b) => a.id.localeCompare(b.id)),
+      step,
+    );
     await reopened.close();
   }
   await space.close();

@@ -10,11 +10,17 @@ import { contents, people, person } from './journal-fixtures.js';
 test('the first-step file is moved into the folder once, kept as a backup, and nothing is lost', async () => {
   const dir = tempDir('journal');
   const lines = [
-    [{ table: 'people', op: 'put', record: person(1), id: 'p1' }, { table: 'people', op: 'put', record: person(2), id: 'p2' }],
+    [
+      { table: 'people', op: 'put', record: person(1), id: 'p1' },
+      { table: 'people', op: 'put', record: person(2), id: 'p2' },
+    ],
     [{ table: 'people', op: 'remove', id: 'p1' }],
     [{ table: 'people', op: 'put', record: person(3), id: 'p3' }],
   ];
-  writeFileSync(join(dir, 'accounts.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n[{"table":"people","op":"pu');
+  writeFileSync(
+    join(dir, 'accounts.jsonl'),
+    lines.map((l) => JSON.stringify(l)).join('\n') + '\n[{"table":"people","op":"pu',
+  );
   let space = await openJournalSpace(dir, { name: 'accounts' });
   assert.match(space.recovery[0]!, /accounts\.jsonl: moved into accounts\/ \(3 writes\)/);
   assert.equal(contents(space), [person(2), person(3)]);

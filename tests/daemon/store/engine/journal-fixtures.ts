@@ -10,9 +10,17 @@ export interface Person {
   email: string;
   team: string | null;
 }
-export const people: TableSpec<Person> = { name: 'people', id: (p) => p.id, indexes: { email: (p) => p.email, team: (p) => p.team } };
+export const people: TableSpec<Person> = {
+  name: 'people',
+  id: (p) => p.id,
+  indexes: { email: (p) => p.email, team: (p) => p.team },
+};
 
-export const person = (n: number, team: string | null = `t${n % 3}`): Person => ({ id: `p${n}`, email: `p${n}@x`, team });
+export const person = (n: number, team: string | null = `t${n % 3}`): Person => ({
+  id: `p${n}`,
+  email: `p${n}@x`,
+  team,
+});
 
 /** Every record of the table, sorted by id, for comparing two states. */
 export function contents(space: Space): Person[] {

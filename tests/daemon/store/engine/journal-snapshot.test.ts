@@ -19,7 +19,10 @@ test('a clean close leaves one snapshot and no journal; the next open reads it',
   assert.equal(filesIn(journalFolder(dir)), ['snapshot.jsonl']);
   const again = await openJournalSpace(dir);
   assert.equal(again.recovery, []);
-  assert.equal(contents(again).map((p) => p.id), ['p0', 'p1', 'p3', 'p4']);
+  assert.equal(
+    contents(again).map((p) => p.id),
+    ['p0', 'p1', 'p3', 'p4'],
+  );
   assert.is(again.define(people).first('email', 'p3@x')?.id, 'p3');
   assert.is(again.stats().entries_since_snapshot, 0);
   await again.close();
@@ -33,9 +36,15 @@ test('a periodic snapshot while the space is open; a crash start replays only th
   await until(() => space.stats().snapshots >= 1);
   for (let i = 40; i < 45; i++) await space.write((tx) => tx.put(t, person(i)));
   const crashed = await openJournalSpace(crashCopy(dir), { snapshotBytes: 2000 });
-  assert.ok(crashed.recovery.every((note) => /snapshot\.jsonl\.tmp: removed/.test(note)), crashed.recovery.join('\n'));
+  assert.ok(
+    crashed.recovery.every((note) => /snapshot\.jsonl\.tmp: removed/.test(note)),
+    crashed.recovery.join('\n'),
+  );
   assert.equal(contents(crashed), contents(space));
-  assert.ok(crashed.stats().entries_since_snapshot < 45, `replayed ${crashed.stats().entries_since_snapshot} entries of 45`);
+  assert.ok(
+    crashed.stats().entries_since_snapshot < 45,
+    `replayed ${crashed.stats().entries_since_snapshot} entries of 45`,
+  );
   await crashed.close();
   await space.close();
 });
@@ -63,13 +72,23 @@ test('compaction while writing: puts, replacements and removes from many writers
   assert.ok(space.stats().snapshots >= 2, `${space.stats().snapshots} snapshots`);
   const crashed = await openJournalSpace(crashCopy(dir));
   // A crash may catch a snapshot half-written: its .tmp is removed, nothing else to report.
-  assert.ok(crashed.recovery.every((note) => /snapshot\.jsonl\.tmp: removed/.test(note)), crashed.recovery.join('\n'));
+  assert.ok(
+    crashed.recovery.every((note) => /snapshot\.jsonl\.tmp: removed/.test(note)),
+    crashed.recovery.join('\n'),
+  );
   assert.equal(contents(crashed), expected);
   await crashed.close();
   await space.close();
   const reopened = await openJournalSpace(dir);
   assert.equal(contents(reopened), expected);
-  assert.equal(reopened.define(people).lookup('team', 'r19').map((p) => p.id).sort(), expected.filter((p) => p.team === 'r19').map((p) => p.id));
+  assert.equal(
+    reopened
+      .define(people)
+      .lookup('team', 'r19')
+      .map((p) => p.id)
+      .sort(),
+    expected.filter((p) => p.team === 'r19').map((p) => p.id),
+  );
   await reopened.close();
 });
 
@@ -103,7 +122,10 @@ test('a snapshot captured with a write that then fails is abandoned, and memory 
   const t = space.define(people);
   armed = true;
   await space.write((tx) => tx.put(t, person(1)));
-  const outcome = await late!.then(() => 'acknowledged', () => 'rejected');
+  const outcome = await late!.then(
+    () => 'acknowledged',
+    () => 'rejected',
+  );
   assert.is(outcome, 'rejected');
   await space.flush();
   await until(() => !existsSync(join(journalFolder(dir), 'snapshot.jsonl.tmp')));
@@ -136,8 +158,14 @@ test('all() and index order survive a snapshot and a replay on top of it', async
   await space.write((tx) => tx.put(t, { ...person(2, 'red'), email: 'two@x' }));
   const crashed = await openJournalSpace(crashCopy(dir)); // snapshot + replay
   const c = crashed.define(people);
-  assert.equal([...c.all()].map((p) => p.id), ['p1', 'p2', 'p3', 'p0']);
-  assert.equal(c.lookup('team', 'red').map((p) => p.id), t.lookup('team', 'red').map((p) => p.id));
+  assert.equal(
+    [...c.all()].map((p) => p.id),
+    ['p1', 'p2', 'p3', 'p0'],
+  );
+  assert.equal(
+    c.lookup('team', 'red').map((p) => p.id),
+    t.lookup('team', 'red').map((p) => p.id),
+  );
   await crashed.close();
   await space.close();
 });

@@ -30,7 +30,8 @@ test('files are 0600 and folders 0700', async () => {
   await space.write((tx) => tx.put(t, person(1)));
   await space.close();
   assert.is(statSync(journalFolder(dir)).mode & 0o777, 0o700);
-  for (const name of filesIn(journalFolder(dir))) assert.is(statSync(join(journalFolder(dir), name)).mode & 0o777, 0o600, name);
+  for (const name of filesIn(journalFolder(dir)))
+    assert.is(statSync(join(journalFolder(dir), name)).mode & 0o777, 0o600, name);
 });
 
 test('a torn last line is cut at open, reported, and the journal goes on cleanly', async () => {
@@ -51,7 +52,10 @@ test('a torn last line is cut at open, reported, and the journal goes on cleanly
   await again.write((tx) => tx.put(r, person(3)));
   again = await reopenAfterCrash(crashed);
   assert.equal(again.recovery, []);
-  assert.equal(contents(again).map((p) => p.id), ['p0', 'p1', 'p2', 'p3']);
+  assert.equal(
+    contents(again).map((p) => p.id),
+    ['p0', 'p1', 'p2', 'p3'],
+  );
   await again.close();
   await space.close();
 });
@@ -69,7 +73,10 @@ test('a corrupt line in the middle is skipped and reported; the writes around it
   const again = await openJournalSpace(crashed);
   assert.equal(again.recovery.length, 1);
   assert.match(again.recovery[0]!, /000001\.jsonl line 2 \(byte \d+\): skipped a corrupt entry/);
-  assert.equal(contents(again).map((p) => p.id), ['p0', 'p2', 'p3']);
+  assert.equal(
+    contents(again).map((p) => p.id),
+    ['p0', 'p2', 'p3'],
+  );
   await again.close();
   await space.close();
 });
@@ -88,7 +95,10 @@ test('a failed write is not acknowledged and is taken back in memory, with the w
   // Reads what the failing write put: it must fail with it.
   const dependent = space.write((tx) => tx.put(t, { ...t.get('p2')!, team: 'green' }));
   const results = await Promise.allSettled([failed, dependent]);
-  assert.equal(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.equal(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   assert.match(String((results[0] as PromiseRejectedResult).reason), /could not write to disk/);
   assert.equal(t.get('p1'), person(1, 'red'));
   assert.is(t.get('p2'), undefined);

@@ -12,7 +12,11 @@ interface Person {
   email: string;
   team: string | null;
 }
-const people: TableSpec<Person> = { name: 'people', id: (p) => p.id, indexes: { email: (p) => p.email, team: (p) => p.team } };
+const people: TableSpec<Person> = {
+  name: 'people',
+  id: (p) => p.id,
+  indexes: { email: (p) => p.email, team: (p) => p.team },
+};
 
 const backends: Record<string, () => Promise<{ space: Space; reopen: () => Promise<Space> }>> = {
   memory: async () => {
@@ -50,7 +54,10 @@ for (const [name, make] of Object.entries(backends)) {
     assert.is(r.size, 2);
     assert.equal(r.get('p2'), { id: 'p2', email: 'b2@x', team: 'blue' });
     assert.is(r.first('email', 'b@x'), undefined);
-    assert.equal(r.lookup('team', 'red').map((p) => p.id), ['p1']);
+    assert.equal(
+      r.lookup('team', 'red').map((p) => p.id),
+      ['p1'],
+    );
     assert.is(r.count('team', 'blue'), 1);
     assert.is(r.get('p3'), undefined);
   });
@@ -83,7 +90,13 @@ for (const [name, make] of Object.entries(backends)) {
     assert.equal([t.count('team', 'red'), t.first('team', 'red')?.id], [1, 'p1']);
     await space.write((tx) => tx.put(t, { id: 'p2', email: 'b@x', team: 'red' }));
     await space.write((tx) => tx.put(t, { id: 'p1', email: 'a2@x', team: 'red' }));
-    assert.equal(t.lookup('team', 'red').map((p) => p.id).sort(), ['p1', 'p2']);
+    assert.equal(
+      t
+        .lookup('team', 'red')
+        .map((p) => p.id)
+        .sort(),
+      ['p1', 'p2'],
+    );
     await space.write((tx) => tx.remove(t, 'p1'));
     assert.equal([t.count('team', 'red'), t.first('team', 'red')?.id, t.lookup('team', 'red').length], [1, 'p2', 1]);
     await space.write((tx) => tx.put(t, { id: 'p2', email: 'b@x', team: 'blue' }));
@@ -108,10 +121,18 @@ for (const [name, make] of Object.entries(backends)) {
       tx.put(t, { id: 'p4', email: 'p4@x', team: 'blue' });
     });
     await space.write((tx) => tx.put(t, { id: 'p1', email: 'new@x', team: 'red' }));
-    assert.equal(t.lookup('team', 'red').map((p) => p.id), ['p1', 'p2', 'p3'], 'a replaced record keeps its place');
+    assert.equal(
+      t.lookup('team', 'red').map((p) => p.id),
+      ['p1', 'p2', 'p3'],
+      'a replaced record keeps its place',
+    );
     await space.write((tx) => tx.put(t, { id: 'p2', email: 'p2@x', team: 'blue' }));
     await space.write((tx) => tx.put(t, { id: 'p1', email: 'p1@x', team: 'blue' }));
-    assert.equal(t.lookup('team', 'blue').map((p) => p.id), ['p1', 'p2', 'p4'], 'records moved in sort by first put');
+    assert.equal(
+      t.lookup('team', 'blue').map((p) => p.id),
+      ['p1', 'p2', 'p4'],
+      'records moved in sort by first put',
+    );
     assert.is(t.first('team', 'blue')!.id, 'p1');
   });
 

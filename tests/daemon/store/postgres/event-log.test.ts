@@ -53,7 +53,9 @@ if (cluster) {
       await Promise.all(
         writers.map(async (log, w) => {
           for (let wave = 0; wave < 25; wave++) {
-            const batch = Array.from({ length: 1 + ((wave * 7 + w) % 9) }, (_, i) => log.append({ ...blank, type: `w${w}:x`, content: { wave, i } }));
+            const batch = Array.from({ length: 1 + ((wave * 7 + w) % 9) }, (_, i) =>
+              log.append({ ...blank, type: `w${w}:x`, content: { wave, i } }),
+            );
             acknowledged.push(...(await Promise.all(batch)));
           }
         }),
@@ -72,7 +74,11 @@ if (cluster) {
     await writing;
     const expected = acknowledged.map((e) => e.id).sort();
     assert.equal(seen, expected, 'the reader saw each acknowledged event once, in id order');
-    assert.equal(seen.map((id) => Number(id.slice(4))), Array.from({ length: seen.length }, (_, i) => i + 1), 'ids 1..n with no gap');
+    assert.equal(
+      seen.map((id) => Number(id.slice(4))),
+      Array.from({ length: seen.length }, (_, i) => i + 1),
+      'ids 1..n with no gap',
+    );
     assert.is(await reader.lastId(), expected.at(-1));
   });
 
@@ -83,7 +89,10 @@ if (cluster) {
     const eb = await b.append({ ...blank, type: 'x:b' });
     assert.is(ea.id, 'evt_0000000000000001');
     assert.is(eb.id, 'evt_0000000000000001');
-    assert.equal((await a.query({})).events.map((e) => e.type), ['x:a']);
+    assert.equal(
+      (await a.query({})).events.map((e) => e.type),
+      ['x:a'],
+    );
     assert.equal(await b.get(eb.id), eb);
   });
 
@@ -101,19 +110,27 @@ if (cluster) {
     const first = await writer.append({ ...blank, type: 'f:one' });
     await woke;
     assert.ok(heard.includes(first.id));
-    assert.equal((await follower.query({})).events.map((e) => e.id), [first.id]);
+    assert.equal(
+      (await follower.query({})).events.map((e) => e.id),
+      [first.id],
+    );
 
     // Cut every listening connection (a proxy dropping idle links, a server restart): the notifier
     // reconnects and tells its followers the head, so nothing appended meanwhile is missed.
     woke = next();
     const admin = await fx.daemon(1);
-    await admin.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'svc-listen'");
+    await admin.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'svc-listen'",
+    );
     const second = await writer.append({ ...blank, type: 'f:two' });
     while (!heard.includes(second.id)) {
       await woke;
       woke = next();
     }
-    assert.equal((await follower.query({ since_id: first.id })).events.map((e) => e.id), [second.id]);
+    assert.equal(
+      (await follower.query({ since_id: first.id })).events.map((e) => e.id),
+      [second.id],
+    );
     unsubscribe();
   });
 
@@ -129,7 +146,10 @@ if (cluster) {
 
   test('a NUL in a text field is a 400, and the rest of its batch is stored', async () => {
     const log = await daemonLog('cmp_nul');
-    const [ok, bad] = await Promise.allSettled([log.append({ ...blank, type: 'n:ok' }), log.append({ ...blank, type: 'n:\u0000' })]);
+    const [ok, bad] = await Promise.allSettled([
+      log.append({ ...blank, type: 'n:ok' }),
+      log.append({ ...blank, type: 'n:\u0000' }),
+    ]);
     assert.is(ok.status, 'fulfilled');
     assert.is(bad.status, 'rejected');
     assert.is((bad as PromiseRejectedResult).reason.status, 400);

@@ -17,11 +17,16 @@ if (cluster) {
   test.before(() => fx.setup());
   test.after(() => fx.closeAll());
   const daemons = (n: number) => Promise.all(Array.from({ length: n }, () => fx.daemon(6)));
-  const SIGNUP = [{ limit: 1, windowMs: 60_000 }, { limit: 5, windowMs: 3_600_000 }];
+  const SIGNUP = [
+    { limit: 1, windowMs: 60_000 },
+    { limit: 5, windowMs: 3_600_000 },
+  ];
 
   test('rate limit: 30 concurrent attempts over three daemons let exactly the limit through', async () => {
     const clock = new FakeClock();
-    const limiters = (await daemons(3)).map((d) => createRateLimiter(createPostgresLimitStore(d.pool), clock, 'mail_address', [{ limit: 5, windowMs: 300_000 }]));
+    const limiters = (await daemons(3)).map((d) =>
+      createRateLimiter(createPostgresLimitStore(d.pool), clock, 'mail_address', [{ limit: 5, windowMs: 300_000 }]),
+    );
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % 3]!.hit('10.0.0.1')));
     assert.is(answers.filter((a) => a === null).length, 5);
     for (const wait of answers.filter((a) => a !== null)) assert.is(wait, 300);
@@ -54,7 +59,9 @@ if (cluster) {
 
   test('failure ceiling: 10 failures spread over two daemons lock the account, for both', async () => {
     const clock = new FakeClock();
-    const [a, b] = (await daemons(2)).map((d) => createFailureCeiling(createPostgresLimitStore(d.pool), clock, 'password', 10, 15 * 60_000));
+    const [a, b] = (await daemons(2)).map((d) =>
+      createFailureCeiling(createPostgresLimitStore(d.pool), clock, 'password', 10, 15 * 60_000),
+    );
     const key = 'ada@example.test';
     await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? a! : b!).fail(key)));
     assert.is(await a!.lockedFor(key), null, 'nine failures are not enough');
@@ -70,12 +77,15 @@ if (cluster) {
     await a!.fail('bob@example.test');
     clock.advance(30 * 3600_000); // past a day since this suite's earlier failures too
     for (let i = 0; i < 3; i++) await b!.fail(`guess${i}@example.test`);
-    assert.is(await a!.tracked(), 3, 'rows idle for a day (these tests\' included) are swept by later failures');
+    assert.is(await a!.tracked(), 3, "rows idle for a day (these tests' included) are swept by later failures");
   });
 
   test('schedule ticks: of three daemons offering the same ticks at once, each tick is claimed once; again after a restart, never', async () => {
     const pools = (await daemons(3)).map((d) => d.pool);
-    const ticks = Array.from({ length: 40 }, (_, i) => ({ event_id: `cev_${i % 4}`, tick: new Date(Date.UTC(2026, 0, 15, 12, i)).toISOString() }));
+    const ticks = Array.from({ length: 40 }, (_, i) => ({
+      event_id: `cev_${i % 4}`,
+      tick: new Date(Date.UTC(2026, 0, 15, 12, i)).toISOString(),
+    }));
     const won = await Promise.all(pools.map((pool) => claimTicks(pool, 'cmp_1', ticks)));
     const all = won.flat().map((c) => `${c.event_id}@${c.tick}`);
     assert.is(all.length, 40);

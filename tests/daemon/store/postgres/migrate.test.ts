@@ -21,12 +21,18 @@ if (cluster) {
   test('a fresh database gets every migration once; a second start applies nothing', async () => {
     const db = await open(await (await cluster()).createDatabase());
     const first = await runMigrations(db.pool);
-    assert.equal(first.applied, MIGRATIONS.map((m) => m.version));
+    assert.equal(
+      first.applied,
+      MIGRATIONS.map((m) => m.version),
+    );
     const again = await runMigrations(db.pool);
     assert.equal(again.applied, []);
     assert.is(again.version, first.version);
     const { rows } = await db.pool.query('SELECT version FROM svc_schema_migrations ORDER BY version');
-    assert.equal(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+    assert.equal(
+      rows.map((r) => r.version),
+      MIGRATIONS.map((m) => m.version),
+    );
   });
 
   test('daemons starting at once: exactly one migrates, the others wait and find it done', async () => {
@@ -36,20 +42,30 @@ if (cluster) {
     const results = await Promise.all(dbs.map((db) => runMigrations(db.pool)));
     const appliers = results.filter((r) => r.applied.length > 0);
     assert.is(appliers.length, 1, JSON.stringify(results));
-    assert.equal(appliers[0]!.applied, MIGRATIONS.map((m) => m.version));
+    assert.equal(
+      appliers[0]!.applied,
+      MIGRATIONS.map((m) => m.version),
+    );
     const { rows } = await dbs[0]!.pool.query('SELECT count(*)::int AS n FROM svc_schema_migrations');
     assert.is(rows[0].n, MIGRATIONS.length);
   });
 
   test('a failing migration rolls back whole: nothing of it, nor of the ones before it in the run, stays', async () => {
     const db = await open(await (await cluster()).createDatabase());
-    const broken = [...MIGRATIONS, { version: 99, name: 'broken', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function()' }];
+    const broken = [
+      ...MIGRATIONS,
+      { version: 99, name: 'broken', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function()' },
+    ];
     const err = await runMigrations(db.pool, broken).catch((e: Error) => e);
     assert.instance(err, Error);
     assert.match((err as Error).message, /database migration 99 \(broken\) failed/);
     const { rows } = await db.pool.query("SELECT to_regclass('half_done') AS t, to_regclass('svc_events') AS e");
     assert.equal(rows[0], { t: null, e: null });
-    assert.equal((await runMigrations(db.pool)).applied, MIGRATIONS.map((m) => m.version), 'a fixed release then migrates normally');
+    assert.equal(
+      (await runMigrations(db.pool)).applied,
+      MIGRATIONS.map((m) => m.version),
+      'a fixed release then migrates normally',
+    );
   });
 
   test('a database migrated by a newer svc is refused with a clear message', async () => {
@@ -59,7 +75,12 @@ if (cluster) {
     assert.match((err as Error).message, /schema is at version 1000 but this svc knows only up to \d+: upgrade svc/);
     // A newer release may add a version inside a range below the newest this one knows (1… vs 100…).
     const gap = await open(await (await cluster()).createDatabase());
-    await runMigrations(gap.pool, [...MIGRATIONS, { version: 50, name: 'future-account-side', sql: 'SELECT 1' }].sort((a, b) => a.version - b.version));
+    await runMigrations(
+      gap.pool,
+      [...MIGRATIONS, { version: 50, name: 'future-account-side', sql: 'SELECT 1' }].sort(
+        (a, b) => a.version - b.version,
+      ),
+    );
     const refused = await runMigrations(gap.pool).catch((e: Error) => e);
     assert.match((refused as Error).message, /schema has migration 50, which this svc does not know: upgrade svc/);
   });

@@ -14,12 +14,38 @@ import { PgFixture } from './pg-fixture.js';
 const AT = '2026-01-15T12:00:00.000Z';
 const T = (m: number) => new Date(Date.UTC(2026, 0, 15, 12, m)).toISOString();
 const session = (id: string): RuntimeSessionRecord => ({
-  id, agent_id: 'ag_1', status: 'active', gateway_channel_id: null, created_at: AT, turn_status: 'idle', turns_completed: 0,
-  context_budget: null, context_used: 0, stopped_at: null, message_count: 0,
+  id,
+  agent_id: 'ag_1',
+  status: 'active',
+  gateway_channel_id: null,
+  created_at: AT,
+  turn_status: 'idle',
+  turns_completed: 0,
+  context_budget: null,
+  context_used: 0,
+  stopped_at: null,
+  message_count: 0,
 });
-const quest = (id: string): Quest => ({ id, title: id, status: 'open', agent_id: null, session_id: null, result: 0, created_at: AT, updated_at: AT });
+const quest = (id: string): Quest => ({
+  id,
+  title: id,
+  status: 'open',
+  agent_id: null,
+  session_id: null,
+  result: 0,
+  created_at: AT,
+  updated_at: AT,
+});
 const cfg = (id: string): ConfiguredEvent => ({
-  id, type: 'session:start', tool_calls: [], agent_id: null, session_id: null, quest_id: null, enabled: true, status: 'active', created_at: AT,
+  id,
+  type: 'session:start',
+  tool_calls: [],
+  agent_id: null,
+  session_id: null,
+  quest_id: null,
+  enabled: true,
+  status: 'active',
+  created_at: AT,
 });
 
 const cluster = testPostgres();
@@ -35,8 +61,11 @@ if (cluster) {
     const [a, b] = await Promise.all([fx.daemon(6), fx.daemon(6)]);
     return [createPostgresRuntimeStores(a.pool, company), createPostgresRuntimeStores(b.pool, company)];
   };
-  const onEither = <T>(pair: [RuntimeStores, RuntimeStores], count: number, run: (s: RuntimeStores, i: number) => Promise<T>) =>
-    Promise.allSettled(Array.from({ length: count }, (_, i) => run(pair[i % 2]!, i)));
+  const onEither = <T>(
+    pair: [RuntimeStores, RuntimeStores],
+    count: number,
+    run: (s: RuntimeStores, i: number) => Promise<T>,
+  ) => Promise.allSettled(Array.from({ length: count }, (_, i) => run(pair[i % 2]!, i)));
 
   test('schedule ticks: every tick of every schedule is claimed once, whichever walks race for it', async () => {
     const pair = await two();
@@ -46,9 +75,14 @@ if (cluster) {
     const results = await onEither(pair, 24, (s, i) => {
       const order = i % 3 === 0 ? [...schedules].reverse() : schedules;
       const ticks = [1, 2, 3].slice(0, 1 + (i % 3));
-      return s.ticks.commit(order.flatMap((id) => ticks.map((m) => ({ id, active: true, baseline: T(0), tick: T(m) }))));
+      return s.ticks.commit(
+        order.flatMap((id) => ticks.map((m) => ({ id, active: true, baseline: T(0), tick: T(m) }))),
+      );
     });
-    assert.ok(results.every((r) => r.status === 'fulfilled'), 'no walk failed (no deadlock)');
+    assert.ok(
+      results.every((r) => r.status === 'fulfilled'),
+      'no walk failed (no deadlock)',
+    );
     const claims = results.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])).map((c) => `${c.id}@${c.tick}`);
     assert.equal(claims.slice().sort(), schedules.flatMap((id) => [1, 2, 3].map((m) => `${id}@${T(m)}`)).sort());
     assert.equal(await pair[1].ticks.get('s_c'), { last_tick: T(3), active: true, baseline: T(0) });
@@ -58,14 +92,22 @@ if (cluster) {
     const pair = await two();
     await pair[0].sessions.create(session('se_1'), []);
     const grow = (s: RuntimeSessionRecord) => ({ ...s, context_used: (s.context_used ?? 0) + 1 });
-    const results = await onEither(pair, 40, (s, i) => s.transcripts.append('se_1', { at: AT, from: i % 2 ? 'b' : 'a', text: `m${i}` }, grow));
+    const results = await onEither(pair, 40, (s, i) =>
+      s.transcripts.append('se_1', { at: AT, from: i % 2 ? 'b' : 'a', text: `m${i}` }, grow),
+    );
     assert.ok(results.every((r) => r.status === 'fulfilled'));
     const texts = (await pair[1].transcripts.list('se_1')).map((m) => m.text);
     assert.is(texts.length, 40);
     assert.is(new Set(texts).size, 40);
     const byDaemon = (parity: number) => texts.filter((t) => Number(t.slice(1)) % 2 === parity);
-    assert.equal(byDaemon(0), Array.from({ length: 20 }, (_, i) => `m${2 * i}`));
-    assert.equal(byDaemon(1), Array.from({ length: 20 }, (_, i) => `m${2 * i + 1}`));
+    assert.equal(
+      byDaemon(0),
+      Array.from({ length: 20 }, (_, i) => `m${2 * i}`),
+    );
+    assert.equal(
+      byDaemon(1),
+      Array.from({ length: 20 }, (_, i) => `m${2 * i + 1}`),
+    );
     const s = await pair[0].sessions.get('se_1');
     assert.is(s?.message_count, 40);
     assert.is(s?.context_used, 40);
@@ -103,20 +145,40 @@ if (cluster) {
     assert.is(moves.filter((m) => m.status === 'fulfilled').length, 1);
     const winner = moves.findIndex((m) => m.status === 'fulfilled');
     assert.is((await pair[0].quests.get('qs_1'))?.agent_id, `ag_${winner}`);
-    assert.equal((await pair[1].quests.list({ status: 'in_progress', agent_id: `ag_${winner}` })).map((q) => q.id), ['qs_1']);
+    assert.equal(
+      (await pair[1].quests.list({ status: 'in_progress', agent_id: `ag_${winner}` })).map((q) => q.id),
+      ['qs_1'],
+    );
   });
 
   test('questions, channels and webhook deliveries: exactly one winner across daemons', async () => {
     const pair = await two();
     await pair[0].questions.add({
-      id: 'qn_1', agent_id: 'ag_1', session_id: null, quest_id: null, question: 'Ship?', options: null, asked_event_id: null,
-      status: 'open', answer: null, answered_by: null, created_at: AT, answered_at: null,
+      id: 'qn_1',
+      agent_id: 'ag_1',
+      session_id: null,
+      quest_id: null,
+      question: 'Ship?',
+      options: null,
+      asked_event_id: null,
+      status: 'open',
+      answer: null,
+      answered_by: null,
+      created_at: AT,
+      answered_at: null,
     });
     const answers = await onEither(pair, 10, (s, i) => s.questions.answer('qn_1', `a${i}`, `us_${i}`, AT));
     const ok = answers.flatMap((a) => (a.status === 'fulfilled' && a.value.ok ? [a.value.record] : []));
     assert.is(ok.length, 1);
     assert.is((await pair[1].questions.get('qn_1'))?.answer, ok[0]!.answer);
-    const channel = { name: 'ci', secret_sealed: 'x', previous_sealed: null, previous_until: null, created_at: AT, rotated_at: null };
+    const channel = {
+      name: 'ci',
+      secret_sealed: 'x',
+      previous_sealed: null,
+      previous_until: null,
+      created_at: AT,
+      rotated_at: null,
+    };
     const creates = await onEither(pair, 10, (s) => s.channels.create(channel));
     assert.is(creates.filter((c) => c.status === 'fulfilled').length, 1);
     assert.ok(creates.every((c) => c.status === 'fulfilled' || c.reason instanceof StoreConflict));

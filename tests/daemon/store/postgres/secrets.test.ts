@@ -33,7 +33,10 @@ if (cluster) {
     }
     assert.ok(!all[0]!.jwtSecret.equals(all[0]!.mailKey), 'each secret is its own random value');
     const { rows } = await dbs[0]!.pool.query('SELECT name FROM svc_secrets ORDER BY name');
-    assert.equal(rows.map((r) => r.name), [...SECRET_NAMES].sort());
+    assert.equal(
+      rows.map((r) => r.name),
+      [...SECRET_NAMES].sort(),
+    );
     assert.equal(await loadDatabaseSecrets(dbs[1]!.pool), all[0], 'a restart reads the same values');
   });
 
@@ -52,7 +55,11 @@ if (cluster) {
 
   test('openTeamDatabase: daemons starting at once on an empty database migrate once and share one set of secrets', async () => {
     const url = await (await cluster()).createDatabase();
-    const teams = await Promise.all([openTeamDatabase(url, { max: 2 }), openTeamDatabase(url, { max: 2 }), openTeamDatabase(url, { max: 2 })]);
+    const teams = await Promise.all([
+      openTeamDatabase(url, { max: 2 }),
+      openTeamDatabase(url, { max: 2 }),
+      openTeamDatabase(url, { max: 2 }),
+    ]);
     opened.push(...teams.map((t) => t.db));
     assert.is(teams.filter((t) => t.migration.applied.length > 0).length, 1);
     for (const t of teams) assert.equal(t.secrets, teams[0]!.secrets);
