@@ -1,7 +1,14 @@
 import type { Space, Table } from '../engine/types.js';
-import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, TranscriptEntry } from '../../../shared/runtime-records.js';
+import type {
+  Agent,
+  ConfiguredEvent,
+  Firing,
+  NotFired,
+  Quest,
+  TranscriptEntry,
+} from '../../../shared/runtime-records.js';
 import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
-import type { QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
+import type { PendingRetry, QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
 
 /** One message of a transcript; `seq` counts from 0 within its session. */
@@ -34,6 +41,7 @@ export interface RuntimeTables {
   quests: Table<Quest>;
   configured: Table<ConfiguredEvent>;
   firings: Table<FiringRecord>;
+  retries: Table<PendingRetry>;
   ticks: Table<TickRecord>;
   channels: Table<ChannelRecord>;
   questions: Table<QuestionRecord>;
@@ -75,6 +83,11 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
       },
     }),
     firings: space.define<FiringRecord>({ name: 'firings', id: (f) => f.id, indexes: { event: (f) => f.event_id } }),
+    retries: space.define<PendingRetry>({
+      name: 'retries',
+      id: (r) => r.id,
+      indexes: { configured: (r) => r.configured_event_id, event: (r) => r.event_id },
+    }),
     ticks: space.define<TickRecord>({ name: 'schedule_ticks', id: (t) => t.id }),
     channels: space.define<ChannelRecord>({ name: 'channels', id: (c) => c.name }),
     questions: space.define<QuestionRecord>({
