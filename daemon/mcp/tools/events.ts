@@ -183,7 +183,6 @@ export const EVENTS_EXAMPLES = [
   '{"action":"create","type":"session:stopped","tool_calls":[{"tool":"quests.create","args":{"title":"Review the stopped session"}}]}',
   '{"action":"trigger","type":"session:stopped","content":{"reason":"manual"}}',
   '{"action":"create","type":"schedule:0 9 * * 1-5","timezone":"Europe/Paris","tool_calls":[{"tool":"quests.create","args":{"title":"Morning review"}}]}',
-  '{"action":"create","type":"session:stopped","retry":{"max_attempts":3},"tool_calls":[{"tool":"message_to","args":{"to":"reviewer","text":"A session stopped"}}]}',
   '{"action":"list","configured":true}',
   '{"action":"list","limit":20}',
 ];
