@@ -81,7 +81,10 @@ test('issue 18: each schedule shows its policy and retry; an ended one says so',
     lines[1]!,
     /cfg_1\s+active\s+\*\/5 \* \* \* \*\s+UTC\s+2026-01-15T12:05:00Z \(in 3m\)\s+catch-up all ≤5, overlap skip, from 2026-01-15T12:00Z, until 2026-02-01T00:00Z\s+message_to \(retry ×3\)$/,
   );
-  assert.match(lines[2]!, /none \(ended 2026-01-15T12:00Z\)\s+catch-up latest, overlap allow, until 2026-01-15T12:00Z$/);
+  assert.match(
+    lines[2]!,
+    /none \(ended 2026-01-15T12:00Z\)\s+catch-up latest, overlap allow, until 2026-01-15T12:00Z$/,
+  );
 });
 
 test.run();
