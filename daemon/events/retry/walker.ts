@@ -54,15 +54,12 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
   let plannedAt: number | null = null;
   let running = false;
 
-  const record = (r: PendingRetry, firing: Firing, change = { remove: [r.id] }) =>
-    deps.firings.add(r.event_id, [firing], [], change);
-
-  async function attempt(r: PendingRetry, now: number, report: RetryWalkReport): Promise<void> {
+  async function attempt(r: PendingRetry, report: RetryWalkReport): Promise<void> {
     const [event, cfg] = await Promise.all([deps.events.get(r.event_id), deps.configured.get(r.configured_event_id)]);
     const why = event ? whyCancelled(cfg as ConfiguredEvent | undefined) : 'its event is not in the log';
     if (why) {
       report.cancelled.push(r.id);
-      return record(r, cancelledFiring(r, why));
+      return deps.firings.add(r.event_id, [cancelledFiring(r, why)], [], { remove: [r.id] });
     }
     const ran = await deps.runCall({ id: r.configured_event_id }, r.call, event!);
     const settled = settleAttempt({
@@ -79,7 +76,6 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     });
     report.ran.push({ id: r.id, attempt: r.attempt, ok: ran.firing.ok });
     await deps.firings.add(r.event_id, [settled.firing], [], settled.change);
-    void now;
   }
 
   async function walkOnce(): Promise<RetryWalkReport> {
@@ -104,7 +100,7 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
         if (!claimed) return; // another walker (daemon) took it
         runningHere.add(r.id);
         try {
-          await attempt(claimed, now, report);
+          await attempt(claimed, report);
         } finally {
           runningHere.delete(r.id);
         }
