@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern } from '../../shared/patterns.js';
-import { boundedJson } from '../http/json-depth.js';
 import { invalid, missing, parseInput } from '../domain-error.js';
 import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
@@ -9,36 +7,10 @@ import { checkEmitterInput } from './emitter-input.js';
 import { whyArmed, type EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
+import { configuredChangeSchema, newConfiguredSchema } from './configured-schema.js';
 import { checkRetry, checkSchedulePolicy, effectiveSchedulePolicy } from './policies.js';
 import type { DuePolicy } from './schedule/due-ticks.js';
 import { isSchedulePattern } from './schedule/cron.js';
-
-const toolCallSchema = z.object({
-  tool: z.string().min(1).max(100),
-  args: z.record(z.string(), boundedJson).default({}),
-});
-const toolCallsSchema = z.array(toolCallSchema).max(50);
-
-export const newConfiguredSchema = z.object({
-  type: z.string().min(1).max(200),
-  tool_calls: toolCallsSchema.default([]),
-  agent_id: z.string().min(1).max(200).nullable().optional(),
-  session_id: z.string().min(1).max(200).nullable().optional(),
-  quest_id: z.string().min(1).max(200).nullable().optional(),
-  enabled: z.boolean().optional(),
-  matcher: z.unknown().optional(),
-  timezone: z.string().min(1).max(100).nullable().optional(),
-  retry: z.unknown().optional(),
-  schedule_policy: z.unknown().optional(),
-});
-
-export const configuredChangeSchema = z.object({
-  tool_calls: toolCallsSchema.optional(),
-  matcher: z.unknown().optional(),
-  enabled: z.boolean().optional(),
-  retry: z.unknown().optional(),
-  schedule_policy: z.unknown().optional(),
-});
 
 /** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
 function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {

@@ -118,16 +118,25 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     handle = deps.timer.set(() => {
       handle = null;
       plannedAt = null;
-      void walk().catch((err) => deps.onError?.(err));
+      void walk().catch(() => {}); // reported by the chain
     }, at - now);
   };
 
   const walk = (): Promise<RetryWalkReport> => {
     // One walk at a time: a walk started by hand runs after the timer's, and sees what it settled.
     const next = chain.then(walkOnce, walkOnce);
+    // Re-armed whatever happened: a walk that failed (the database away for a moment) is tried again
+    // at the next poll, never left asleep until some dispatch wakes it.
+    const rearm = async () => arm((await retries.nextDueMs()) ?? Number.POSITIVE_INFINITY);
     chain = next
-      .then(async () => arm((await retries.nextDueMs()) ?? Number.POSITIVE_INFINITY))
-      .catch((err) => deps.onError?.(err));
+      .then(rearm, (err) => {
+        deps.onError?.(err);
+        return rearm();
+      })
+      .catch((err) => {
+        deps.onError?.(err);
+        arm(Number.POSITIVE_INFINITY);
+      });
     return next;
   };
 
@@ -140,7 +149,7 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
       if (running) return;
       running = true;
       // Retries due while the daemon was down run now; interrupted ones are found once their lease ran out.
-      void walk().catch((err) => deps.onError?.(err));
+      void walk().catch(() => {}); // reported by the chain
     },
     async stop() {
       running = false;

@@ -1,9 +1,10 @@
 import type { CronExpression } from 'cron-parser';
 import { isoAt, type Clock } from '../../clock.js';
-import type { ConfiguredEvent, EventsService, SchedulePolicy } from '../../runtime/services.js';
+import type { ConfiguredEvent, EventsService } from '../../runtime/services.js';
 import type { RetryStore, TickStore, TickUpdate } from '../../store/types.js';
 import { compileSchedule, firstTickAfter, isSchedulePattern, latestTickAtOrBefore, parseSchedule } from './cron.js';
 import { selectDueTicks, type DuePolicy } from './due-ticks.js';
+import { boundsOf, fireClaimed, policyOf } from './fire-claimed.js';
 import { createMinuteLoop, realTimer, type SchedulerTimer } from './minute-loop.js';
 
 export type { SchedulerTimer } from './minute-loop.js';
@@ -152,26 +153,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     await ticks.forget(gone);
     for (const id of gone) waiting.delete(id), checks.delete(id), inactiveSeen.delete(id);
     const patternOf = new Map(scheduled.map((c) => [c.id, c.type]));
-    const fireTick = async ({ id, tick }: { id: string; tick: string }) => {
-      if (serial.has(id) && options.retries && (await options.retries.countFor(id)) > 0)
-        return void report.skipped.push({ id, tick, reason: 'overlap' });
-      const content: Record<string, unknown> = { tick, scheduled: patternOf.get(id) };
-      if (late.has(`${id}@${tick}`)) content.late = true;
-      try {
-        const emitted = await events.fire(id, { content, source: 'schedule' });
-        report.fired.push({ id, tick, event_id: emitted.event.id });
-      } catch (err) {
-        report.failed.push({ id, tick, error: (err as Error).message });
-      }
-    };
-    const inOrder = new Map<string, Array<{ id: string; tick: string }>>();
-    for (const c of claimed) if (serial.has(c.id)) inOrder.set(c.id, [...(inOrder.get(c.id) ?? []), c]);
-    await Promise.all([
-      ...claimed.filter((c) => !serial.has(c.id)).map(fireTick),
-      ...[...inOrder.values()].map(async (ticksOfOne) => {
-        for (const c of ticksOfOne) await fireTick(c);
-      }),
-    ]);
+    await fireClaimed(claimed, { events, retries: options.retries, serial, late, patternOf, report });
     report.fired.sort((a, b) => (a.tick < b.tick ? -1 : a.tick > b.tick ? 1 : 0));
     return report;
   }
@@ -193,19 +175,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       await chain;
     },
   };
-}
-
-/** A schedule's start and end as ms (unbounded: ±Infinity). */
-function boundsOf(own: SchedulePolicy | null | undefined, msOf: (iso: string) => number) {
-  return {
-    start: own?.start_at ? msOf(own.start_at) : Number.NEGATIVE_INFINITY,
-    end: own?.end_at ? msOf(own.end_at) : Number.POSITIVE_INFINITY,
-  };
-}
-
-/** The daemon's policy with a schedule's own catch-up settings over it. */
-function policyOf(own: SchedulePolicy, daemon: DuePolicy): DuePolicy {
-  return { ...daemon, missed: own.catch_up ?? daemon.missed, maxCatchUp: own.max_catch_up ?? daemon.maxCatchUp };
 }
 
 function memoise<K, V>(fn: (key: K) => V): (key: K) => V {
