@@ -10,7 +10,7 @@ import type { ToolRegistry } from './tools.js';
 import { configuredChangeSchema, newConfiguredSchema } from './configured-schema.js';
 import { checkRetry, checkSchedulePolicy, effectiveSchedulePolicy } from './policies.js';
 import type { DuePolicy } from './schedule/due-ticks.js';
-import { isSchedulePattern } from './schedule/cron.js';
+import { isSchedulePattern } from '../../shared/cron.js';
 
 /** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
 function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {

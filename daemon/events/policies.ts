@@ -3,7 +3,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import type { RetryPolicy, SchedulePolicy } from '../../shared/runtime-records.js';
 import { invalid } from '../domain-error.js';
 import type { DuePolicy } from './schedule/due-ticks.js';
-import { isSchedulePattern } from './schedule/cron.js';
+import { isSchedulePattern } from '../../shared/cron.js';
 
 /** Attempts in all (the first run included): a few, because a call that failed ten times is not going to work. */
 export const MAX_ATTEMPTS = 10;

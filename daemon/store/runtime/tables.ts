@@ -7,8 +7,13 @@ import type {
   Quest,
   TranscriptEntry,
 } from '../../../shared/runtime-records.js';
-import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
-import type { PendingRetry, QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
+import type {
+  ChannelRecord,
+  PendingRetry,
+  QuestionRecord,
+  RuntimeSessionRecord,
+  TickCursor,
+} from '../runtime-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
 
 /** One message of a transcript; `seq` counts from 0 within its session. */
