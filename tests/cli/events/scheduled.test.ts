@@ -109,7 +109,7 @@ test('issue 18: create passes --retry and --schedule-policy; list --scheduled sh
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   assert.match(
     cli.stdout(),
-    /fired message_to attempt 1 \[FAIL\]  .*reviewer.*  → next attempt 2026-01-15T12:00:01\.000Z  \(cev_/,
+    /fired message_to attempt 1 \[FAIL\] {2}.*reviewer.* {2}→ next attempt 2026-01-15T12:00:01\.000Z {2}\(cev_/,
   );
 });
 
