@@ -140,6 +140,8 @@ export interface EmitInput {
   caused_by?: string | null;
   /** Default: `tool_call` when caused by another event, else `emitter`. Routes set `manual` and `webhook`. */
   source?: EventSource;
+  /** Issue 18: a repeat with this key within 24 h answers the first answer (`replayed`) and appends nothing. */
+  idempotency_key?: string | null;
 }
 
 export interface Emitted {
@@ -147,6 +149,8 @@ export interface Emitted {
   fired: Firing[];
   /** The configured events of its pattern that did not fire, with why. */
   not_fired?: NotFired[];
+  /** Set on the answer to a repeat of an `idempotency_key`: this is the first answer, nothing ran again. */
+  replayed?: boolean;
 }
 
 export interface TraceNode {
