@@ -6,7 +6,7 @@ module.exports = {
       severity: 'error',
       comment: 'An import cycle between files means two concerns that cannot be read or tested apart.',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'cli-starts-daemon-only',

@@ -12,7 +12,7 @@ import type {
   QuestStatus,
   RuntimeSession,
   TranscriptEntry,
-} from '../runtime/services.js';
+} from '../../shared/runtime-records.js';
 
 export interface AgentStore {
   get(id: string): Promise<Agent | undefined>;

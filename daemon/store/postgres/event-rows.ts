@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { checkInput } from '../../events/log/log-core.js';
 import type { NewEventRow } from '../../events/log/types.js';
 import { badRequest } from '../../http/api-error.js';
-import type { EventRow } from '../../runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { inferSource } from '../../events/log/line-format.js';
 
 /** An append checked and rendered, waiting for its sequence number (given at commit). */

@@ -1,5 +1,5 @@
 import type { Space, Table } from '../engine/types.js';
-import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, TranscriptEntry } from '../../runtime/services.js';
+import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, TranscriptEntry } from '../../../shared/runtime-records.js';
 import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
 import type { QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
