@@ -90,6 +90,16 @@ export const BUILTIN_TOOLS: ToolDefinition[] = [
       return sessions.get(id);
     },
   },
+  {
+    name: 'sessions.compact',
+    description:
+      "Hands a session's transcript to a role as a summarising quest; the session continues from the summary: { session_id? (default: the event's session), role? (default: the daemon's compaction role) }.",
+    args: z
+      .object({ session_id: z.string().min(1).optional(), role: z.string().trim().min(1).max(200).optional() })
+      .strict(),
+    run: ({ session_id, role }, { services, event }) =>
+      services.sessions.compact!(orEvent(session_id, event.session_id, 'session_id'), { role }, event.id),
+  },
 ];
 
 export interface ToolRegistry {

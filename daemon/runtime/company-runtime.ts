@@ -27,6 +27,7 @@ import { createQuestsService } from './quests.js';
 import { runtimeRoutes } from './routes.js';
 import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
+import { createCompaction, type CompactionOptions } from './compaction.js';
 import { openRuntimeStores } from '../store/runtime/open.js';
 
 export interface RuntimeOptions {
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
   schedulerTimer?: SchedulerTimer;
   schedulePolicy?: Partial<DuePolicy>;
+  /** Issue 18: compaction as delegation (the daemon's --compaction-role); unset: a crossing only fires its event. */
+  compaction?: CompactionOptions;
   /** Problems worth a line in the daemon log (a failed schedule walk, a detector error). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
@@ -111,6 +114,10 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   });
   const sessions = createSessionsService(core);
+  core.compaction = createCompaction(core, options.compaction ?? {}, {
+    services: () => services!,
+    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
+  });
   services = {
     company: options.company,
     agents: createAgentsService(core),
