@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { resolveConfig } from '../../../daemon/daemon-options.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { createRuntimeTestApp, type RuntimeTestApp } from '../../helpers/runtime-app.js';
 
@@ -168,6 +169,23 @@ test('one crossing, one compaction: a sessions.compact rule and the daemon role 
   assert.is((await t.post(`/api/sessions/${session.id}/compact`, { role: '' })).status, 400);
   assert.is((await t.post(`/api/sessions/${session.id}/compact`, { nope: 1 })).status, 400);
   assert.is((await t.post('/api/sessions/ses_nope/compact', {})).status, 404);
+});
+
+test('the role comes from --compaction-role, else SVC_COMPACTION_ROLE; unset, compaction is off', () => {
+  const data = { data: '/tmp/svc-compaction-config' };
+  assert.is(resolveConfig(data, {}).compaction, undefined);
+  assert.equal(resolveConfig(data, { SVC_COMPACTION_ROLE: 'summarizer' }).compaction, { role: 'summarizer' });
+  assert.equal(
+    resolveConfig(
+      { ...data, compactionRole: 'editor' },
+      { SVC_COMPACTION_ROLE: 'x', SVC_COMPACTION_TIMEOUT_MS: '600000' },
+    ).compaction,
+    { role: 'editor', timeoutMs: 600_000 },
+  );
+  assert.throws(
+    () => resolveConfig(data, { SVC_COMPACTION_ROLE: 'r', SVC_COMPACTION_TIMEOUT_MS: 'soon' }),
+    /SVC_COMPACTION_TIMEOUT_MS/,
+  );
 });
 
 test.run();
