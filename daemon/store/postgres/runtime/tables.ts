@@ -1,4 +1,4 @@
-import type { ChannelRecord } from '../../../events/channels/channel-secrets.js';
+import type { ChannelRecord } from '../../runtime-types.js';
 import type { Agent, ConfiguredEvent, Quest } from '../../../../shared/runtime-records.js';
 import { prefixOf } from '../../../../shared/patterns.js';
 import type { QuestionRecord, RuntimeSessionRecord } from '../../runtime-types.js';
