@@ -97,8 +97,12 @@ export const BUILTIN_TOOLS: ToolDefinition[] = [
     args: z
       .object({ session_id: z.string().min(1).optional(), role: z.string().trim().min(1).max(200).optional() })
       .strict(),
-    run: ({ session_id, role }, { services, event }) =>
-      services.sessions.compact!(orEvent(session_id, event.session_id, 'session_id'), { role }, event.id),
+    // Answers without the transcript: the firing is kept for trace, and a transcript can be long.
+    run: async ({ session_id, role }, { services, event }) => {
+      const id = orEvent(session_id, event.session_id, 'session_id');
+      const { started, quest, session } = await services.sessions.compact!(id, { role }, event.id);
+      return { started, quest, compaction: session.compaction ?? null };
+    },
   },
 ];
 

@@ -1,8 +1,8 @@
 import { ErrorCode } from '../../shared/errors.js';
 import { conflicting, invalid, missing } from '../domain-error.js';
 import { endCompaction, handoffText, summaryOf } from './compaction-outcome.js';
-import { copy, nowIso, requireSession, type CompactionHooks, type RuntimeCore } from './core.js';
-import type { CompactAnswer, CompanyServices, Quest, SessionCompaction } from './services.js';
+import { copy, nowIso, requireSession, type CompactionHooks, type CompactStart, type RuntimeCore } from './core.js';
+import type { CompanyServices, Quest, SessionCompaction } from './services.js';
 
 /** How long a handed-off quest may take before a new compaction may replace it (docs/events.md). */
 export const DEFAULT_COMPACTION_TIMEOUT_MS = 3600_000;
@@ -14,7 +14,7 @@ export interface CompactionOptions {
 }
 
 type Deps = {
-  services: () => Pick<CompanyServices, 'messageTo' | 'sessions'>;
+  services: () => Pick<CompanyServices, 'messageTo'>;
   onProblem(message: string, fields: Record<string, unknown>): void;
 };
 
@@ -40,18 +40,11 @@ export function createCompaction(core: RuntimeCore, options: CompactionOptions, 
       await endCompaction(core, id, quest.id, summaryOf(quest), null);
   };
 
-  const start = async (id: string, role: string, caused_by: string | null): Promise<CompactAnswer> => {
+  const start = async (id: string, role: string, caused_by: string | null): Promise<CompactStart> => {
     await settle(id);
     if ((await requireSession(core, id)).status === 'stopped')
       throw conflicting(`Session ${id} is stopped.`, ErrorCode.sessionStopped);
-    const present = async (started: boolean, quest: Quest | null) => ({
-      started,
-      session: await deps
-        .services()
-        .sessions.get(id)
-        .then((s) => s!),
-      quest: quest && copy(quest),
-    });
+    const present = (started: boolean, quest: Quest | undefined) => ({ started, quest: quest ? copy(quest) : null });
     const now = core.clock.now();
     const quest_id = core.ids('qst');
     let pending: SessionCompaction | null = null;
@@ -78,7 +71,7 @@ export function createCompaction(core: RuntimeCore, options: CompactionOptions, 
       return { ...s, compaction };
     });
     if (!s) throw missing(`No session ${id} in this Company.`, ErrorCode.sessionNotFound);
-    if (pending) return present(false, (await quests.get((pending as SessionCompaction).quest_id)) ?? null);
+    if (pending) return present(false, await quests.get((pending as SessionCompaction).quest_id));
     try {
       if (!(await agents.get(role)) && (await agents.withRole(role)).length === 0)
         throw missing(`No agent has the id or role '${role}' in this Company.`, ErrorCode.noAgentForRecipient);
@@ -124,12 +117,12 @@ export function createCompaction(core: RuntimeCore, options: CompactionOptions, 
             }
           : s,
       );
-      return present(true, quest ?? null);
+      return present(true, quest);
     } catch (err) {
       // Nothing was handed off, or not all of it: the session stays as it was, its compaction failed.
       await quests.update(quest_id, (q) => (q.status === 'open' ? { ...q, status: 'failed' } : q)).catch(() => {});
       await endCompaction(core, id, quest_id, { error: String((err as Error)?.message ?? err) }, caused_by);
-      return present(false, (await quests.get(quest_id)) ?? null);
+      return present(false, await quests.get(quest_id));
     }
   };
 

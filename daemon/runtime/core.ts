@@ -2,6 +2,9 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { CompanyRef } from '../gateway/seam.js';
 import type { CompactAnswer, EmitInput, Emitted, Quest } from './services.js';
+
+/** What starting a compaction answers, before the session is added to it (sessions.compact). */
+export type CompactStart = Omit<CompactAnswer, 'session'>;
 import type { RuntimeStores } from '../store/runtime-types.js';
 import type { CauseReporter } from '../events/detectors/cause-reporter.js';
 import { missing } from '../domain-error.js';
@@ -32,7 +35,7 @@ export interface CompactionHooks {
   /** Ends a pending compaction whose quest ended while the session missed it (a crash between the two). Never throws. */
   settle(sessionId: string): Promise<void>;
   /** Starts one by hand (role: default the daemon's); answers the pending one when there is one. */
-  start(sessionId: string, role: string | undefined, caused_by: string | null | undefined): Promise<CompactAnswer>;
+  start(sessionId: string, role: string | undefined, caused_by: string | null | undefined): Promise<CompactStart>;
 }
 
 /**
