@@ -1,4 +1,3 @@
-import type { CompanyRef } from '../gateway/seam.js';
 import type {
   Agent,
   ConfiguredEvent,
@@ -21,6 +20,13 @@ export interface CompactAnswer {
   started: boolean;
   session: RuntimeSession;
   quest: Quest | null;
+}
+
+/** The Company a runtime serves (the gateway hands it over at the seam, gateway/seam.ts). */
+export interface CompanyRef {
+  id: string;
+  name: string;
+  owner_id: string;
 }
 
 // The record shapes are wire shapes in shared/; re-exported so daemon code keeps one import.
