@@ -44,6 +44,8 @@ export interface Config {
   mcpToolCallsPerMinute?: number;
   /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';
+  /** Issue 18: compaction as delegation (`--compaction-role` / SVC_COMPACTION_ROLE, SVC_COMPACTION_TIMEOUT_MS); unset: off. */
+  compaction?: { role: string; timeoutMs?: number };
   /** Issue 15: send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */
   smtpUrl?: string;
 }

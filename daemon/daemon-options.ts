@@ -26,6 +26,8 @@ export interface DaemonOptions {
    * instead and the starting command mints the invite through the operator API and prints it.
    */
   withholdInvite?: boolean;
+  /** Issue 18: compaction as delegation's role (else SVC_COMPACTION_ROLE); unset: off. */
+  compactionRole?: string;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -67,7 +69,17 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) }
       : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
+    ...compactionOf(options.compactionRole ?? env.SVC_COMPACTION_ROLE, env.SVC_COMPACTION_TIMEOUT_MS),
   });
+}
+
+/** `--compaction-role` / SVC_COMPACTION_ROLE (a role or an agent id) and SVC_COMPACTION_TIMEOUT_MS. */
+function compactionOf(role: string | undefined, timeout: string | undefined): { compaction?: Config['compaction'] } {
+  const name = role?.trim();
+  if (!name) return {};
+  if (name.length > 200) throw new Error('invalid --compaction-role: at most 200 characters');
+  const timeoutMs = positiveMs(timeout, 'SVC_COMPACTION_TIMEOUT_MS');
+  return { compaction: { role: name, ...(timeoutMs ? { timeoutMs } : {}) } };
 }
 
 export function splitList(value: string | undefined): string[] {

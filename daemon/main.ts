@@ -197,6 +197,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     defaultTier: flag('default-tier'),
     smtp: flag('smtp'),
     database: flag('database'),
+    compactionRole: flag('compaction-role'),
     allowedHosts: flag('allowed-hosts') === undefined ? undefined : splitList(flag('allowed-hosts')),
   }).catch((err) => {
     process.stderr.write(`svc daemon: ${(err as Error).message}\n`);

@@ -39,6 +39,42 @@ export interface RuntimeSession {
   context_budget?: number | null;
   context_used?: number;
   stopped_at?: string | null;
+  /** Issue 18: the latest compaction as delegation of this session, and the summary its context continues from. */
+  compaction?: SessionCompaction | null;
+  context_summary?: ContextSummary | null;
+}
+
+/**
+ * Where a session's compaction as delegation stands (docs/events.md): its transcript handed off as
+ * a quest to a role; `done` once the quest returned a summary, `failed` when it failed or returned
+ * none. A `pending` one past `expires_at` no longer blocks a new one.
+ */
+export interface SessionCompaction {
+  status: 'pending' | 'done' | 'failed';
+  role: string;
+  quest_id: string;
+  /** The role's agent that got the quest, and the session it got it in (null until handed off). */
+  agent_id: string | null;
+  worker_session_id: string | null;
+  /** The `context:budget:exceeded` event that started it (null when started by hand), and its `context:compaction:started`. */
+  crossing_event_id: string | null;
+  started_event_id: string | null;
+  /** How many messages were handed off (the transcript's first `messages`), and `context_used` then. */
+  messages: number;
+  context_used: number;
+  started_at: string;
+  expires_at: string;
+  finished_at: string | null;
+  error: string | null;
+}
+
+/** The summary a session continues from: its context is `text`, then the transcript from message `covers` on. */
+export interface ContextSummary {
+  text: string;
+  quest_id: string;
+  /** The transcript's first `covers` messages are summarised by `text`. */
+  covers: number;
+  at: string;
 }
 
 export type QuestStatus = 'open' | 'in_progress' | 'done' | 'failed';
@@ -52,6 +88,8 @@ export interface Quest {
   result: unknown;
   created_at: string;
   updated_at: string;
+  /** Issue 18: set on a compaction quest: the session whose transcript it summarises. */
+  compaction_of?: string | null;
 }
 
 export interface ToolCall {
@@ -179,6 +217,8 @@ export interface EmitInput {
   caused_by?: string | null;
   /** Default: `tool_call` when caused by another event, else `emitter`. Routes set `manual` and `webhook`. */
   source?: EventSource;
+  /** Issue 18: a repeat with this key within 24 h answers the first answer (`replayed`) and appends nothing. */
+  idempotency_key?: string | null;
 }
 
 export interface Emitted {
@@ -186,6 +226,8 @@ export interface Emitted {
   fired: Firing[];
   /** The configured events of its pattern that did not fire, with why. */
   not_fired?: NotFired[];
+  /** Set on the answer to a repeat of an `idempotency_key`: this is the first answer, nothing ran again. */
+  replayed?: boolean;
 }
 
 export interface TraceNode {

@@ -66,7 +66,7 @@ export const EMITTED_NAMES: Readonly<Record<string, readonly string[]>> = {
     'stopped',
     'first_execution_complete',
   ],
-  context: ['budget:exceeded'],
+  context: ['budget:exceeded', 'compaction:started', 'compaction:done', 'compaction:failed'],
   loop: ['detected'],
   guardrail: ['violation'],
   graph_guardrail: ['high_impact'],

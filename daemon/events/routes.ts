@@ -11,6 +11,7 @@ import { isSchedulePattern } from '../../shared/cron.js';
 import { MAX_LIMIT } from './log/index.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from './follow.js';
 import { streamEvents } from './stream.js';
+import { answerOnce } from './idempotent-route.js';
 
 const id = z.string().trim().min(1).max(200);
 const listQuery = z.object({
@@ -111,11 +112,7 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
         : await ev.emit({ ...validate(triggerByType, raw), source: 'manual' })),
     });
     // CONTRACT §8: a repeat within 24 h answers what the first call answered and fires nothing.
-    const key = ctx.get('Idempotency-Key');
-    if (!key || !ev.once) return void (ctx.body = await trigger());
-    const { answer, replayed } = await ev.once('trigger', key, raw, trigger);
-    if (replayed) ctx.set('Idempotent-Replayed', 'true');
-    ctx.body = answer;
+    ctx.body = await answerOnce(ctx, ev, 'trigger', raw, trigger);
   });
 
   const trace = async (eventId: string) => {

@@ -112,6 +112,15 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     return row;
   };
 
+  const emitNow = async (input: EmitInput): Promise<Emitted> => {
+    const body = parseInput(emitSchema, input);
+    const type = checkPattern(body.type);
+    const event = await append({ ...body, type });
+    const { fire, notFired } = considerConfigured(event, await configured.ofType(type), deps);
+    const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
+    return { event, fired, not_fired } satisfies Emitted;
+  };
+
   const service: Required<EventsService> & { retries: RetryWalker } = {
     retries,
     create: (input) => configured.create(input),
@@ -124,12 +133,12 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     occurrence: (id) => log.get(id),
     lastId: () => log.lastId(),
     async emit(input) {
-      const body = parseInput(emitSchema, input);
-      const type = checkPattern(body.type);
-      const event = await append({ ...body, type });
-      const { fire, notFired } = considerConfigured(event, await configured.ofType(type), deps);
-      const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
-      return { event, fired, not_fired } satisfies Emitted;
+      const { idempotency_key: key, ...request } = input;
+      if (key === undefined || key === null) return emitNow(request);
+      // The trigger route's contract for every emitter (CONTRACT §8): a repeat within the window
+      // answers the first answer and appends nothing, so an emitter retrying after a time-out is safe.
+      const { answer, replayed } = await once('emit', key, request, () => emitNow(request));
+      return replayed ? { ...answer, replayed: true } : answer;
     },
     async fire(configuredId, options = {}) {
       const cfg = await configured.get(configuredId);

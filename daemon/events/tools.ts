@@ -90,6 +90,20 @@ export const BUILTIN_TOOLS: ToolDefinition[] = [
       return sessions.get(id);
     },
   },
+  {
+    name: 'sessions.compact',
+    description:
+      "Hands a session's transcript to a role as a summarising quest; the session continues from the summary: { session_id? (default: the event's session), role? (default: the daemon's compaction role) }.",
+    args: z
+      .object({ session_id: z.string().min(1).optional(), role: z.string().trim().min(1).max(200).optional() })
+      .strict(),
+    // Answers without the transcript: the firing is kept for trace, and a transcript can be long.
+    run: async ({ session_id, role }, { services, event }) => {
+      const id = orEvent(session_id, event.session_id, 'session_id');
+      const { started, quest, session } = await services.sessions.compact!(id, { role }, event.id);
+      return { started, quest, compaction: session.compaction ?? null };
+    },
+  },
 ];
 
 export interface ToolRegistry {

@@ -29,6 +29,7 @@ import { runtimeRoutes } from './routes.js';
 import type { EmitInput } from './services.js';
 import type { OpenedRuntime } from './opened.js';
 import { createSessionsService } from './sessions.js';
+import { createCompaction, type CompactionOptions } from './compaction.js';
 import { openRuntimeStores } from '../store/runtime/open.js';
 
 export interface RuntimeOptions {
@@ -51,6 +52,8 @@ export interface RuntimeOptions {
   schedulePolicy?: Partial<DuePolicy>;
   /** Issue 18: the retry walker's timer (tests: a fake one that never fires; they call `retries.walk()`). */
   retryTimer?: SchedulerTimer;
+  /** Issue 18: compaction as delegation (the daemon's --compaction-role); unset: a crossing only fires its event. */
+  compaction?: CompactionOptions;
   /** Problems worth a line in the daemon log (a failed schedule walk, a detector error). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
@@ -104,6 +107,10 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     onRetryError: (err) => problem('retry walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
   });
   const sessions = createSessionsService(core);
+  core.compaction = createCompaction(core, options.compaction ?? {}, {
+    services: () => services!,
+    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
+  });
   services = {
     company: options.company,
     agents: createAgentsService(core),

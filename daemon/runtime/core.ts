@@ -1,7 +1,10 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { CompanyRef } from '../gateway/seam.js';
-import type { EmitInput, Emitted } from './services.js';
+import type { CompactAnswer, EmitInput, Emitted, Quest } from './services.js';
+
+/** What starting a compaction answers, before the session is added to it (sessions.compact). */
+export type CompactStart = Omit<CompactAnswer, 'session'>;
 import type { RuntimeStores } from '../store/runtime-types.js';
 import type { CauseReporter } from '../events/detectors/cause-reporter.js';
 import { missing } from '../domain-error.js';
@@ -17,6 +20,22 @@ export interface RuntimeCore {
   /** Issue 7: the detectors' cause reporter; the runtime reports agent output, tool calls and finished quests where they happen. */
   causes?: CauseReporter;
   onDetectorError?(err: unknown): void;
+  /** Issue 18: compaction as delegation (compaction.ts); set once the services exist. */
+  compaction?: CompactionHooks;
+}
+
+/** What the sessions and quests services call at the steps of compaction as delegation. */
+export interface CompactionHooks {
+  /** The daemon's compaction role; null: a crossing only fires its event. */
+  role: string | null;
+  /** A session crossed its context budget (`eventId`: its `context:budget:exceeded`). Never throws. */
+  crossed(sessionId: string, eventId: string): Promise<void>;
+  /** A quest reached done or failed: when it is a compaction quest, its session continues from it (or not). Never throws. */
+  questFinished(quest: Quest, caused_by: string | null | undefined): Promise<void>;
+  /** Ends a pending compaction whose quest ended while the session missed it (a crash between the two). Never throws. */
+  settle(sessionId: string): Promise<void>;
+  /** Starts one by hand (role: default the daemon's); answers the pending one when there is one. */
+  start(sessionId: string, role: string | undefined, caused_by: string | null | undefined): Promise<CompactStart>;
 }
 
 /**

@@ -79,7 +79,7 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
     scheduler,
     questions,
     routes(router) {
-      detectorRoutes(router, { core: o.core, causes: o.causes, questions });
+      detectorRoutes(router, { core: o.core, causes: o.causes, questions, events: o.services.events });
       channelRoutes(router, {
         channels: o.stores.channels,
         sealer: o.sealer,

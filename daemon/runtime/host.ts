@@ -12,7 +12,7 @@ export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids
   /** Test and issue-7 hooks passed to every runtime. */
   runtime?: Pick<
     RuntimeOptions,
-    'emitters' | 'matcher' | 'tools' | 'maxDepth' | 'schedulerTimer' | 'schedulePolicy' | 'retryTimer'
+    'emitters' | 'matcher' | 'tools' | 'maxDepth' | 'schedulerTimer' | 'schedulePolicy' | 'retryTimer' | 'compaction'
   >;
   /**
    * Seals webhook channel secrets (main.ts: the daemon's sealing key). Without one, a key made for
@@ -45,6 +45,7 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
       random: options.random ?? cryptoRandom,
       onProblem,
       schedulePolicy: options.config.scheduleMissed ? { missed: options.config.scheduleMissed } : undefined,
+      compaction: options.config.compaction,
       ...options.runtime,
     });
     for (const problem of runtime.recovery) options.log.warn('event log recovery', { company_id: company.id, problem });

@@ -106,6 +106,9 @@ export function createQuestsService(core: RuntimeCore): CompanyServices['quests'
       });
       const quest = orMissing(updated, 'quest', id);
       await emitQuestLifecycle(core, seen, quest, caused_by);
+      // A compaction quest that just ended: its session continues from the summary (or stays as it was).
+      if (seen.status !== quest.status && (quest.status === 'done' || quest.status === 'failed'))
+        await core.compaction?.questFinished(quest, caused_by);
       // Moved to done just now, without a result: agent:premature_completion (the reporter decides).
       if (seen.status !== 'done' && quest.status === 'done') {
         await reportCause(core, (c) =>

@@ -27,6 +27,9 @@ const sessionChange = z.object({
   status: z.literal('stopped').optional(),
 });
 
+/** Issue 18: compaction as delegation by hand; the role defaults to the daemon's --compaction-role. */
+export const compactBody = z.object({ role: z.string().trim().min(1).max(200).optional() }).strict();
+
 /**
  * Agents, sessions, quests and messages over REST (paths are full `/api/...` paths; the gateway
  * selected the Company). Thin wrappers over the services, so REST and MCP behave the same.
@@ -83,6 +86,10 @@ export function runtimeRoutes(router: Router, s: Services): void {
     '/api/sessions/:id/turns/complete',
     async (ctx) => void (ctx.body = { ok: true, session: await s.sessions.completeTurn(ctx.params.id!) }),
   );
+  router.post('/api/sessions/:id/compact', async (ctx) => {
+    const body = validate(compactBody, ctx.request.body ?? {});
+    ctx.body = { ok: true, ...(await s.sessions.compact(ctx.params.id!, body)) };
+  });
   router.post(
     '/api/sessions/:id/stop',
     async (ctx) => void (ctx.body = { ok: true, session: await s.sessions.stop(ctx.params.id!) }),

@@ -17,6 +17,13 @@ import type {
   TraceNode,
 } from '../../shared/runtime-records.js';
 
+/** What starting a compaction answers: `started` false when one is already pending for the session. */
+export interface CompactAnswer {
+  started: boolean;
+  session: RuntimeSession;
+  quest: Quest | null;
+}
+
 /** The Company a runtime serves (the gateway hands it over at the seam, gateway/seam.ts). */
 export interface CompanyRef {
   id: string;
@@ -113,6 +120,8 @@ export interface CompanyServices {
       change: { gateway_channel_id?: string | null; context_budget?: number | null; status?: 'stopped' },
       caused_by?: string | null,
     ): Promise<RuntimeSession>;
+    /** Issue 18: hands the transcript off as a quest to `role` (default: the daemon's compaction role). */
+    compact?(id: string, options?: { role?: string }, caused_by?: string | null): Promise<CompactAnswer>;
   };
   quests: {
     create(
@@ -135,7 +144,7 @@ export interface CompanyServices {
   };
   /** Sends a message to an agent id, or to a role (one of its agents is picked). */
   messageTo(
-    input: { to: string; text: string },
+    input: { to: string; text: string; from?: string },
     caused_by?: string | null,
   ): Promise<{ agent_id: string; session_id: string | null }>;
   events: EventsService;

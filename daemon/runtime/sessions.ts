@@ -128,13 +128,18 @@ export function createSessionsService(core: RuntimeCore): Sessions {
         }),
       );
       const s = orMissing(appended, 'session', id);
-      if (crossed)
-        await core.emit({
+      // A compaction whose quest ended while this session missed it (a crash) ends now.
+      if (s.compaction?.status === 'pending') await core.compaction?.settle(id);
+      if (crossed) {
+        const exceeded = await core.emit({
           type: 'context:budget:exceeded',
           ...about(s),
           content: { budget: s.context_budget, used: s.context_used },
           caused_by: options.caused_by,
         });
+        // After the event has fired its configured tool calls, as before: the platform path (when configured).
+        await core.compaction?.crossed(id, exceeded.event.id);
+      }
       // The agent's own output goes to the detectors (guardrail:violation, loop:detected); users' messages do not.
       if (!options.external && (await isAgentAuthor(core, s, String(entry.from))))
         await reportCause(core, (c) => c.reportOutput({ ...about(s), caused_by: options.caused_by }, text));
@@ -191,6 +196,11 @@ export function createSessionsService(core: RuntimeCore): Sessions {
       }
       if (change_.status === 'stopped') return service.stop(id, caused_by);
       return view(id);
+    },
+    async compact(id, options = {}, caused_by) {
+      if (!core.compaction) throw new Error('compaction is not wired in this runtime');
+      const answer = await core.compaction.start(id, options.role, caused_by);
+      return { ...answer, session: await view(id) };
     },
   };
   return service;

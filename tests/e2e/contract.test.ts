@@ -286,6 +286,10 @@ test('§7 events through the CLI (--json): create, trigger, trace, list, disable
     fired.fired.map((f: any) => [f.configured_event_id, f.tool, f.ok]),
     [[made.id, 'quests.create', true]],
   );
+  // --idempotency-key: a repeat prints the first answer and fires nothing (CONTRACT §8).
+  const keyed = ['events', 'trigger', 'session:quest_result', '--idempotency-key', 'cli-walk-1'];
+  const once = await svcJson(keyed);
+  assert.equal(await svcJson(keyed), once);
   const [trace, list, disabled] = await Promise.all([
     svcJson(['events', 'trace', fired.event.id]),
     svcJson(['events', 'list', '--type', 'session:quest_result']),
@@ -295,7 +299,7 @@ test('§7 events through the CLI (--json): create, trigger, trace, list, disable
   // Every list prints a bare array under --json (docs/cli.md).
   assert.equal(
     list.map((e: any) => e.id),
-    [fired.event.id],
+    [fired.event.id, once.event.id],
   );
   assert.is(disabled.status, 'paused');
   assert.is((await svcJson(['events', 'delete', made.id])).ok, true);

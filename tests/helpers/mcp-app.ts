@@ -68,12 +68,16 @@ export async function createMcpTestApp(options: TestAppOptions = {}): Promise<Mc
 let nextToolCallId = 1;
 
 /** Calls the `events` tool over /api/mcp: its structured answer, or `{ error }` with the tool error's text. */
-export async function callEventsTool(t: McpTestApp, args: Record<string, unknown>): Promise<any> {
+export const callEventsTool = (t: McpTestApp, args: Record<string, unknown>): Promise<any> =>
+  callMcpTool(t, 'events', args);
+
+/** Calls one tool over /api/mcp: its structured answer, or `{ error }` with the tool error's text. */
+export async function callMcpTool(t: McpTestApp, name: string, args: Record<string, unknown>): Promise<any> {
   const res = await t.mcp({
     jsonrpc: '2.0',
     id: nextToolCallId++,
     method: 'tools/call',
-    params: { name: 'events', arguments: args },
+    params: { name, arguments: args },
   });
   const r = res.body.result as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
   return r.isError ? { error: r.content[0]!.text } : r.structuredContent;

@@ -33,7 +33,7 @@ export function createRuntimeApi(
     const res = await t.request({
       method,
       url: qs ? `${path}?${qs}` : path,
-      headers: { 'content-type': 'application/json' },
+      headers: { ...recorded.headers, 'content-type': 'application/json' },
       payload: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
     if (res.status >= 400)

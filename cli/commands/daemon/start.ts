@@ -23,6 +23,8 @@ export interface StartOptions {
   database?: string;
   /** Host names to answer besides loopback's (DNS-rebinding defence); comma-separated on the command line. */
   allowedHosts?: string;
+  /** Issue 18: the role a session's transcript is handed to when it crosses its context budget (else $SVC_COMPACTION_ROLE). */
+  compactionRole?: string;
   /** Internal (the background start passes it to its child): the banner carries no invite code. */
   withholdInvite?: boolean;
   /** How long a background start waits for /healthz. */
@@ -42,6 +44,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
         smtp: opts.smtp,
         database: opts.database,
         withholdInvite: opts.withholdInvite,
+        compactionRole: opts.compactionRole,
         allowedHosts:
           opts.allowedHosts === undefined
             ? undefined
@@ -76,6 +79,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
   if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
+  if (opts.compactionRole !== undefined) args.push('--compaction-role', opts.compactionRole);
   // URLs that may carry a password go to the child in its environment, not its argv (`ps` shows argv).
   const env = {
     ...ctx.env,
@@ -163,6 +167,10 @@ export function startCommand(makeCtx: ContextFactory): Command {
       '--allowed-hosts <names>',
       'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)',
     )
+    .option(
+      '--compaction-role <role>',
+      'hand a session that crosses its context budget to this role as a summarising quest (default $SVC_COMPACTION_ROLE; unset: off)',
+    )
     .addOption(new Option('--withhold-invite').hideHelp());
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
@@ -176,6 +184,7 @@ export function startCommand(makeCtx: ContextFactory): Command {
         database: flags.database,
         withholdInvite: Boolean(flags.withholdInvite),
         allowedHosts: flags.allowedHosts,
+        compactionRole: flags.compactionRole,
         timeoutMs: 15000,
       },
       ctx,

@@ -15,7 +15,8 @@ export async function runtimeApi(ctx: CliContext, company?: string) {
   return {
     get: <T>(path: string, query?: Record<string, string | number | boolean | undefined>, signal?: AbortSignal) =>
       api.get<T>(path, { query, headers, signal }),
-    post: <T>(path: string, body?: unknown) => api.post<T>(path, body, { headers }),
+    post: <T>(path: string, body?: unknown, extra?: Record<string, string>) =>
+      api.post<T>(path, body, { headers: { ...headers, ...extra } }),
     delete: <T>(path: string) => api.delete<T>(path, { headers }),
   };
 }

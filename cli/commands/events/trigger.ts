@@ -12,6 +12,7 @@ export interface TriggerOptions {
   agent?: string;
   session?: string;
   quest?: string;
+  idempotencyKey?: string;
 }
 
 /**
@@ -28,8 +29,14 @@ export async function runTrigger(target: string, opts: TriggerOptions, ctx: CliC
     if (!parsed.ok) throw new UsageError(parsed.message);
     body = { type: target, agent_id: opts.agent, session_id: opts.session, quest_id: opts.quest, content };
   }
+  const key = opts.idempotencyKey;
+  // The daemon's rule (CONTRACT §8), checked here first so a typo is a usage error, not a round trip.
+  if (key !== undefined && !/^[\x21-\x7e]{1,200}$/.test(key))
+    throw new UsageError('--idempotency-key: 1-200 printable characters (letters, digits, punctuation), no spaces.');
   const api = await runtimeApi(ctx, opts.company);
-  const res = await api.post<{ ok: true } & Emitted>('/api/events/trigger', body);
+  // A repeat with the same key within 24 h is answered with the first answer and fires nothing.
+  const headers = key === undefined ? undefined : { 'idempotency-key': key };
+  const res = await api.post<{ ok: true } & Emitted>('/api/events/trigger', body, headers);
   if (ctx.json) return ctx.printJson(res);
   ctx.out(formatEvent(ctx, res.event));
   if (res.fired.length === 0) ctx.out('  nothing fired');
@@ -45,6 +52,10 @@ export function triggerCommand(makeCtx: ContextFactory): Command {
     .option('--content <json>', 'the event content, as JSON')
     .option('--agent <id>', 'the agent the event is about')
     .option('--session <id>', 'the session the event is about')
-    .option('--quest <id>', 'the quest the event is about');
+    .option('--quest <id>', 'the quest the event is about')
+    .option(
+      '--idempotency-key <key>',
+      'send it as Idempotency-Key: a repeat within 24 h prints the first answer and fires nothing',
+    );
   return action(cmd, makeCtx, (ctx, flags, target: string) => runTrigger(target, flags, ctx));
 }

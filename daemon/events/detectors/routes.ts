@@ -2,7 +2,8 @@ import type { Router } from '@koa/router';
 import { z } from 'zod';
 import { validate } from '../../http/validate.js';
 import { requireAgent, requireSession, type RuntimeCore } from '../../runtime/core.js';
-import type { Emitted } from '../../runtime/services.js';
+import type { Emitted, EventsService } from '../../runtime/services.js';
+import { answerOnce } from '../idempotent-route.js';
 import type { CauseReporter } from './cause-reporter.js';
 import type { QuestionDesk } from './questions.js';
 
@@ -71,12 +72,17 @@ const questionQuery = z.object({
  */
 export function detectorRoutes(
   router: Router,
-  deps: { core: RuntimeCore; causes: CauseReporter; questions: QuestionDesk },
+  deps: { core: RuntimeCore; causes: CauseReporter; questions: QuestionDesk; events: Pick<EventsService, 'once'> },
 ): void {
-  const { core, causes, questions } = deps;
+  const { core, causes, questions, events } = deps;
 
   router.post('/api/detectors/report', async (ctx) => {
     const body = validate(reportBody, ctx.request.body);
+    // An agent's harness that retries a report after a time-out must not emit its events twice.
+    ctx.body = await answerOnce(ctx, events, 'report', body, () => report(body));
+  });
+
+  const report = async (body: z.infer<typeof reportBody>) => {
     await requireAgent(core, body.agent_id);
     if (body.session_id) await requireSession(core, body.session_id);
     const where = {
@@ -111,16 +117,18 @@ export function detectorRoutes(
         emitted = [await causes.reportIdea(where, { text: body.text })];
         break;
     }
-    ctx.body = { ok: true, emitted: emitted.filter((e): e is Emitted => e !== null) };
-  });
+    return { ok: true, emitted: emitted.filter((e): e is Emitted => e !== null) };
+  };
 
   router.post('/api/questions', async (ctx) => {
     const body = validate(askBody, ctx.request.body);
     await requireAgent(core, body.agent_id); // the runtime's 404 codes (agent_not_found, session_not_found)
     if (body.session_id) await requireSession(core, body.session_id);
-    const asked = await questions.ask({ ...body, question: (body.question ?? body.text)! });
     ctx.status = 201;
-    ctx.body = { ok: true, question: asked.question, event: asked.emitted.event, fired: asked.emitted.fired };
+    ctx.body = await answerOnce(ctx, events, 'ask', body, async () => {
+      const asked = await questions.ask({ ...body, question: (body.question ?? body.text)! });
+      return { ok: true, question: asked.question, event: asked.emitted.event, fired: asked.emitted.fired };
+    });
   });
   router.get(
     '/api/questions',

@@ -4,8 +4,15 @@ import { defineTool } from './types.js';
 import { orMissing } from '../../runtime/core.js';
 
 const input = z.object({
-  action: z.enum(['list', 'get', 'create', 'stop']),
-  id: z.string().min(1).optional().describe('get, stop: the session.'),
+  action: z.enum(['list', 'get', 'create', 'stop', 'compact']),
+  id: z.string().min(1).optional().describe('get, stop, compact: the session.'),
+  role: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("compact: the role (or agent id) to hand the transcript to; default: the daemon's compaction role."),
   agent_id: z.string().min(1).optional().describe('create: the agent (required); list: filter.'),
   gateway_channel_id: z.string().min(1).max(200).optional().describe('create: the channel the session talks on.'),
   context_budget: z
@@ -23,7 +30,7 @@ export const sessionsTool = defineTool({
   name: 'sessions',
   title: 'Agent sessions',
   description:
-    'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?, context_budget?}, stop {id}.',
+    'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?, context_budget?}, stop {id}, compact {id, role?} (hands the transcript to a role as a summarising quest; the session continues from the summary the quest returns as its result).',
   input,
   run: async (args, ctx) => {
     const sessions = (await ctx.services()).sessions;
@@ -46,6 +53,10 @@ export const sessionsTool = defineTool({
           ...(a.context_budget !== undefined ? { context_budget: a.context_budget } : {}),
         };
         return { ok: true, session: await sessions.create(input) };
+      }
+      case 'compact': {
+        const a = requireFields(args, 'compact', 'id');
+        return { ok: true, ...(await sessions.compact!(a.id, { role: a.role })) };
       }
       case 'stop': {
         const a = requireFields(args, 'stop', 'id');

@@ -103,6 +103,26 @@ test('trigger a pattern or a configured id; what fired is listed', async () => {
   assert.instance(await runTrigger('idea.tagged', { company: 'acme' }, cli.ctx).catch((e) => e), UsageError);
 });
 
+test('trigger --idempotency-key sends the header; a repeat prints the first answer and fires nothing', async () => {
+  const { t, cli, calls } = await setup();
+  await t.services.events.create({
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }],
+  });
+  await runTrigger('loop:detected', { company: 'acme', idempotencyKey: 'deploy-1' }, cli.ctx);
+  const first = cli.stdout();
+  await runTrigger('loop:detected', { company: 'acme', idempotencyKey: 'deploy-1' }, cli.ctx);
+  assert.is(cli.stdout(), first + first);
+  assert.is(calls.at(-1)!.headers['idempotency-key'], 'deploy-1');
+  assert.is((await t.services.quests.list()).length, 1);
+  assert.is((await t.services.events.list({ event_type: 'loop:detected' })).events.length, 1);
+  const bad = await runTrigger('loop:detected', { company: 'acme', idempotencyKey: 'has space' }, cli.ctx).catch(
+    (e) => e,
+  );
+  assert.instance(bad, UsageError);
+  assert.match(bad.message, /--idempotency-key/);
+});
+
 test('trace prints the causation tree', async () => {
   const { t, cli } = await setup();
   await t.services.agents.create({ name: 'A', role: 'ops' });

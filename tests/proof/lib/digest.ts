@@ -52,7 +52,9 @@ function recordsOf(text: string): string[] {
         loose.push(line);
         continue;
       }
-      const ops = (Array.isArray(value) ? value : [value]) as Op[];
+      // A journal line is `{ seq, changes: [ops] }` (store/journal/entry-format.ts); older ones an op or an array.
+      const changes = (value as { changes?: unknown })?.changes;
+      const ops = (Array.isArray(value) ? value : Array.isArray(changes) ? changes : [value]) as Op[];
       if (!ops.every((o) => o && typeof o === 'object' && typeof o.table === 'string')) {
         loose.push(stable(value));
         continue;
@@ -60,7 +62,7 @@ function recordsOf(text: string): string[] {
       for (const o of ops) {
         if (COUNTER_TABLES.has(o.table) || (o.table === 'meta' && String(o.id).startsWith('sweep:'))) continue;
         const key = `${o.table}\u0000${o.id}`;
-        if (o.op === 'delete') rows.delete(key);
+        if (o.op === 'delete' || o.op === 'remove') rows.delete(key);
         else rows.set(key, `${o.table}:${stable(o.record)}`);
       }
     }
