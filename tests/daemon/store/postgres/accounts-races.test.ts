@@ -46,7 +46,7 @@ if (cluster) {
   });
   /** `count` calls spread over both daemons, all in flight at once. */
   const onEither = <T>(count: number, run: (s: Stores, i: number) => Promise<T>) =>
-    Promise.all(Array.from({ length: count }, (_, i) => run(pair[i % 2]!, i)));
+    Promise.all(Array.from({ length: count }, (_, i) => run(pair[i % 2] as Stores, i)));
 
   test('one login code, 20 consumers over two daemons by code and by link: exactly one wins', async () => {
     await pair[0].codes.issue(code('c1', 'race@example.com'));
@@ -100,7 +100,7 @@ if (cluster) {
     );
     assert.equal(spent.filter(Boolean), [winner]);
     const plain = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => pair[i % 2]!.users.create(user(`p${i}`, 'plain@example.com'))),
+      Array.from({ length: 10 }, (_, i) => (pair[i % 2] as Stores).users.create(user(`p${i}`, 'plain@example.com'))),
     );
     assert.is(plain.filter((r) => r.status === 'fulfilled').length, 1);
     assert.ok(plain.every((r) => r.status === 'fulfilled' || r.reason instanceof StoreConflict));
@@ -123,6 +123,20 @@ if (cluster) {
     assert.ok(kept);
     for (const { key } of keys)
       assert.is((await pair[1].keys.findAccountKeyByHash(key.hash))?.id, key.id === kept.id ? kept.id : undefined);
+  });
+
+  test('a NUL or a backslash typed into a name is kept exactly, and lookups on it still work', async () => {
+    await pair[0].users.create(user('u_nul', 'nul@example.com'));
+    await pair[0].users.update('u_nul', (u) => {
+      u.display_name = 'A\u0000B\\0';
+    });
+    assert.is((await pair[1].users.findById('u_nul'))?.display_name, 'A\u0000B\\0');
+    await pair[0].companies.create({ id: 'co_nul', owner_id: 'u\u0000x', name: 'N\u0000', created_at: T });
+    assert.equal(
+      (await pair[1].companies.listByOwner('u\u0000x')).map((c) => c.name),
+      ['N\u0000'],
+    );
+    assert.equal(await pair[1].companies.listByOwner('u\\0x'), [], 'an escaped look-alike is another owner');
   });
 
   test.run();
