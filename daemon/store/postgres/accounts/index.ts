@@ -19,6 +19,11 @@ import { createPostgresInviteStore, createPostgresUserStore } from './users.js';
  * open: close the `Database` itself once every user of the pool is done.
  */
 export async function openPostgresAccountStores(pool: pg.Pool, deps: StoreDeps): Promise<Stores> {
+  // A clear line at start rather than "relation svc_users does not exist" on the first request.
+  const { rows } = await pool.query<{ ok: boolean }>(
+    `SELECT to_regclass('svc_schema_migrations') IS NOT NULL AND to_regclass('svc_users') IS NOT NULL AS ok`,
+  );
+  if (!rows[0]?.ok) throw new Error('the database has no account tables yet (migration 2): run the migrations first');
   return {
     users: createPostgresUserStore(pool),
     invites: createPostgresInviteStore(pool),

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPostgresAccountStores } from '../../../../daemon/store/postgres/accounts/index.js';
+import { openDatabase } from '../../../../daemon/store/postgres/connect.js';
 import { StoreConflict, type CodeRecord, type Stores, type UserRecord } from '../../../../daemon/store/types.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
@@ -137,6 +138,16 @@ if (cluster) {
       ['N\u0000'],
     );
     assert.equal(await pair[1].companies.listByOwner('u\\0x'), [], 'an escaped look-alike is another owner');
+  });
+
+  test('stores opened on a database without the account tables say so in one line', async () => {
+    const db = await openDatabase(await (await cluster()).createDatabase());
+    try {
+      const err = await openPostgresAccountStores(db.pool, storeDepsFor(new FakeClock())).catch((e: Error) => e);
+      assert.match((err as Error).message, /^the database has no account tables yet \(migration 2\)/);
+    } finally {
+      await db.close();
+    }
   });
 
   test.run();
