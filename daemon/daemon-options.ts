@@ -3,6 +3,8 @@ import { TIERS, type Tier } from '../shared/wire.js';
 import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import type { LineOutput } from './logger.js';
 import { checkSmtpUrl } from './smtp-mailer.js';
+import { checkDatabaseUrl } from './store/postgres/connect.js';
+import { openPostgresAccounts } from './store/postgres/team-stores.js';
 
 /**
  * The daemon's flags and environment → Config: the only place the daemon reads the environment.
@@ -16,7 +18,7 @@ export interface DaemonOptions {
   publicUrl?: string;
   /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
   smtp?: string;
-  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
+  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL): daemon/daemon-storage.ts. */
   database?: string;
   /** Host names to answer besides loopback's (see http/host-guard.ts); SVC_ALLOWED_HOSTS when unset. */
   allowedHosts?: string[];
@@ -38,12 +40,15 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
   const tier = options.defaultTier ?? 'trial';
   if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
-  if (options.database || env.SVC_DATABASE_URL) {
-    // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
-    // one deployment into as many as there are daemons.
-    throw new Error(
-      'team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder',
-    );
+  const databaseUrl = options.database || env.SVC_DATABASE_URL || undefined;
+  if (databaseUrl) {
+    checkDatabaseUrl(databaseUrl);
+    // Honest refusal: keeping some records in the data folder while the user asked for PostgreSQL
+    // would split one deployment into as many as there are daemons.
+    if (!openPostgresAccounts)
+      throw new Error(
+        'team mode is not complete yet: the account stores are not on PostgreSQL in this build (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder',
+      );
   }
   const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
   if (smtpUrl) checkSmtpUrl(smtpUrl);
@@ -67,6 +72,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) }
       : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
   });
 }
 

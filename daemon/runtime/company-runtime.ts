@@ -6,7 +6,6 @@ import type { IdGenerator } from '../ids.js';
 import { tenantOf, type CompanyRef, type CompanyRuntime } from '../gateway/seam.js';
 import { defaultEmitters, type EmitterRegistry } from '../events/emitters.js';
 import { DEFAULT_MAX_DEPTH } from '../events/dispatch.js';
-import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
 import type { MatcherHook } from '../events/matchers.js';
 import { createMatcherEngine } from '../events/detectors/matcher-engine.js';
 import { createCauseReporter } from '../events/detectors/cause-reporter.js';
@@ -27,13 +26,13 @@ import { createQuestsService } from './quests.js';
 import { runtimeRoutes } from './routes.js';
 import type { CompanyServices, EmitInput, EventsService } from './services.js';
 import { createSessionsService } from './sessions.js';
-import { openRuntimeStores } from '../store/runtime/open.js';
+import { openRuntimeStorage, type RuntimeStorage } from './runtime-storage.js';
 
 export interface RuntimeOptions {
   company: CompanyRef;
-  /** The Company's data folder (companyDataDir); unused with memory storage. */
+  /** The Company's data folder (companyDataDir); used by file storage only. */
   dir: string;
-  storage: 'memory' | 'file';
+  storage: RuntimeStorage;
   clock: Clock;
   ids: IdGenerator;
   emitters?: EmitterRegistry;
@@ -70,20 +69,8 @@ export interface OpenedRuntime extends CompanyRuntime {
 
 /** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
-  const opened = await openRuntimeStores(options.storage, options.dir, {
-    now: () => new Date(options.clock.now()).toISOString(),
-  });
-  const stores = opened.stores;
-  let log;
-  try {
-    log =
-      options.storage === 'file'
-        ? await openEventLog(options.dir, { clock: options.clock })
-        : createMemoryEventLog({ clock: options.clock });
-  } catch (err) {
-    await stores.close();
-    throw err;
-  }
+  const opened = await openRuntimeStorage(options.storage, options.company.id, options.dir, options.clock);
+  const { stores, log } = opened;
   let services: OpenedRuntime['services'] | undefined;
   const problem = options.onProblem ?? (() => {});
   const company_id = options.company.id;
@@ -110,6 +97,14 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     services: () => services!,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   });
+  // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
+  try {
+    await opened.watch?.((lastId) => events.wakeListeners(lastId));
+  } catch (err) {
+    await log.close();
+    await stores.close();
+    throw err;
+  }
   const sessions = createSessionsService(core);
   services = {
     company: options.company,
@@ -147,7 +142,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     services,
     scheduler: emitters.scheduler,
     questions: emitters.questions,
-    recovery: log.recovery,
+    recovery: opened.recovery,
     storeNotes: opened.notes,
     // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
     handle: (ctx: Context) => {
