@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dataFiles } from '../shared/paths.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { loadSecrets, type Secrets } from './data-dir.js';
@@ -59,6 +62,7 @@ async function openTeamStorage(url: string, config: Config, deps: StorageDeps): 
     const accounts = await openAccounts(db.pool, { ...deps, sealer, outboxMax: config.outboxMax });
     // Limits count across daemons (10 failed logins over two daemons lock the account).
     const stores: Stores = { ...accounts, limits: createPostgresLimitStore(db.pool) };
+    keepOperatorToken(config.dataDir, secrets.operatorToken);
     return {
       secrets,
       stores,
@@ -76,4 +80,13 @@ async function openTeamStorage(url: string, config: Config, deps: StorageDeps): 
     await db.close();
     throw err;
   }
+}
+
+/**
+ * The operator token also goes into this daemon's data folder (0600, in a 0700 folder, rewritten at
+ * every start so a rotation reaches it), so `svc mail` and `svc admin` on the daemon's machine find
+ * it as they do for a local daemon. That machine already holds the database URL, which is more.
+ */
+function keepOperatorToken(dataDir: string, token: string): void {
+  writeFileSync(join(dataDir, dataFiles.operatorToken), `${token}\n`, { mode: 0o600 });
 }
