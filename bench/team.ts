@@ -1,0 +1,75 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { testPostgres } from '../tests/helpers/postgres.js';
+import { startServer, type BenchEnv, type Started } from './harness.js';
+import { load, type LoadOptions } from './load.js';
+
+/**
+ * Team-mode benchmarks' plumbing: a PostgreSQL database on a throwaway cluster (the tests' own,
+ * with fsync ON here: appends are measured durable, as on the JSON store), daemons started on it
+ * or on a data folder, and a BenchEnv per daemon so the usual set-up helpers work against each.
+ */
+export interface BenchDaemon extends Started {
+  env: BenchEnv;
+}
+
+export async function benchDatabase(): Promise<string> {
+  process.env.SVC_TEST_PG_DURABLE = '1';
+  const cluster = testPostgres();
+  if (!cluster) throw new Error('PostgreSQL is not installed: the team-mode cases need it');
+  return (await cluster()).createDatabase();
+}
+
+/** A daemon on `database` (or on its own data folder without one), tier company for every user. */
+export async function startBenchDaemon(env: BenchEnv, database?: string): Promise<BenchDaemon> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-team-'));
+  const args = ['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, '--default-tier', 'company'];
+  const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  const started = await startServer(
+    cli,
+    [...args, ...(database ? ['--database', database] : [])],
+    join(dataDir, 'log'),
+  );
+  const operatorToken = readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
+  const own: BenchEnv = {
+    ...env,
+    daemon: { url: started.url, dataDir, operatorToken },
+    async call(method, path, body, headers) {
+      const res = await fetch(started.url + path, {
+        method,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+  return { ...started, env: own };
+}
+
+export interface Load {
+  urls: string[];
+  options: LoadOptions;
+}
+
+/**
+ * Two set-ups measured in alternating slices (as compare.ts does for the baseline): `a` then `b`,
+ * `rounds` times; a set-up with several URLs drives them at once, the connections split between
+ * them, and counts the sum. Returns the pair whose ratio b/a is the median.
+ */
+export async function alternate(env: BenchEnv, a: Load, b: Load, rounds = 3): Promise<{ a: number; b: number }> {
+  const slice = Math.max(1, env.duration / rounds);
+  const run = async (l: Load) => {
+    const connections = Math.max(1, Math.floor(env.connections / l.urls.length));
+    const results = await Promise.all(
+      l.urls.map((url) => load(url, env, { ...l.options, duration: slice, connections })),
+    );
+    return results.reduce((sum, r) => sum + r.rps, 0);
+  };
+  const pairs: Array<{ a: number; b: number }> = [];
+  for (let i = 0; i < rounds; i++) pairs.push({ a: await run(a), b: await run(b) });
+  pairs.sort((x, y) => x.b / x.a - y.b / y.a);
+  return pairs[Math.floor(rounds / 2)]!;
+}
