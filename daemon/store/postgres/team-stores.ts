@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { StoreDeps } from '../index.js';
 import type { Stores } from '../types.js';
+import { openPostgresAccountStores } from './accounts/index.js';
 
 /**
  * The one place where team mode takes its account stores (users, invites, sessions, codes,
@@ -10,7 +11,7 @@ import type { Stores } from '../types.js';
 export type OpenAccountStores = (pool: pg.Pool, deps: StoreDeps) => Promise<Stores>;
 
 /**
- * Null while the account stores are not on PostgreSQL yet: team mode is then refused at start
+ * Set only when every account store is on PostgreSQL: without it team mode is refused at start
  * (daemon-options.ts), never run with accounts in a data folder beside shared runtime tables.
  */
-export const openPostgresAccounts: OpenAccountStores | null = null;
+export const openPostgresAccounts: OpenAccountStores | null = openPostgresAccountStores;
