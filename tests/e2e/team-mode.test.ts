@@ -67,7 +67,7 @@ if (team) {
   });
 
   test('a follower on B (SSE) sees an event appended through A; fan-out runs once per event', async () => {
-    const cfg = { type: 'team:fanout', tool_calls: [{ tool: 'quests.create', args: { title: 'fanned out' } }] };
+    const cfg = { type: 'session:quest_end', tool_calls: [{ tool: 'quests.create', args: { title: 'fanned out' } }] };
     expectStatus(await B.call('/api/events', { headers: owner.tenant, body: cfg }), 201, 'configured event');
     const stream = await fetch(`${B.url}/api/events/stream`, { headers: owner.tenant });
     const reader = stream.body!.getReader();
@@ -78,7 +78,7 @@ if (team) {
         return pattern.test(text) ? true : undefined;
       });
     await readUntil(/^retry:/m); // B is subscribed now
-    const fired = expectStatus(await trigger(A, 'team:fanout'), 200, 'trigger').body;
+    const fired = expectStatus(await trigger(A, 'session:quest_end'), 200, 'trigger').body;
     assert.is(fired.fired.length, 1);
     await readUntil(new RegExp(`^id: ${fired.event.id}$`, 'm'));
     await reader.cancel();
