@@ -57,7 +57,8 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     port,
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...publicUrlOf(options.publicUrl ?? env.SVC_PUBLIC_URL),
+    trustProxy: trustProxyOf(env.SVC_TRUST_PROXY),
     allowedHosts: options.allowedHosts ?? splitList(env.SVC_ALLOWED_HOSTS),
     timeouts: {
       headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
@@ -89,6 +90,31 @@ function positiveMs(value: string | undefined, name: string): number | undefined
   if (!Number.isInteger(ms) || ms < 100)
     throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
   return ms;
+}
+
+/** SVC_PUBLIC_URL: where users reach the deployment (behind a reverse proxy): links in e-mails point there. */
+function publicUrlOf(value: string | undefined): { publicUrl?: string } {
+  if (!value) return {};
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`invalid SVC_PUBLIC_URL ${value}: use an http(s) URL, e.g. https://svc.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`invalid SVC_PUBLIC_URL ${value}: use an http(s) URL, e.g. https://svc.example.com`);
+  return { publicUrl: url.origin };
+}
+
+/**
+ * SVC_TRUST_PROXY=1 behind a reverse proxy: the client address is the last X-Forwarded-For entry
+ * (the one the proxy added; app.ts), so per-address limits count users, not the proxy. Off by
+ * default: without a proxy that header is the caller's to forge.
+ */
+function trustProxyOf(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`invalid SVC_TRUST_PROXY ${value}: use 1 behind a reverse proxy, else leave it unset`);
 }
 
 function perMinuteOf(value: string): number {
