@@ -1,5 +1,5 @@
 import type { BenchCase, BenchRow } from '../harness.js';
-import { alternate, benchDatabase, startBenchDaemon, type BenchDaemon } from '../team.js';
+import { alternate, benchDatabase, clusterPids, startBenchDaemon, type Alternated, type BenchDaemon } from '../team.js';
 import { createWalletSecretKey } from '../wallet-key.js';
 import { loginBenchUser } from './30-me.js';
 
@@ -22,15 +22,19 @@ const teamMode: BenchCase = {
         startBenchDaemon(env, database),
       ]);
       daemons.push(json, a, b);
+      // CPU counted per set-up: the JSON daemon alone; a PostgreSQL daemon with the database's processes.
+      const cpuJson = () => [json.child.pid!];
+      const cpuA = () => [a.child.pid!, ...clusterPids(database)];
+      const cpuAB = () => [a.child.pid!, b.child.pid!, ...clusterPids(database)];
       const rows: BenchRow[] = [];
       const meJson = await loginBenchUser(json.env, 'bench-team@example.com', 'a benchmark password');
       const mePg = await loginBenchUser(a.env, 'bench-team@example.com', 'a benchmark password');
       const me = await alternate(
         env,
-        { urls: [`${json.url}/api/me`], options: { headers: { authorization: `Bearer ${meJson}` } } },
-        { urls: [`${a.url}/api/me`], options: { headers: { authorization: `Bearer ${mePg}` } } },
+        { urls: [`${json.url}/api/me`], options: { headers: { authorization: `Bearer ${meJson}` } }, pids: cpuJson },
+        { urls: [`${a.url}/api/me`], options: { headers: { authorization: `Bearer ${mePg}` } }, pids: cpuA },
       );
-      rows.push(row('GET /api/me on PostgreSQL', me.b, me.a, 'JSON store', '>= 0.5'));
+      rows.push(row('GET /api/me on PostgreSQL', me, 'JSON store', '>= 0.5'));
 
       const [skJson, skPg] = await Promise.all([
         createWalletSecretKey(json.env, 'Bench Co'),
@@ -39,18 +43,18 @@ const teamMode: BenchCase = {
       const post = (sk: string) => ({ method: 'POST' as const, headers: { authorization: `Bearer ${sk}` } });
       const validate = await alternate(
         env,
-        { urls: [`${json.url}/api/mcp/validate`], options: post(skJson) },
-        { urls: [`${a.url}/api/mcp/validate`], options: post(skPg) },
+        { urls: [`${json.url}/api/mcp/validate`], options: post(skJson), pids: cpuJson },
+        { urls: [`${a.url}/api/mcp/validate`], options: post(skPg), pids: cpuA },
       );
-      rows.push(row('POST /api/mcp/validate on PostgreSQL', validate.b, validate.a, 'JSON store', '>= 0.5'));
+      rows.push(row('POST /api/mcp/validate on PostgreSQL', validate, 'JSON store', '>= 0.5'));
 
       const append = { ...post(skPg), body: { type: 'bench:append', content: { text: 'one durable event' } } };
       const appends = await alternate(
         env,
-        { urls: [`${a.url}/api/events/trigger`], options: append },
-        { urls: [`${a.url}/api/events/trigger`, `${b.url}/api/events/trigger`], options: append },
+        { urls: [`${a.url}/api/events/trigger`], options: append, pids: cpuA },
+        { urls: [`${a.url}/api/events/trigger`, `${b.url}/api/events/trigger`], options: append, pids: cpuAB },
       );
-      rows.push(row('durable appends (HTTP), 2 daemons, 1 database', appends.b, appends.a, '1 daemon', '>= 0.8'));
+      rows.push(row('durable appends (HTTP), 2 daemons, 1 database', appends, '1 daemon', '>= 0.8'));
       return rows;
     } finally {
       await Promise.all(daemons.map((d) => d.stop()));
@@ -59,11 +63,12 @@ const teamMode: BenchCase = {
 };
 export default teamMode;
 
-const row = (name: string, value: number, baseline: number, baselineName: string, target: string): BenchRow => ({
+const row = (name: string, m: Alternated, baselineName: string, target: string): BenchRow => ({
   name,
-  value,
+  value: m.b,
   unit: 'req/s',
-  baseline,
+  baseline: m.a,
   baselineName,
+  ...(m.cpuRatio !== undefined ? { cpuRatio: m.cpuRatio } : {}),
   target,
 });
