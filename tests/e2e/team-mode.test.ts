@@ -82,6 +82,16 @@ if (team) {
     assert.is(fired.fired.length, 1);
     await readUntil(new RegExp(`^id: ${fired.event.id}$`, 'm'));
     await reader.cancel();
+    // A long-poll on B waiting past that event is answered by the next append through A.
+    const waiting = B.call(`/api/events?since_id=${fired.event.id}&wait=60`, {
+      headers: owner.tenant,
+      timeoutMs: 90_000,
+    });
+    const next = expectStatus(await trigger(A, 'team:next'), 200, 'next').body.event;
+    assert.equal(
+      (await waiting).body.events.map((e: { id: string }) => e.id),
+      [next.id],
+    );
     const quests = (await B.call('/api/quests', { headers: owner.tenant })).body.quests;
     assert.is(
       quests.filter((q: { title: string }) => q.title === 'fanned out').length,
