@@ -10,6 +10,7 @@ import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon
 import { offsetClock, systemClock } from './clock.js';
 import { ensureDataDir } from './data-dir.js';
 import { openDaemonStorage, type DaemonStorage } from './daemon-storage.js';
+import { redactDatabaseUrl } from './store/postgres/connect.js';
 import type { Deps } from './deps.js';
 export { resolveConfig, splitList, type DaemonOptions } from './daemon-options.js';
 import { createInvite } from './dev/invites.js';
@@ -151,6 +152,11 @@ export async function runDaemon(
           ]
         : [
             `data folder: ${dataDir}`,
+            ...(daemon.deps.config.databaseUrl
+              ? [
+                  `database: ${redactDatabaseUrl(daemon.deps.config.databaseUrl)}  (team mode: everything is stored there)`,
+                ]
+              : []),
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
             ...nextSteps(dataDir, invite),
             // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).
