@@ -3,11 +3,8 @@ import { endCode, judgeCode } from '../../accounts/codes.js';
 import { withTransaction } from '../connect.js';
 import { listDocs, putDoc } from '../runtime/doc-table.js';
 import type { CodeStore } from '../../types.js';
-import { ACCOUNTS, createSweeper, decideOnRows } from './rows.js';
+import { ACCOUNTS, createSweeper, decideOnRows, takeTurn } from './rows.js';
 import * as t from './tables.js';
-
-/** The advisory-lock class of code issues (two-key form: it never meets the migration lock's single key). */
-const ISSUE_LOCK = 7_566_948;
 
 /**
  * E-mailed codes on PostgreSQL, with the data folder's decisions (judgeCode). Every consume locks
@@ -23,7 +20,7 @@ export function createPostgresCodeStore(pool: pg.Pool): CodeStore {
       await withTransaction(pool, async (client) => {
         // Issues for one address take turns (an advisory lock on its key), so of two racing issues
         // the second ends the first's code: a new code always invalidates every older one.
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ISSUE_LOCK, scope]);
+        await takeTurn(client, 'codeIssue', scope);
         for (const c of await listDocs(client, t.codes, ACCOUNTS, { live_email: scope }, true))
           await putDoc(client, t.codes, ACCOUNTS, endCode(c, record.created_at));
         await putDoc(client, t.codes, ACCOUNTS, record);

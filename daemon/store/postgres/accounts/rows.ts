@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
-import { type DocTable, getDoc, listDocs, NO_SCOPE, putDoc, type Queryable } from '../runtime/doc-table.js';
+import { type DocTable, getDoc, listDocs, NO_SCOPE, putDoc, type Queryable, sqlText } from '../runtime/doc-table.js';
 
 /** The account tables are deployment-wide: the doc-table helpers get no Company. */
 export const ACCOUNTS = NO_SCOPE;
@@ -50,6 +50,21 @@ export function decideOnRows<T, R>(
     for (const record of write ?? []) await putDoc(client, t, ACCOUNTS, record);
     return answer;
   });
+}
+
+/**
+ * Advisory-lock classes of the account stores (two-key form, so they never meet the migration
+ * lock's single key): writes that must take turns per key although no row exists yet to lock.
+ */
+export const TURNS = { codeIssue: 7_566_948, accountKey: 7_566_949 } as const;
+
+/**
+ * Makes the caller's transaction wait for any other (on any daemon) holding the same class and key,
+ * until it commits or rolls back. Keys are hashed (hashtext): a collision only makes two unrelated
+ * keys take turns.
+ */
+export async function takeTurn(client: Queryable, kind: keyof typeof TURNS, key: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [TURNS[kind], sqlText(key)]);
 }
 
 /** Whether `err` is PostgreSQL refusing a duplicate in the unique index `index`. */

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
-import { getDoc, insertDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
+import { getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
 import type { CompanyStore, KeyStore } from '../../tenancy-types.js';
 import { StoreConflict } from '../../types.js';
-import { ACCOUNTS, decideOnRow, findFirst, isDuplicateIn } from './rows.js';
+import { ACCOUNTS, decideOnRow, findFirst, isDuplicateIn, takeTurn } from './rows.js';
 import * as t from './tables.js';
 
 /** Companies on PostgreSQL: a unique index on (owner, lower-cased name) decides between racing creates. */
@@ -48,20 +48,15 @@ export function createPostgresKeyStore(pool: pg.Pool): KeyStore {
     },
     setAccountKey: (key) =>
       withTransaction(pool, async (client) => {
-        // The old key goes in the transaction that installs the new one. If a rotation on another
-        // daemon inserts between the delete and the insert, the insert finds its row (unique
-        // user_id) and waits for it; the next round deletes it (each statement sees the latest
-        // commits), so the user is left with exactly one key: the last one installed.
-        let rotated = false;
-        for (let round = 0; round < 5; round++) {
-          const { rowCount } = await client.query('DELETE FROM svc_account_keys WHERE user_id = $1', [
-            sqlText(key.user_id),
-          ]);
-          rotated ||= (rowCount ?? 0) > 0;
-          if (await insertDoc(client, t.accountKeys, ACCOUNTS, key)) return { rotated };
-        }
-        // Only a key id that exists already (ids are random) gets here: refuse rather than loop.
-        throw new Error(`account key ${key.id} could not be installed`);
+        // Rotations of one user's key take turns across daemons, so each deletes the key the one
+        // before it installed: the old key goes in the transaction that installs the new one, and
+        // the user is left with exactly one key, the last installed (unique user_id guards it too).
+        await takeTurn(client, 'accountKey', key.user_id);
+        const { rowCount } = await client.query('DELETE FROM svc_account_keys WHERE user_id = $1', [
+          sqlText(key.user_id),
+        ]);
+        await putDoc(client, t.accountKeys, ACCOUNTS, key);
+        return { rotated: (rowCount ?? 0) > 0 };
       }),
     findAccountKeyByHash: (hash) => findFirst(pool, t.accountKeys, 'hash', hash),
     accountKeyOf: (userId) => findFirst(pool, t.accountKeys, 'user_id', userId),
