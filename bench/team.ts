@@ -83,6 +83,10 @@ export async function alternate(env: BenchEnv, a: Load, b: Load, rounds = 3): Pr
     const total = results.reduce((sum, r) => sum + r.total, 0);
     return { rps: results.reduce((sum, r) => sum + r.rps, 0), cpu: (cpuOf(l.pids()) - before) / Math.max(1, total) };
   };
+  // Unmeasured first: a daemon's first requests of a kind open its Company runtime, fill its pool and
+  // wait for the JIT; that start-up is not what either side is compared on.
+  for (const l of [a, b])
+    await Promise.all(l.urls.map((url) => load(url, env, { ...l.options, duration: 1, connections: 2 })));
   const pairs: Array<{ a: number; b: number }> = [];
   const cpu: number[] = [];
   for (let i = 0; i < rounds; i++) {
