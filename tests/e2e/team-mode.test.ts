@@ -112,7 +112,9 @@ if (team) {
     let writing = true;
     const read = async () => {
       let cursor: string | undefined;
-      while (writing || cursor !== [...acked].sort().at(-1)) {
+      // Reads on until it has passed the last acknowledged event (a failure guard ends a reader that never does).
+      const guard = Date.now() + 120_000;
+      while ((writing || cursor !== [...acked].sort().at(-1)) && Date.now() < guard) {
         const q = new URLSearchParams({ event_type: 'team:page', limit: '5', ...(cursor ? { since_id: cursor } : {}) });
         const page = expectStatus(await B.call(`/api/events?${q}`, { headers: owner.tenant }), 200, 'page').body;
         seen.push(...page.events.map((e: { id: string }) => e.id));
