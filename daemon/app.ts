@@ -33,7 +33,9 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
  *   request id + access log → error renderer → Host check → JSON body → 404 fallback → routes.
  */
 export function createApp(deps: Deps): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy });
+  // Behind a proxy (SVC_TRUST_PROXY): only the last X-Forwarded-For entry, the one our proxy added,
+  // is the client; earlier entries are whatever the client sent.
+  const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
   // Errors are rendered and logged by errorRenderer; Koa's own printer would log them twice.
   app.silent = true;
 

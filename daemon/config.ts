@@ -48,6 +48,11 @@ export interface Config {
   compaction?: { role: string; timeoutMs?: number };
   /** Issue 15: send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */
   smtpUrl?: string;
+  /**
+   * Issue 15: team mode (`--database` / SVC_DATABASE_URL): everything is stored in this PostgreSQL
+   * database instead of the data folder (daemon/daemon-storage.ts). It holds a password: never log it.
+   */
+  databaseUrl?: string;
 }
 
 /** scrypt cost (SECURITY.md: N=2^17, r=8, p=1, maxmem 256 MiB). Tests lower it; the default never changes. */

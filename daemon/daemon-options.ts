@@ -3,6 +3,8 @@ import { TIERS, type Tier } from '../shared/wire.js';
 import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import type { LineOutput } from './logger.js';
 import { checkSmtpUrl } from './smtp-mailer.js';
+import { checkDatabaseUrl } from './store/postgres/connect.js';
+import { openPostgresAccounts } from './store/postgres/team-stores.js';
 
 /**
  * The daemon's flags and environment → Config: the only place the daemon reads the environment.
@@ -16,7 +18,7 @@ export interface DaemonOptions {
   publicUrl?: string;
   /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
   smtp?: string;
-  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL); refused until every store is there. */
+  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL): daemon/daemon-storage.ts. */
   database?: string;
   /** Host names to answer besides loopback's (see http/host-guard.ts); SVC_ALLOWED_HOSTS when unset. */
   allowedHosts?: string[];
@@ -40,12 +42,15 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0-65535`);
   const tier = options.defaultTier ?? 'trial';
   if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
-  if (options.database || env.SVC_DATABASE_URL) {
-    // Honest refusal: starting on the data folder while the user asked for PostgreSQL would split
-    // one deployment into as many as there are daemons.
-    throw new Error(
-      'team mode is not complete yet: only the event log, secrets and limiter tables run on PostgreSQL so far (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder',
-    );
+  const databaseUrl = options.database || env.SVC_DATABASE_URL || undefined;
+  if (databaseUrl) {
+    checkDatabaseUrl(databaseUrl);
+    // Honest refusal: keeping some records in the data folder while the user asked for PostgreSQL
+    // would split one deployment into as many as there are daemons.
+    if (!openPostgresAccounts)
+      throw new Error(
+        'team mode is not complete yet: the account stores are not on PostgreSQL in this build (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder',
+      );
   }
   const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
   if (smtpUrl) checkSmtpUrl(smtpUrl);
@@ -54,7 +59,8 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     port,
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...publicUrlOf(options.publicUrl ?? env.SVC_PUBLIC_URL),
+    trustProxy: trustProxyOf(env.SVC_TRUST_PROXY),
     allowedHosts: options.allowedHosts ?? splitList(env.SVC_ALLOWED_HOSTS),
     timeouts: {
       headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
@@ -70,6 +76,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
     ...compactionOf(options.compactionRole ?? env.SVC_COMPACTION_ROLE, env.SVC_COMPACTION_TIMEOUT_MS),
+    ...(databaseUrl ? { databaseUrl } : {}),
   });
 }
 
@@ -95,6 +102,31 @@ function positiveMs(value: string | undefined, name: string): number | undefined
   if (!Number.isInteger(ms) || ms < 100)
     throw new Error(`invalid ${name} ${value}: use a whole number of milliseconds, at least 100`);
   return ms;
+}
+
+/** SVC_PUBLIC_URL: where users reach the deployment (behind a reverse proxy): links in e-mails point there. */
+function publicUrlOf(value: string | undefined): { publicUrl?: string } {
+  if (!value) return {};
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`invalid SVC_PUBLIC_URL ${value}: use an http(s) URL, e.g. https://svc.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`invalid SVC_PUBLIC_URL ${value}: use an http(s) URL, e.g. https://svc.example.com`);
+  return { publicUrl: url.origin };
+}
+
+/**
+ * SVC_TRUST_PROXY=1 behind a reverse proxy: the client address is the last X-Forwarded-For entry
+ * (the one the proxy added; app.ts), so per-address limits count users, not the proxy. Off by
+ * default: without a proxy that header is the caller's to forge.
+ */
+function trustProxyOf(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`invalid SVC_TRUST_PROXY ${value}: use 1 behind a reverse proxy, else leave it unset`);
 }
 
 function perMinuteOf(value: string): number {

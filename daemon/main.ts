@@ -8,7 +8,9 @@ import { WITHHELD_INVITE } from '../shared/wire.js';
 import { createApp } from './app.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
-import { ensureDataDir, loadSecrets } from './data-dir.js';
+import { ensureDataDir } from './data-dir.js';
+import { openDaemonStorage, type DaemonStorage } from './daemon-storage.js';
+import { redactDatabaseUrl } from './store/postgres/connect.js';
 import type { Deps } from './deps.js';
 export { resolveConfig, splitList, type DaemonOptions } from './daemon-options.js';
 import { createInvite } from './dev/invites.js';
@@ -19,7 +21,6 @@ import { createDaemonLogger } from './logger.js';
 import { createConfiguredMailer } from './configured-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './server.js';
-import { openFileStores } from './store/index.js';
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './runtime/host.js';
 import { removeLeftoverTempFiles } from './temp-sweep.js';
@@ -38,6 +39,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   ensureDataDir(config.dataDir);
   if (config.hashPool) configureHashPool(config.hashPool);
   const lock = acquireLock(config.dataDir, VERSION);
+  let storage: DaemonStorage | undefined;
   try {
     const clock = env.SVC_TEST_CLOCK_FILE
       ? offsetClock(env.SVC_TEST_CLOCK_FILE, (f) => readFileSync(f, 'utf8'))
@@ -47,12 +49,9 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const log = createDaemonLogger(options.logOutput);
     const leftovers = removeLeftoverTempFiles(config.dataDir);
     if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
-    const secrets = loadSecrets(config.dataDir);
-    const stores = await openFileStores(
-      config.dataDir,
-      { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax },
-      log,
-    );
+    storage = await openDaemonStorage(config, { clock, ids, log });
+    const { secrets, stores, pairings } = storage;
+    if (storage.team) log.info('team mode: everything is stored in the database', { database: storage.label });
     const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
     const server = createServer(serverTimeouts(config));
@@ -60,27 +59,45 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
     const sealer = createSealer(secrets.mailKey);
-    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: 'file', sealer, random });
-    const deps: Deps = { config, clock, random, ids, secrets, mailer, stores, log, runtimes };
+    const runtimes = createRuntimeHost({ config, clock, ids, log, storage: storage.runtimes, sealer, random });
+    const deps: Deps = {
+      config,
+      clock,
+      random,
+      ids,
+      secrets,
+      mailer,
+      stores,
+      log,
+      runtimes,
+      ...(pairings ? { pairings } : {}),
+    };
     server.on('request', createApp(deps).callback());
     lock.update(url);
     // After the handler is attached: requests arriving meanwhile are served (a runtime they need
     // is opened once, shared with this loop).
     await openEveryRuntime(stores, runtimes, log);
+    // Team mode: a Company created through another daemon gets its scheduler here too within a
+    // minute, so its schedules keep firing (once: the tick cursors decide) if that daemon stops.
+    const rescan = storage.team ? setInterval(() => void openEveryRuntime(stores, runtimes, log), 60_000) : null;
+    rescan?.unref();
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
+        if (rescan) clearInterval(rescan);
         runtimes.drain?.();
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();
         await stores.close();
+        await storage!.close();
         mailer.close?.();
         lock.release();
         log.flush();
       })());
     return { url, server, deps, stop };
   } catch (err) {
+    await storage?.close().catch(() => {});
     lock.release();
     throw err;
   }
@@ -135,6 +152,11 @@ export async function runDaemon(
           ]
         : [
             `data folder: ${dataDir}`,
+            ...(daemon.deps.config.databaseUrl
+              ? [
+                  `database: ${redactDatabaseUrl(daemon.deps.config.databaseUrl)}  (team mode: everything is stored there)`,
+                ]
+              : []),
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
             ...nextSteps(dataDir, invite),
             // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).

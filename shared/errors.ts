@@ -17,6 +17,8 @@ export const ErrorCode = {
   internal: 'internal_error',
   /** The mail server (--smtp) could not take a message; 503 with Retry-After. */
   mailUnavailable: 'mail_unavailable',
+  /** Team mode: the PostgreSQL database cannot be reached; 503 with Retry-After. */
+  databaseUnavailable: 'database_unavailable',
   // credentials
   unauthorized: 'unauthorized',
   invalidToken: 'invalid_token',

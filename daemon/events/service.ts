@@ -66,8 +66,19 @@ export interface EventsServiceDeps {
   onRetryError?(err: unknown): void;
 }
 
+export type LocalEventsService = Required<EventsService> & {
+  /** Issue 18: the walker that runs due retries of failed tool calls. */
+  retries: RetryWalker;
+  /**
+   * Team mode: another daemon appended to this log (its NOTIFY named `lastId`). Wakes the live
+   * listeners (SSE, long-polls), which page on from their own cursors. Dispatch is not run here:
+   * the appending daemon ran it, so it runs once per event in the deployment.
+   */
+  wakeListeners(lastId: string): void;
+};
+
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
-export function createEventsService(deps: EventsServiceDeps): Required<EventsService> & { retries: RetryWalker } {
+export function createEventsService(deps: EventsServiceDeps): LocalEventsService {
   const { core, log } = deps;
   const configured = createConfiguredEvents(deps);
   const dispatcher = createDispatcher({ ...deps, onRetryScheduled: (dueMs) => retries.wake(dueMs) });
@@ -102,6 +113,10 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
       correlation_id: parent?.correlation_id ?? null,
       source: input.source ?? (parent ? 'tool_call' : 'emitter'),
     });
+    tell(row);
+    return row;
+  };
+  const tell = (row: EventRow) => {
     for (const listener of listeners) {
       try {
         listener(row);
@@ -109,7 +124,6 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
         // A listener's failure is its own: the event is on disk and dispatch goes on.
       }
     }
-    return row;
   };
 
   const emitNow = async (input: EmitInput): Promise<Emitted> => {
@@ -121,8 +135,17 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     return { event, fired, not_fired } satisfies Emitted;
   };
 
-  const service: Required<EventsService> & { retries: RetryWalker } = {
+  const service: LocalEventsService = {
     retries,
+    wakeListeners(lastId) {
+      if (listeners.size === 0) return;
+      // Listeners only use the event as a wake-up (they re-page from their cursor); the head row is
+      // read so their signature stays the one local appends use.
+      log.get(lastId).then(
+        (row) => row && tell(row),
+        () => {},
+      );
+    },
     create: (input) => configured.create(input),
     get: (id) => configured.get(id),
     listConfigured: (filter) => configured.list(filter),

@@ -3,6 +3,7 @@ import { ErrorCode, type ErrorBody } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
 import { DomainError, type Refusal } from '../domain-error.js';
 import type { Logger } from '../logger.js';
+import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';
 
 /**
  * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status; a
@@ -41,6 +42,11 @@ function toResponse(err: unknown): { status: number; body: ErrorBody; headers: R
   const e = err as { status?: unknown; expose?: unknown; message?: unknown };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return { status: e.status, body: { error: String(e.message), code: codeForStatus(e.status) }, headers: {} };
+  }
+  // Team mode: the database is down or restarting. Worth retrying, and not the caller's fault.
+  if (isDatabaseUnavailable(err)) {
+    const error = 'The database is unavailable. Try again in a few seconds.';
+    return { status: 503, body: { error, code: ErrorCode.databaseUnavailable }, headers: { 'retry-after': '5' } };
   }
   return internal();
 }

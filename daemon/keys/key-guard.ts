@@ -41,8 +41,11 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
   const sk = await findSecretKey(deps, secret);
-  const user = await deps.stores.users.findById(sk.user_id);
-  const company = await deps.stores.companies.findById(sk.company_id);
+  // Both at once: on a database that is one round trip, not two.
+  const [user, company] = await Promise.all([
+    deps.stores.users.findById(sk.user_id),
+    deps.stores.companies.findById(sk.company_id),
+  ]);
   if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
   const accountHeader = ctx.get('X-Api-Key').trim();

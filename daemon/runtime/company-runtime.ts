@@ -6,7 +6,6 @@ import type { IdGenerator } from '../ids.js';
 import { tenantOf, type CompanyRef } from '../gateway/seam.js';
 import { defaultEmitters, type EmitterRegistry } from '../events/emitters.js';
 import { DEFAULT_MAX_DEPTH } from '../events/dispatch.js';
-import { createMemoryEventLog, type EventLog, openEventLog } from '../events/log/index.js';
 import type { MatcherHook } from '../events/matchers.js';
 import { createMatcherEngine } from '../events/detectors/matcher-engine.js';
 import { createCauseReporter } from '../events/detectors/cause-reporter.js';
@@ -30,13 +29,13 @@ import type { EmitInput } from './services.js';
 import type { OpenedRuntime } from './opened.js';
 import { createSessionsService } from './sessions.js';
 import { createCompaction, type CompactionOptions } from './compaction.js';
-import { openRuntimeStores } from '../store/runtime/open.js';
+import { openRuntimeStorage, type RuntimeStorage } from './runtime-storage.js';
 
 export interface RuntimeOptions {
   company: CompanyRef;
-  /** The Company's data folder (companyDataDir); unused with memory storage. */
+  /** The Company's data folder (companyDataDir); used by file storage only. */
   dir: string;
-  storage: 'memory' | 'file';
+  storage: RuntimeStorage;
   clock: Clock;
   ids: IdGenerator;
   emitters?: EmitterRegistry;
@@ -62,20 +61,8 @@ export type { OpenedRuntime, OpenedServices } from './opened.js';
 
 /** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
-  const opened = await openRuntimeStores(options.storage, options.dir, {
-    now: () => new Date(options.clock.now()).toISOString(),
-  });
-  const stores = opened.stores;
-  let log: EventLog;
-  try {
-    log =
-      options.storage === 'file'
-        ? await openEventLog(options.dir, { clock: options.clock })
-        : createMemoryEventLog({ clock: options.clock });
-  } catch (err) {
-    await stores.close();
-    throw err;
-  }
+  const opened = await openRuntimeStorage(options.storage, options.company.id, options.dir, options.clock);
+  const { stores, log } = opened;
   let services: OpenedRuntime['services'] | undefined;
   const problem = options.onProblem ?? (() => {});
   const company_id = options.company.id;
@@ -106,6 +93,14 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     schedulePolicy: { ...DEFAULT_POLICY, ...options.schedulePolicy },
     onRetryError: (err) => problem('retry walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
   });
+  // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
+  try {
+    await opened.watch?.((lastId) => events.wakeListeners(lastId));
+  } catch (err) {
+    await log.close();
+    await stores.close();
+    throw err;
+  }
   const sessions = createSessionsService(core);
   core.compaction = createCompaction(core, options.compaction ?? {}, {
     services: () => services!,
@@ -149,7 +144,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     scheduler: emitters.scheduler,
     retries: events.retries,
     questions: emitters.questions,
-    recovery: log.recovery,
+    recovery: opened.recovery,
     storeNotes: opened.notes,
     // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
     handle: (ctx: Context) => {

@@ -5,10 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { cryptoRandom, type Random } from '../random.js';
 import { createSealer, type Sealer } from '../store/sealer.js';
 import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './company-runtime.js';
+import type { RuntimeStorage } from './runtime-storage.js';
 
 export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids' | 'log'> {
-  /** 'file' keeps each Company's runtime under its data folder; 'memory' keeps nothing (tests). */
-  storage?: 'memory' | 'file';
+  /**
+   * 'file' keeps each Company's runtime under its data folder; 'memory' keeps nothing (tests);
+   * team mode's PostgreSQL storage keeps every Company in the shared tables (runtime-storage.ts).
+   */
+  storage?: RuntimeStorage;
   /** Test and issue-7 hooks passed to every runtime. */
   runtime?: Pick<
     RuntimeOptions,

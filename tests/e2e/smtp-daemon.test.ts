@@ -4,7 +4,7 @@ import { runCli, startDaemonProcess } from '../helpers/daemon-process.js';
 import { startSmtpServer } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const test = suite('daemon with --smtp / SVC_SMTP_URL; --database refused for now');
+const test = suite('daemon with --smtp / SVC_SMTP_URL; a --database it cannot use');
 
 const signup = (url: string, email: string, invite: string) =>
   fetch(`${url}/api/auth/signup`, {
@@ -38,22 +38,35 @@ test('svc daemon start --smtp: the verification code arrives at the SMTP server 
   }
 });
 
-test('--database is refused with one clear line until team mode is complete', async () => {
+test('--database / SVC_DATABASE_URL that cannot be used stop the start with one line, without the password', async () => {
   const dir = tempDir('svc-data');
   const run = await runCli(
-    ['daemon', 'start', '--foreground', '--port', '0', '--data', dir, '--database', 'postgres://svc:hunter2@db/svc'],
+    [
+      'daemon',
+      'start',
+      '--foreground',
+      '--port',
+      '0',
+      '--data',
+      dir,
+      '--database',
+      'postgres://svc:hunter2@127.0.0.1:1/svc',
+    ],
     { SVC_DATA_DIR: dir },
   );
   assert.is(run.code, 1);
-  assert.match(run.stderr, /^svc: team mode is not complete yet: /);
+  assert.match(run.stderr, /^svc: cannot reach the database at postgres:\/\/svc:\*\*\*@127\.0\.0\.1:1\/svc: /);
   assert.is(run.stderr.trim().split('\n').length, 1);
   assert.not.match(run.stderr, /hunter2/);
   const viaEnv = await runCli(['daemon', 'start', '--foreground', '--port', '0', '--data', dir], {
     SVC_DATA_DIR: dir,
-    SVC_DATABASE_URL: 'postgres://db/svc',
+    SVC_DATABASE_URL: 'mysql://svc:hunter2@db/svc',
   });
   assert.is(viaEnv.code, 1);
-  assert.match(viaEnv.stderr, /team mode is not complete yet/);
+  assert.match(
+    viaEnv.stderr,
+    /^svc: invalid database URL mysql:\/\/svc:\*\*\*@db\/svc: it must start with postgres:\/\//,
+  );
 });
 
 test('a malformed SVC_SMTP_URL stops the start with one line', async () => {

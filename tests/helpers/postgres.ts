@@ -101,16 +101,16 @@ async function startCluster(bin: string): Promise<TestPostgres> {
     rmSync(dir, { recursive: true, force: true });
   };
   process.on('exit', stop);
-  // Throwaway data: no fsync, so the suite measures svc, not the disk. Trust auth on a socket only
-  // this process's user (and root) can reach.
+  // Throwaway data: no fsync, so the suite measures svc, not the disk (SVC_TEST_PG_DURABLE keeps it
+  // on: the benchmarks compare durable writes). Trust auth on a socket only this process's user (and
+  // root) can reach.
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  const durable = Boolean(process.env.SVC_TEST_PG_DURABLE);
   const options = [
     `-k ${socket}`,
     `-p ${SOCKET_PORT}`,
     "-c listen_addresses=''",
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=300',
   ];
   try {

@@ -162,7 +162,10 @@ export function startCommand(makeCtx: ContextFactory): Command {
       '--smtp <url>',
       'send mail over SMTP, e.g. smtp://user:pass@mail.example.com:587 (default $SVC_SMTP_URL; unset: mail is captured)',
     )
-    .option('--database <url>', 'team mode on PostgreSQL (not complete yet: refused)')
+    .option(
+      '--database <url>',
+      'team mode: store everything in this PostgreSQL database, e.g. postgres://svc:pass@db/svc (default $SVC_DATABASE_URL; docs/deploy.md)',
+    )
     .option(
       '--allowed-hosts <names>',
       'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -43,6 +44,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: 'svc' });
   // Without a listener an idle connection's error (server restart) would crash the process.
   pool.on('error', (err) => options.onIdleError?.(err));
+  prepareEveryStatement(pool);
   try {
     await pool.query('SELECT 1');
   } catch (err) {
@@ -69,4 +71,32 @@ export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
   } finally {
     client.release(broken);
   }
+}
+
+/** Distinct statement texts given a name; past this, texts run unnamed (a guard, never reached by svc's own). */
+const MAX_NAMED = 2000;
+
+/**
+ * Every `pool.query(text, values)` runs as a named (prepared) statement: each connection parses and
+ * plans a text once and then only binds values, which takes most of the server's work off the
+ * one-row lookups every authenticated request makes. Names are a hash of the text, so the same
+ * text has the same name on every connection. (Transactions' `client.query` run unnamed.)
+ */
+function prepareEveryStatement(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name && names.size < MAX_NAMED) {
+      name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  pool.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined)
+      return query(text, values, callback);
+    const name = nameOf(text);
+    return query(name ? { name, text, values } : { text, values });
+  }) as typeof pool.query;
 }

@@ -7,7 +7,6 @@ export { checkDatabaseUrl, redactDatabaseUrl, type Database } from './connect.js
 export { openPostgresEventLog, type PostgresEventLog } from './event-log.js';
 export { createEventNotifier, type EventNotifier } from './event-notifier.js';
 export { createPostgresLimitStore } from './limit-store.js';
-export { claimTicks, forgetTicks, pruneTicks, type TickClaim } from './schedule-ticks.js';
 
 export interface TeamDatabase {
   db: Database;

@@ -17,10 +17,14 @@ export interface ProofDaemon {
   stop(): Promise<void>;
 }
 
-export async function startProofDaemon(dataDir: string, env: Record<string, string> = {}): Promise<ProofDaemon> {
+export async function startProofDaemon(
+  dataDir: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<ProofDaemon> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir],
+    [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },

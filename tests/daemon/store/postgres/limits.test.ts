@@ -3,7 +3,6 @@ import * as assert from 'uvu/assert';
 import { createFailureCeiling, createRateLimiter } from '../../../../daemon/http/rate-limit.js';
 import { createMemoryStores } from '../../../../daemon/store/index.js';
 import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
-import { claimTicks, forgetTicks, pruneTicks } from '../../../../daemon/store/postgres/schedule-ticks.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { storeDepsFor } from '../../../helpers/store-implementations.js';
@@ -78,24 +77,6 @@ if (cluster) {
     clock.advance(30 * 3600_000); // past a day since this suite's earlier failures too
     for (let i = 0; i < 3; i++) await b!.fail(`guess${i}@example.test`);
     assert.is(await a!.tracked(), 3, "rows idle for a day (these tests' included) are swept by later failures");
-  });
-
-  test('schedule ticks: of three daemons offering the same ticks at once, each tick is claimed once; again after a restart, never', async () => {
-    const pools = (await daemons(3)).map((d) => d.pool);
-    const ticks = Array.from({ length: 40 }, (_, i) => ({
-      event_id: `cev_${i % 4}`,
-      tick: new Date(Date.UTC(2026, 0, 15, 12, i)).toISOString(),
-    }));
-    const won = await Promise.all(pools.map((pool) => claimTicks(pool, 'cmp_1', ticks)));
-    const all = won.flat().map((c) => `${c.event_id}@${c.tick}`);
-    assert.is(all.length, 40);
-    assert.is(new Set(all).size, 40);
-    assert.equal(await claimTicks(pools[0]!, 'cmp_1', ticks), [], 'a restarted daemon finds them claimed');
-    assert.is((await claimTicks(pools[1]!, 'cmp_2', ticks.slice(0, 3))).length, 3, 'Companies claim apart');
-    await forgetTicks(pools[0]!, 'cmp_1', ['cev_0']);
-    assert.is((await claimTicks(pools[2]!, 'cmp_1', ticks)).length, 10, 'a deleted event forgets its claims');
-    assert.is(await pruneTicks(pools[0]!, '2026-01-15T12:10:00.000Z'), 13);
-    assert.equal(await claimTicks(pools[0]!, 'cmp_1', []), []);
   });
 
   test.run();

@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import type { Clock } from '../clock.js';
+import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
+import type { EventLog } from '../events/log/types.js';
+import type { RuntimeStores } from '../store/runtime-types.js';
+import { openRuntimeStores } from '../store/runtime/open.js';
+import { openPostgresEventLog } from '../store/postgres/event-log.js';
+import type { EventNotifier } from '../store/postgres/event-notifier.js';
+import { createPostgresRuntimeStores } from '../store/postgres/runtime/index.js';
+
+/**
+ * Where a Company runtime keeps its records and its event log: in memory (tests), in the Company's
+ * data folder (the JSON store), or in the shared PostgreSQL tables of team mode, where every daemon
+ * on the database opens the same Company onto the same rows.
+ */
+export type RuntimeStorage = 'memory' | 'file' | TeamRuntimeStorage;
+
+export interface TeamRuntimeStorage {
+  kind: 'postgres';
+  pool: pg.Pool;
+  /** The daemon's one LISTEN connection: wakes followers here when another daemon appends. */
+  notifier: EventNotifier;
+}
+
+export interface OpenedStorage {
+  stores: RuntimeStores;
+  log: EventLog;
+  /**
+   * Calls `wake` whenever another process appends to this Company's log (team mode only; with a
+   * data folder this daemon is the only writer, and the events service wakes its own listeners).
+   */
+  watch?: (wake: (lastId: string) => void) => Promise<() => void>;
+  /** Lines for the daemon log (journal recovery, an upgrade import, event log recovery). */
+  notes: string[];
+  recovery: string[];
+}
+
+export async function openRuntimeStorage(
+  storage: RuntimeStorage,
+  companyId: string,
+  dir: string,
+  clock: Clock,
+): Promise<OpenedStorage> {
+  if (typeof storage === 'object') {
+    const log = openPostgresEventLog({ pool: storage.pool, notifier: storage.notifier, company: companyId, clock });
+    return {
+      stores: createPostgresRuntimeStores(storage.pool, companyId),
+      log,
+      watch: (wake) => log.subscribe(wake),
+      notes: [],
+      recovery: [],
+    };
+  }
+  const opened = await openRuntimeStores(storage, dir, { now: () => new Date(clock.now()).toISOString() });
+  try {
+    const log = storage === 'file' ? await openEventLog(dir, { clock }) : createMemoryEventLog({ clock });
+    return { stores: opened.stores, log, notes: opened.notes, recovery: log.recovery };
+  } catch (err) {
+    await opened.stores.close();
+    throw err;
+  }
+}

@@ -1,0 +1,31 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resolveConfig } from '../../daemon/daemon-options.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** Team mode's settings (docs/deploy.md): the database URL, the public URL and the proxy switch. */
+const data = tempDir('svc-data');
+
+test('--database wins over SVC_DATABASE_URL; a URL that is not postgres:// is refused without its password', () => {
+  assert.is(resolveConfig({ data }, {}).databaseUrl, undefined);
+  assert.is(resolveConfig({ data }, { SVC_DATABASE_URL: 'postgres://a@db/svc' }).databaseUrl, 'postgres://a@db/svc');
+  const both = resolveConfig({ data, database: 'postgresql://b@db/svc' }, { SVC_DATABASE_URL: 'postgres://a@db/svc' });
+  assert.is(both.databaseUrl, 'postgresql://b@db/svc');
+  assert.throws(
+    () => resolveConfig({ data, database: 'mysql://svc:hunter2@db/svc' }, {}),
+    (err: Error) =>
+      /^invalid database URL mysql:\/\/svc:\*\*\*@db\/svc/.test(err.message) && !/hunter2/.test(err.message),
+  );
+});
+
+test('SVC_PUBLIC_URL sets where links point; SVC_TRUST_PROXY=1 trusts the proxy, anything but 1/0 is refused', () => {
+  const config = resolveConfig({ data }, { SVC_PUBLIC_URL: 'https://svc.example.com/', SVC_TRUST_PROXY: '1' });
+  assert.equal([config.publicUrl, config.trustProxy], ['https://svc.example.com', true]);
+  assert.is(resolveConfig({ data }, {}).trustProxy, false);
+  assert.is(resolveConfig({ data }, { SVC_TRUST_PROXY: '0' }).trustProxy, false);
+  assert.throws(() => resolveConfig({ data }, { SVC_TRUST_PROXY: 'yes' }), /invalid SVC_TRUST_PROXY yes/);
+  assert.throws(() => resolveConfig({ data }, { SVC_PUBLIC_URL: 'svc.example.com' }), /invalid SVC_PUBLIC_URL/);
+  assert.throws(() => resolveConfig({ data }, { SVC_PUBLIC_URL: 'ftp://svc.example.com' }), /invalid SVC_PUBLIC_URL/);
+});
+
+test.run();

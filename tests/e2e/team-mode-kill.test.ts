@@ -1,0 +1,58 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { companyOwner } from '../proof/lib/accounts.js';
+import { eventually, openTeam, pageAll, type TeamDaemon } from '../helpers/team-daemons.js';
+
+/**
+ * Issue 15: SIGKILL one of two daemons while both take concurrent appends; every append that was
+ * acknowledged (2xx) is found through the survivor, with what was written, and the log has no gap.
+ */
+const team = await openTeam();
+
+if (team) {
+  test('SIGKILL under load: every acknowledged append is found through the other daemon', async () => {
+    const [A, B] = await Promise.all([team.start(), team.start()]);
+    try {
+      const owner = await companyOwner(A.url, A.dataDir, 'kill@example.test');
+      const acked = new Map<string, string>();
+      const writer = async (d: TeamDaemon, name: string, max: number) => {
+        for (let i = 0; i < max; i++) {
+          const tag = `${name}-${i}`;
+          const a = await d.call('/api/events/trigger', {
+            headers: owner.tenant,
+            body: { type: 'load:append', content: { tag } },
+          });
+          if (a.status >= 200 && a.status < 300) acked.set(a.body.event.id, tag);
+          else if (d === A)
+            return; // A is gone: its connections fail (status 0), never a false 2xx
+          else throw new Error(`B answered ${a.status}: ${a.text}`);
+        }
+      };
+      const onA = [writer(A, 'a1', 10_000), writer(A, 'a2', 10_000), writer(A, 'a3', 10_000)];
+      const onB = [writer(B, 'b1', 80), writer(B, 'b2', 80), writer(B, 'b3', 80)];
+      // Kill while appends are in flight on both: once A has acknowledged some and B is mid-way.
+      await eventually('appends acknowledged by A', async () =>
+        [...acked.values()].filter((t) => t.startsWith('a')).length >= 40 ? true : undefined,
+      );
+      await A.kill();
+      await Promise.all([...onA, ...onB]);
+
+      const ids = await pageAll(B, owner.tenant, 1000, 'load:append');
+      for (const [id, tag] of acked) assert.ok(ids.includes(id), `acknowledged ${id} (${tag}) is in the log`);
+      const seqs = ids.map((id) => Number(id.slice(4)));
+      assert.ok(
+        seqs.every((s, i) => i === 0 || s > seqs[i - 1]!),
+        'ids in order',
+      );
+      for (const [id, tag] of [...acked].slice(0, 20)) {
+        const event = (await B.call(`/api/events/${id}`, { headers: owner.tenant })).body;
+        assert.equal(JSON.stringify(event).includes(`"tag":"${tag}"`), true, `${id} holds what was written`);
+      }
+      assert.ok([...acked.values()].filter((t) => t.startsWith('b')).length === 240, 'B kept serving');
+    } finally {
+      await Promise.all([A.stop(), B.stop()]);
+    }
+  });
+}
+
+test.run();
