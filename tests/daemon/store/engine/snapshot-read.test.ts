@@ -66,7 +66,7 @@ test('damaged snapshot lines are skipped and reported, as before: a bad record, 
   const [header, ...rest] = lines;
   const end = rest.pop()!;
   // A corrupt record line and an end line followed by more lines.
-  writeFileSync(file, [header, rest[0], '{"table":', end, ...rest.slice(1), end].join('\n') + '\n');
+  writeFileSync(file, `${[header, rest[0], '{"table":', end, ...rest.slice(1), end].join('\n')}\n`);
   let space = await openJournalSpace(dir);
   assert.equal(space.recovery, [
     'snapshot.jsonl line 3: skipped a corrupt record line',
