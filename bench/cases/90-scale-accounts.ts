@@ -72,6 +72,11 @@ const scale: BenchCase = {
       const s = await measureInProcess(small.dataDir);
       const l = await measureInProcess(large.dataDir);
 
+      // The floor: the same daemon on an empty data folder (its own code loading, no data).
+      const empty = await startTimed(join(root, 'empty'));
+      await healthy(empty.daemon.url);
+      const emptyRss = rssMiB(empty.daemon.child.pid);
+      await empty.daemon.stop();
       // Start-up with 100,000 users and 1 M events: after a clean stop, then after kill -9.
       const first = await startTimed(large.dataDir);
       await healthy(first.daemon.url);
@@ -111,8 +116,13 @@ const scale: BenchCase = {
           unit: 'ms',
           target: '<= 1000',
         },
+        { name: '  CPU time used by then', value: clean.cpuMs, unit: 'ms' },
         { name: `start after kill -9 (same data)`, value: crash.ms, unit: 'ms', target: '<= 1000' },
+        { name: '  CPU time used by then', value: crash.cpuMs, unit: 'ms' },
         { name: `RSS after start (same data)`, value: rss, unit: 'MiB', target: '<= 300' },
+        { name: 'start on an empty data folder (the floor)', value: empty.ms, unit: 'ms' },
+        { name: '  CPU time used by then', value: empty.cpuMs, unit: 'ms' },
+        { name: '  RSS after start', value: emptyRss, unit: 'MiB' },
       ];
       return rows;
     } finally {
