@@ -128,7 +128,13 @@ function rows(name: string, f: { small: Figures; large: Figures }): BenchRow[] {
       baseline: f.small.cpuUs,
       baselineName: '1,000 records',
     },
-    { name: '  bytes written per call', value: f.large.bytes, unit: 'B', baseline: f.small.bytes, baselineName: '1,000' },
+    {
+      name: '  bytes written per call',
+      value: f.large.bytes,
+      unit: 'B',
+      baseline: f.small.bytes,
+      baselineName: '1,000',
+    },
   ];
 }
 
@@ -144,13 +150,19 @@ const scale: BenchCase = {
       const large = await prepare(root, LARGE, hash);
       started.push(large);
       const message = await interleaved(small, large, (c) =>
-        call(c.daemon.url, `/api/sessions/${c.sessionId}/messages`, c.headers, { text: 'one more message', from: 'user' }),
+        call(c.daemon.url, `/api/sessions/${c.sessionId}/messages`, c.headers, {
+          text: 'one more message',
+          from: 'user',
+        }),
       );
       const quest = await interleaved(small, large, (c) =>
         call(c.daemon.url, '/api/quests', c.headers, { title: 'a new quest', agent_id: c.agentId }),
       );
       const trigger = await interleaved(small, large, async (c) => {
-        const res = await call(c.daemon.url, '/api/events/trigger', c.headers, { type: 'webhook:bench', content: { n: 1 } });
+        const res = await call(c.daemon.url, '/api/events/trigger', c.headers, {
+          type: 'webhook:bench',
+          content: { n: 1 },
+        });
         if (res.fired?.length !== 1 || !res.fired[0].ok) throw new Error('the trigger did not fire its one tool call');
       });
       return [
