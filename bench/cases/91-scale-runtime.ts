@@ -1,16 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { hashPassword } from '../../daemon/auth/passwords.js';
-import { companyDataDir } from '../../daemon/gateway/seam.js';
-import { type BenchCase, type BenchRow, startServer, type Started } from '../harness.js';
+import type { BenchCase, BenchRow } from '../harness.js';
 import { cpuSeconds } from '../load.js';
-import { login } from '../scale/daemon-at-scale.js';
+import { call, type Company, PASSWORD, prepare } from '../scale/bench-company.js';
 import { folderBytes } from '../scale/folder-bytes.js';
-import { inProcessDaemon } from '../scale/in-process.js';
-import { seedAccounts } from '../scale/seed-accounts.js';
-import { seedRuntimeRecords } from '../scale/seed-runtime.js';
 
 /**
  * Issue 13's per-Company figures: appending a session message, creating a quest, and a trigger
@@ -26,54 +21,9 @@ import { seedRuntimeRecords } from '../scale/seed-runtime.js';
  */
 const SMALL = 1_000;
 const LARGE = Number(process.env.SVC_BENCH_SCALE_RECORDS ?? 100_000);
-const PASSWORD = 'a benchmark password';
 const ROUNDS = Number(process.env.SVC_BENCH_SCALE_ROUNDS ?? 300);
-const serve = fileURLToPath(new URL('../scale/serve-in-process.js', import.meta.url));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function call(url: string, path: string, headers: Record<string, string>, body: unknown) {
-  const res = await fetch(url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as any;
-  if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${json?.error}`);
-  return json;
-}
-
-interface Company {
-  dir: string;
-  daemon: Started;
-  headers: Record<string, string>;
-  agentId: string;
-  sessionId: string;
-}
-
-/** A Company with `records` records, served by its own daemon process. */
-async function prepare(root: string, records: number, hash: string): Promise<Company> {
-  const seeded = await seedAccounts(join(root, `c${records}`), 4, hash);
-  const d = await inProcessDaemon(seeded.dataDir);
-  const h = { authorization: `Bearer ${await login(d.url, seeded.email, PASSWORD)}`, 'x-company': seeded.companyId };
-  const agent = (await call(d.url, '/api/agents', h, { name: 'bench' })).agent;
-  const session = (await call(d.url, '/api/sessions', h, { agent_id: agent.id })).session;
-  await call(d.url, '/api/events', h, {
-    type: 'webhook:bench',
-    tool_calls: [{ tool: 'quests.create', args: { title: 'from a trigger' } }],
-  });
-  await d.stop();
-  await seedRuntimeRecords(seeded.dataDir, seeded.companyId, session.id, records);
-  const daemon = await startServer(serve, [seeded.dataDir]);
-  const headers = { ...h, authorization: `Bearer ${await login(daemon.url, seeded.email, PASSWORD)}` };
-  return {
-    dir: companyDataDir(seeded.dataDir, seeded.companyId),
-    daemon,
-    headers,
-    agentId: agent.id,
-    sessionId: session.id,
-  };
-}
 
 interface Figures {
   wallUs: number;
