@@ -45,6 +45,8 @@ export function readSnapshot(
     const size = fstatSync(fd).size;
     const lengthBytes = readExactly(fd, 0, 4);
     const headerEnd = 4 + lengthBytes.readUInt32LE(0);
+    // A damaged length must not become a read (an allocation) of gigabytes.
+    if (headerEnd > size) return discard(path, fd);
     const header = JSON.parse(readExactly(fd, 4, headerEnd - 4).toString('utf8')) as Header;
     if (
       header.version !== VERSION ||
