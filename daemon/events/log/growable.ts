@@ -20,7 +20,8 @@ export class Growable<T extends TypedArray> {
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const next = new this.ctor(this.data.length * 2);
+      // Half again, not double: a column of millions of events loaded at start should not double on its first append.
+      const next = new this.ctor(Math.max(1024, Math.ceil(this.data.length * 1.5)));
       next.set(this.data as never);
       this.data = next;
     }
@@ -74,6 +75,16 @@ export class Growable<T extends TypedArray> {
     this.data = new this.ctor(Math.max(1024, values.length));
     this.data.set(values as never);
     this.length = values.length;
+  }
+
+  /**
+   * Makes room for exactly `length` values (plus a little headroom for appends) and returns the
+   * view to fill them into: a snapshot is read straight into it, without an intermediate copy.
+   */
+  load(length: number): T {
+    this.data = new this.ctor(Math.max(1024, length + (length >> 4)));
+    this.length = length;
+    return this.data.subarray(0, length) as T;
   }
 
   /** Bytes held, for the memory report. */

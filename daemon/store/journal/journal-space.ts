@@ -86,8 +86,7 @@ export class JournalRecordSpace extends MemorySpace {
     const rows = this.rows.get(spec.name);
     if (rows) {
       this.rows.delete(spec.name);
-      const state = this.tables.get(spec.name)!;
-      for (const record of rows.values()) state.put(record);
+      this.tables.get(spec.name)!.load(rows);
     }
     return table;
   }

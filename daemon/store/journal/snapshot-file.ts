@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AtomicFileWriter } from '../../disk/atomic-file.js';
 import { nextTurn } from '../../disk/group-commit.js';
 import type { Rows } from './entry-format.js';
+import { forEachLine } from './line-stream.js';
 
 export const SNAPSHOT_FILE = 'snapshot.jsonl';
 const VERSION = 1;
@@ -89,46 +89,52 @@ export interface LoadedSnapshot {
 
 /** The snapshot in `dir`, or null when there is none. A damaged one is read as far as it goes and reported, never fatal. */
 export function readSnapshotFile(dir: string): LoadedSnapshot | null {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, SNAPSHOT_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
   const rows: Rows = new Map();
   const problems: string[] = [];
-  const header = parse(lines[0] ?? '') as { snapshot?: number; seq?: number; segment?: number } | null;
-  if (header?.snapshot !== VERSION || !Number.isSafeInteger(header.seq) || !Number.isSafeInteger(header.segment)) {
-    problems.push(`${SNAPSHOT_FILE}: the header line is damaged; the snapshot was ignored`);
-    return { seq: 0, segment: 0, rows, intact: false, problems };
-  }
-  const end = parse(lines.at(-1)!) as { end?: boolean; records?: number } | null;
+  let lineNo = 0;
+  let header: unknown = null;
+  // An end line is only the end if nothing follows it; until then it is held here.
+  let end: { line: number; records: unknown } | null = null;
   let records = 0;
-  for (let i = 1; i < lines.length - (end?.end ? 1 : 0); i++) {
-    const row = parse(lines[i]!) as { table?: unknown; id?: unknown; record?: unknown } | null;
+  const corrupt = (line: number) => problems.push(`${SNAPSHOT_FILE} line ${line}: skipped a corrupt record line`);
+  const found = forEachLine(join(dir, SNAPSHOT_FILE), (line) => {
+    lineNo++;
+    if (lineNo === 1) return void (header = parse(line));
+    if (!validHeader(header)) return;
+    if (end) corrupt(end.line);
+    end = null;
+    const row = parse(line) as { table?: unknown; id?: unknown; record?: unknown; end?: unknown } | null;
+    if (row?.end === true) return void (end = { line: lineNo, records: (row as { records?: unknown }).records });
     if (
       !row ||
       typeof row.table !== 'string' ||
       typeof row.id !== 'string' ||
       typeof row.record !== 'object' ||
       row.record === null
-    ) {
-      problems.push(`${SNAPSHOT_FILE} line ${i + 1}: skipped a corrupt record line`);
-      continue;
-    }
+    )
+      return void corrupt(lineNo);
     let table = rows.get(row.table);
     if (!table) rows.set(row.table, (table = new Map()));
     table.set(row.id, row.record);
     records++;
+  });
+  if (!found) return null;
+  const h = header as unknown;
+  if (!validHeader(h)) {
+    problems.push(`${SNAPSHOT_FILE}: the header line is damaged; the snapshot was ignored`);
+    return { seq: 0, segment: 0, rows: new Map(), intact: false, problems };
   }
-  if (!end?.end || end.records !== records)
+  const ended = end as { records: unknown } | null;
+  if (!ended || ended.records !== records)
     problems.push(
-      `${SNAPSHOT_FILE}: incomplete (${records} records read${end?.end ? `, ${end.records} written` : ', no end line'})`,
+      `${SNAPSHOT_FILE}: incomplete (${records} records read${ended ? `, ${ended.records} written` : ', no end line'})`,
     );
-  return { seq: header.seq!, segment: header.segment!, rows, intact: problems.length === 0, problems };
+  return { seq: h.seq, segment: h.segment, rows, intact: problems.length === 0, problems };
+}
+
+function validHeader(header: unknown): header is { snapshot: number; seq: number; segment: number } {
+  const h = header as { snapshot?: number; seq?: number; segment?: number } | null;
+  return h?.snapshot === VERSION && Number.isSafeInteger(h.seq) && Number.isSafeInteger(h.segment);
 }
 
 function parse(line: string): unknown {
