@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { main, reportError } from '../../cli/main.js';
+import { main } from '../../cli/main.js';
+import { reportError } from '../../cli/report-error.js';
 import {
   ApiRequestError,
   AuthRequiredError,
