@@ -64,7 +64,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const env = options.env ?? process.env;
   // `svc --version` answers before anything else is loaded (in the bundle: before any other file is read).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-    io.stdout.write((await version()) + '\n');
+    io.stdout.write(`${await version()}\n`);
     return 0;
   }
   try {
@@ -81,8 +81,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 const invokedDirectly = (() => {
   try {
     const self = fileURLToPath(import.meta.url);
+    const bin = process.argv[1];
     // The plain comparison first: realpath (for a symlinked bin, e.g. npm's) costs a syscall per folder.
-    return Boolean(process.argv[1]) && (process.argv[1] === self || realpathSync(process.argv[1]!) === self);
+    return Boolean(bin) && (bin === self || realpathSync(bin as string) === self);
   } catch {
     return false;
   }
