@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { validate } from '../http/validate.js';
 import { orMissing } from './core.js';
-import type { OpenedRuntime } from './company-runtime.js';
+import type { OpenedRuntime } from './opened.js';
 import {
   questListQuery as questQuery,
   sessionAppendBody as appendBody,

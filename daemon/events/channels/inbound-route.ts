@@ -8,7 +8,7 @@ import { readCompanySelector } from '../../gateway/tenant-selection.js';
 import type { TenantCaller } from '../../gateway/seam.js';
 import type { Context } from 'koa';
 import { acceptDelivery, MAX_WEBHOOK_BODY } from './accept-delivery.js';
-import { SIGNATURE_HEADER, signatureFailureMessages } from './webhook-signature.js';
+import { SIGNATURE_HEADER, signatureFailureMessages } from '../../../shared/webhook-signature.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import type { Sealer } from '../../store/sealer.js';
 
@@ -53,7 +53,7 @@ export function inboundWebhookRoutes(deps: Deps): Router {
     const wait = await limiter.hit(ctx.ip);
     if (wait !== null) throw tooManyRequests(wait, 'Too many webhook deliveries from this address. Try again later.');
     ctx.request.rawBody = await readRaw(ctx, MAX_WEBHOOK_BODY);
-    let selector;
+    let selector: ReturnType<typeof readCompanySelector>;
     try {
       selector = readCompanySelector(ctx);
     } catch {

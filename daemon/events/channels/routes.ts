@@ -7,14 +7,14 @@ import { ApiError, conflict, notFound } from '../../http/api-error.js';
 import { validate } from '../../http/validate.js';
 import { tenantOf } from '../../gateway/seam.js';
 import type { Random } from '../../random.js';
-import type { OpenedServices } from '../../runtime/company-runtime.js';
+import type { OpenedServices } from '../../runtime/opened.js';
 import { StoreConflict, type ChannelStore } from '../../store/types.js';
 import type { Sealer } from '../../store/sealer.js';
 import { acceptDelivery } from './accept-delivery.js';
 import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret } from './channel-secrets.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import { messageFromBody, routeInboundMessage } from './inbound-router.js';
-import { DELIVERY_HEADER, SIGNATURE_HEADER } from './webhook-signature.js';
+import { DELIVERY_HEADER, SIGNATURE_HEADER } from '../../../shared/webhook-signature.js';
 
 export interface ChannelRouteDeps {
   channels: ChannelStore;

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { ErrorCode } from '../../../shared/errors.js';
-import { badRequest } from '../../http/api-error.js';
+import { invalid } from '../../domain-error.js';
 import type { EventRow } from '../../runtime/services.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import { EventIndex } from './event-index.js';
@@ -50,7 +50,7 @@ export class LogCore {
     try {
       content = JSON.stringify(input.content ?? null);
     } catch {
-      throw badRequest('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
+      throw invalid('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
     }
     const seq = this.nextSeq++;
     const id = formatEventId(seq);
@@ -95,7 +95,10 @@ export class LogCore {
     const rows: EventRow[] = [];
     lines.forEach((line, i) => {
       const row = decodeEventLine(line);
-      if (row) return rows.push(row);
+      if (row) {
+        rows.push(row);
+        return;
+      }
       const id = formatEventId(this.index.seqAt(positions[i]!));
       const note = `${id}: left out a line whose content is corrupt`;
       if (!this.problems.includes(note)) this.problems.push(note);
@@ -113,9 +116,9 @@ const optionalId = (v: unknown) => v === undefined || v === null || (typeof v ==
 
 export function checkInput(input: NewEventRow): void {
   if (typeof input?.type !== 'string' || input.type.length === 0)
-    throw badRequest('An event needs a type.', ErrorCode.validationFailed);
+    throw invalid('An event needs a type.', ErrorCode.validationFailed);
   for (const field of ['agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
     if (!optionalId(input[field]))
-      throw badRequest(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
+      throw invalid(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
   }
 }

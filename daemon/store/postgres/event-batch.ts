@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { formatEventId } from '../../events/log/event-id.js';
-import type { EventRow } from '../../runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { rowOf, type PendingEvent } from './event-rows.js';
 
 export const EVENTS_CHANNEL = 'svc_events';
@@ -101,7 +101,9 @@ export class EventBatcher {
           this.company,
           batch.map((w) => w.event),
         );
-        batch.forEach((w, i) => w.resolve(rows[i]!));
+        batch.forEach((w, i) => {
+          w.resolve(rows[i]!);
+        });
       } catch (err) {
         // The transaction rolled back: none of the batch is stored, and each caller hears so.
         for (const w of batch) w.reject(err);
