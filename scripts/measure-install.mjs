@@ -35,7 +35,9 @@ const phase = (name) => Number(log.match(new RegExp(`timing ${name} Completed in
 const added = log.match(/added (\d+) packages/)?.[1] ?? '?';
 console.log(`cold npm install: ${seconds.toFixed(1)} s (${added} packages, node ${process.version})`);
 console.log(`  packages (download + unpack): ${phase('reify').toFixed(1)} s`);
-console.log(`  then prepare (transpile + bundles) and the rest: ${(phase('command:install') - phase('reify')).toFixed(1)} s`);
+console.log(
+  `  then prepare (transpile + bundles) and the rest: ${(phase('command:install') - phase('reify')).toFixed(1)} s`,
+);
 console.log(`  load average before: ${loadBefore}, after: ${load()} (2 cores: above 2 means waiting for a core)`);
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 else console.log(`  kept: ${clone}`);
