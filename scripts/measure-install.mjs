@@ -20,11 +20,15 @@ const load = () =>
     .join(' ');
 const loadBefore = load();
 const start = process.hrtime.bigint();
-const run = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--cache', cache, '--loglevel=timing'], {
-  cwd: clone,
-  encoding: 'utf8',
-  maxBuffer: 64 * 1024 * 1024,
-});
+const run = spawnSync(
+  'npm',
+  ['install', '--no-audit', '--no-fund', '--cache', cache, '--timing', '--loglevel=timing'],
+  {
+    cwd: clone,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  },
+);
 const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 if (run.status !== 0) {
   process.stderr.write(run.stdout + run.stderr);
