@@ -4,10 +4,13 @@
 // (docs/performance.md, "Cold install"). No type check here: `npm run build` (tsc) does that, and
 // `npm test` runs it first. Safe because the code passes tsc's `isolatedModules` rules (each file
 // can be compiled alone); the tsconfig's settings (jsx, class fields) are read by esbuild too.
+// `--outdir DIR` writes elsewhere than dist/ (tests/scripts/transpile.test.ts checks the output runs).
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
+const at = process.argv.indexOf('--outdir');
+const outdir = at > 0 ? process.argv[at + 1] : 'dist';
 const entryPoints = ['cli', 'daemon', 'shared'].flatMap((dir) =>
   readdirSync(new URL(dir, root), { recursive: true })
     .filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'))
@@ -16,7 +19,7 @@ const entryPoints = ['cli', 'daemon', 'shared'].flatMap((dir) =>
 await build({
   absWorkingDir: root.pathname,
   entryPoints,
-  outdir: 'dist',
+  outdir,
   outbase: '.',
   format: 'esm',
   platform: 'node',
