@@ -145,7 +145,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
       // An unauthenticated webhook delivery may reach its one route and nothing else.
       if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path))
         throw new Error(`webhook caller reached ${ctx.path}`);
-      return answerWrongMethod(ctx, () => routes(ctx as any, async () => {}), allowed);
+      return answerWrongMethod(ctx, () => routes(ctx as Parameters<typeof routes>[0], async () => {}), allowed);
     },
     async close() {
       await emitters.scheduler.stop();
