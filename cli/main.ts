@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { VERSION } from '../shared/version.js';
 import type { Command } from 'commander';
 import type { ContextFactory } from './command.js';
 import type { CliIO } from './context.js';
 import { commandsToLoad, normalizeArgv } from './argv.js';
-import { reportError } from './report-error.js';
 
-export { reportError } from './report-error.js';
+/** The bundle (scripts/build-cli.mjs) writes the version in at build time: `svc --version` then reads no file. */
+declare const SVC_BUNDLED_VERSION: string | undefined;
+const bundledVersion = typeof SVC_BUNDLED_VERSION === 'string' ? SVC_BUNDLED_VERSION : undefined;
+const version = async () => bundledVersion ?? (await import('../shared/version.js')).VERSION;
+const loadReportError = async () => (await import('./report-error.js')).reportError;
 
 export interface MainOptions {
   io?: CliIO;
@@ -24,7 +26,11 @@ export async function buildProgram(
   io: CliIO,
   load: Set<string> | '*' = '*',
 ): Promise<Command> {
-  const [{ Command }, { registerCommands }] = await Promise.all([import('commander'), import('./commands/index.js')]);
+  const [{ Command }, { registerCommands }, VERSION] = await Promise.all([
+    import('commander'),
+    import('./commands/index.js'),
+    version(),
+  ]);
   const program = new Command('svc')
     .description('svc: log in, manage access keys, follow events and relay MCP for the agent platform')
     .version(VERSION, '-v, --version')
@@ -56,9 +62,9 @@ export async function buildProgram(
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const io = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
   const env = options.env ?? process.env;
-  // `svc --version` answers before anything else is loaded.
+  // `svc --version` answers before anything else is loaded (in the bundle: before any other file is read).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-    io.stdout.write(VERSION + '\n');
+    io.stdout.write(`${await version()}\n`);
     return 0;
   }
   try {
@@ -68,13 +74,16 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     await program.parseAsync(args, { from: 'user' });
     return 0;
   } catch (err) {
-    return reportError(err, io, env);
+    return (await loadReportError())(err, io, env);
   }
 }
 
 const invokedDirectly = (() => {
   try {
-    return Boolean(process.argv[1]) && realpathSync(process.argv[1]!) === fileURLToPath(import.meta.url);
+    const self = fileURLToPath(import.meta.url);
+    const bin = process.argv[1];
+    // The plain comparison first: realpath (for a symlinked bin, e.g. npm's) costs a syscall per folder.
+    return Boolean(bin) && (bin === self || realpathSync(bin as string) === self);
   } catch {
     return false;
   }
@@ -88,8 +97,9 @@ if (invokedDirectly) {
   process.stdout.on('error', quietOnClosedPipe);
   process.stderr.on('error', quietOnClosedPipe);
   // Whatever escapes a command still ends as one line, never a stack trace (unless SVC_DEBUG).
-  const last = (err: unknown) => {
+  const last = async (err: unknown) => {
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') process.exit(0);
+    const reportError = await loadReportError();
     process.exit(
       reportError(err, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env),
     );

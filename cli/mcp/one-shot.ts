@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { CliContext } from '../context.js';
 import { AuthRequiredError, FailedError } from '../errors.js';
 import { explainRefusal, unreachable } from './explain.js';
@@ -26,7 +26,7 @@ export interface McpSession {
 }
 
 /** Any result: `svc mcp call` prints what the server answered, whatever the method. */
-const anyResult = z.object({}).loose();
+const anyResult = z.looseObject({});
 
 /** The SDK Client over its Streamable HTTP transport: initialize + notifications/initialized, as any MCP client starts, then requests. */
 export async function openMcpSession(ctx: CliContext): Promise<McpSession> {

@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -8,6 +7,7 @@ import { userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
 import { presentUser } from '../me/view.js';
+import { avatarBody } from '../../shared/schemas/auth.js';
 
 /**
  * Avatars arrive as a data URL (`data:image/png;base64,...`). 40 KiB decoded at most: base64 grows
@@ -62,8 +62,6 @@ export function parseAvatarDataUrl(value: string): AvatarParse {
     };
   return { ok: true, type, bytes };
 }
-
-const avatarBody = z.object({ avatar: z.string({ message: 'avatar must be a data URL or null' }).nullable() });
 
 /** POST /api/auth/update-avatar {avatar: "data:image/...;base64,..." | null} → { ok, user }. null removes it. */
 export function updateAvatar(deps: Deps): Middleware {

@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/api-error.js';
@@ -9,11 +8,9 @@ import { normalizeEmail } from './email-codes.js';
 import { attemptUnlocked, enforceLimit, type AuthLimits } from './limits.js';
 import { completeFirstFactor } from './login-outcome.js';
 import { dummyHash, verifyPassword } from './passwords.js';
-import { emailField, passwordField } from './schemas.js';
 import { issueSession } from './session-issuer.js';
 import { findUserByEmail } from './find-account.js';
-
-const loginBody = z.object({ email: emailField, password: passwordField });
+import { loginBody } from '../../shared/schemas/auth.js';
 
 /** One answer for "no such e-mail" and "wrong password" (SECURITY.md attack case 6). */
 export const invalidCredentials = () =>

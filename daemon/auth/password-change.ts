@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -10,9 +9,7 @@ import type { UserRecord } from '../store/types.js';
 import { sendInBackground, sendPasswordChangedNotice } from './account-mail.js';
 import { attemptUnlocked, type AuthLimits } from './limits.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
-import { passwordField } from './schemas.js';
-
-const changeBody = z.object({ current_password: passwordField, new_password: passwordField });
+import { changePasswordBody as changeBody } from '../../shared/schemas/auth.js';
 
 /**
  * POST /api/auth/change-password {current_password, new_password} → { ok, revoked_sessions }.

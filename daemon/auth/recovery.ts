@@ -1,6 +1,5 @@
 import { findUserByEmail } from './find-account.js';
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -10,13 +9,7 @@ import { sendInBackground, sendPasswordChangedNotice, sendResetLink } from './ac
 import { consumeLinkToken, issueEmailCode, normalizeEmail } from './email-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
 import { hashPassword, passwordProblem } from './passwords.js';
-import { emailField, passwordField } from './schemas.js';
-
-const forgotBody = z.object({ email: emailField });
-const resetBody = z.object({
-  token: z.string({ message: 'token is required' }).trim().min(1, 'token is required').max(256, 'is too long'),
-  password: passwordField,
-});
+import { forgotPasswordBody as forgotBody, resetPasswordBody as resetBody } from '../../shared/schemas/auth.js';
 
 /**
  * POST /api/auth/forgot-password {email} → the same 200 for known and unknown addresses. A known

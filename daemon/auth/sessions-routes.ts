@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -7,6 +6,7 @@ import { notFound } from '../http/api-error.js';
 import { userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
 import type { SessionRecord } from '../store/types.js';
+import { revokeSessionBody as revokeBody } from '../../shared/schemas/auth.js';
 
 /** One row of GET /api/auth/sessions. */
 export function presentSession(s: SessionRecord, currentId: string) {
@@ -31,8 +31,6 @@ export function listSessions(deps: Deps): Middleware {
     ctx.body = { sessions: rows.map((s) => presentSession(s, session.id)).reverse() };
   };
 }
-
-const revokeBody = z.object({ session_id: z.string({ message: 'session_id is required' }).trim().min(1).max(128) });
 
 /**
  * POST /api/auth/sessions/revoke {session_id} → { ok, revoked, current }. Another user's session

@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -11,19 +10,9 @@ import { issueEmailCode, normalizeEmail } from './email-codes.js';
 import { hashInviteCode } from './invite-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
 import { hashPassword, passwordProblem } from './passwords.js';
-import { emailField, passwordField } from './schemas.js';
 import { issueSession } from './session-issuer.js';
 import { signToken } from './tokens.js';
-
-const signupBody = z.object({
-  email: emailField,
-  password: passwordField,
-  invite_code: z
-    .string({ message: 'invite_code is required' })
-    .trim()
-    .min(1, 'invite_code is required')
-    .max(64, 'is too long'),
-});
+import { signupBody } from '../../shared/schemas/auth.js';
 
 const inviteRefused = () => badRequest('The invite code is unknown or was used already.', ErrorCode.inviteInvalid);
 

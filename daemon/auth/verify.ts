@@ -1,6 +1,5 @@
 import { findUserByEmail } from './find-account.js';
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -11,10 +10,8 @@ import { sendInBackground, sendVerifyCode } from './account-mail.js';
 import { codeRefusal } from './code-errors.js';
 import { consumeEmailCode, issueEmailCode, normalizeEmail } from './email-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
-import { codeField, emailField } from './schemas.js';
+import { resendCodeBody as resendBody, verifyBody } from '../../shared/schemas/auth.js';
 import { issueSession } from './session-issuer.js';
-
-const verifyBody = z.object({ email: emailField, code: codeField });
 
 /**
  * POST /api/auth/verify {email, code} → { ok, token }: the signup code moves the account to
@@ -35,8 +32,6 @@ export function verifyEmail(deps: Deps): Middleware {
     ctx.body = { ok: true, token };
   };
 }
-
-const resendBody = z.object({ email: emailField.optional() });
 
 /**
  * POST /api/auth/resend-code: a new signup code, which ends the old one. Takes the unverified

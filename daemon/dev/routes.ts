@@ -1,24 +1,13 @@
 import { findUserByEmail } from '../auth/find-account.js';
 import { normalizeEmail } from '../auth/email-codes.js';
 import { Router } from '@koa/router';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
-import { TIERS } from '../../shared/wire.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/api-error.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { validate } from '../http/validate.js';
 import { createInvite } from './invites.js';
-
-const mailQuery = z.object({
-  to: z.string().trim().min(1).optional(),
-  since_id: z.string().trim().min(1).optional(),
-});
-
-const tierBody = z.object({
-  email: z.string().trim().min(1),
-  tier: z.enum(TIERS, { message: `tier must be one of ${TIERS.join(', ')}` }),
-});
+import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared/schemas/dev.js';
 
 /** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
 export function devRoutes(deps: Deps): Router {

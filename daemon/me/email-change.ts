@@ -1,6 +1,5 @@
 import { findUserByEmail } from '../auth/find-account.js';
 import type { Middleware } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import {
   sendEmailChangeCode,
@@ -12,7 +11,6 @@ import { codeRefusal } from '../auth/code-errors.js';
 import { consumeEmailCode, issueEmailCode, normalizeEmail } from '../auth/email-codes.js';
 import { enforceLimit, type AuthLimits } from '../auth/limits.js';
 import { confirmPassword } from '../auth/password-change.js';
-import { codeField, emailField, passwordField } from '../auth/schemas.js';
 import { issueSession, type AuthMethod } from '../auth/session-issuer.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -20,9 +18,7 @@ import { ApiError, badRequest } from '../http/api-error.js';
 import { userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
 import { StoreConflict, type UserRecord } from '../store/types.js';
-
-const beginBody = z.object({ new_email: emailField, password: passwordField });
-const finishBody = z.object({ code: codeField });
+import { emailChangeBeginBody as beginBody, emailChangeFinishBody as finishBody } from '../../shared/schemas/auth.js';
 
 /**
  * POST /api/me/email/change/begin {new_email, password} → { ok, pending_email }. A code goes to the

@@ -13,8 +13,9 @@ import {
   type RuntimeCore,
 } from './core.js';
 import type { CompanyServices, Quest, QuestStatus } from './services.js';
+import { QUEST_STATUSES } from '../../shared/schemas/runtime.js';
 
-export const QUEST_STATUSES = ['open', 'in_progress', 'done', 'failed'] as const;
+export { QUEST_STATUSES };
 
 /** open → in_progress → done | failed; an open quest may also be closed directly; done and failed are final. */
 const NEXT: Record<QuestStatus, QuestStatus[]> = {

@@ -1,34 +1,16 @@
 import type { Router } from '@koa/router';
-import { z } from 'zod';
 import { validate } from '../http/validate.js';
-import { QUEST_STATUSES } from './quests.js';
 import { orMissing } from './core.js';
 import type { OpenedRuntime } from './opened.js';
+import {
+  sessionCompactBody as compactBody,
+  questListQuery as questQuery,
+  sessionAppendBody as appendBody,
+  sessionChangeBody as sessionChange,
+  sessionListQuery as sessionQuery,
+} from '../../shared/schemas/runtime.js';
 
 type Services = OpenedRuntime['services'];
-
-const sessionQuery = z.object({
-  agent_id: z.string().min(1).optional(),
-  status: z.enum(['active', 'stopped']).optional(),
-});
-const questQuery = z.object({
-  status: z.enum(QUEST_STATUSES).optional(),
-  agent_id: z.string().min(1).optional(),
-  session_id: z.string().min(1).optional(),
-});
-const appendBody = z.object({
-  text: z.string().min(1).max(100_000),
-  from: z.string().trim().min(1).max(200).default('user'),
-  start_turn: z.boolean().default(false),
-});
-const sessionChange = z.object({
-  gateway_channel_id: z.string().min(1).max(200).nullable().optional(),
-  context_budget: z.number().int().min(1).nullable().optional(),
-  status: z.literal('stopped').optional(),
-});
-
-/** Issue 18: compaction as delegation by hand; the role defaults to the daemon's --compaction-role. */
-export const compactBody = z.object({ role: z.string().trim().min(1).max(200).optional() }).strict();
 
 /**
  * Agents, sessions, quests and messages over REST (paths are full `/api/...` paths; the gateway

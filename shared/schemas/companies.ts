@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * A Company name: what users type after `--root` and `svc companies use`. Letters, digits, spaces
@@ -6,16 +6,16 @@ import { z } from 'zod';
  * looks like an id is always read as one.
  */
 export const companyBody = z.object({
-  name: z
-    .string({ message: 'name is required' })
-    .trim()
-    .min(1, 'name is required')
-    .max(64, 'name is at most 64 characters')
-    .regex(
+  name: z.string({ message: 'name is required' }).check(
+    z.trim(),
+    z.minLength(1, 'name is required'),
+    z.maxLength(64, 'name is at most 64 characters'),
+    z.regex(
       /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u,
       'name may hold letters, digits, spaces and . _ - and starts with a letter or digit',
-    )
-    .refine((n) => !/^cmp_/i.test(n), 'name may not start with cmp_ (that is how Company ids look)'),
+    ),
+    z.refine((n: string) => !/^cmp_/i.test(n), 'name may not start with cmp_ (that is how Company ids look)'),
+  ),
 });
 
 export const companyRow = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
@@ -25,4 +25,4 @@ export type CompanyRow = z.infer<typeof companyRow>;
 export const companyListResponse = z.object({ companies: z.array(companyRow) });
 /** Enough of the list to find a Company by name or id (the CLI needs nothing more there). */
 export const companyRefListResponse = z.object({ companies: z.array(z.object({ id: z.string(), name: z.string() })) });
-export const companyCreatedResponse = companyRow.extend({ ok: z.literal(true) });
+export const companyCreatedResponse = z.extend(companyRow, { ok: z.literal(true) });

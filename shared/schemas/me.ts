@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** `GET /api/me` (spec §4.3), as `svc whoami` reads it. Fields the CLI does not show may be added freely. */
 export const meResponse = z.object({
   id: z.string(),
-  email: z.string().nullable(),
+  email: z.nullable(z.string()),
   email_verified: z.boolean(),
   tier: z.string(),
-  display_name: z.string().nullable(),
-  pending_email: z.string().nullable(),
+  display_name: z.nullable(z.string()),
+  pending_email: z.nullable(z.string()),
   session: z.object({ id: z.string(), method: z.array(z.string()), expires_at: z.string() }),
 });
 export type MeResponse = z.infer<typeof meResponse>;
@@ -19,8 +19,8 @@ export const sessionRow = z.object({
   last_seen_at: z.string(),
   expires_at: z.string(),
   method: z.array(z.string()),
-  user_agent: z.string().nullable(),
-  ip: z.string().nullable(),
+  user_agent: z.nullable(z.string()),
+  ip: z.nullable(z.string()),
   current: z.boolean(),
 });
 export type SessionRow = z.infer<typeof sessionRow>;
@@ -29,9 +29,9 @@ export const sessionListResponse = z.object({ sessions: z.array(sessionRow) });
 /** What a first-factor login answers (spec §4.2): a session, or a partial token for the TOTP step. */
 export const loginAnswer = z.object({
   ok: z.boolean(),
-  token: z.string().optional(),
-  pending_verification: z.boolean().optional(),
-  totp_required: z.boolean().optional(),
-  partial_token: z.string().optional(),
+  token: z.optional(z.string()),
+  pending_verification: z.optional(z.boolean()),
+  totp_required: z.optional(z.boolean()),
+  partial_token: z.optional(z.string()),
 });
 export type LoginAnswer = z.infer<typeof loginAnswer>;

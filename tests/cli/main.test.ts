@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { main, reportError } from '../../cli/main.js';
+import { main } from '../../cli/main.js';
+import { reportError } from '../../cli/report-error.js';
 import {
   ApiRequestError,
   AuthRequiredError,

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { DataDirLocked, processIsAlive, readLock } from '../../../daemon/lock.js';
 import { dataFiles } from '../../../shared/paths.js';
 import { WITHHELD_INVITE } from '../../../shared/wire.js';
 import { operatorApi } from '../../operator.js';
+import { CLI_MAIN } from '../../self.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { FailedError, UsageError } from '../../errors.js';
@@ -66,15 +66,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   const logFile = join(dir, dataFiles.log);
   const log = openSync(logFile, 'a', 0o600);
   const offset = statSync(logFile).size;
-  const args = [
-    fileURLToPath(new URL('../../main.js', import.meta.url)),
-    'daemon',
-    'start',
-    '--foreground',
-    '--withhold-invite',
-    '--data',
-    dir,
-  ];
+  const args = [CLI_MAIN, 'daemon', 'start', '--foreground', '--withhold-invite', '--data', dir];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);

@@ -1,6 +1,4 @@
-import { emailField } from '../schemas.js';
 import { Router } from '@koa/router';
-import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, tooManyRequests } from '../../http/api-error.js';
@@ -9,10 +7,11 @@ import { validate } from '../../http/validate.js';
 import { normalizeEmail } from '../email-codes.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
-
-const requestBody = z.object({ email: emailField });
-const codeBody = z.object({ email: emailField, code: z.string().trim().min(1).max(32) });
-const linkBody = z.object({ token: z.string().trim().min(1).max(512) });
+import {
+  loginCodeBody as codeBody,
+  loginCodeRequestBody as requestBody,
+  loginLinkBody as linkBody,
+} from '../../../shared/schemas/auth-factors.js';
 
 const SENT = {
   ok: true,

@@ -1,6 +1,5 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound, tooManyRequests } from '../../http/api-error.js';
@@ -18,10 +17,11 @@ import {
   startPairing,
 } from './pairing.js';
 import { createMemoryPairingStore, type PairingStore } from './pairing-store.js';
-
-const startBody = z.object({ client: z.string().trim().min(1).max(64).optional() });
-const pollBody = z.object({ device_code: z.string().trim().min(1).max(128) });
-const codeBody = z.object({ user_code: z.string().trim().min(1).max(32) });
+import {
+  pairingCodeBody as codeBody,
+  pairingPollBody as pollBody,
+  pairingStartBody as startBody,
+} from '../../../shared/schemas/auth-factors.js';
 
 const GONE = 'This pairing is unknown, has expired or was used already. Run svc login --web again.';
 

@@ -1,6 +1,5 @@
 import { Router } from '@koa/router';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, conflict, notFound } from '../../http/api-error.js';
@@ -10,38 +9,11 @@ import { createFactorLimits } from '../factor-limits.js';
 import { assertRecentLogin } from '../recent-login.js';
 import { issueSession } from '../session-issuer.js';
 import { beginLogin, beginRegistration, finishLogin, finishRegistration, type Failure } from './ceremonies.js';
-
-const b64url = z
-  .string()
-  .max(16_384)
-  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
-const credential = z.looseObject({
-  id: b64url.min(1),
-  rawId: b64url.min(1),
-  type: z.literal('public-key'),
-  clientExtensionResults: z.looseObject({}).default({}),
-});
-const registerFinish = z.object({
-  name: z.string().trim().min(1).max(64).optional(),
-  response: credential.extend({
-    response: z.looseObject({
-      clientDataJSON: b64url,
-      attestationObject: b64url,
-      transports: z.array(z.string().max(32)).max(8).optional(),
-    }),
-  }),
-});
-const loginFinish = z.object({
-  response: credential.extend({
-    response: z.looseObject({
-      clientDataJSON: b64url,
-      authenticatorData: b64url,
-      signature: b64url,
-      userHandle: b64url.optional(),
-    }),
-  }),
-});
-const registerBegin = z.object({ name: z.string().trim().min(1).max(64).optional() });
+import {
+  passkeyLoginFinishBody as loginFinish,
+  passkeyRegisterBeginBody as registerBegin,
+  passkeyRegisterFinishBody as registerFinish,
+} from '../../../shared/schemas/auth-factors.js';
 
 const view = (p: {
   id: string;

@@ -1,5 +1,4 @@
 import { Router } from '@koa/router';
-import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, conflict } from '../../http/api-error.js';
@@ -10,13 +9,11 @@ import { assertRecentLogin } from '../recent-login.js';
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes } from './enrolment.js';
 import { finishPartialLogin } from './partial-login.js';
 import { totpOf } from './totp-codes.js';
-
-const codeField = z.string().trim().min(1, 'enter the 6-digit code from your app').max(32);
-const loginBody = z.object({ partial_token: z.string().min(1).max(4096), code: codeField });
-const confirmBody = z.object({ code: codeField });
-const disableBody = z
-  .object({ code: codeField.optional(), password: z.string().min(1).max(1024).optional() })
-  .refine((b) => b.code || b.password, { message: 'send the current code (or a recovery code) or your password' });
+import {
+  totpConfirmBody as confirmBody,
+  totpDisableBody as disableBody,
+  totpLoginBody as loginBody,
+} from '../../../shared/schemas/auth-factors.js';
 
 const wrongCode = () =>
   new ApiError(

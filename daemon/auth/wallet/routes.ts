@@ -14,19 +14,16 @@ import { assertRecentLogin } from '../recent-login.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { checkSiweMessage, expectedSiweScope, type SiweCheck } from './siwe-check.js';
 import { findWalletUser, signUpWallet } from './wallet-accounts.js';
+import {
+  walletSignedBody as signedBody,
+  walletSignupBody as signupBody,
+} from '../../../shared/schemas/auth-factors.js';
 
+// The address needs ethers' EIP-55 check, so it stays here (see shared/schemas/auth-factors.ts).
 const addressField = z
   .string()
   .trim()
   .refine((a) => isAddress(a), 'must be a 0x-prefixed Ethereum address');
-const signedBody = z.object({
-  message: z.string().min(1).max(4096),
-  signature: z
-    .string()
-    .trim()
-    .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature (0x…)'),
-});
-const signupBody = signedBody.extend({ invite_code: z.string().trim().min(1).max(64) });
 
 /** Sign-In with Ethereum: a nonce per address, then login or signup with the signed message. */
 export function walletRoutes(deps: Deps): Router {

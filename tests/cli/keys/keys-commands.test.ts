@@ -10,7 +10,7 @@ import { runKeysRevoke } from '../../../cli/commands/keys/revoke.js';
 import { runKeysValidate } from '../../../cli/commands/keys/validate.js';
 import { accounts } from '../../../cli/credentials/store.js';
 import { ApiRequestError, AuthRequiredError, UsageError } from '../../../cli/errors.js';
-import { reportError } from '../../../cli/main.js';
+import { reportError } from '../../../cli/report-error.js';
 import { keyProblem } from '../../../shared/keys.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createFakeCli } from '../../helpers/cli.js';

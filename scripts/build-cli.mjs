@@ -1,0 +1,52 @@
+// Bundles the CLI (cli/main.ts) with esbuild into dist/cli/main.js, the `svc` bin, with one lazy
+// chunk per command in dist/cli-chunks/ (ESM splitting: `svc keys list` loads main.js, the keys
+// chunk and the chunks they share, not every command). Why: Node's ESM loader pays per file, and
+// zod alone is ~95 files; bundled and tree-shaken (shared/schemas/ use zod/mini) it is a few KB.
+// Only zod and commander are bundled: every other package (ethers, Ink, the MCP SDK, the keychain's
+// native addon, prompts) stays external and is imported from node_modules by the command that needs
+// it. tsc's per-file output in dist/cli/ stays for the tests that import modules in-process; this
+// build replaces only dist/cli/main.js. The chunk folder sits beside dist/cli/ (same depth), so
+// paths relative to import.meta.url (../../package.json, ../cli/main.js, ../daemon/main.js) hold
+// from main.js and from every chunk alike.
+import { build } from 'esbuild';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+
+const root = new URL('../', import.meta.url);
+const BUNDLED = new Set(['zod', 'commander']);
+const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+rmSync(new URL('dist/cli-chunks/', root), { recursive: true, force: true });
+
+/** Packages other than BUNDLED stay imports; the daemon, started in-process by `svc daemon start`, stays tsc's. */
+const externals = {
+  name: 'svc-externals',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
+    });
+    b.onResolve({ filter: /\/daemon\/main\.js$/ }, () => ({ path: '../daemon/main.js', external: true }));
+  },
+};
+
+await build({
+  absWorkingDir: root.pathname,
+  entryPoints: { 'cli/main': 'cli/main.ts' },
+  outdir: 'dist',
+  chunkNames: 'cli-chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  plugins: [externals],
+  // `svc --version` prints this without reading package.json (cli/main.ts).
+  define: { SVC_BUNDLED_VERSION: JSON.stringify(version) },
+  // commander is CommonJS: its require('node:events') needs a require in an ES module.
+  banner: {
+    js: "import { createRequire as __svcRequire } from 'node:module'; const require = __svcRequire(import.meta.url);",
+  },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+chmodSync(new URL('dist/cli/main.js', root), 0o755);
