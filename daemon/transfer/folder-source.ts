@@ -19,7 +19,7 @@ import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord 
  */
 export async function* readDataFolder(dir: string): AsyncGenerator<ArchiveRecord> {
   refuseUnupgraded(dir);
-  for (const [name, file] of Object.entries(SECRET_FILES)) {
+  for (const [name, file] of Object.entries(SECRET_FILES).sort()) {
     const path = join(dir, file);
     if (existsSync(path))
       yield { table: SECRETS, company: null, record: { name, value: readFileSync(path, 'utf8').trim() } };

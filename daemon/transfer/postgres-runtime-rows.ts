@@ -37,7 +37,7 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
   messages: {
     // No pos: ordered by (session, seq), the order a session's transcript is read in.
     page: `SELECT session_id, seq, entry FROM svc_rt_messages WHERE company_id = $1
-           AND ($2::text[] IS NULL OR (session_id, seq) > ($2::text[])[1], ($2::text[])[2]::int))
+           AND ($2::text[] IS NULL OR (session_id, seq) > (($2::text[])[1], ($2::text[])[2]::int))
            ORDER BY session_id, seq LIMIT ${PAGE}`,
     cursorOf: (row) => [row.session_id, String(row.seq)],
     toRecord: (row) => {
