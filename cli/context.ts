@@ -1,4 +1,4 @@
-import { readLock, processIsAlive } from '../daemon/lock.js';
+import { readLock, processIsAlive } from '../shared/lock-file.js';
 import { DEFAULT_URL, resolveConfigDir, resolveDataDir } from '../shared/paths.js';
 import { createApiClient, type ApiClient } from './api-client.js';
 import { createCredentialStore, accounts, type CredentialStore } from './credentials/index.js';

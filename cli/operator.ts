@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processIsAlive, readLock } from '../daemon/lock.js';
+import { processIsAlive, readLock } from '../shared/lock-file.js';
 import { dataFiles } from '../shared/paths.js';
 import { createApiClient, type ApiClient } from './api-client.js';
 import type { CliContext } from './context.js';

@@ -1,6 +1,7 @@
-import { openSync, readFileSync, renameSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DaemonLock } from '../shared/wire.js';
+import { processIsAlive, readLock } from '../shared/lock-file.js';
 import { dataFiles } from '../shared/paths.js';
 
 export class DataDirLocked extends Error {
@@ -65,21 +66,4 @@ export function acquireLock(
   throw new DataDirLocked(holder ?? { pid: 0, url: null, started_at: '', version: '' }, dir);
 }
 
-export function readLock(dir: string): DaemonLock | null {
-  try {
-    const parsed = JSON.parse(readFileSync(join(dir, dataFiles.lock), 'utf8')) as DaemonLock;
-    return typeof parsed.pid === 'number' ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
-export function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else — still alive.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { processIsAlive, readLock } from '../shared/lock-file.js';

@@ -1,4 +1,4 @@
-import { nextRuns, parseSchedule, SCHEDULE_PREFIX } from '../../daemon/events/schedule/cron.js';
+import { nextRuns, parseSchedule, SCHEDULE_PREFIX } from '../../shared/cron.js';
 
 /** A configured event as `GET /api/events?configured=true&scheduled=true` lists it (next_runs is added by the daemon). */
 export interface ScheduledRow {

@@ -1,4 +1,4 @@
-import type { EventRow } from '../../daemon/runtime/services.js';
+import type { EventRow } from '../../shared/runtime-records.js';
 import type { LiveCell, LiveRow } from './live-feed.js';
 
 /** One colour per source of spec §6.1, so a glance tells the scheduler from a guardrail. */

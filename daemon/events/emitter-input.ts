@@ -1,7 +1,7 @@
 import { ErrorCode } from '../../shared/errors.js';
 import type { Matcher, NewConfiguredEvent } from '../runtime/services.js';
 import { parseMatcher } from './detectors/matcher-schema.js';
-import { isSchedulePattern, nextRuns, parseSchedule } from './schedule/cron.js';
+import { isSchedulePattern, nextRuns, parseSchedule } from '../../shared/cron.js';
 
 /**
  * The emitter-specific checks of creating a configured event (`POST /api/events`, the events

@@ -7,7 +7,7 @@ import { validate } from '../http/validate.js';
 import type { OpenedRuntime } from '../runtime/company-runtime.js';
 import type { ConfiguredEvent, EventFilter } from '../runtime/services.js';
 import { presentConfigured } from './emitter-input.js';
-import { isSchedulePattern } from './schedule/cron.js';
+import { isSchedulePattern } from '../../shared/cron.js';
 import { MAX_LIMIT } from './log/index.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from './follow.js';
 import { streamEvents } from './stream.js';

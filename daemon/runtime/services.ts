@@ -1,5 +1,23 @@
 import type { CompanyRef } from '../gateway/seam.js';
-import type { EventRow, EventSource } from '../../shared/event-row.js';
+import type {
+  Agent,
+  ConfiguredEvent,
+  EmitInput,
+  Emitted,
+  EventFilter,
+  EventRow,
+  EventSource,
+  Matcher,
+  NewConfiguredEvent,
+  Quest,
+  QuestStatus,
+  RuntimeSession,
+  ToolCall,
+  TraceNode,
+} from '../../shared/runtime-records.js';
+
+// The record shapes are wire shapes in shared/; re-exported so daemon code keeps one import.
+export * from '../../shared/runtime-records.js';
 
 /**
  * What one Company's runtime offers to everything that is not HTTP: the MCP tools, the scheduler,
@@ -8,154 +26,6 @@ import type { EventRow, EventSource } from '../../shared/event-row.js';
  * Refusals throw DomainError (domain-error.ts) with a clear message; the REST routes answer it as
  * 400/404/409 and the MCP tools as a tool error, so both answer alike.
  */
-export interface Agent {
-  id: string;
-  name: string;
-  role: string | null;
-  created_at: string;
-}
-
-export interface TranscriptEntry {
-  at: string;
-  from: string;
-  text: string;
-}
-
-export interface RuntimeSession {
-  id: string;
-  agent_id: string;
-  /** `active` until stopped. */
-  status: string;
-  gateway_channel_id: string | null;
-  /** The whole transcript on a read; the newest ANSWER_TAIL messages in the answer to a change. */
-  transcript: TranscriptEntry[];
-  /** How many messages the whole transcript holds. */
-  transcript_total?: number;
-  created_at: string;
-  /** Issue 6 additions: `running` between a turn's start and its completion. */
-  turn_status?: 'idle' | 'running';
-  turns_completed?: number;
-  /** Characters of transcript the session may hold before `context:budget:exceeded`; null: no budget. */
-  context_budget?: number | null;
-  context_used?: number;
-  stopped_at?: string | null;
-}
-
-export type QuestStatus = 'open' | 'in_progress' | 'done' | 'failed';
-
-export interface Quest {
-  id: string;
-  title: string;
-  status: QuestStatus;
-  agent_id: string | null;
-  session_id: string | null;
-  result: unknown;
-  created_at: string;
-  updated_at: string;
-}
-
-// The event row is a wire shape the console reads too, so it lives in shared/ (the console may not import daemon/).
-export { EVENT_SOURCES, type EventRow, type EventSource } from '../../shared/event-row.js';
-
-export interface ToolCall {
-  tool: string;
-  args: Record<string, unknown>;
-}
-
-/** A detector's matcher (issue 7); absent means: the pattern (and scope) alone decides. */
-export type Matcher =
-  | { kind: 'exact'; agent_id: string }
-  | { kind: 'predicated'; field: string; regex: string; flags?: string }
-  | { kind: 'window'; count: number; within_ms: number; group_by?: 'agent' | 'session' | null; cooldown_ms?: number };
-
-/** A pattern plus the tool calls to run when it matches (spec §2.2). */
-export interface ConfiguredEvent {
-  id: string;
-  type: string;
-  tool_calls: ToolCall[];
-  agent_id: string | null;
-  session_id: string | null;
-  quest_id: string | null;
-  enabled: boolean;
-  /** `armed`: no emitter produces the pattern, so it never fires (spec §3.5). */
-  status: 'active' | 'paused' | 'armed';
-  /** Shown (never stored) when armed: why, and the names its prefix's emitter does produce. */
-  armed_reason?: string;
-  names_that_fire?: string[];
-  matcher?: Matcher | null;
-  /** IANA zone of a `schedule:` pattern (UTC when absent). */
-  timezone?: string | null;
-  created_at: string;
-  /** Issue 7: when it was last enabled (null while created paused); the scheduler's baseline. */
-  enabled_at?: string | null;
-}
-
-export interface NewConfiguredEvent {
-  type: string;
-  tool_calls: ToolCall[];
-  agent_id?: string | null;
-  session_id?: string | null;
-  quest_id?: string | null;
-  enabled?: boolean;
-  matcher?: Matcher | null;
-  timezone?: string | null;
-}
-
-/** One tool call a configured event made, and how it went. */
-export interface Firing {
-  configured_event_id: string;
-  tool: string;
-  ok: boolean;
-  result?: unknown;
-  error?: string;
-  /** Set when the call was not run at all: the causation depth guard stopped a likely loop. */
-  skipped?: 'depth_limit';
-}
-
-/** A configured event that was considered for an event and did not fire, and why (CONTRACT §8). */
-export interface NotFired {
-  configured_event_id: string;
-  reason: 'paused' | 'armed' | 'scope' | 'matcher' | 'cooldown' | 'depth';
-}
-
-export interface EventFilter {
-  event_type?: string;
-  agent_id?: string;
-  session_id?: string;
-  quest_id?: string;
-  /** ISO timestamp: events created at or after it. */
-  since?: string;
-  /** Events strictly after this id. */
-  since_id?: string;
-  limit?: number;
-}
-
-export interface EmitInput {
-  type: string;
-  agent_id?: string | null;
-  session_id?: string | null;
-  quest_id?: string | null;
-  content?: unknown;
-  /** The event that caused this one (trace links); null/absent for a root cause. */
-  caused_by?: string | null;
-  /** Default: `tool_call` when caused by another event, else `emitter`. Routes set `manual` and `webhook`. */
-  source?: EventSource;
-}
-
-export interface Emitted {
-  event: EventRow;
-  fired: Firing[];
-  /** The configured events of its pattern that did not fire, with why. */
-  not_fired?: NotFired[];
-}
-
-export interface TraceNode {
-  event: EventRow;
-  fired: Firing[];
-  not_fired: NotFired[];
-  children: TraceNode[];
-}
-
 export interface EventsService {
   create(input: NewConfiguredEvent): Promise<ConfiguredEvent>;
   get(id: string): Promise<ConfiguredEvent | undefined>;

@@ -12,7 +12,7 @@ import type {
   QuestStatus,
   RuntimeSession,
   TranscriptEntry,
-} from '../runtime/services.js';
+} from '../../shared/runtime-records.js';
 
 export interface AgentStore {
   get(id: string): Promise<Agent | undefined>;
@@ -200,7 +200,17 @@ export interface QuestionStore {
 
 // --- webhook channels (issue 7): one store per Company runtime; secrets are sealed, never plain ---
 
-type ChannelRecord = import('../events/channels/channel-secrets.js').ChannelRecord;
+/** One webhook channel; its secrets sealed (events/channels/channel-secrets.ts says why). */
+export interface ChannelRecord {
+  /** The `<channel>` of `webhook:<channel>` and of `POST /api/webhooks/{channel}`. */
+  name: string;
+  secret_sealed: string;
+  previous_sealed: string | null;
+  /** Until when the previous secret is still accepted. */
+  previous_until: string | null;
+  created_at: string;
+  rotated_at: string | null;
+}
 
 export interface ChannelStore {
   get(name: string): Promise<ChannelRecord | undefined>;

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { parsePattern } from '../../../shared/patterns.js';
-import type { ConfiguredEvent, ToolCall } from '../../../daemon/runtime/services.js';
+import type { ConfiguredEvent, ToolCall } from '../../../shared/runtime-records.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';

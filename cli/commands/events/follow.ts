@@ -1,4 +1,4 @@
-import type { EventRow } from '../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { ApiRequestError, CliError } from '../../errors.js';
 import { filterQuery, type EventFilterFlags, type RuntimeApi } from './shared.js';
 

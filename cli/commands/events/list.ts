@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { ConfiguredEvent, EventRow } from '../../../daemon/runtime/services.js';
+import type { ConfiguredEvent, EventRow } from '../../../shared/runtime-records.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { EventRow } from '../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { companyHeaders } from '../../company.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';

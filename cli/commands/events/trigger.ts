@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Emitted } from '../../../daemon/runtime/services.js';
+import type { Emitted } from '../../../shared/runtime-records.js';
 import { parsePattern } from '../../../shared/patterns.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';

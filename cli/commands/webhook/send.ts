@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
-import { channelNameProblem } from '../../../daemon/events/channels/channel-secrets.js';
-import { signDelivery } from '../../../daemon/events/channels/webhook-signature.js';
+import { channelNameProblem } from '../../../shared/channel-name.js';
+import { signDelivery } from '../../../shared/webhook-signature.js';
 import { action, type ContextFactory } from '../../command.js';
 import { companyHeaders } from '../../company.js';
 import type { CliContext } from '../../context.js';

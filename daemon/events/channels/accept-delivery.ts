@@ -4,7 +4,7 @@ import type { EmitInput } from '../../runtime/services.js';
 import type { Sealer } from '../../store/sealer.js';
 import { secretsOf, type ChannelRecord } from './channel-secrets.js';
 import { DELIVERY_ID, type DeliveryDedup } from './delivery-dedup.js';
-import { signatureFailureMessages, verifySignature } from './webhook-signature.js';
+import { signatureFailureMessages, verifySignature } from '../../../shared/webhook-signature.js';
 
 /**
  * The core of `POST /api/webhooks/{channel}`, free of HTTP: signature, replay window, delivery id

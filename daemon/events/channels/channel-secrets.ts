@@ -1,5 +1,9 @@
 import type { Random } from '../../random.js';
 import type { Sealer } from '../../store/sealer.js';
+import type { ChannelRecord } from '../../store/runtime-types.js';
+
+export { channelNameProblem } from '../../../shared/channel-name.js';
+export type { ChannelRecord } from '../../store/runtime-types.js';
 
 /**
  * Per-channel webhook secrets. Unlike API keys they cannot be stored as a hash: verifying an HMAC
@@ -8,26 +12,8 @@ import type { Sealer } from '../../store/sealer.js';
  * secret is shown once, when the channel is created or its secret rotated. After a rotation the
  * previous secret keeps working for a grace period so senders can switch without losing deliveries.
  */
-export const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const SECRET_PREFIX = 'whsec_';
 export const ROTATION_GRACE_MS = 24 * 3600_000;
-
-export interface ChannelRecord {
-  /** The `<channel>` of `webhook:<channel>` and of `POST /api/webhooks/{channel}`. */
-  name: string;
-  secret_sealed: string;
-  previous_sealed: string | null;
-  /** Until when the previous secret is still accepted. */
-  previous_until: string | null;
-  created_at: string;
-  rotated_at: string | null;
-}
-
-export function channelNameProblem(name: string): string | null {
-  return CHANNEL_NAME.test(name)
-    ? null
-    : 'a channel name is 1-63 characters: lower-case letters, digits, _ and -, starting with a letter or digit';
-}
 
 /** 32 random bytes, base64url: `whsec_` + 43 characters. */
 export function generateChannelSecret(random: Random): string {

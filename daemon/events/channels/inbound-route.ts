@@ -8,7 +8,7 @@ import { readCompanySelector } from '../../gateway/tenant-selection.js';
 import type { TenantCaller } from '../../gateway/seam.js';
 import type { Context } from 'koa';
 import { acceptDelivery, MAX_WEBHOOK_BODY } from './accept-delivery.js';
-import { SIGNATURE_HEADER, signatureFailureMessages } from './webhook-signature.js';
+import { SIGNATURE_HEADER, signatureFailureMessages } from '../../../shared/webhook-signature.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import type { Sealer } from '../../store/sealer.js';
 

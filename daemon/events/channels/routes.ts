@@ -14,7 +14,7 @@ import { acceptDelivery } from './accept-delivery.js';
 import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret } from './channel-secrets.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import { messageFromBody, routeInboundMessage } from './inbound-router.js';
-import { DELIVERY_HEADER, SIGNATURE_HEADER } from './webhook-signature.js';
+import { DELIVERY_HEADER, SIGNATURE_HEADER } from '../../../shared/webhook-signature.js';
 
 export interface ChannelRouteDeps {
   channels: ChannelStore;

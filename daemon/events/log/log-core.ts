@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { ErrorCode } from '../../../shared/errors.js';
-import { badRequest } from '../../http/api-error.js';
+import { invalid } from '../../domain-error.js';
 import type { EventRow } from '../../runtime/services.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import { EventIndex } from './event-index.js';
@@ -50,7 +50,7 @@ export class LogCore {
     try {
       content = JSON.stringify(input.content ?? null);
     } catch {
-      throw badRequest('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
+      throw invalid('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
     }
     const seq = this.nextSeq++;
     const id = formatEventId(seq);
@@ -113,9 +113,9 @@ const optionalId = (v: unknown) => v === undefined || v === null || (typeof v ==
 
 export function checkInput(input: NewEventRow): void {
   if (typeof input?.type !== 'string' || input.type.length === 0)
-    throw badRequest('An event needs a type.', ErrorCode.validationFailed);
+    throw invalid('An event needs a type.', ErrorCode.validationFailed);
   for (const field of ['agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
     if (!optionalId(input[field]))
-      throw badRequest(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
+      throw invalid(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
   }
 }

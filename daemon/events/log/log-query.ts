@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../../shared/errors.js';
-import { badRequest } from '../../http/api-error.js';
+import { invalid } from '../../domain-error.js';
 import { parseEventId } from './event-id.js';
 import type { LogQuery } from './types.js';
 
@@ -36,7 +36,7 @@ export function planQuery(query: LogQuery): PlannedQuery {
   if (given(query.since_id)) {
     afterSeq = parseEventId(query.since_id);
     if (afterSeq === null)
-      throw badRequest(
+      throw invalid(
         `since_id '${query.since_id}' is not an event id (evt_ followed by 16 digits).`,
         ErrorCode.validationFailed,
       );
@@ -45,7 +45,7 @@ export function planQuery(query: LogQuery): PlannedQuery {
   if (given(query.since)) {
     sinceMs = Date.parse(query.since);
     if (Number.isNaN(sinceMs))
-      throw badRequest(
+      throw invalid(
         `since '${query.since}' is not an ISO timestamp (e.g. 2026-01-15T12:00:00Z).`,
         ErrorCode.validationFailed,
       );

@@ -1,5 +1,5 @@
 import type { CronExpression } from 'cron-parser';
-import { latestTickAtOrBefore } from './cron.js';
+import { latestTickAtOrBefore } from '../../../shared/cron.js';
 
 /**
  * What happens to ticks that came due while the daemon was down (or a walk was late):

@@ -2,7 +2,13 @@ import type { CronExpression } from 'cron-parser';
 import { isoAt, type Clock } from '../../clock.js';
 import type { ConfiguredEvent, EventsService } from '../../runtime/services.js';
 import type { TickStore, TickUpdate } from '../../store/types.js';
-import { compileSchedule, firstTickAfter, isSchedulePattern, latestTickAtOrBefore, parseSchedule } from './cron.js';
+import {
+  compileSchedule,
+  firstTickAfter,
+  isSchedulePattern,
+  latestTickAtOrBefore,
+  parseSchedule,
+} from '../../../shared/cron.js';
 import { selectDueTicks, type DuePolicy } from './due-ticks.js';
 import { createMinuteLoop, realTimer, type SchedulerTimer } from './minute-loop.js';
 

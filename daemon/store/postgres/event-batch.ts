@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { formatEventId } from '../../events/log/event-id.js';
-import type { EventRow } from '../../runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { rowOf, type PendingEvent } from './event-rows.js';
 
 export const EVENTS_CHANNEL = 'svc_events';

@@ -1,7 +1,7 @@
 import { formatEventId } from '../../events/log/event-id.js';
 import { planQuery, type IndexedField } from '../../events/log/log-query.js';
 import type { LogQuery } from '../../events/log/types.js';
-import type { EventRow } from '../../runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { EVENT_COLUMNS, rowFromStored, type StoredEvent } from './event-rows.js';
 
 /** Each filter of the log's query planner, as its column. Names are fixed here, never taken from input. */

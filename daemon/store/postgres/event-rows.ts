@@ -2,8 +2,8 @@ import { ErrorCode } from '../../../shared/errors.js';
 import type { Clock } from '../../clock.js';
 import { checkInput } from '../../events/log/log-core.js';
 import type { NewEventRow } from '../../events/log/types.js';
-import { badRequest } from '../../http/api-error.js';
-import type { EventRow } from '../../runtime/services.js';
+import { invalid } from '../../domain-error.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { inferSource } from '../../events/log/line-format.js';
 
 /** An append checked and rendered, waiting for its sequence number (given at commit). */
@@ -30,13 +30,13 @@ export function prepareEvent(input: NewEventRow, clock: Clock): PendingEvent {
   checkInput(input);
   for (const field of ['type', 'agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
     if (typeof input[field] === 'string' && input[field]!.includes('\u0000'))
-      throw badRequest(`${field} must not contain a NUL character.`, ErrorCode.validationFailed);
+      throw invalid(`${field} must not contain a NUL character.`, ErrorCode.validationFailed);
   }
   let content: string | undefined;
   try {
     content = JSON.stringify(input.content ?? null);
   } catch {
-    throw badRequest('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
+    throw invalid('content must be plain JSON (no cycles, no BigInt).', ErrorCode.validationFailed);
   }
   return {
     type: input.type,

@@ -1,8 +1,8 @@
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Space, Tx } from '../engine/types.js';
-import type { Agent, ConfiguredEvent, Firing, Quest, RuntimeSession } from '../../runtime/services.js';
-import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
+import type { Agent, ConfiguredEvent, Firing, Quest, RuntimeSession } from '../../../shared/runtime-records.js';
+import type { ChannelRecord } from '../runtime-types.js';
 import type { QuestionRecord, TickCursor } from '../runtime-types.js';
 import { defineRuntimeTables, type RuntimeTables } from './tables.js';
 

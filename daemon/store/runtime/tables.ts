@@ -1,6 +1,13 @@
 import type { Space, Table } from '../engine/types.js';
-import type { Agent, ConfiguredEvent, Firing, NotFired, Quest, TranscriptEntry } from '../../runtime/services.js';
-import type { ChannelRecord } from '../../events/channels/channel-secrets.js';
+import type {
+  Agent,
+  ConfiguredEvent,
+  Firing,
+  NotFired,
+  Quest,
+  TranscriptEntry,
+} from '../../../shared/runtime-records.js';
+import type { ChannelRecord } from '../runtime-types.js';
 import type { QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
 

@@ -6,7 +6,7 @@ import { createApiClient } from '../../../cli/api-client.js';
 import { currentCompanyKey } from '../../../cli/company.js';
 import { runWebhookSend, type WebhookSendOptions } from '../../../cli/commands/webhook/send.js';
 import { UsageError } from '../../../cli/errors.js';
-import { verifySignature } from '../../../daemon/events/channels/webhook-signature.js';
+import { verifySignature } from '../../../shared/webhook-signature.js';
 import { createFakeCli } from '../../helpers/cli.js';
 
 const SECRET = 'whsec_cli_test_secret';

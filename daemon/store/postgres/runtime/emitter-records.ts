@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import { StoreConflict } from '../../types.js';
 import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore } from '../../runtime-types.js';
-import type { Firing, NotFired } from '../../../runtime/services.js';
+import type { Firing, NotFired } from '../../../../shared/runtime-records.js';
 import { deleteDoc, getDoc, listDocs, putDoc, sqlText } from './doc-table.js';
 import * as t from './tables.js';
 

@@ -8,7 +8,7 @@ import type {
   RuntimeSessionStore,
   TranscriptStore,
 } from '../../runtime-types.js';
-import type { TranscriptEntry } from '../../../runtime/services.js';
+import type { TranscriptEntry } from '../../../../shared/runtime-records.js';
 import { createKeyedQueue } from './keyed-queue.js';
 import { deleteDoc, getDoc, listDocs, putDoc, sqlText, updateDoc } from './doc-table.js';
 import * as t from './tables.js';

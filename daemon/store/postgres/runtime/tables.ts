@@ -1,5 +1,5 @@
-import type { ChannelRecord } from '../../../events/channels/channel-secrets.js';
-import type { Agent, ConfiguredEvent, Quest } from '../../../runtime/services.js';
+import type { ChannelRecord } from '../../runtime-types.js';
+import type { Agent, ConfiguredEvent, Quest } from '../../../../shared/runtime-records.js';
 import { prefixOf } from '../../../../shared/patterns.js';
 import type { QuestionRecord, RuntimeSessionRecord } from '../../runtime-types.js';
 import type { DocTable } from './doc-table.js';

@@ -12,7 +12,7 @@ import {
 import { createDeliveryDedup } from '../../../../daemon/events/channels/delivery-dedup.js';
 import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../../../daemon/store/runtime/open.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
-import { signDelivery } from '../../../../daemon/events/channels/webhook-signature.js';
+import { signDelivery } from '../../../../shared/webhook-signature.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
 import { createSealer } from '../../../../daemon/store/sealer.js';
 

@@ -5,7 +5,7 @@ import {
   computeSignature,
   signDelivery,
   verifySignature,
-} from '../../../../daemon/events/channels/webhook-signature.js';
+} from '../../../../shared/webhook-signature.js';
 
 const secret = 'whsec_test_secret';
 const body = '{"text":"deploy finished","direct":false}';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { signDelivery } from '../../../../daemon/events/channels/webhook-signature.js';
+import { signDelivery } from '../../../../shared/webhook-signature.js';
 import { createEmitterTestApp, type EmitterTestApp } from '../../../helpers/emitters-app.js';
 
 let seq = 0;

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EventLog, LogQuery } from '../../../../daemon/events/log/index.js';
-import { ApiError } from '../../../../daemon/http/api-error.js';
+import { DomainError } from '../../../../daemon/domain-error.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';
@@ -76,7 +76,7 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     await log.close();
   });
 
-  test('bad input and bad cursors are 400s, not crashes', async () => {
+  test('bad input and bad cursors are refused as invalid (a 400), not crashes', async () => {
     const log = await open(new FakeClock());
     for (const input of [
       { ...blank, type: '' },
@@ -87,14 +87,14 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
       const err = await log.append(input as never).catch((e) => e);
       assert.instance(
         err,
-        ApiError,
+        DomainError,
         JSON.stringify(input, (_k, v) => (typeof v === 'bigint' ? 'bigint' : v)),
       );
-      assert.is((err as ApiError).status, 400);
+      assert.is((err as DomainError).refusal, 'invalid');
     }
     for (const query of [{ since_id: 'evt_12' }, { since: 'yesterday' }] as LogQuery[]) {
       const err = await log.query(query).catch((e) => e);
-      assert.ok(err instanceof ApiError && err.status === 400, JSON.stringify(query));
+      assert.ok(err instanceof DomainError && err.refusal === 'invalid', JSON.stringify(query));
     }
     assert.is(await log.lastId(), null, 'a refused append leaves nothing behind');
     await log.close();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nextRuns, parseSchedule, timezoneProblem } from '../../../../daemon/events/schedule/cron.js';
+import { nextRuns, parseSchedule, timezoneProblem } from '../../../../shared/cron.js';
 
 const reasonOf = (pattern: string, tz?: string) => {
   const r = parseSchedule(pattern, tz);

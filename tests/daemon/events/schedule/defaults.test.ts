@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseSchedule } from '../../../../daemon/events/schedule/cron.js';
+import { parseSchedule } from '../../../../shared/cron.js';
 import { DEFAULT_SCHEDULES, seedDefaultSchedules } from '../../../../daemon/events/schedule/defaults.js';
 import { createScheduler } from '../../../../daemon/events/schedule/scheduler.js';
 import { createMemoryRuntimeStores } from '../../../../daemon/store/runtime/open.js';

@@ -152,7 +152,7 @@ if (cluster) {
     ]);
     assert.is(ok.status, 'fulfilled');
     assert.is(bad.status, 'rejected');
-    assert.is((bad as PromiseRejectedResult).reason.status, 400);
+    assert.is((bad as PromiseRejectedResult).reason.refusal, 'invalid');
   });
 
   test.run();
