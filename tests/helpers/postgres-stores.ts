@@ -1,21 +1,22 @@
-import { createMemoryStores } from '../../daemon/store/index.js';
+import type { StoreDeps } from '../../daemon/store/index.js';
+import { openPostgresAccountStores } from '../../daemon/store/postgres/accounts/index.js';
+import { ACCOUNT_TABLES } from '../../daemon/store/postgres/accounts/transfer.js';
 import { openDatabase, type Database } from '../../daemon/store/postgres/connect.js';
-import { createPostgresLimitStore } from '../../daemon/store/postgres/limit-store.js';
 import { runMigrations } from '../../daemon/store/postgres/migrate.js';
-import type { Stores } from '../../daemon/store/types.js';
 import type { StoreFactory } from './store-implementations.js';
 import { FakeClock } from './fake-clock.js';
 import { testPostgres } from './postgres.js';
 
+/** Every table the account stores write (the throttles' two included), emptied before each case. */
+const TABLES = [...Object.values(ACCOUNT_TABLES).map((t) => t.name), 'svc_rate_hits', 'svc_failures'];
+
 /**
- * The seam's implementations that exist on PostgreSQL so far, for the store conformance suites:
- * `limits` on the test cluster, every other store in memory until its PostgreSQL version exists.
- * One database for the run, emptied for each suite case; `reopen` reads the limits through a
- * second pool (another connection, as a restarted daemon would), the memory stores stay as they were.
+ * The account stores on the test cluster, for the store conformance suites: one database for the
+ * run, emptied for each case; `reopen` opens the stores again on a second pool (other connections,
+ * as another daemon, or this one restarted, would). Absent where PostgreSQL is not installed (the
+ * run says so in one line).
  */
-export function postgresLimitsFactory(
-  depsFor: (clock: FakeClock) => Parameters<typeof createMemoryStores>[0],
-): Record<string, StoreFactory> {
+export function postgresStoresFactory(depsFor: (clock: FakeClock) => StoreDeps): Record<string, StoreFactory> {
   const cluster = testPostgres();
   if (!cluster) return {};
   let pools: Promise<[Database, Database]> | null = null;
@@ -27,13 +28,13 @@ export function postgresLimitsFactory(
       return [first, await openDatabase(url, { max: 8 })];
     })());
   return {
-    'postgres limits (others in memory)': async () => {
+    postgres: async () => {
       const [first, second] = await open();
-      await first.pool.query('TRUNCATE svc_rate_hits, svc_failures');
+      // Table names are this module's constants, never input.
+      await first.pool.query(`TRUNCATE ${TABLES.join(', ')}`);
       const clock = new FakeClock();
-      const memory = await createMemoryStores(depsFor(clock));
-      const stores: Stores = { ...memory, limits: createPostgresLimitStore(first.pool) };
-      return { stores, clock, reopen: async () => ({ ...memory, limits: createPostgresLimitStore(second.pool) }) };
+      const stores = await openPostgresAccountStores(first.pool, depsFor(clock));
+      return { stores, clock, reopen: () => openPostgresAccountStores(second.pool, depsFor(clock)) };
     },
   };
 }

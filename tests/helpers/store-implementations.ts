@@ -6,7 +6,7 @@ import { createSealer } from '../../daemon/store/sealer.js';
 import type { RuntimeStores, Stores } from '../../daemon/store/types.js';
 import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import { postgresRuntimeFactory } from './postgres-runtime-stores.js';
-import { postgresLimitsFactory } from './postgres-stores.js';
+import { postgresStoresFactory } from './postgres-stores.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 
@@ -45,9 +45,9 @@ export const storeImplementations: Record<string, StoreFactory> = {
       },
     };
   },
-  // PostgreSQL as far as it goes (issue 15): the throttles there, the other stores still in memory.
-  // Absent where PostgreSQL is not installed (the run says so in one line).
-  ...postgresLimitsFactory(storeDepsFor),
+  // Team mode's account stores on the test cluster (absent where PostgreSQL is not installed; the
+  // run says so in one line).
+  ...postgresStoresFactory(storeDepsFor),
 };
 
 /** One implementation of a Company runtime's stores; `reopen` closes these and opens the folder again. */

@@ -8,7 +8,8 @@ import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger, type Logger } from '../../daemon/logger.js';
 import { createConfiguredMailer } from '../../daemon/mailer.js';
 import { cryptoRandom } from '../../daemon/random.js';
-import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
+import { createMemoryStores, openFileStores, type StoreDeps } from '../../daemon/store/index.js';
+import type { Stores } from '../../daemon/store/types.js';
 import { createSealer } from '../../daemon/store/sealer.js';
 import { createRuntimeHost } from '../../daemon/runtime/host.js';
 import type { RuntimeHost } from '../../daemon/gateway/seam.js';
@@ -28,6 +29,10 @@ export interface TestAppOptions {
   log?: Logger;
   /** Company runtimes; default the real host over the test's data folder. */
   runtimes?: RuntimeHost;
+  /** Opens the account stores instead of `storage` (e.g. on PostgreSQL, two apps as two daemons). */
+  openStores?: (deps: StoreDeps) => Promise<Stores>;
+  /** The deployment's secrets; default fresh ones (two apps as daemons of one deployment share them). */
+  secrets?: Deps['secrets'];
 }
 
 export interface TestApp {
@@ -63,15 +68,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const random = cryptoRandom;
   const ids = createIdGenerator(clock, random);
-  const secrets = {
+  const secrets = options.secrets ?? {
     jwtSecret: randomBytes(32),
     operatorToken: `op_${randomBytes(24).toString('base64url')}`,
     mailKey: randomBytes(32),
     codeKey: randomBytes(32),
   };
   const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
-  const stores =
-    options.storage === 'file' ? await openFileStores(dataDir, storeDeps) : await createMemoryStores(storeDeps);
+  const stores = options.openStores
+    ? await options.openStores(storeDeps)
+    : options.storage === 'file'
+      ? await openFileStores(dataDir, storeDeps)
+      : await createMemoryStores(storeDeps);
   const log = options.log ?? silentLogger;
   const runtimes =
     options.runtimes ??

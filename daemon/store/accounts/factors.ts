@@ -8,7 +8,7 @@ export function createChallengeStore(t: AccountTables): ChallengeStore {
   // Nonces and login challenges are handed to anyone who asks, and a row that ended or expired can
   // never be used again: each new challenge forgets a few of those.
   const sweeper = createSweeper(challenges, t.meta, (c) => c.id);
-  const live = (c: ChallengeRecord, nowIso: string) => !c.ended_at && c.expires_at > nowIso;
+  const live = challengeLive;
   return {
     create: (record) =>
       space.write((tx) => {
@@ -41,6 +41,13 @@ export function createChallengeStore(t: AccountTables): ChallengeStore {
   };
 }
 
+/** An authenticator without a counter always reports 0 (WebAuthn §6.1.1); both zero is allowed, anything else must grow. */
+export const counterMayAdvance = (stored: number, counter: number): boolean =>
+  counter > stored || (counter === 0 && stored === 0);
+
+/** Whether a challenge can still be used at `nowIso`. */
+export const challengeLive = (c: ChallengeRecord, nowIso: string): boolean => !c.ended_at && c.expires_at > nowIso;
+
 export function createPasskeyStore(t: AccountTables): PasskeyStore {
   const { space, passkeys } = t;
   return {
@@ -55,8 +62,7 @@ export function createPasskeyStore(t: AccountTables): PasskeyStore {
     advanceCounter: (id, counter, atIso) =>
       space.write((tx) => {
         const key = passkeys.get(id);
-        // An authenticator without a counter always reports 0 (WebAuthn §6.1.1); both zero is allowed, anything else must grow.
-        if (!key || (counter <= key.counter && !(counter === 0 && key.counter === 0))) return false;
+        if (!key || !counterMayAdvance(key.counter, counter)) return false;
         tx.put(passkeys, { ...key, counter, last_used_at: atIso });
         return true;
       }),

@@ -1,4 +1,5 @@
 import { initialSchema } from './001-initial.js';
+import { accountsSchema } from './002-accounts.js';
 import { runtimeSchema } from './100-runtime.js';
 
 /**
@@ -13,6 +14,7 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
+  { version: 2, name: 'accounts', sql: accountsSchema },
   // 100 and up: the per-Company stores (numbered apart from the account side's; keep this list sorted).
   { version: 100, name: 'runtime', sql: runtimeSchema },
 ];

@@ -1,0 +1,37 @@
+import type pg from 'pg';
+import type { StoreDeps } from '../../index.js';
+import type { Stores } from '../../types.js';
+import { createPostgresLimitStore } from '../limit-store.js';
+import { createPostgresCodeStore } from './codes.js';
+import { createPostgresChallengeStore, createPostgresPasskeyStore, createPostgresWalletStore } from './factors.js';
+import { createPostgresOutbox } from './outbox.js';
+import { createPostgresSessionStore } from './sessions.js';
+import { createPostgresCompanyStore, createPostgresKeyStore } from './tenancy.js';
+import { createPostgresInviteStore, createPostgresUserStore } from './users.js';
+
+/**
+ * The account stores of team mode, on the tables of migration 2 (run `runMigrations` first: this
+ * only builds the stores). Nothing is cached: every read asks the database, so what one daemon
+ * changes (a revoked session, a deleted or rotated key) is what every daemon sees on its next call,
+ * and every compound operation is one transaction or one statement. Every write has committed
+ * when its promise resolves, so `flush` has nothing to wait for; the pool belongs to its opener
+ * (the daemon, which shares it with the event log and the per-Company stores), so `close` leaves it
+ * open: close the `Database` itself once every user of the pool is done.
+ */
+export async function openPostgresAccountStores(pool: pg.Pool, deps: StoreDeps): Promise<Stores> {
+  return {
+    users: createPostgresUserStore(pool),
+    invites: createPostgresInviteStore(pool),
+    sessions: createPostgresSessionStore(pool),
+    codes: createPostgresCodeStore(pool),
+    companies: createPostgresCompanyStore(pool),
+    keys: createPostgresKeyStore(pool),
+    challenges: createPostgresChallengeStore(pool),
+    passkeys: createPostgresPasskeyStore(pool),
+    wallets: createPostgresWalletStore(pool),
+    limits: createPostgresLimitStore(pool),
+    outbox: createPostgresOutbox(pool, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
+    flush: async () => {},
+    close: async () => {},
+  };
+}

@@ -1,0 +1,57 @@
+import type pg from 'pg';
+import { withTransaction } from '../connect.js';
+import { getDoc, listDocs, putDoc, type Queryable } from '../runtime/doc-table.js';
+import type { SessionStore } from '../../types.js';
+import { ACCOUNTS, createSweeper, decideOnRow } from './rows.js';
+import * as t from './tables.js';
+
+/**
+ * Revokes the user's live sessions but `exceptId` inside the caller's transaction; how many. The
+ * rows are locked oldest first (one order for every caller, so two revocations never deadlock), and
+ * a row another daemon revoked meanwhile drops out of the lookup: each session is revoked once.
+ */
+export async function revokeSessionsOf(
+  client: Queryable,
+  userId: string,
+  atIso: string,
+  exceptId?: string,
+): Promise<number> {
+  const live = await listDocs(client, t.sessions, ACCOUNTS, { live_user: userId }, true);
+  let revoked = 0;
+  for (const s of live) {
+    if (s.id === exceptId) continue;
+    await putDoc(client, t.sessions, ACCOUNTS, { ...s, revoked_at: atIso });
+    revoked++;
+  }
+  return revoked;
+}
+
+/**
+ * Login sessions on PostgreSQL. Every authenticated request reads its row by primary key, from the
+ * database, never from a cache: a session revoked through any daemon is refused by every daemon on
+ * its next request. Sessions are forgotten a day after they ended, a few at a time (rows.ts).
+ */
+export function createPostgresSessionStore(pool: pg.Pool): SessionStore {
+  const sweep = createSweeper(pool, t.sessions);
+  return {
+    find: (id) => getDoc(pool, t.sessions, ACCOUNTS, id),
+    listActive: async (userId, nowIso) =>
+      (await listDocs(pool, t.sessions, ACCOUNTS, { live_user: userId })).filter((s) => s.expires_at > nowIso),
+    create: async (session) => {
+      await putDoc(pool, t.sessions, ACCOUNTS, session);
+      await sweep(Date.parse(session.created_at));
+      return structuredClone(session);
+    },
+    revoke: (id, userId, atIso) =>
+      decideOnRow(pool, t.sessions, id, (s) =>
+        !s || s.user_id !== userId || s.revoked_at
+          ? { answer: false }
+          : { write: { ...s, revoked_at: atIso }, answer: true },
+      ),
+    revokeAll: (userId, atIso, exceptId) =>
+      withTransaction(pool, (client) => revokeSessionsOf(client, userId, atIso, exceptId)),
+    // Read under the row lock, so a revocation committed meanwhile by another daemon is kept.
+    touch: (id, atIso) =>
+      decideOnRow(pool, t.sessions, id, (s) => ({ write: s && { ...s, last_seen_at: atIso }, answer: undefined })),
+  };
+}
