@@ -1,4 +1,9 @@
 import type pg from 'pg';
+import {
+  ACCOUNT_TABLES as PG_ACCOUNT_TABLES,
+  type AccountTableName,
+  dumpAccountTable,
+} from '../store/postgres/accounts/transfer.js';
 import { openDatabase } from '../store/postgres/connect.js';
 import { MIGRATIONS } from '../store/postgres/migrations/index.js';
 import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
@@ -31,6 +36,9 @@ export async function* readPostgres(url: string): AsyncGenerator<ArchiveRecord> 
       [Object.keys(SECRET_FILES)],
     );
     for (const record of secrets.rows) yield { table: SECRETS, company: null, record: { ...record } };
+    for (const name of Object.keys(PG_ACCOUNT_TABLES) as AccountTableName[])
+      for (const record of await dumpAccountTable(client, name))
+        yield { table: `accounts.${name}`, company: null, record: record as unknown as Record<string, unknown> };
     for await (const r of readPgLimits(client))
       yield { ...r, company: null, record: r.record as Record<string, unknown> };
     const companies = await client.query<{ company_id: string }>(COMPANIES);

@@ -1,4 +1,9 @@
 import type pg from 'pg';
+import {
+  ACCOUNT_TABLES as PG_ACCOUNT_TABLES,
+  type AccountTableName,
+  loadAccountRecords,
+} from '../store/postgres/accounts/transfer.js';
 import { openDatabase, withTransaction } from '../store/postgres/connect.js';
 import { runMigrations } from '../store/postgres/migrate.js';
 import { ACCOUNT_TABLES, EVENTS, SECRETS, type ArchiveRecord } from './archive-tables.js';
@@ -56,11 +61,14 @@ async function insertRecord(client: pg.PoolClient, r: ArchiveRecord): Promise<vo
   }
 }
 
-/** The account side of team mode: what an account table's record becomes in PostgreSQL. */
-async function insertAccountRecord(_client: pg.PoolClient, table: string, _record: object): Promise<void> {
-  // The record engine's own bookkeeping (expiry cursor, upgrade markers) has no place in PostgreSQL.
-  if (table === 'accounts.meta') return;
-  throw new Error(`this svc cannot store ${table} in PostgreSQL yet (the account stores of team mode are not built)`);
+/** The account side of team mode (daemon/store/postgres/accounts/transfer.ts): the same records, as rows. */
+async function insertAccountRecord(client: pg.PoolClient, table: string, record: object): Promise<void> {
+  const name = table.slice('accounts.'.length);
+  // The record engine's own bookkeeping (expiry cursors, upgrade markers) has no place in PostgreSQL:
+  // its tables are swept by their own statements.
+  if (name === 'meta') return;
+  if (!(name in PG_ACCOUNT_TABLES)) throw new Error(`this svc cannot store ${table} in PostgreSQL`);
+  await loadAccountRecords(client, name as AccountTableName, [record as never]);
 }
 
 /**
