@@ -7,8 +7,7 @@ import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
 import { LEGACY_FILES as ACCOUNT_LEGACY } from '../store/accounts/legacy-import.js';
 import { openJournalSpace } from '../store/journal/index.js';
 import { LEGACY_FILES as RUNTIME_LEGACY } from '../store/runtime/import-legacy.js';
-import { defineRuntimeTables } from '../store/runtime/tables.js';
-import { defineIdempotencyTable } from '../store/runtime/idempotency-records.js';
+import { runtimeTablesOf } from './runtime-table-map.js';
 import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
 
 /**
@@ -49,23 +48,10 @@ async function* readCompany(dir: string, company: string): AsyncGenerator<Archiv
   if (existsSync(join(dir, 'runtime'))) {
     const space = await openJournalSpace(dir, { name: 'runtime' });
     try {
-      const t = defineRuntimeTables(space);
-      const tables = {
-        agents: t.agents,
-        sessions: t.sessions,
-        messages: t.messages,
-        quests: t.quests,
-        configured_events: t.configured,
-        firings: t.firings,
-        schedule_ticks: t.ticks,
-        channels: t.channels,
-        questions: t.questions,
-        webhook_deliveries: t.deliveries,
-        idempotency_keys: defineIdempotencyTable(space),
-      } satisfies Record<(typeof RUNTIME_TABLE_NAMES)[number], unknown>;
+      const tables = runtimeTablesOf(space);
       for (const name of RUNTIME_TABLE_NAMES)
-        for (const record of tables[name].all())
-          yield { table: `runtime.${name}`, company, record: record as unknown as Record<string, unknown> };
+        for (const record of tables.get(name)?.all() ?? [])
+          yield { table: `runtime.${name}`, company, record: record as Record<string, unknown> };
     } finally {
       await space.close();
     }

@@ -7,9 +7,8 @@ import { companyDataDir } from '../gateway/seam.js';
 import type { EventRow } from '../runtime/services.js';
 import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
 import { openJournalSpace } from '../store/journal/index.js';
-import { defineIdempotencyTable } from '../store/runtime/idempotency-records.js';
-import { defineRuntimeTables } from '../store/runtime/tables.js';
 import { EVENTS, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import { runtimeTablesOf } from './runtime-table-map.js';
 import { SpaceLoader } from './space-loader.js';
 
 /**
@@ -73,21 +72,7 @@ interface CompanyLoad {
 
 async function openRuntime(folder: string): Promise<SpaceLoader> {
   const space = await openJournalSpace(folder, { name: 'runtime' });
-  const t = defineRuntimeTables(space);
-  const tables = [
-    t.agents,
-    t.sessions,
-    t.messages,
-    t.quests,
-    t.configured,
-    t.firings,
-    t.ticks,
-    t.channels,
-    t.questions,
-    t.deliveries,
-    defineIdempotencyTable(space),
-  ];
-  return SpaceLoader.overTables(space, tables, 'runtime.');
+  return SpaceLoader.overTables(space, runtimeTablesOf(space), 'runtime.');
 }
 
 function writeSecret(dir: string, name: string, value: string): void {

@@ -7,6 +7,7 @@ import {
 import { openDatabase } from '../store/postgres/connect.js';
 import { MIGRATIONS } from '../store/postgres/migrations/index.js';
 import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import { refuseUnknownTables } from './postgres-coverage.js';
 import { readPgEvents } from './postgres-events.js';
 import { readPgLimits } from './postgres-limits.js';
 import { PG_RUNTIME_TABLES, readPgRuntimeTable } from './postgres-runtime-rows.js';
@@ -31,6 +32,7 @@ export async function* readPostgres(url: string): AsyncGenerator<ArchiveRecord> 
     client = await db.pool.connect();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await checkSchema(client, db.label);
+    await refuseUnknownTables(client, db.label);
     const secrets = await client.query<{ name: string; value: string }>(
       'SELECT name, value FROM svc_secrets WHERE name = ANY($1::text[]) ORDER BY name',
       [Object.keys(SECRET_FILES)],

@@ -20,9 +20,10 @@ export class SpaceLoader {
     for (const spec of specs) this.tables.set(prefix + spec.name, space.define(spec));
   }
 
-  static overTables(space: Space, tables: Table<object>[], prefix: string): SpaceLoader {
+  /** Over tables already defined, by their names in the archive. */
+  static overTables(space: Space, tables: ReadonlyMap<string, Table<object>>, prefix: string): SpaceLoader {
     const loader = new SpaceLoader(space, [], prefix);
-    for (const t of tables) loader.tables.set(prefix + t.name, t);
+    for (const [name, t] of tables) loader.tables.set(prefix + name, t);
     return loader;
   }
 

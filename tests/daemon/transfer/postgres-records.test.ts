@@ -93,6 +93,22 @@ if (cluster) {
     }
     assert.equal(comparable(await collect(readPostgres(url))), comparable(source));
   });
+  test('a table the export does not know stops it, rather than leave its rows behind', async () => {
+    const url = await (await cluster()).createDatabase();
+    await writePostgres(url, async function* () {}); // migrated, empty
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE svc_added_later (id text PRIMARY KEY)');
+    } finally {
+      await client.end();
+    }
+    const failed = await collect(readPostgres(url)).then(
+      () => null,
+      (err: Error) => err,
+    );
+    assert.match(failed?.message ?? '', 'does not know how to move (svc_added_later)');
+  });
 }
 
 test.run();
