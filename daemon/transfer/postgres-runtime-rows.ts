@@ -18,6 +18,8 @@ export interface PgRuntimeTable {
   /** Firings number their records per event: `seen` counts them within the Company. */
   toRecord(row: Row, seen: Map<string, number>): Rec;
   insert(client: pg.PoolClient, company: string, record: Rec): Promise<unknown>;
+  /** The same for many records in one statement, where a table grows with history (transcripts, firings). */
+  insertMany?(client: pg.PoolClient, company: string, records: Rec[]): Promise<unknown>;
 }
 
 const PAGE = 1000;
@@ -30,6 +32,9 @@ const docTable = <T>(table: DocTable<T>): PgRuntimeTable => ({
   toRecord: (row) => row.doc as Rec,
   insert: (client, company, record) => putDoc(client, table, company, record as T),
 });
+
+const notFiredOf = (r: Rec) =>
+  Array.isArray(r.not_fired) && r.not_fired.length > 0 ? JSON.stringify(r.not_fired) : null;
 
 export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
   agents: docTable(t.agents),
@@ -52,6 +57,17 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
         r.seq,
         JSON.stringify({ at: r.at, from: r.from, text: r.text }),
       ]),
+    insertMany: (client, company, rs) =>
+      client.query(
+        `INSERT INTO svc_rt_messages (company_id, session_id, seq, entry)
+         SELECT $1, * FROM unnest($2::text[], $3::int[], $4::json[])`,
+        [
+          company,
+          rs.map((r) => sqlText(String(r.session_id))),
+          rs.map((r) => r.seq),
+          rs.map((r) => JSON.stringify({ at: r.at, from: r.from, text: r.text })),
+        ],
+      ),
   },
   quests: docTable(t.quests),
   configured_events: docTable(t.configured),
@@ -74,8 +90,21 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
         company,
         sqlText(String(r.event_id)),
         JSON.stringify(r.fired ?? []),
-        Array.isArray(r.not_fired) && r.not_fired.length > 0 ? JSON.stringify(r.not_fired) : null,
+        notFiredOf(r),
       ]),
+    // ORDER BY the array position: `pos` is handed out in insert order, and it is the firings' order.
+    insertMany: (client, company, rs) =>
+      client.query(
+        `INSERT INTO svc_rt_firings (company_id, event_id, fired, not_fired)
+         SELECT $1, event_id, fired, not_fired FROM unnest($2::text[], $3::json[], $4::json[])
+           WITH ORDINALITY AS u(event_id, fired, not_fired, n) ORDER BY n`,
+        [
+          company,
+          rs.map((r) => sqlText(String(r.event_id))),
+          rs.map((r) => JSON.stringify(r.fired ?? [])),
+          rs.map(notFiredOf),
+        ],
+      ),
   },
   schedule_ticks: {
     page: `SELECT id, last_tick, active, baseline FROM svc_rt_tick_cursors WHERE company_id = $1

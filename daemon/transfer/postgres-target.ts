@@ -9,7 +9,7 @@ import { runMigrations } from '../store/postgres/migrate.js';
 import { ACCOUNT_TABLES, EVENTS, SECRETS, type ArchiveRecord } from './archive-tables.js';
 import { createPgEventLoader } from './postgres-events.js';
 import { FAILURES, insertPgLimit, RATE_BUCKETS } from './postgres-limits.js';
-import { PG_RUNTIME_TABLES } from './postgres-runtime-rows.js';
+import { PG_RUNTIME_TABLES, type PgRuntimeTable } from './postgres-runtime-rows.js';
 import type { RuntimeTableName } from './archive-tables.js';
 
 /** Any fixed number: two imports into one database at once take turns, and the second finds it not empty. */
@@ -31,7 +31,16 @@ export async function writePostgres(url: string, records: () => AsyncIterable<Ar
       await refuseNonEmpty(client, db.label);
       let events: ReturnType<typeof createPgEventLoader> | null = null;
       let company: string | null = null;
+      // Consecutive records of one table that can go many to a statement wait here (at most 500).
+      let pending: { table: PgRuntimeTable; company: string; records: Record<string, unknown>[] } | null = null;
+      const flush = async () => {
+        if (pending) await pending.table.insertMany!(client, pending.company, pending.records);
+        pending = null;
+      };
       for await (const r of records()) {
+        const many = r.table.startsWith('runtime.') ? runtimeTable(r.table) : undefined;
+        if (pending && (pending.table !== many || pending.company !== r.company || pending.records.length >= 500))
+          await flush();
         if (r.company !== company) {
           await events?.finish();
           events = null;
@@ -40,8 +49,12 @@ export async function writePostgres(url: string, records: () => AsyncIterable<Ar
         if (r.table === EVENTS) {
           events ??= createPgEventLoader(client, r.company!);
           await events.add(r.record as never);
+        } else if (many?.insertMany) {
+          pending ??= { table: many, company: r.company!, records: [] };
+          pending.records.push(r.record);
         } else await insertRecord(client, r);
       }
+      await flush();
       await events?.finish();
     });
   } finally {
@@ -55,11 +68,14 @@ async function insertRecord(client: pg.PoolClient, r: ArchiveRecord): Promise<vo
   } else if (r.table === RATE_BUCKETS || r.table === FAILURES) {
     await insertPgLimit(client, r.table, r.record);
   } else if (r.table.startsWith('runtime.')) {
-    await PG_RUNTIME_TABLES[r.table.slice('runtime.'.length) as RuntimeTableName].insert(client, r.company!, r.record);
+    await runtimeTable(r.table).insert(client, r.company!, r.record);
   } else if (ACCOUNT_TABLES.includes(r.table)) {
     await insertAccountRecord(client, r.table, r.record);
   }
 }
+
+const runtimeTable = (table: string): PgRuntimeTable =>
+  PG_RUNTIME_TABLES[table.slice('runtime.'.length) as RuntimeTableName];
 
 /** The account side of team mode (daemon/store/postgres/accounts/transfer.ts): the same records, as rows. */
 async function insertAccountRecord(client: pg.PoolClient, table: string, record: object): Promise<void> {
