@@ -10,7 +10,8 @@ import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord 
 import { refuseUnknownTables } from './postgres-coverage.js';
 import { readPgEvents } from './postgres-events.js';
 import { readPgLimits } from './postgres-limits.js';
-import { PG_RUNTIME_TABLES, readPgRuntimeTable } from './postgres-runtime-rows.js';
+import { PG_RUNTIME_TABLES } from './postgres-runtime-rows.js';
+import { readPgRuntimeTable } from './postgres-table-shape.js';
 
 const COMPANIES = `SELECT company_id FROM svc_event_heads
   UNION SELECT company_id FROM svc_rt_agents UNION SELECT company_id FROM svc_rt_sessions

@@ -9,7 +9,8 @@ import { runMigrations } from '../store/postgres/migrate.js';
 import { ACCOUNT_TABLES, EVENTS, SECRETS, type ArchiveRecord } from './archive-tables.js';
 import { createPgEventLoader } from './postgres-events.js';
 import { FAILURES, insertPgLimit, RATE_BUCKETS } from './postgres-limits.js';
-import { PG_RUNTIME_TABLES, type PgRuntimeTable } from './postgres-runtime-rows.js';
+import { PG_RUNTIME_TABLES } from './postgres-runtime-rows.js';
+import type { PgRuntimeTable } from './postgres-table-shape.js';
 import type { RuntimeTableName } from './archive-tables.js';
 
 /** Any fixed number: two imports into one database at once take turns, and the second finds it not empty. */
