@@ -30,6 +30,8 @@ const NOT_MOVED = new Set([
   'svc_schema_migrations',
   // Team mode's tick claims: the tick cursors (svc_rt_tick_cursors) carry each schedule's place.
   'svc_schedule_ticks',
+  // `svc login --web` pairings in flight (pg-team, migration 90): ten minutes each; a user starts another.
+  'svc_pairings',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {
