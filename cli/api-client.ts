@@ -75,7 +75,7 @@ export function createApiClient(
         "start one with 'svc daemon start', or point --url / SVC_URL (or a profile: 'svc profile add') at a running one",
       );
     }
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = res.text ? JSON.parse(res.text) : undefined;
     } catch {

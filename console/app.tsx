@@ -30,6 +30,7 @@ export function App() {
   const { token } = useSession();
   const [me, setMe] = useState<Me | null>(null);
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tick` is the trigger that reloads /api/me
   useEffect(() => {
     if (!token) return setMe(null);
     // A session that no longer loads (revoked, expired, daemon gone): back to the login page.
@@ -41,6 +42,7 @@ export function App() {
 
   return (
     <>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a real link to #main; the handler only moves focus there as well */}
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
         Skip to content
       </a>

@@ -72,7 +72,11 @@ export function createBufferedSink(out: LineOutput = process.stderr, maxBytes = 
   live.add(sink);
   if (!exitHooked) {
     exitHooked = true;
-    process.on('exit', () => live.forEach((s) => s.flush()));
+    process.on('exit', () =>
+      live.forEach((s) => {
+        s.flush();
+      }),
+    );
   }
   return sink;
 }

@@ -1,6 +1,5 @@
 import type { MailMessage } from '../shared/wire.js';
 import type { Logger } from './logger.js';
-import { createSmtpMailer, redactSmtpUrl, type SmtpMailerDeps } from './smtp-mailer.js';
 import type { MailOutbox, NewMail } from './store/types.js';
 
 /**
@@ -21,15 +20,4 @@ export function createOutboxMailer(outbox: MailOutbox, log: Logger): Mailer {
       return message;
     },
   };
-}
-
-/** SMTP when a URL is configured (`--smtp` / SVC_SMTP_URL, CONTRACT §5), else the outbox `svc mail` reads. */
-export function createConfiguredMailer(
-  smtpUrl: string | undefined,
-  outbox: MailOutbox,
-  deps: SmtpMailerDeps,
-): Mailer & { close?(): void } {
-  if (!smtpUrl) return createOutboxMailer(outbox, deps.log);
-  deps.log.info(`mail is sent over SMTP via ${redactSmtpUrl(smtpUrl)}`);
-  return createSmtpMailer(smtpUrl, deps);
 }

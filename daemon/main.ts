@@ -16,7 +16,7 @@ import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger } from './logger.js';
-import { createConfiguredMailer } from './mailer.js';
+import { createConfiguredMailer } from './configured-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './server.js';
 import { openFileStores } from './store/index.js';

@@ -1,4 +1,4 @@
-import { readdirSync, unlinkSync } from 'node:fs';
+import { type Dirent, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 export function removeLeftoverTempFiles(dataDir: string, maxDepth = 6): string[] {
   const removed: string[] = [];
   const walk = (dir: string, depth: number) => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {

@@ -39,7 +39,7 @@ export function canonicalEmail(input: string): EmailCheck {
   const domain = text.slice(at + 1).replace(/\.$/, '');
   if (domain.startsWith('[')) return { ok: false, reason: 'must name a domain, not an address literal' };
   const ascii = domainToASCII(domain);
-  if (!ascii || !ascii.includes('.') || ascii.split('.').some((label) => label.length === 0))
+  if (!ascii?.includes('.') || ascii.split('.').some((label) => label.length === 0))
     return { ok: false, reason: 'must be an e-mail address with a valid domain' };
   const email = `${local.toLowerCase()}@${domainToUnicode(ascii)}`;
   if (email.length > EMAIL_MAX) return { ok: false, reason: `must be at most ${EMAIL_MAX} characters` };

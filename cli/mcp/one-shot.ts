@@ -8,11 +8,20 @@ import { explainRefusal, unreachable } from './explain.js';
 import { resolveMcpKeys } from './keys.js';
 import { VERSION } from '../../shared/version.js';
 
+/** A JSON-RPC result as the CLI reads it: any object, with the few fields `svc mcp` looks at typed. */
+export interface McpResult {
+  [field: string]: unknown;
+  content?: { type: string; text?: string }[];
+  isError?: boolean;
+  tools?: { name: string; description?: string }[];
+  nextCursor?: string;
+}
+
 export interface McpSession {
   /** The server's initialize result (protocol version, server info, capabilities). */
-  initialized: any;
+  initialized: McpResult;
   /** One request; resolves with its `result`, throws a CliError for a JSON-RPC error or an HTTP refusal. */
-  request(method: string, params?: Record<string, unknown>): Promise<any>;
+  request(method: string, params?: Record<string, unknown>): Promise<McpResult>;
   close(): Promise<void>;
 }
 
@@ -43,9 +52,11 @@ export async function openMcpSession(ctx: CliContext): Promise<McpSession> {
       instructions: client.getInstructions(),
     },
     request: (method, params) =>
-      client.request({ method, ...(params ? { params } : {}) } as never, anyResult).catch((err: unknown) => {
-        throw asCliError(err, method, url);
-      }),
+      (client.request({ method, ...(params ? { params } : {}) } as never, anyResult) as Promise<McpResult>).catch(
+        (err: unknown) => {
+          throw asCliError(err, method, url);
+        },
+      ),
     close: () => client.close(),
   };
 }

@@ -66,6 +66,7 @@ export function LiveView({ title, details, feed, noun = 'event', color, now, onQ
       {rows.map((row) => (
         <Text key={row.key} wrap="truncate-end">
           {row.cells.map((cell, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are fixed columns; position is their identity
             <Cell key={i} cell={cell} first={i === 0} color={color} />
           ))}
         </Text>

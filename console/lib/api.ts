@@ -30,7 +30,12 @@ export function headersFor(opts: CallOptions = {}): Record<string, string> {
 }
 
 /** One call to the public REST API on this same origin; an error answer throws ApiFailure. */
-export async function call<T = any>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
+export async function call<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: CallOptions = {},
+): Promise<T> {
   const headers = headersFor(opts);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
@@ -46,17 +51,18 @@ export async function call<T = any>(method: string, path: string, body?: unknown
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiFailure(0, 'network', 'The daemon did not answer. Is it running?');
   }
-  const data = (await res.json().catch(() => ({}))) as Record<string, any>;
+  const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (res.ok) return data as T;
   // A revoked or expired session: drop it, so the page shows the login again.
   if (
     res.status === 401 &&
     (opts.auth ?? 'session') === 'session' &&
     getSession().token &&
-    ['session_revoked', 'invalid_token'].includes(data.code)
+    ['session_revoked', 'invalid_token'].includes(String(data.code))
   )
     logOutLocally();
-  const extra = res.status === 429 && data.retry_after ? ` (try again in ${Math.ceil(data.retry_after)} s)` : '';
+  const extra =
+    res.status === 429 && data.retry_after ? ` (try again in ${Math.ceil(Number(data.retry_after))} s)` : '';
   throw new ApiFailure(
     res.status,
     String(data.code ?? 'error'),
@@ -65,7 +71,7 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   );
 }
 
-export const get = <T = any>(path: string, opts?: CallOptions) => call<T>('GET', path, undefined, opts);
-export const post = <T = any>(path: string, body: unknown = {}, opts?: CallOptions) =>
+export const get = <T = unknown>(path: string, opts?: CallOptions) => call<T>('GET', path, undefined, opts);
+export const post = <T = unknown>(path: string, body: unknown = {}, opts?: CallOptions) =>
   call<T>('POST', path, body, opts);
-export const del = <T = any>(path: string, opts?: CallOptions) => call<T>('DELETE', path, undefined, opts);
+export const del = <T = unknown>(path: string, opts?: CallOptions) => call<T>('DELETE', path, undefined, opts);

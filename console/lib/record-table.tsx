@@ -27,6 +27,7 @@ export function RecordTable<T extends { id: string }>(props: {
         <thead>
           <tr>
             {columns.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed; position is their identity
               <th key={i} scope="col">
                 {c.head}
               </th>
@@ -37,6 +38,7 @@ export function RecordTable<T extends { id: string }>(props: {
           {rows.map((row) => (
             <tr key={row.id}>
               {columns.map((c, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed; position is their identity
                 <td key={i}>{c.cell(row)}</td>
               ))}
             </tr>

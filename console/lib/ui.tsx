@@ -80,6 +80,7 @@ export function Field(props: {
         autoComplete={props.autoComplete ?? 'off'}
         required={props.required ?? true}
         inputMode={props.inputMode}
+        // biome-ignore lint/a11y/noAutofocus: only the one field a step asks for (a code just sent) takes focus, by the caller's choice
         autoFocus={props.autoFocus}
         aria-describedby={props.hint ? `${id}-hint` : undefined}
         onChange={(e) => props.onChange(e.target.value)}
@@ -162,6 +163,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what `load` depends on; `tick` is the reload trigger
   useEffect(() => {
     let live = true;
     load().then(
@@ -171,7 +173,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   return { data, error, reload: () => setTick((t) => t + 1) };
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { post } from '../lib/api.js';
 import { signInMessage, walletProvider } from '../lib/wallet.js';
 import { ActionButton, Field, Form, Page } from '../lib/ui.js';
@@ -20,7 +21,7 @@ export function LoginPage({ onLoggedIn, title = 'Log in' }: { onLoggedIn: () => 
     <Page title={title}>
       {step ?? (
         <>
-          <div className="tabs" role="group" aria-label="Way to log in">
+          <fieldset className="tabs" aria-label="Way to log in">
             {METHODS.map(([m, label]) => (
               <button
                 key={m}
@@ -32,7 +33,7 @@ export function LoginPage({ onLoggedIn, title = 'Log in' }: { onLoggedIn: () => 
                 {label}
               </button>
             ))}
-          </div>
+          </fieldset>
           {method === 'password' && <PasswordLogin accept={accept} />}
           {method === 'code' && <CodeLogin accept={accept} />}
           {method === 'passkey' && <PasskeyLogin accept={accept} />}
@@ -110,7 +111,11 @@ function PasskeyLogin({ accept }: Accept) {
       </p>
       <ActionButton
         onClick={async () => {
-          const optionsJSON = await post('/api/auth/passkey/login-begin', {}, { auth: 'none' });
+          const optionsJSON = await post<PublicKeyCredentialRequestOptionsJSON>(
+            '/api/auth/passkey/login-begin',
+            {},
+            { auth: 'none' },
+          );
           // WebAuthn helpers load with the first passkey use: the first page stays light.
           const { startAuthentication } = await import('@simplewebauthn/browser');
           const response = await startAuthentication({ optionsJSON });

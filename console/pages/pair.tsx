@@ -22,6 +22,7 @@ export function PairPage({ code: fromUrl }: { code: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const lookup = async (c: string) =>
     setPairing((await post<{ pairing: Pairing }>('/api/auth/pairing/lookup', { user_code: c })).pairing);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: look up once per code in the URL, not on every render's new `lookup`
   useEffect(() => {
     if (fromUrl) lookup(fromUrl).catch((err: Error) => setError(err.message));
   }, [fromUrl]);
@@ -44,9 +45,7 @@ export function PairPage({ code: fromUrl }: { code: string | null }) {
       ) : (
         <div className="card">
           <p>Check that your terminal shows this code:</p>
-          <p className="pair-code" aria-label="Pairing code">
-            {pairing.user_code}
-          </p>
+          <p className="pair-code">{pairing.user_code}</p>
           <dl>
             {/* The terminal names itself: shown as its claim, never as a verdict. */}
             <dt>The terminal calls itself</dt>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
 import { ActionButton, Field, Form, Section, useLoad, when } from '../lib/ui.js';
@@ -39,7 +40,9 @@ export function PasskeysSection() {
         submit="Add a passkey"
         onSubmit={async () => {
           const label = name.trim() || 'passkey';
-          const optionsJSON = await post('/api/auth/passkey/register-begin', { name: label });
+          const optionsJSON = await post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/passkey/register-begin', {
+            name: label,
+          });
           const { startRegistration } = await import('@simplewebauthn/browser');
           const response = await startRegistration({ optionsJSON });
           await post('/api/auth/passkey/register-finish', { response, name: label });

@@ -35,7 +35,7 @@ export function TracePage({ eventId }: { eventId: string | null }) {
       </Form>
       <ErrorText error={trace.error} />
       {trace.data ? (
-        <ul className="tree" role="tree" aria-label={`Causation tree of ${trace.data.event.id}`}>
+        <ul className="tree" aria-label={`Causation tree of ${trace.data.event.id}`}>
           <Node node={trace.data} />
         </ul>
       ) : null}
@@ -46,13 +46,14 @@ export function TracePage({ eventId }: { eventId: string | null }) {
 function Node({ node }: { node: TraceNode }) {
   const notFired = node.considered ?? [];
   return (
-    <li role="treeitem" aria-expanded={node.children.length ? true : undefined} aria-selected={false}>
+    <li>
       <div className="node">
         <code className="type">{node.event.type}</code> <span className="muted">{node.event.id}</span>{' '}
         <span className="muted">{when(node.event.created_at)}</span>
         {node.fired.length ? (
           <ul className="plain fired">
             {node.fired.map((f, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a firing list is written once per event and never reordered
               <li key={i} className={f.ok ? 'ok' : 'bad'}>
                 {f.reason && !f.tool
                   ? `not fired: ${f.configured_event_id} (${f.reason})`
@@ -63,8 +64,8 @@ function Node({ node }: { node: TraceNode }) {
         ) : null}
         {notFired.length ? (
           <ul className="plain considered">
-            {notFired.map((f, i) => (
-              <li key={i}>
+            {notFired.map((f) => (
+              <li key={f.configured_event_id}>
                 not fired: {f.configured_event_id} ({f.reason})
               </li>
             ))}
@@ -73,7 +74,7 @@ function Node({ node }: { node: TraceNode }) {
         {node.truncated ? <p>Cut here: the tree is too large.</p> : null}
       </div>
       {node.children.length ? (
-        <ul role="group">
+        <ul>
           {node.children.map((c) => (
             <Node key={c.event.id} node={c} />
           ))}

@@ -35,7 +35,7 @@ export function verifyHs256(secret: Buffer, token: string, nowSeconds: number): 
   if (header !== lastGoodHeader) {
     const head = parseObject(header);
     // `crit` names extensions the recipient MUST understand (RFC 7515 §4.1.11); we understand none.
-    if (!head || head.alg !== 'HS256' || 'crit' in head) return null;
+    if (head?.alg !== 'HS256' || 'crit' in head) return null;
     lastGoodHeader = header;
   }
 

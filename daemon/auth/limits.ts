@@ -1,4 +1,6 @@
-import type { Deps } from '../deps.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Stores } from '../store/types.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError, tooManyRequests } from '../http/api-error.js';
 import { createFailureCeiling, createRateLimiter, type FailureCeiling, type RateLimiter } from '../http/rate-limit.js';
@@ -26,7 +28,12 @@ export interface AuthLimits {
   failures: FailureCeiling;
 }
 
-export type LimitDeps = Pick<Deps, 'clock' | 'config' | 'stores'>;
+// Named fields rather than Pick<Deps>: deps.ts carries AuthLimits, so importing it here would be a cycle.
+export interface LimitDeps {
+  clock: Clock;
+  config: Config;
+  stores: Stores;
+}
 
 /** The one failure-ceiling scope of every account factor: keys carry the factor (`pwd:`, `totp:`, `login_code:`). */
 export const ACCOUNT_CEILING = 'account';
@@ -50,7 +57,7 @@ export function createAuthLimits(deps: LimitDeps): AuthLimits {
  * elsewhere) counts against the same buckets and the same per-account ceiling.
  */
 const perDeps = new WeakMap<object, AuthLimits>();
-export function authLimitsFor(deps: LimitDeps & Pick<Deps, 'authLimits'>): AuthLimits {
+export function authLimitsFor(deps: LimitDeps & { authLimits?: AuthLimits }): AuthLimits {
   if (deps.authLimits) return deps.authLimits;
   let limits = perDeps.get(deps);
   if (!limits) perDeps.set(deps, (limits = createAuthLimits(deps)));

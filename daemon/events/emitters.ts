@@ -22,7 +22,9 @@ export function createEmitterRegistry(initial: string[] = []): EmitterRegistry {
     has: (prefix) => prefixes.has(prefix),
     list: () => [...prefixes].sort(),
   };
-  initial.forEach((p) => registry.register(p));
+  initial.forEach((p) => {
+    registry.register(p);
+  });
   return registry;
 }
 

@@ -70,7 +70,7 @@ function lookup(event: EventRow, path: string[]): unknown {
   for (const name of path) {
     if (value === null || typeof value !== 'object') return null;
     // Own properties only: a path can never reach a prototype (`constructor`, `__proto__`).
-    if (!Object.prototype.hasOwnProperty.call(value, name)) return null;
+    if (!Object.hasOwn(value, name)) return null;
     value = (value as Record<string, unknown>)[name];
   }
   return value === undefined ? null : value;

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
-import type { OpenedRuntime } from '../runtime/company-runtime.js';
+import type { OpenedRuntime } from '../runtime/opened.js';
 import type { ConfiguredEvent, EventFilter } from '../runtime/services.js';
 import { presentConfigured } from './emitter-input.js';
 import { isSchedulePattern } from '../../shared/cron.js';

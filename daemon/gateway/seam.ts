@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Context } from 'koa';
 import type { UserRecord } from '../store/types.js';
-import type { CompanyServices } from '../runtime/services.js';
+import type { CompanyRef, CompanyServices } from '../runtime/services.js';
 
 /**
  * The seam between the gateway (companies, keys, tenant selection) and a Company's runtime
@@ -9,11 +9,7 @@ import type { CompanyServices } from '../runtime/services.js';
  * runtime only ever sees one Company. Today both run in the daemon; to move runtimes into their
  * own processes, only a RuntimeHost that forwards `handle` over IPC/HTTP has to be written.
  */
-export interface CompanyRef {
-  id: string;
-  name: string;
-  owner_id: string;
-}
+export type { CompanyRef } from '../runtime/services.js';
 
 /** Who a runtime request is for: set on `ctx.state.tenant` before `CompanyRuntime.handle`. */
 export interface TenantCaller {

@@ -3,7 +3,6 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from '../http/api-error.js';
 import { isJsonContentType } from '../http/body.js';
-import { LOOPBACK_HOSTS } from '../http/host-guard.js';
 
 /**
  * The Streamable HTTP transport's MUSTs that are about HTTP rather than JSON-RPC. Each returns

@@ -19,7 +19,7 @@ import type { Deps } from '../deps.js';
 import { ApiError, badRequest } from '../http/api-error.js';
 import { userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
-import { StoreConflict } from '../store/types.js';
+import { StoreConflict, type UserRecord } from '../store/types.js';
 
 const beginBody = z.object({ new_email: emailField, password: passwordField });
 const finishBody = z.object({ code: codeField });
@@ -87,7 +87,7 @@ export function finishEmailChange(deps: Deps): Middleware {
     const now = isoAt(deps.clock.now());
     // `user` is the live record: read the old address before the update rewrites it.
     const oldEmail = user.email;
-    let updated;
+    let updated: UserRecord | undefined;
     try {
       updated = await deps.stores.users.update(user.id, (u) => {
         u.email = pending;

@@ -3,10 +3,10 @@ import type { Context, Middleware } from 'koa';
 import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { tenantOf, type CompanyRef, type CompanyRuntime } from '../gateway/seam.js';
+import { tenantOf, type CompanyRef } from '../gateway/seam.js';
 import { defaultEmitters, type EmitterRegistry } from '../events/emitters.js';
 import { DEFAULT_MAX_DEPTH } from '../events/dispatch.js';
-import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
+import { createMemoryEventLog, type EventLog, openEventLog } from '../events/log/index.js';
 import type { MatcherHook } from '../events/matchers.js';
 import { createMatcherEngine } from '../events/detectors/matcher-engine.js';
 import { createCauseReporter } from '../events/detectors/cause-reporter.js';
@@ -16,7 +16,7 @@ import type { DuePolicy } from '../events/schedule/due-ticks.js';
 import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
 import { WEBHOOK_PATH } from '../events/channels/inbound-route.js';
-import { wireEmitters, type WiredEmitters } from './emitter-wiring.js';
+import { wireEmitters } from './emitter-wiring.js';
 import { eventRoutes } from '../events/routes.js';
 import { createEventsService } from '../events/service.js';
 import { createToolRegistry, type ToolDefinition } from '../events/tools.js';
@@ -25,7 +25,8 @@ import type { RuntimeCore } from './core.js';
 import { createMessenger } from './messages.js';
 import { createQuestsService } from './quests.js';
 import { runtimeRoutes } from './routes.js';
-import type { CompanyServices, EmitInput, EventsService } from './services.js';
+import type { EmitInput } from './services.js';
+import type { OpenedRuntime } from './opened.js';
 import { createSessionsService } from './sessions.js';
 import { openRuntimeStores } from '../store/runtime/open.js';
 
@@ -51,22 +52,7 @@ export interface RuntimeOptions {
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
 
-export type OpenedServices = Required<CompanyServices> & {
-  sessions: Required<CompanyServices['sessions']>;
-  events: Required<EventsService>;
-};
-
-export interface OpenedRuntime extends CompanyRuntime {
-  services: OpenedServices;
-  /** Issue 7: the minute scheduler (tests walk it by hand) and the question desk. */
-  scheduler: WiredEmitters['scheduler'];
-  questions: WiredEmitters['questions'];
-  close(): Promise<void>;
-  /** Problems the event log met while opening (for the daemon log). */
-  recovery: string[];
-  /** What opening the stores did worth a line in the daemon log (journal recovery, an upgrade import). */
-  storeNotes: string[];
-}
+export type { OpenedRuntime, OpenedServices } from './opened.js';
 
 /** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
@@ -74,7 +60,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     now: () => new Date(options.clock.now()).toISOString(),
   });
   const stores = opened.stores;
-  let log;
+  let log: EventLog;
   try {
     log =
       options.storage === 'file'
@@ -159,7 +145,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
       // An unauthenticated webhook delivery may reach its one route and nothing else.
       if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path))
         throw new Error(`webhook caller reached ${ctx.path}`);
-      return answerWrongMethod(ctx, () => routes(ctx as any, async () => {}), allowed);
+      return answerWrongMethod(ctx, () => routes(ctx as Parameters<typeof routes>[0], async () => {}), allowed);
     },
     async close() {
       await emitters.scheduler.stop();

@@ -12,7 +12,7 @@ import { detectorRoutes } from '../events/detectors/routes.js';
 import { createScheduler, type Scheduler, type SchedulerTimer } from '../events/schedule/scheduler.js';
 import type { DuePolicy } from '../events/schedule/due-ticks.js';
 import type { RuntimeCore } from './core.js';
-import type { OpenedServices } from './company-runtime.js';
+import type { OpenedServices } from './opened.js';
 
 export interface EmitterWiringOptions {
   core: RuntimeCore;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { validate } from '../http/validate.js';
 import { QUEST_STATUSES } from './quests.js';
 import { orMissing } from './core.js';
-import type { OpenedRuntime } from './company-runtime.js';
+import type { OpenedRuntime } from './opened.js';
 
 type Services = OpenedRuntime['services'];
 

@@ -1,4 +1,3 @@
-import type { CompanyRef } from '../gateway/seam.js';
 import type {
   Agent,
   ConfiguredEvent,
@@ -15,6 +14,13 @@ import type {
   ToolCall,
   TraceNode,
 } from '../../shared/runtime-records.js';
+
+/** The Company a runtime serves (the gateway hands it over at the seam, gateway/seam.ts). */
+export interface CompanyRef {
+  id: string;
+  name: string;
+  owner_id: string;
+}
 
 // The record shapes are wire shapes in shared/; re-exported so daemon code keeps one import.
 export * from '../../shared/runtime-records.js';

@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main, reportError } from '../../cli/main.js';

@@ -41,7 +41,9 @@ export function createFakeTimer(): FakeTimer {
     fire() {
       const due = [...pending.values()];
       pending.clear();
-      due.forEach((fn) => fn());
+      due.forEach((fn) => {
+        fn();
+      });
     },
   };
 }

@@ -48,7 +48,9 @@ export function createFakeTerminal(size: { columns?: number; rows?: number } = {
     raw += String(c);
     // Ink wraps a frame in "synchronized update" codes written separately; skip those.
     if (stripAnsi(String(c)).trim() !== '') last = String(c);
-    waiters.splice(0).forEach((w) => w());
+    waiters.splice(0).forEach((w) => {
+      w();
+    });
   });
   stderr.on('data', (c) => (errText += String(c)));
   const text = () => stripAnsi(raw);

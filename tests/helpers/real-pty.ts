@@ -26,7 +26,9 @@ export function runOnPty(argv: string[], env: Record<string, string>): PtySessio
   const waiters: Array<() => void> = [];
   child.stdout.on('data', (c) => {
     raw += String(c);
-    waiters.splice(0).forEach((w) => w());
+    waiters.splice(0).forEach((w) => {
+      w();
+    });
   });
   child.stderr.on('data', (c) => (raw += String(c)));
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));

@@ -6,7 +6,7 @@ import { defaultConfig, type ConfigOverrides } from '../../daemon/config.js';
 import type { Deps } from '../../daemon/deps.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger, type Logger } from '../../daemon/logger.js';
-import { createConfiguredMailer } from '../../daemon/mailer.js';
+import { createConfiguredMailer } from '../../daemon/configured-mailer.js';
 import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores, type StoreDeps } from '../../daemon/store/index.js';
 import type { Stores } from '../../daemon/store/types.js';
@@ -108,7 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
   const request = async (opts: InjectOptions): Promise<TestResponse> => {
     const res = await inject(handler, opts);
-    let body: unknown = undefined;
+    let body: unknown;
     try {
       body = res.payload ? JSON.parse(res.payload) : undefined;
     } catch {

@@ -148,7 +148,9 @@ export async function runFuzz(opts: {
           }),
         ),
       );
-      slice.forEach((r, j) => answers.push([r, got[j]!]));
+      slice.forEach((r, j) => {
+        answers.push([r, got[j]!]);
+      });
     }
     for (const [r, a] of answers) {
       const key = a.status <= 0 ? (a.status === -1 ? 'hang' : 'socket error') : String(a.status);

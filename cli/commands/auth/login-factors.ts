@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ask } from '../../prompt.js';

@@ -45,7 +45,10 @@ export async function runAuthStatus(_opts: object, ctx: CliContext, makeCtx: Con
   }
   const current = rows.find((r) => r.current);
   if (ctx.json) ctx.printList(rows);
-  else rows.forEach((r) => printRow(ctx, r));
+  else
+    rows.forEach((r) => {
+      printRow(ctx, r);
+    });
   if (!current?.user || current.token_expired) {
     throw new CliError(
       `profile ${ctx.profile.name} is ${current?.user ? 'logged in with an expired token' : 'not logged in'}`,

@@ -15,7 +15,9 @@ export async function runCompaniesList(_opts: object, ctx: CliContext): Promise<
     return;
   }
   const rows = companies.map((c) => [c.id === currentId ? '*' : '', c.name, c.id, shortTime(c.created_at)]);
-  formatTable(['', 'NAME', 'ID', 'CREATED'], rows).forEach((l) => ctx.out(l));
+  formatTable(['', 'NAME', 'ID', 'CREATED'], rows).forEach((l) => {
+    ctx.out(l);
+  });
 }
 
 export function companiesListCommand(makeCtx: ContextFactory): Command {

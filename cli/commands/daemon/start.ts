@@ -111,7 +111,9 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
           invite_code: invite,
         });
       ctx.out(`svc daemon started (pid ${child.pid})`);
-      banner.forEach((l) => ctx.out(l.replace(WITHHELD_INVITE, invite)));
+      banner.forEach((l) => {
+        ctx.out(l.replace(WITHHELD_INVITE, invite));
+      });
       ctx.out(`log: ${logFile}`);
       return;
     }

@@ -26,7 +26,9 @@ export async function runKeysList(_opts: object, ctx: CliContext): Promise<void>
       shortTime(k.created_at),
       shortTime(k.last_used_at),
     ]);
-    formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'CREATED', 'LAST USED'], rows).forEach((l) => ctx.out(l));
+    formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'CREATED', 'LAST USED'], rows).forEach((l) => {
+      ctx.out(l);
+    });
   }
   const ak = list.account_key;
   if (ak)

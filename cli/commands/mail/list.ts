@@ -26,7 +26,9 @@ export async function runMail(opts: MailOptions, ctx: CliContext): Promise<void>
   if (!opts.follow) {
     if (ctx.json) return ctx.printList(mail);
     if (mail.length === 0) ctx.err(opts.to ? `no mail to ${opts.to} yet` : 'no mail yet');
-    mail.forEach((m) => printMessage(ctx, m));
+    mail.forEach((m) => {
+      printMessage(ctx, m);
+    });
     return;
   }
   // On an interactive terminal (without --json) a live view; Ink is loaded only on that path.

@@ -21,7 +21,7 @@ export async function run(flags: CallFlags, ctx: CliContext, method: string): Pr
     ? Promise.resolve(session.initialized)
     : session.request(method, params)
   ).finally(() => session.close());
-  const text = ((result?.content ?? []) as { type: string; text?: string }[])
+  const text = (result?.content ?? [])
     .filter((c) => c.type === 'text')
     .map((c) => c.text)
     .join('\n');

@@ -29,7 +29,9 @@ export async function runProfileList(_opts: object, ctx: CliContext): Promise<vo
   formatTable(
     ['', 'NAME', 'WHERE'],
     rows.map((r) => [r.current ? '*' : '', r.name, where(r)]),
-  ).forEach((l) => ctx.out(l));
+  ).forEach((l) => {
+    ctx.out(l);
+  });
   if (ctx.profile.source !== 'svc profile use' && ctx.profile.source !== 'default')
     ctx.err(`(* chosen by ${ctx.profile.source})`);
 }

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import type { UserRecord } from '../../store/types.js';
-import { consumeEmailCode, consumeLinkToken, issueEmailCode, normalizeEmail } from '../email-codes.js';
+import { consumeEmailCode, consumeLinkToken, issueEmailCode } from '../email-codes.js';
 import { completeFirstFactor, type LoginOutcome } from '../login-outcome.js';
 import { findUserByEmail } from '../find-account.js';
 

@@ -75,7 +75,7 @@ export async function findPendingPairing(deps: Pick<Deps, 'clock'>, store: Pairi
   const code = normalizeUserCode(userCode);
   if (code.length !== CODE_LENGTH) return undefined;
   const record = await store.findByCode(hashUserCode(code));
-  if (!record || record.status !== 'pending' || record.expires_at <= isoAt(deps.clock.now())) return undefined;
+  if (record?.status !== 'pending' || record.expires_at <= isoAt(deps.clock.now())) return undefined;
   return record;
 }
 

@@ -68,7 +68,7 @@ export async function finishRegistration(
       detail: 'The registration challenge is unknown, expired or used. Start again with register-begin.',
     };
   const f = rp(deps);
-  let info;
+  let info: NonNullable<Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo']>;
   try {
     const result = await verifyRegistrationResponse({
       response,

@@ -44,7 +44,7 @@ export async function finishPartialLogin(
   const claims = looksLikeJwt(partialToken)
     ? verifyToken(deps.secrets.jwtSecret, partialToken, deps.clock.now())
     : null;
-  if (!claims || claims.typ !== 'partial') return { ok: false, reason: 'bad_token' };
+  if (claims?.typ !== 'partial') return { ok: false, reason: 'bad_token' };
   // The per-account ceiling (10 failures → 15 min) spans partial tokens: a new password login does not reset it.
   const accountKey = `totp:${claims.user_id}`;
   await limits.guardAccount(accountKey);

@@ -53,7 +53,7 @@ export function inboundWebhookRoutes(deps: Deps): Router {
     const wait = await limiter.hit(ctx.ip);
     if (wait !== null) throw tooManyRequests(wait, 'Too many webhook deliveries from this address. Try again later.');
     ctx.request.rawBody = await readRaw(ctx, MAX_WEBHOOK_BODY);
-    let selector;
+    let selector: ReturnType<typeof readCompanySelector>;
     try {
       selector = readCompanySelector(ctx);
     } catch {

@@ -7,7 +7,7 @@ import { ApiError, conflict, notFound } from '../../http/api-error.js';
 import { validate } from '../../http/validate.js';
 import { tenantOf } from '../../gateway/seam.js';
 import type { Random } from '../../random.js';
-import type { OpenedServices } from '../../runtime/company-runtime.js';
+import type { OpenedServices } from '../../runtime/opened.js';
 import { StoreConflict, type ChannelStore } from '../../store/types.js';
 import type { Sealer } from '../../store/sealer.js';
 import { acceptDelivery } from './accept-delivery.js';

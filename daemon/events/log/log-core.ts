@@ -95,7 +95,10 @@ export class LogCore {
     const rows: EventRow[] = [];
     lines.forEach((line, i) => {
       const row = decodeEventLine(line);
-      if (row) return rows.push(row);
+      if (row) {
+        rows.push(row);
+        return;
+      }
       const id = formatEventId(this.index.seqAt(positions[i]!));
       const note = `${id}: left out a line whose content is corrupt`;
       if (!this.problems.includes(note)) this.problems.push(note);

@@ -116,7 +116,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       }
       const key = `${check.schedule.fields}|${check.schedule.timezone}`;
       let baseline = cursor ? msOf(cursor.baseline) : NaN;
-      if (!cursor || !cursor.active) {
+      if (!cursor?.active) {
         baseline = baselineOf(cfg, Boolean(cursor), now);
         updates.push({ id: cfg.id, active: true, baseline: isoOf(baseline) });
         inactiveSeen.delete(cfg.id);

@@ -101,7 +101,9 @@ export class EventBatcher {
           this.company,
           batch.map((w) => w.event),
         );
-        batch.forEach((w, i) => w.resolve(rows[i]!));
+        batch.forEach((w, i) => {
+          w.resolve(rows[i]!);
+        });
       } catch (err) {
         // The transaction rolled back: none of the batch is stored, and each caller hears so.
         for (const w of batch) w.reject(err);

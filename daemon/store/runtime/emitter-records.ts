@@ -71,7 +71,11 @@ export function createTickStore(space: Space, t: RuntimeTables): TickStore {
     },
     forget: async (ids) => {
       if (ids.length === 0) return;
-      await space.write((tx) => ids.forEach((id) => tx.remove(t.ticks, id)));
+      await space.write((tx) =>
+        ids.forEach((id) => {
+          tx.remove(t.ticks, id);
+        }),
+      );
     },
   };
 }

@@ -36,9 +36,8 @@ const importers: { [K in LegacyName]: (tx: Tx, t: RuntimeTables, doc: LegacyDocs
     for (const a of Object.values(doc.agents ?? {})) tx.put(t.agents, a);
     for (const { transcript = [], ...s } of Object.values(doc.sessions ?? {})) {
       tx.put(t.sessions, { ...s, message_count: transcript.length });
-      transcript.forEach((m, seq) =>
-        tx.put(t.messages, { id: `${s.id}:${seq}`, session_id: s.id, seq, at: m.at, from: m.from, text: m.text }),
-      );
+      for (const [seq, m] of transcript.entries())
+        tx.put(t.messages, { id: `${s.id}:${seq}`, session_id: s.id, seq, at: m.at, from: m.from, text: m.text });
     }
     for (const q of Object.values(doc.quests ?? {})) tx.put(t.quests, q);
     for (const c of Object.values(doc.configured ?? {})) tx.put(t.configured, c);
@@ -51,8 +50,12 @@ const importers: { [K in LegacyName]: (tx: Tx, t: RuntimeTables, doc: LegacyDocs
     for (const [id, c] of Object.entries(doc.cursors ?? {}))
       tx.put(t.ticks, { id, last_tick: c.last_tick, active: c.active, baseline: c.baseline });
   },
-  'channels.json': (tx, t, doc) => (doc.channels ?? []).forEach((c) => tx.put(t.channels, c)),
-  'questions.json': (tx, t, doc) => (doc.questions ?? []).forEach((q) => tx.put(t.questions, q)),
+  'channels.json': (tx, t, doc) => {
+    for (const c of doc.channels ?? []) tx.put(t.channels, c);
+  },
+  'questions.json': (tx, t, doc) => {
+    for (const q of doc.questions ?? []) tx.put(t.questions, q);
+  },
 };
 
 /**

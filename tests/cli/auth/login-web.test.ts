@@ -52,7 +52,7 @@ test('no terminal: the page URL is printed (no browser is opened), progress goes
     d.t.post('/api/auth/pairing/approve', { user_code: code }, u.auth),
   );
   assert.is(run.exit, 0, run.stderr);
-  assert.match(run.stderr, new RegExp(`Open this page in a browser: http://localhost:\\d+/#/pair/[A-Z]{4}-[A-Z]{4}`));
+  assert.match(run.stderr, /Open this page in a browser: http:\/\/localhost:\d+\/#\/pair\/[A-Z]{4}-[A-Z]{4}/);
   assert.not.match(run.stderr, /Opened /);
   const answer = JSON.parse(run.stdout);
   assert.equal([answer.ok, answer.logged_in_as, answer.method], [true, run.u.user.email, 'pairing']);

@@ -18,7 +18,7 @@ async function setup(json = false) {
 test('svc channels create prints the secret once; list never shows it; rotate and delete', async () => {
   const { cli, calls } = await setup();
   await runChannelsCreate({ company: 'acme', name: 'ci' }, cli.ctx);
-  assert.match(cli.stdout(), /created channel ci  \(deliveries: POST \/api\/webhooks\/ci\)\nsecret: whsec_\S{43}\n/);
+  assert.match(cli.stdout(), /created channel ci {2}\(deliveries: POST \/api\/webhooks\/ci\)\nsecret: whsec_\S{43}\n/);
   assert.match(cli.stderr(), /shown only once/);
   assert.ok(calls.every((c) => c.path === '/api/companies' || c.headers['X-Company']));
   await runChannelsList({ company: 'acme' }, cli.ctx);

@@ -24,7 +24,7 @@ test('create sends the pattern and tool calls with X-Company, and reports the st
     { company: 'acme', pattern: 'session:stopped', toolCalls: ['{"tool":"quests.create","args":{"title":"Wrap up"}}'] },
     cli.ctx,
   );
-  assert.match(cli.stdout(), /^created cev_\S+  session:stopped  \(active\)/);
+  assert.match(cli.stdout(), /^created cev_\S+ {2}session:stopped {2}\(active\)/);
   const post = calls.find((c) => c.method === 'POST')!;
   assert.is(post.headers['X-Company'], t.company.id);
   assert.equal((post.body as any).tool_calls, [{ tool: 'quests.create', args: { title: 'Wrap up' } }]);
@@ -86,7 +86,7 @@ test('list --configured shows patterns, statuses and tool calls', async () => {
     tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
   });
   await runList({ company: 'acme', configured: true }, cli.ctx);
-  assert.match(cli.stdout(), /cev_\S+  active  session:stopped  quests\.create/);
+  assert.match(cli.stdout(), /cev_\S+ {2}active {2}session:stopped {2}quests\.create/);
 });
 
 test('trigger a pattern or a configured id; what fired is listed', async () => {
@@ -96,7 +96,7 @@ test('trigger a pattern or a configured id; what fired is listed', async () => {
     tool_calls: [{ tool: 'quests.create', args: { title: 'Go' } }],
   });
   await runTrigger('session:step_start', { company: 'acme', content: '{"n":1}' }, cli.ctx);
-  assert.match(cli.stdout(), /session:step_start[\s\S]*\{"n":1\}[\s\S]*ok   quests\.create/);
+  assert.match(cli.stdout(), /session:step_start[\s\S]*\{"n":1\}[\s\S]*ok {3}quests\.create/);
   await runTrigger(cfg.id, { company: 'acme' }, cli.ctx);
   assert.is((calls.at(-1)!.body as any).configured_event_id, cfg.id);
   assert.is((await t.services.quests.list()).length, 2);
@@ -113,10 +113,10 @@ test('trace prints the causation tree', async () => {
   const { event } = await t.services.events.emit({ type: 'session:quest_result' });
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');
-  assert.match(lines[0]!, /^session:quest_result  evt_/);
+  assert.match(lines[0]!, /^session:quest_result {2}evt_/);
   assert.match(lines[1]!, /^├─ fired message_to \[ok\]/);
-  assert.match(lines[2]!, /^├─ session:start  evt_/);
-  assert.match(lines[3]!, /^└─ session:execution_start  evt_/);
+  assert.match(lines[2]!, /^├─ session:start {2}evt_/);
+  assert.match(lines[3]!, /^└─ session:execution_start {2}evt_/);
 });
 
 test('trace draws what did not fire with its reason, the source, and the path up to the root cause', async () => {
@@ -134,7 +134,7 @@ test('trace draws what did not fire with its reason, the source, and the path up
   const { event } = await t.services.events.emit({ type: 'session:quest_result', source: 'manual' });
   await runTrace(event.id, { company: 'acme' }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');
-  assert.match(lines[0]!, /^session:quest_result  evt_\S+  \S+  \[manual\]$/);
+  assert.match(lines[0]!, /^session:quest_result {2}evt_\S+ {2}\S+ {2}\[manual\]$/);
   assert.ok(lines.includes(`├─ not fired (paused)  (${paused.id})`), lines.join('\n'));
   const child = (await t.services.events.list({ event_type: 'session:start' })).events.at(-1)!;
   await runTrace(child.id, { company: 'acme' }, cli.ctx);

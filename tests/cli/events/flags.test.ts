@@ -76,7 +76,7 @@ test('events list, trigger and trace through the real client', async () => {
   const list = await run(t, ['events', 'list', '--company', 'acme', '--type', 'session:custom', '--limit', '5']);
   assert.match(list.out, new RegExp(`session:custom  ${id}  \\{"n":1\\}`));
   const trace = await run(t, ['events', 'trace', id, '--company', 'acme']);
-  assert.match(trace.out, /^session:custom  evt_/);
+  assert.match(trace.out, /^session:custom {2}evt_/);
   assert.is((await run(t, ['events', 'list', '--company', 'acme', '--limit', '0'])).code, 2);
   assert.is((await run(t, ['events', 'list', '--company', 'other'])).code, 1);
 });

@@ -26,9 +26,9 @@ test('events create with a schedule and --timezone prints the next runs, in UTC 
   );
   assert.is((calls.find((c) => c.method === 'POST')!.body as { timezone: string }).timezone, 'Europe/Berlin');
   const out = cli.stdout();
-  assert.match(out, /^created cev_\S+  schedule:0 9 \* \* MON-FRI  \(active\)/);
+  assert.match(out, /^created cev_\S+ {2}schedule:0 9 \* \* MON-FRI {2}\(active\)/);
   assert.match(out, /next runs \(Europe\/Berlin\):/);
-  assert.match(out, /2026-01-16T08:00:00\.000Z  2026-01-16 09:00 Europe\/Berlin/);
+  assert.match(out, /2026-01-16T08:00:00\.000Z {2}2026-01-16 09:00 Europe\/Berlin/);
   assert.is(out.trim().split('\n').length, 7);
 });
 

@@ -26,7 +26,11 @@ const stopSignal = () => {
   stops.push(c);
   return c.signal;
 };
-test.after.each(() => stops.splice(0).forEach((c) => c.abort()));
+test.after.each(() =>
+  stops.splice(0).forEach((c) => {
+    c.abort();
+  }),
+);
 
 /** A context whose streams are a fake interactive terminal, as `createCliContext` would build on one. */
 function onTerminal(ctx: CliContext, term: FakeTerminal, overrides: Partial<CliContext> = {}): CliContext {

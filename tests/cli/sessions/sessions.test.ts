@@ -6,7 +6,7 @@ import { createFakeCli } from '../../helpers/cli.js';
 import { runSessionsList } from '../../../cli/commands/sessions/list.js';
 import { runSessionsRevoke } from '../../../cli/commands/sessions/revoke.js';
 import { runSessionsRevokeOthers } from '../../../cli/commands/sessions/revoke-others.js';
-import { ApiRequestError } from '../../../cli/errors.js';
+import type { ApiRequestError } from '../../../cli/errors.js';
 
 test('sessions list marks this session; revoke and revoke-others end the others', async () => {
   const t = await createTestApp();

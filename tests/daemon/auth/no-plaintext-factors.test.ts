@@ -42,7 +42,9 @@ test('file storage: TOTP secrets, recovery codes, login codes, link tokens, nonc
     'passkey login challenge': challenge,
     'passkey registration challenge': regChallenge,
   };
-  recoveryCodes.forEach((c, i) => (secrets[`recovery code ${i}`] = c.replace('-', '')));
+  recoveryCodes.forEach((c, i) => {
+    secrets[`recovery code ${i}`] = c.replace('-', '');
+  });
   const texts: [string, string][] = filesUnder(dataDir).map((f) => [f, readFileSync(f, 'utf8')]);
   texts.push(['the daemon log', logLines.join('\n')]);
   for (const [file, text] of texts) {

@@ -105,7 +105,7 @@ test('the answer to a message carries the newest 100 messages and the total; a r
   const t = await createRuntimeTestApp();
   const agent = (await t.post('/api/agents', { name: 'Ada' })).body.agent;
   const s = (await t.post('/api/sessions', { agent_id: agent.id })).body.session;
-  let last;
+  let last: Awaited<ReturnType<typeof t.post>> | undefined;
   for (let i = 0; i < 105; i++) last = await t.post(`/api/sessions/${s.id}/messages`, { text: `m${i}`, from: 'user' });
   assert.is(last!.body.session.transcript.length, 100);
   assert.is(last!.body.session.transcript[0].text, 'm5');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openFileStores } from '../../../daemon/store/index.js';
-import { StoreConflict, type CodeRecord, type Stores } from '../../../daemon/store/types.js';
+import { StoreConflict, type CodeRecord } from '../../../daemon/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { storeDepsFor, storeImplementations } from '../../helpers/store-implementations.js';
 import { readJournalText } from '../../helpers/journal-text.js';

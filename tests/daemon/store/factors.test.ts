@@ -1,8 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChallengeRecord, PasskeyRecord } from '../../../daemon/store/factor-types.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
-import { storeDepsFor, storeImplementations } from '../../helpers/store-implementations.js';
+import { storeImplementations } from '../../helpers/store-implementations.js';
 
 /** The challenge, passkey and wallet stores (issue 4), against memory and JSON files alike. */
 

@@ -1,11 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
-import {
-  computeSignature,
-  signDelivery,
-  verifySignature,
-} from '../../../../shared/webhook-signature.js';
+import { computeSignature, signDelivery, verifySignature } from '../../../../shared/webhook-signature.js';
 
 const secret = 'whsec_test_secret';
 const body = '{"text":"deploy finished","direct":false}';

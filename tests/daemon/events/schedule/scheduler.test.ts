@@ -6,7 +6,7 @@ import { createFakeEvents } from '../../../helpers/fake-events.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
-const MIN = 60_000;
+const _MIN = 60_000;
 const call = (title: string) => [{ tool: 'quests.create', args: { title } }];
 
 async function setup(start = '2026-01-15T12:00:10Z', policy?: Parameters<typeof createScheduler>[0]['policy']) {
@@ -115,7 +115,7 @@ test('missed ticks, policy all: every missed tick in order, capped to the most r
 });
 
 test('a new schedule never fires for ticks before its creation', async () => {
-  const { clock, events, scheduler } = await setup('2026-01-15T12:07:00Z');
+  const { events, scheduler } = await setup('2026-01-15T12:07:00Z');
   await events.service.create({ type: 'schedule:*/5 * * * *', tool_calls: call('x') });
   assert.equal((await scheduler.walk()).fired, [], 'the 12:05 tick was before creation');
 });
@@ -248,7 +248,7 @@ test('start walks at once and then at each minute boundary through the timer; st
   const pending: Array<{ fn: () => void; ms: number }> = [];
   const timer: SchedulerTimer = {
     set: (fn, ms) => pending.push({ fn, ms }),
-    clear: (h) => void pending.splice(pending.length - 1, 1),
+    clear: (_h) => void pending.splice(pending.length - 1, 1),
   };
   await events.service.create({ type: 'schedule:* * * * *', tool_calls: [] });
   const scheduler = createScheduler({ clock, events: events.service, ticks: createMemoryRuntimeStores().ticks, timer });

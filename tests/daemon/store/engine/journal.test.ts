@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournalSpace } from '../../../../daemon/store/journal/index.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
-import { contents, crashCopy, filesIn, journalFolder, people, person, testDisk, until } from './journal-fixtures.js';
+import { contents, crashCopy, filesIn, journalFolder, people, person, testDisk } from './journal-fixtures.js';
 
 /** The JSON Lines journal backend: group commit, recovery, snapshots. Real files in temp folders. */
 

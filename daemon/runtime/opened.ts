@@ -1,0 +1,25 @@
+import type { CompanyRuntime } from '../gateway/seam.js';
+import type { QuestionDesk } from '../events/detectors/questions.js';
+import type { Scheduler } from '../events/schedule/scheduler.js';
+import type { CompanyServices, EventsService } from './services.js';
+
+/**
+ * The shapes of an opened Company runtime, apart from the code that opens it (company-runtime.ts):
+ * the routes and the emitters are handed these, and importing the opener from them would make a cycle.
+ */
+export type OpenedServices = Required<CompanyServices> & {
+  sessions: Required<CompanyServices['sessions']>;
+  events: Required<EventsService>;
+};
+
+export interface OpenedRuntime extends CompanyRuntime {
+  services: OpenedServices;
+  /** Issue 7: the minute scheduler (tests walk it by hand) and the question desk. */
+  scheduler: Scheduler;
+  questions: QuestionDesk;
+  close(): Promise<void>;
+  /** Problems the event log met while opening (for the daemon log). */
+  recovery: string[];
+  /** What opening the stores did worth a line in the daemon log (journal recovery, an upgrade import). */
+  storeNotes: string[];
+}
