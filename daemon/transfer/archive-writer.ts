@@ -23,7 +23,7 @@ const FLUSH_BYTES = 1 << 20;
 export function createArchiveWriter(file: string, header: Omit<ArchiveHeader, 'svc_archive'>): ArchiveWriter {
   if (existsSync(file)) throw new Error(`${file} already exists: choose another file or remove it first`);
   const partial = `${file}.partial`;
-  const fd = openSync(partial, 'wx', 0o600);
+  const fd = openPartial(partial);
   const hash = createHash('sha256');
   let pending = '';
   let records = 0;
@@ -60,4 +60,15 @@ export function createArchiveWriter(file: string, header: Omit<ArchiveHeader, 's
       rmSync(partial, { force: true });
     },
   };
+}
+
+function openPartial(partial: string): number {
+  try {
+    return openSync(partial, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    throw new Error(
+      `${partial} is in the way (an export that was stopped half-way left it): remove it, then export again`,
+    );
+  }
 }

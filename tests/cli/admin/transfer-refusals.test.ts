@@ -97,6 +97,12 @@ test('export refuses to overwrite a file, and --data with --database is a usage 
   const res = await runMain(['admin', 'export', '--data', await runtimeFolder(), '--out', archive]);
   assert.is(res.code, 1);
   assert.match(res.err, `${archive} already exists`);
+  const out = join(tempDir('svc-out'), 'b.svc-archive');
+  writeFileSync(`${out}.partial`, 'left by a killed export');
+  const partial = await runMain(['admin', 'export', '--data', await runtimeFolder(), '--out', out]);
+  assert.is(partial.code, 1);
+  assert.match(partial.err, `${out}.partial is in the way`);
+  assert.not.ok(existsSync(out));
   const both = await runMain(['admin', 'export', '--data', 'x', '--database', 'postgres://h/db', '--out', 'y']);
   assert.is(both.code, 2);
   assert.match(both.err, 'pass --data or --database, not both');
