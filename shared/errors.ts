@@ -95,6 +95,8 @@ export const ErrorCode = {
   // emitters (issue 7): schedules, detectors, channels
   invalidSchedule: 'invalid_schedule',
   invalidMatcher: 'invalid_matcher',
+  // issue 18: a configured event's retry policy
+  invalidRetry: 'invalid_retry',
   signatureInvalid: 'signature_invalid',
   signatureExpired: 'signature_expired',
   channelExists: 'channel_exists',

@@ -65,6 +65,34 @@ export type Matcher =
   | { kind: 'predicated'; field: string; regex: string; flags?: string }
   | { kind: 'window'; count: number; within_ms: number; group_by?: 'agent' | 'session' | null; cooldown_ms?: number };
 
+/**
+ * Issue 18: how a failed tool call is tried again. `max_attempts` counts every run, the first
+ * included (1: never retried). The delay before attempt n+1 is drawn with jitter under
+ * `min(max_ms, initial_ms * 2^(n-1))` ("full"), or between `initial_ms` and three times the last
+ * delay, capped at `max_ms` ("decorrelated").
+ */
+export interface RetryPolicy {
+  max_attempts: number;
+  backoff: { initial_ms: number; max_ms: number; jitter: 'full' | 'decorrelated' };
+}
+
+/** How a retried call ended: it worked; it failed every attempt; a restart cut an attempt short; its rule went away. */
+export type RetryOutcome = 'succeeded' | 'failed' | 'interrupted' | 'cancelled';
+
+/**
+ * Issue 18: one schedule's own policy. `catch_up`: what to do with ticks missed while the daemon
+ * was down (`skip`, `latest`, `all` up to `max_catch_up`). `overlap`: `skip` a tick while the
+ * previous firing of this schedule is still running (a call waiting for a retry), or `allow` it.
+ * `start_at` / `end_at`: no tick before / after these times fires.
+ */
+export interface SchedulePolicy {
+  catch_up?: 'skip' | 'latest' | 'all';
+  max_catch_up?: number;
+  overlap?: 'skip' | 'allow';
+  start_at?: string | null;
+  end_at?: string | null;
+}
+
 /** A pattern plus the tool calls to run when it matches (spec §2.2). */
 export interface ConfiguredEvent {
   id: string;
@@ -85,6 +113,10 @@ export interface ConfiguredEvent {
   created_at: string;
   /** Issue 7: when it was last enabled (null while created paused); the scheduler's baseline. */
   enabled_at?: string | null;
+  /** Issue 18: retries of a failed tool call (null/absent: none, each call runs once). */
+  retry?: RetryPolicy | null;
+  /** Issue 18, `schedule:` patterns only: stored as set; shown with the daemon's defaults filled in. */
+  schedule_policy?: SchedulePolicy | null;
 }
 
 export interface NewConfiguredEvent {
@@ -96,6 +128,8 @@ export interface NewConfiguredEvent {
   enabled?: boolean;
   matcher?: Matcher | null;
   timezone?: string | null;
+  retry?: RetryPolicy | null;
+  schedule_policy?: SchedulePolicy | null;
 }
 
 /** One tool call a configured event made, and how it went. */
@@ -107,6 +141,14 @@ export interface Firing {
   error?: string;
   /** Set when the call was not run at all: the causation depth guard stopped a likely loop. */
   skipped?: 'depth_limit';
+  /** Issue 18, on firings of a configured event with `retry`: which attempt this was (1 = the first run). */
+  attempt?: number;
+  /** Which of the configured event's tool calls this was (its index): tells two calls of one tool apart. */
+  call_index?: number;
+  /** Set when this attempt failed and another is scheduled: when it is due (ISO). */
+  next_attempt_at?: string;
+  /** Set on the last attempt: how the call ended once no more attempts follow. */
+  outcome?: RetryOutcome;
 }
 
 /** A configured event that was considered for an event and did not fire, and why (CONTRACT §8). */

@@ -1,4 +1,5 @@
 import { nextRuns, parseSchedule, SCHEDULE_PREFIX } from '../../shared/cron.js';
+import type { RetryPolicy, SchedulePolicy } from '../../shared/runtime-records.js';
 
 /** A configured event as `GET /api/events?configured=true&scheduled=true` lists it (next_runs is added by the daemon). */
 export interface ScheduledRow {
@@ -8,6 +9,9 @@ export interface ScheduledRow {
   timezone?: string | null;
   next_runs?: string[];
   tool_calls?: Array<{ tool: string }>;
+  /** Issue 18: the schedule's policy with the daemon's defaults filled in (absent from older daemons). */
+  schedule_policy?: SchedulePolicy | null;
+  retry?: RetryPolicy | null;
 }
 
 /**
@@ -27,17 +31,20 @@ export function formatScheduledRows(rows: ScheduledRow[], nowMs: number): string
         ? 'never (armed)'
         : runs[0]
           ? describeRun(runs[0], nowMs, r.status === 'paused')
-          : 'none';
+          : r.schedule_policy?.end_at && r.schedule_policy.end_at <= new Date(nowMs).toISOString()
+            ? `none (ended ${short(r.schedule_policy.end_at)})`
+            : 'none';
     return [
       r.id,
       r.status,
       r.type.slice(SCHEDULE_PREFIX.length).trim(),
       r.timezone ?? 'UTC',
       next,
-      (r.tool_calls ?? []).map((t) => t.tool).join(', '),
+      describePolicy(r.schedule_policy),
+      (r.tool_calls ?? []).map((t) => t.tool).join(', ') + (r.retry ? ` (retry ×${r.retry.max_attempts})` : ''),
     ];
   });
-  const header = ['ID', 'STATUS', 'SCHEDULE', 'TIMEZONE', 'NEXT RUN', 'DOES'];
+  const header = ['ID', 'STATUS', 'SCHEDULE', 'TIMEZONE', 'NEXT RUN', 'POLICY', 'DOES'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) =>
     c
@@ -45,6 +52,18 @@ export function formatScheduledRows(rows: ScheduledRow[], nowMs: number): string
       .join('  ')
       .trimEnd();
   return [line(header), ...cells.map(line)];
+}
+
+const short = (iso: string) => iso.replace(':00.000Z', 'Z').replace('.000Z', 'Z');
+
+/** `catch-up all ≤5, overlap skip, from … until …`; `-` when the daemon did not say (an older one). */
+function describePolicy(p: SchedulePolicy | null | undefined): string {
+  if (!p) return '-';
+  const catchUp = p.catch_up === 'all' ? `all ≤${p.max_catch_up}` : p.catch_up;
+  const parts = [`catch-up ${catchUp}`, `overlap ${p.overlap}`];
+  if (p.start_at) parts.push(`from ${short(p.start_at)}`);
+  if (p.end_at) parts.push(`until ${short(p.end_at)}`);
+  return parts.join(', ');
 }
 
 function describeRun(iso: string, nowMs: number, paused: boolean): string {

@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { parsePattern } from '../../shared/patterns.js';
-import { boundedJson } from '../http/json-depth.js';
 import { invalid, missing, parseInput } from '../domain-error.js';
 import { copy, nowIso, requireAgent, requireQuest, requireSession, type RuntimeCore } from '../runtime/core.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent, ToolCall } from '../runtime/services.js';
@@ -9,29 +7,10 @@ import { checkEmitterInput } from './emitter-input.js';
 import { whyArmed, type EmitterRegistry } from './emitters.js';
 import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
-
-const toolCallSchema = z.object({
-  tool: z.string().min(1).max(100),
-  args: z.record(z.string(), boundedJson).default({}),
-});
-const toolCallsSchema = z.array(toolCallSchema).max(50);
-
-export const newConfiguredSchema = z.object({
-  type: z.string().min(1).max(200),
-  tool_calls: toolCallsSchema.default([]),
-  agent_id: z.string().min(1).max(200).nullable().optional(),
-  session_id: z.string().min(1).max(200).nullable().optional(),
-  quest_id: z.string().min(1).max(200).nullable().optional(),
-  enabled: z.boolean().optional(),
-  matcher: z.unknown().optional(),
-  timezone: z.string().min(1).max(100).nullable().optional(),
-});
-
-export const configuredChangeSchema = z.object({
-  tool_calls: toolCallsSchema.optional(),
-  matcher: z.unknown().optional(),
-  enabled: z.boolean().optional(),
-});
+import { configuredChangeSchema, newConfiguredSchema } from './configured-schema.js';
+import { checkRetry, checkSchedulePolicy, effectiveSchedulePolicy } from './policies.js';
+import type { DuePolicy } from './schedule/due-ticks.js';
+import { isSchedulePattern } from '../../shared/cron.js';
 
 /** The emitter checks (cron, timezone, regex safety) as a 400 that carries the reason; the matcher as stored. */
 function checkEmitter(input: { type: string; timezone?: string | null; matcher?: unknown }) {
@@ -53,17 +32,23 @@ export interface ConfiguredDeps {
   emitters: EmitterRegistry;
   matcher: MatcherHook;
   tools: ToolRegistry;
+  /** The daemon's missed-tick policy: what a schedule without its own `catch_up` runs under. */
+  schedulePolicy: Pick<DuePolicy, 'missed' | 'maxCatchUp'>;
 }
 
 /** Configured events: a pattern, tool calls, an optional scope; `status` is computed on every read. */
-export function createConfiguredEvents({ core, emitters, matcher, tools }: ConfiguredDeps) {
+export function createConfiguredEvents({ core, emitters, matcher, tools, schedulePolicy }: ConfiguredDeps) {
   const stored = core.stores.configured;
   /**
    * Armed beats paused: an event whose pattern nothing emits cannot fire either way (spec §3.5).
    * An armed one says why, and under a known prefix which names do fire (a typo is one read away).
    */
-  const present = (cfg: ConfiguredEvent): ConfiguredEvent => {
-    const armed = whyArmed(emitters, cfg.type);
+  const present = (stored: ConfiguredEvent): ConfiguredEvent => {
+    const armed = whyArmed(emitters, stored.type);
+    // A schedule shows (and the scheduler reads) its policy whole: its own settings, else the daemon's.
+    const cfg = isSchedulePattern(stored.type)
+      ? { ...stored, schedule_policy: effectiveSchedulePolicy(stored.schedule_policy, schedulePolicy) }
+      : stored;
     if (!armed) return { ...copy(cfg), status: cfg.enabled ? 'active' : 'paused' };
     return {
       ...copy(cfg),
@@ -89,6 +74,8 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
       parseMatcher(body.matcher, matcher);
       const checked = checkEmitter({ type, timezone: body.timezone ?? null, matcher: body.matcher ?? null });
       const m = checked.matcher;
+      const retry = checkRetry(body.retry);
+      const schedule_policy = checkSchedulePolicy(type, body.schedule_policy);
       if (body.agent_id) await requireAgent(core, body.agent_id);
       if (body.session_id) await requireSession(core, body.session_id);
       if (body.quest_id) await requireQuest(core, body.quest_id);
@@ -106,6 +93,8 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         created_at: nowIso(core),
         // The scheduler never fires a tick from before this (spec §6.4: no catch-up for a paused time).
         enabled_at: (body.enabled ?? true) ? nowIso(core) : null,
+        ...(retry && { retry }),
+        ...(schedule_policy && { schedule_policy }),
       };
       await stored.create(cfg);
       return present(cfg);
@@ -129,8 +118,14 @@ export function createConfiguredEvents({ core, emitters, matcher, tools }: Confi
         parseMatcher(body.matcher, matcher);
         m = checkEmitter({ type: current.type, timezone: current.timezone ?? null, matcher: body.matcher }).matcher;
       }
+      // `null` clears a policy; absent leaves it as it is.
+      const retry = body.retry === undefined ? undefined : checkRetry(body.retry);
+      const policy =
+        body.schedule_policy === undefined ? undefined : checkSchedulePolicy(current.type, body.schedule_policy);
       const updated = await stored.update(id, (c) => ({
         ...c,
+        ...(retry !== undefined && { retry }),
+        ...(policy !== undefined && { schedule_policy: policy }),
         ...(tool_calls && { tool_calls }),
         ...(m !== undefined && { matcher: m }),
         ...(body.enabled === true && !c.enabled && { enabled_at: nowIso(core) }),

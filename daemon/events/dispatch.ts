@@ -4,6 +4,9 @@ import type { EventLog } from './log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { hasReferences, resolveReferences } from './references.js';
 import type { ToolRegistry } from './tools.js';
+import type { Random } from '../random.js';
+import type { PendingRetry } from '../store/runtime-types.js';
+import { settleAttempt, type CallOutcome } from './retry/attempts.js';
 
 /** How many causation links deep an event may be and still fire: deeper is treated as a loop. */
 export const DEFAULT_MAX_DEPTH = 8;
@@ -15,6 +18,10 @@ export interface DispatchDeps {
   matcher: MatcherHook;
   services: () => CompanyServices;
   maxDepth: number;
+  /** Issue 18: draws the jitter of retry delays. */
+  random: Random;
+  /** Told when a dispatch scheduled a retry, so the retry walker can wake up in time. */
+  onRetryScheduled?(dueMs: number): void;
 }
 
 /**
@@ -34,31 +41,64 @@ export function createDispatcher(deps: DispatchDeps) {
     return depth;
   };
 
+  /** Runs one call. A failure of the tool itself is `retryable`; an unknown tool or arguments that do not fit are not. */
   const runCall = async (
-    cfg: ConfiguredEvent,
+    cfg: Pick<ConfiguredEvent, 'id'>,
     call: ConfiguredEvent['tool_calls'][number],
     event: EventRow,
-  ): Promise<Firing> => {
+  ): Promise<CallOutcome> => {
     const base = { configured_event_id: cfg.id, tool: call.tool };
     const tool = deps.tools.get(call.tool);
-    if (!tool) return { ...base, ok: false, error: `unknown tool '${call.tool}'` };
+    if (!tool) return { firing: { ...base, ok: false, error: `unknown tool '${call.tool}'` }, retryable: false };
+    let args: unknown;
     try {
       const given = call.args ?? {};
-      const args = tool.args.parse(hasReferences(given) ? resolveReferences(given, event) : given);
+      args = tool.args.parse(hasReferences(given) ? resolveReferences(given, event) : given);
+    } catch (err) {
+      return { firing: { ...base, ok: false, error: (err as Error).message || String(err) }, retryable: false };
+    }
+    try {
       const result = await tool.run(args, { services: deps.services(), event });
       // Tool calls made for an agent or a session feed loop detection (the same call again and again).
       if (event.agent_id || event.session_id) {
         const scope = { agent_id: event.agent_id, session_id: event.session_id, caused_by: event.id };
         await reportCause(deps.core, (c) => c.reportToolCall(scope, { tool: call.tool, args }));
       }
-      return { ...base, ok: true, result: result ?? null };
+      return { firing: { ...base, ok: true, result: result ?? null }, retryable: false };
     } catch (err) {
-      return { ...base, ok: false, error: (err as Error).message || String(err) };
+      return { firing: { ...base, ok: false, error: (err as Error).message || String(err) }, retryable: true };
     }
+  };
+
+  /** The first run of a call; with a retry policy, annotated and maybe followed by a scheduled retry. */
+  const firstRun = async (
+    cfg: ConfiguredEvent,
+    call: ConfiguredEvent['tool_calls'][number],
+    callIndex: number,
+    event: EventRow,
+    retries: PendingRetry[],
+  ): Promise<Firing> => {
+    const ran = await runCall(cfg, call, event);
+    if (!cfg.retry) return ran.firing;
+    const settled = settleAttempt({
+      policy: cfg.retry,
+      eventId: event.id,
+      cfgId: cfg.id,
+      callIndex,
+      call,
+      attempt: 1,
+      lastDelayMs: 0,
+      ran,
+      nowMs: deps.core.clock.now(),
+      random: deps.random,
+    });
+    retries.push(...(settled.change.put ?? []));
+    return settled.firing;
   };
 
   return {
     depthOf,
+    runCall,
     /**
      * Runs what fires and records it with what did not (for trace). Past the depth guard the
      * configured events that would have fired are `not_fired` with reason `depth` too.
@@ -68,10 +108,11 @@ export function createDispatcher(deps: DispatchDeps) {
       fire: ConfiguredEvent[],
       notFired: NotFired[] = [],
     ): Promise<{ fired: Firing[]; not_fired: NotFired[] }> {
-      const calls = fire.flatMap((cfg) => cfg.tool_calls.map((call) => ({ cfg, call })));
+      const calls = fire.flatMap((cfg) => cfg.tool_calls.map((call, index) => ({ cfg, call, index })));
       if (calls.length === 0 && notFired.length === 0) return { fired: [], not_fired: [] };
       let fired: Firing[] = [];
       const not_fired = [...notFired];
+      const retries: PendingRetry[] = [];
       const depth = calls.length > 0 ? await depthOf(event) : 0;
       if (depth >= deps.maxDepth) {
         const error = `not run: this event is ${depth} causation links deep, the limit is ${deps.maxDepth} (a loop of configured events?)`;
@@ -85,9 +126,11 @@ export function createDispatcher(deps: DispatchDeps) {
         for (const cfg of fire)
           if (cfg.tool_calls.length > 0) not_fired.push({ configured_event_id: cfg.id, reason: 'depth' });
       } else {
-        fired = await Promise.all(calls.map(({ cfg, call }) => runCall(cfg, call, event)));
+        fired = await Promise.all(calls.map(({ cfg, call, index }) => firstRun(cfg, call, index, event, retries)));
       }
-      await deps.core.stores.firings.add(event.id, fired, not_fired);
+      // The retries are scheduled in the write that records the failure: both are on disk, or neither.
+      await deps.core.stores.firings.add(event.id, fired, not_fired, retries.length > 0 ? { put: retries } : undefined);
+      if (retries.length > 0) deps.onRetryScheduled?.(Math.min(...retries.map((r) => r.due_ms)));
       return { fired, not_fired };
     },
   };

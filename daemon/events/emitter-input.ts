@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../shared/errors.js';
-import type { Matcher, NewConfiguredEvent } from '../runtime/services.js';
+import type { Matcher, NewConfiguredEvent, SchedulePolicy } from '../runtime/services.js';
 import { parseMatcher } from './detectors/matcher-schema.js';
 import { isSchedulePattern, nextRuns, parseSchedule } from '../../shared/cron.js';
 
@@ -33,9 +33,19 @@ export function checkEmitterInput(input: Pick<NewConfiguredEvent, 'type' | 'time
   return { ok: true, matcher: matcher.matcher, timezone };
 }
 
-/** The `next_runs` a listing adds to a scheduled event (empty for other patterns). */
-export function nextRunsOf(cfg: { type: string; timezone?: string | null }, nowMs: number): string[] {
-  return isSchedulePattern(cfg.type) ? nextRuns(cfg.type, cfg.timezone, nowMs, 5) : [];
+/**
+ * The `next_runs` a listing adds to a scheduled event (empty for other patterns): within its
+ * `start_at` / `end_at` when it has them (issue 18), so an ended schedule lists none.
+ */
+export function nextRunsOf(
+  cfg: { type: string; timezone?: string | null; schedule_policy?: SchedulePolicy | null },
+  nowMs: number,
+): string[] {
+  if (!isSchedulePattern(cfg.type)) return [];
+  const start = cfg.schedule_policy?.start_at ? Date.parse(cfg.schedule_policy.start_at) - 1 : nowMs;
+  const end = cfg.schedule_policy?.end_at ?? null;
+  const runs = nextRuns(cfg.type, cfg.timezone, Math.max(nowMs, start), 5);
+  return end ? runs.filter((at) => at <= end) : runs;
 }
 
 /**

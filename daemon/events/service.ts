@@ -20,6 +20,10 @@ import type { EventLog } from './log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { buildTrace } from './trace.js';
 import type { ToolRegistry } from './tools.js';
+import type { Random } from '../random.js';
+import type { DuePolicy } from './schedule/due-ticks.js';
+import { realTimer, type SchedulerTimer } from './schedule/minute-loop.js';
+import { createRetryWalker, type RetryWalker } from './retry/walker.js';
 
 const idField = z.string().min(1).max(200).nullable().optional();
 export const emitSchema = z.object({
@@ -55,13 +59,29 @@ export interface EventsServiceDeps {
   tools: ToolRegistry;
   services: () => CompanyServices;
   maxDepth: number;
+  /** Issue 18: retry jitter, the retry walker's timer (tests: a fake one) and the daemon's missed-tick policy. */
+  random: Random;
+  retryTimer?: SchedulerTimer;
+  schedulePolicy: Pick<DuePolicy, 'missed' | 'maxCatchUp'>;
+  onRetryError?(err: unknown): void;
 }
 
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
-export function createEventsService(deps: EventsServiceDeps): Required<EventsService> {
+export function createEventsService(deps: EventsServiceDeps): Required<EventsService> & { retries: RetryWalker } {
   const { core, log } = deps;
   const configured = createConfiguredEvents(deps);
-  const dispatcher = createDispatcher(deps);
+  const dispatcher = createDispatcher({ ...deps, onRetryScheduled: (dueMs) => retries.wake(dueMs) });
+  const retries = createRetryWalker({
+    clock: core.clock,
+    random: deps.random,
+    retries: core.stores.retries,
+    firings: core.stores.firings,
+    configured: core.stores.configured,
+    events: log,
+    runCall: dispatcher.runCall,
+    timer: deps.retryTimer ?? realTimer,
+    onError: deps.onRetryError,
+  });
   const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now());
   const listeners = new Set<(event: EventRow) => void>();
   const releasers = new Set<() => void>();
@@ -92,7 +112,8 @@ export function createEventsService(deps: EventsServiceDeps): Required<EventsSer
     return row;
   };
 
-  const service: Required<EventsService> = {
+  const service: Required<EventsService> & { retries: RetryWalker } = {
+    retries,
     create: (input) => configured.create(input),
     get: (id) => configured.get(id),
     listConfigured: (filter) => configured.list(filter),

@@ -13,6 +13,7 @@ import { createCauseReporter } from '../events/detectors/cause-reporter.js';
 import { createBoundedRegex } from '../events/detectors/bounded-regex.js';
 import type { SchedulerTimer } from '../events/schedule/scheduler.js';
 import type { DuePolicy } from '../events/schedule/due-ticks.js';
+import { DEFAULT_POLICY } from '../events/schedule/scheduler.js';
 import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
 import { WEBHOOK_PATH } from '../events/channels/inbound-route.js';
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
   schedulerTimer?: SchedulerTimer;
   schedulePolicy?: Partial<DuePolicy>;
+  /** Issue 18: the retry walker's timer (tests: a fake one that never fires; they call `retries.walk()`). */
+  retryTimer?: SchedulerTimer;
   /** Problems worth a line in the daemon log (a failed schedule walk, a detector error). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
 }
@@ -95,6 +98,10 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     tools: createToolRegistry(options.tools),
     services: () => services!,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    random: options.random,
+    retryTimer: options.retryTimer,
+    schedulePolicy: { ...DEFAULT_POLICY, ...options.schedulePolicy },
+    onRetryError: (err) => problem('retry walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
   });
   const sessions = createSessionsService(core);
   services = {
@@ -129,9 +136,11 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   const allowed = router.allowedMethods() as unknown as Middleware;
 
   emitters.scheduler.start();
+  events.retries.start();
   return {
     services,
     scheduler: emitters.scheduler,
+    retries: events.retries,
     questions: emitters.questions,
     recovery: log.recovery,
     storeNotes: opened.notes,
@@ -149,6 +158,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     },
     async close() {
       await emitters.scheduler.stop();
+      await events.retries.stop();
       await stores.flush();
       await log.close();
       await stores.close();

@@ -62,6 +62,7 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
       },
     },
     ticks: o.stores.ticks,
+    retries: o.stores.retries,
     policy: o.schedulePolicy,
     timer: o.timer,
     onError: (err) => o.onError('schedule walk failed', { company_id, err: String((err as Error)?.message ?? err) }),

@@ -10,7 +10,10 @@ export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids
   /** 'file' keeps each Company's runtime under its data folder; 'memory' keeps nothing (tests). */
   storage?: 'memory' | 'file';
   /** Test and issue-7 hooks passed to every runtime. */
-  runtime?: Pick<RuntimeOptions, 'emitters' | 'matcher' | 'tools' | 'maxDepth' | 'schedulerTimer' | 'schedulePolicy'>;
+  runtime?: Pick<
+    RuntimeOptions,
+    'emitters' | 'matcher' | 'tools' | 'maxDepth' | 'schedulerTimer' | 'schedulePolicy' | 'retryTimer'
+  >;
   /**
    * Seals webhook channel secrets (main.ts: the daemon's sealing key). Without one, a key made for
    * this process only: fine for tests, and channel secrets then do not survive a restart.

@@ -1,6 +1,7 @@
 import type { CompanyRuntime } from '../gateway/seam.js';
 import type { QuestionDesk } from '../events/detectors/questions.js';
 import type { Scheduler } from '../events/schedule/scheduler.js';
+import type { RetryWalker } from '../events/retry/walker.js';
 import type { CompanyServices, EventsService } from './services.js';
 
 /**
@@ -17,6 +18,8 @@ export interface OpenedRuntime extends CompanyRuntime {
   /** Issue 7: the minute scheduler (tests walk it by hand) and the question desk. */
   scheduler: Scheduler;
   questions: QuestionDesk;
+  /** Issue 18: the due-retry walker (tests walk it by hand after moving the fake clock). */
+  retries: RetryWalker;
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */
   recovery: string[];

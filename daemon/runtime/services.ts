@@ -10,7 +10,9 @@ import type {
   NewConfiguredEvent,
   Quest,
   QuestStatus,
+  RetryPolicy,
   RuntimeSession,
+  SchedulePolicy,
   ToolCall,
   TraceNode,
 } from '../../shared/runtime-records.js';
@@ -63,7 +65,13 @@ export interface EventsService {
   /** Issue 6 addition: replaces a configured event's tool calls and/or matcher (how seeded lifecycle markers are extended). */
   update?(
     id: string,
-    change: { tool_calls?: ToolCall[]; matcher?: Matcher | null; enabled?: boolean },
+    change: {
+      tool_calls?: ToolCall[];
+      matcher?: Matcher | null;
+      enabled?: boolean;
+      retry?: RetryPolicy | null;
+      schedule_policy?: SchedulePolicy | null;
+    },
   ): Promise<ConfiguredEvent>;
   /** Issue 6 additions: one logged occurrence by id, and the id of the newest one (a live follower's start). */
   occurrence?(id: string): Promise<EventRow | undefined>;

@@ -13,6 +13,9 @@ import type {
   RuntimeSession,
   TranscriptEntry,
 } from '../../shared/runtime-records.js';
+import type { RetryChange, RetryStore } from './retry-types.js';
+
+export type { PendingRetry, RetryChange, RetryStore } from './retry-types.js';
 
 export interface AgentStore {
   get(id: string): Promise<Agent | undefined>;
@@ -82,8 +85,11 @@ export interface ConfiguredEventStore {
 
 /** What each event fired, kept for trace: one record per dispatch, found by the event's id. */
 export interface FiringStore {
-  /** `notFired`: the configured events considered that did not fire, with why (trace). */
-  add(eventId: string, fired: Firing[], notFired?: NotFired[]): Promise<void>;
+  /**
+   * `notFired`: the configured events considered that did not fire, with why (trace). `retries`
+   * (issue 18): retries scheduled or settled by these firings, in the same atomic write.
+   */
+  add(eventId: string, fired: Firing[], notFired?: NotFired[], retries?: RetryChange): Promise<void>;
   /** Every firing of the event, in dispatch order. */
   of(eventId: string): Promise<Firing[]>;
   /** The configured events considered for the event that did not fire, in dispatch order. */
@@ -120,6 +126,7 @@ export interface RuntimeStores {
   quests: QuestStore;
   configured: ConfiguredEventStore;
   firings: FiringStore;
+  retries: RetryStore;
   ticks: TickStore;
   channels: ChannelStore;
   questions: QuestionStore;

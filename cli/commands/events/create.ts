@@ -16,6 +16,9 @@ export interface CreateOptions {
   matcher?: string;
   timezone?: string;
   paused?: boolean;
+  /** Issue 18: JSON of the retry policy and of a schedule's own policy. */
+  retry?: string;
+  schedulePolicy?: string;
 }
 
 /** Checks a `--tool-call` value: a JSON object `{ "tool": "...", "args": { ... } }`. */
@@ -43,6 +46,8 @@ export async function runCreate(opts: CreateOptions, ctx: CliContext): Promise<v
     enabled: !opts.paused,
     matcher: opts.matcher ? parseJsonFlag('--matcher', opts.matcher) : undefined,
     timezone: opts.timezone,
+    retry: opts.retry ? parseJsonFlag('--retry', opts.retry) : undefined,
+    schedule_policy: opts.schedulePolicy ? parseJsonFlag('--schedule-policy', opts.schedulePolicy) : undefined,
   };
   const api = await runtimeApi(ctx, opts.company);
   const { event } = await api.post<{ ok: true; event: ConfiguredEvent & { next_runs?: string[] } }>(
@@ -77,6 +82,11 @@ export function createCommand(makeCtx: ContextFactory): Command {
       'a matcher: {"kind":"exact","agent_id":"agt_…"}, {"kind":"predicated","field":"text","regex":"…"} or {"kind":"window","count":3,"within_ms":600000}',
     )
     .option('--timezone <zone>', "IANA zone of a 'schedule:' pattern, e.g. Europe/Berlin (default UTC)")
+    .option('--retry <json>', 'retry a failed tool call: {"max_attempts":3,"backoff":{"initial_ms":10000}}')
+    .option(
+      '--schedule-policy <json>',
+      'a schedule\'s own policy: {"catch_up":"skip|latest|all","max_catch_up":N,"overlap":"skip|allow","start_at":"…","end_at":"…"}',
+    )
     .option('--paused', 'create it disabled');
   return action(cmd, makeCtx, (ctx, flags) => runCreate({ ...flags, toolCalls: flags.toolCall } as CreateOptions, ctx));
 }

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { EventRow, TraceNode } from '../../../shared/runtime-records.js';
+import type { EventRow, Firing, TraceNode } from '../../../shared/runtime-records.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { runtimeApi, withCompany } from './shared.js';
@@ -32,7 +32,7 @@ export function renderTree(node: TraceNode, prefix = '', last = true, root = tru
       const f = item.fired;
       const status = f.skipped ? 'SKIPPED' : f.ok ? 'ok' : 'FAIL';
       lines.push(
-        `${inner}${isLast ? '└─ ' : '├─ '}fired ${f.tool} [${status}]${f.error ? `  ${f.error}` : ''}  (${f.configured_event_id})`,
+        `${inner}${isLast ? '└─ ' : '├─ '}fired ${f.tool}${attemptOf(f)} [${status}]${f.error ? `  ${f.error}` : ''}${retryOf(f)}  (${f.configured_event_id})`,
       );
     } else if ('notFired' in item) {
       lines.push(
@@ -44,6 +44,12 @@ export function renderTree(node: TraceNode, prefix = '', last = true, root = tru
   });
   return lines;
 }
+
+/** Issue 18: a call of a rule with retries says which attempt it was … */
+const attemptOf = (f: Firing) => (f.attempt ? ` attempt ${f.attempt}` : '');
+/** … and what follows it: the next attempt's time, or how the call ended. */
+const retryOf = (f: Firing) =>
+  f.next_attempt_at ? `  → next attempt ${f.next_attempt_at}` : f.outcome && f.attempt ? `  → ${f.outcome}` : '';
 
 export function traceCommand(makeCtx: ContextFactory): Command {
   const cmd = withCompany(

@@ -1,7 +1,7 @@
 import type { CronExpression } from 'cron-parser';
 import { isoAt, type Clock } from '../../clock.js';
 import type { ConfiguredEvent, EventsService } from '../../runtime/services.js';
-import type { TickStore, TickUpdate } from '../../store/types.js';
+import type { RetryStore, TickStore, TickUpdate } from '../../store/types.js';
 import {
   compileSchedule,
   firstTickAfter,
@@ -10,6 +10,7 @@ import {
   parseSchedule,
 } from '../../../shared/cron.js';
 import { selectDueTicks, type DuePolicy } from './due-ticks.js';
+import { boundsOf, fireClaimed, policyOf } from './fire-claimed.js';
 import { createMinuteLoop, realTimer, type SchedulerTimer } from './minute-loop.js';
 
 export type { SchedulerTimer } from './minute-loop.js';
@@ -18,6 +19,8 @@ export interface SchedulerOptions {
   clock: Clock;
   events: Pick<EventsService, 'listConfigured' | 'fire'>;
   ticks: TickStore;
+  /** Issue 18: a schedule with overlap `skip` skips a tick while a call of its last firing waits for a retry. */
+  retries?: Pick<RetryStore, 'countFor'>;
   policy?: Partial<DuePolicy>;
   /** Tests pass a fake one and call `walk()` themselves. */
   timer?: SchedulerTimer;
@@ -33,6 +36,8 @@ export interface WalkReport {
   dropped: Array<{ id: string; count: number }>;
   /** Stored patterns that no longer parse (never fire; reported so they can be fixed). */
   invalid: Array<{ id: string; reason: string }>;
+  /** Claimed ticks not fired because the schedule's previous firing was still running (overlap `skip`). */
+  skipped: Array<{ id: string; tick: string; reason: 'overlap' }>;
 }
 
 export interface Scheduler {
@@ -79,12 +84,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   async function walkOnce(): Promise<WalkReport> {
     const now = clock.now();
-    const report: WalkReport = { at: isoAt(now), fired: [], failed: [], dropped: [], invalid: [] };
+    const report: WalkReport = { at: isoAt(now), fired: [], failed: [], dropped: [], invalid: [], skipped: [] };
     // Thousands of cursors share a few baselines and tick times: convert each distinct one once per walk.
     const msOf = memoise((iso: string) => Date.parse(iso));
     const isoOf = memoise(isoAt);
     const updates: TickUpdate[] = [];
     const late = new Set<string>();
+    /** Schedules with overlap `skip`: their ticks fire one after the other, each checking the last has settled. */
+    const serial = new Set<string>();
     const memo = new Map<string, { latest: number | null; next: number | null }>();
     const seen = new Set<string>();
     /** Applied only once the claims are on disk: if the write fails, the next walk retries these ticks. */
@@ -130,8 +137,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       }
       let m = memo.get(key);
       if (!m) memo.set(key, (m = { latest: latestTickAtOrBefore(expr, now), next: firstTickAfter(expr, now) }));
-      const from = Math.max(baseline, cursor?.last_tick ? msOf(cursor.last_tick) : -Infinity);
-      const due = selectDueTicks(expr, from, now, m.latest, policy);
+      // Issue 18: the schedule's own catch-up, and its bounds: no tick before start_at or after end_at.
+      const own = cfg.schedule_policy;
+      const bounds = boundsOf(own, msOf);
+      const from = Math.max(baseline, cursor?.last_tick ? msOf(cursor.last_tick) : -Infinity, bounds.start - 1);
+      const latest = bounds.end < now ? latestTickAtOrBefore(expr, bounds.end) : m.latest;
+      const due = selectDueTicks(expr, from, now, latest, own ? policyOf(own, policy) : policy);
+      if (own?.overlap === 'skip') serial.add(cfg.id);
       for (const t of due.fire) {
         const tick = isoOf(t.at);
         updates.push({ id: cfg.id, active: true, tick });
@@ -147,18 +159,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     await ticks.forget(gone);
     for (const id of gone) waiting.delete(id), checks.delete(id), inactiveSeen.delete(id);
     const patternOf = new Map(scheduled.map((c) => [c.id, c.type]));
-    await Promise.all(
-      claimed.map(async ({ id, tick }) => {
-        const content: Record<string, unknown> = { tick, scheduled: patternOf.get(id) };
-        if (late.has(`${id}@${tick}`)) content.late = true;
-        try {
-          const emitted = await events.fire(id, { content, source: 'schedule' });
-          report.fired.push({ id, tick, event_id: emitted.event.id });
-        } catch (err) {
-          report.failed.push({ id, tick, error: (err as Error).message });
-        }
-      }),
-    );
+    await fireClaimed(claimed, { events, retries: options.retries, serial, late, patternOf, report });
     report.fired.sort((a, b) => (a.tick < b.tick ? -1 : a.tick > b.tick ? 1 : 0));
     return report;
   }

@@ -65,6 +65,18 @@ const input = z.object({
     .describe(
       'create: an optional extra condition, e.g. {"kind":"exact","agent_id":"agt_…"}; see the platform\'s events documentation for predicated and window matchers.',
     ),
+  retry: jsonObject
+    .nullable()
+    .optional()
+    .describe(
+      'create: retry a tool call whose tool failed, e.g. {"max_attempts":3,"backoff":{"initial_ms":10000,"max_ms":600000,"jitter":"full"}}. max_attempts counts every run (1-10); backoff is optional. Default: no retries.',
+    ),
+  schedule_policy: jsonObject
+    .nullable()
+    .optional()
+    .describe(
+      'create, schedule: patterns only: {"catch_up":"skip|latest|all","max_catch_up":1-1000,"overlap":"skip|allow","start_at":ISO,"end_at":ISO}, every field optional (default: the daemon\'s catch-up, overlap allow, no bounds).',
+    ),
   agent_id: id
     .optional()
     .describe(
@@ -120,6 +132,12 @@ const firing = z
       ),
     error: z.string().optional().describe('Why the tool call failed, when not ok.'),
     skipped: z.string().optional().describe('"depth_limit" when a likely loop stopped the call before it ran.'),
+    attempt: z.number().optional().describe('With a retry policy: which run of the call this was (1 = the first).'),
+    next_attempt_at: z.string().optional().describe('With a retry policy: this attempt failed; the next is due then.'),
+    outcome: z
+      .string()
+      .optional()
+      .describe('With a retry policy, on the last attempt: succeeded, failed, interrupted or cancelled.'),
   })
   .loose();
 
@@ -176,11 +194,11 @@ export const eventsTool = defineTool({
   description: [
     'React to what happens in this Company. An event has a type <prefix>:<name>; the platform emits them (session:start, session:stopped, schedule ticks, …) and you can emit one with trigger.',
     'A configured event is a pattern plus tool_calls: each time an event of that type is emitted, its tool calls run (create or update a quest, message an agent, update a session).',
-    'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?} → {ok, event}.',
+    'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?, retry?, schedule_policy?} → {ok, event}.',
     'list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}.',
     'enable / disable / delete {id} → {ok, event} / {ok, id, deleted}.',
     'trigger {type, content?, agent_id?, session_id?, quest_id?} emits an event and runs every matching configured event; trigger {id, content?} fires one configured event now → {ok, event, fired: [{configured_event_id, tool, ok, result | error}]}.',
-    'trace {event_id} → {event, fired, children}: what that event caused, recursively.',
+    'trace {event_id} → {event, fired, children}: what that event caused, recursively; with retry, each attempt of a call is one entry of fired (attempt, error, next_attempt_at, and outcome on the last).',
     `Prefixes: ${PREFIXES}. A dotted name (agent.spawned) is refused; another prefix is stored with status armed and never fires.`,
     `Examples (arguments): ${EVENTS_EXAMPLES.join(' ; ')}`,
   ].join('\n'),
@@ -200,6 +218,8 @@ export const eventsTool = defineTool({
           enabled: a.enabled,
           timezone: a.timezone ?? null,
           matcher: (a.matcher as never) ?? null,
+          retry: a.retry as never,
+          schedule_policy: a.schedule_policy as never,
         });
         return { ok: true, event: presentConfigured(event, ctx.now()) };
       }

@@ -13,15 +13,18 @@ import { selectBy, type RuntimeTables, type TickRecord } from './tables.js';
 export function createFiringStore(space: Space, t: RuntimeTables): FiringStore {
   return {
     // One record per dispatch: adding firings never rewrites the ones an event already has.
-    add: (eventId, fired, notFired = []) =>
-      space.write((tx) =>
+    // The retries these firings schedule or settle are in the same write: both survive a crash, or neither.
+    add: (eventId, fired, notFired = [], retries = {}) =>
+      space.write((tx) => {
         tx.put(t.firings, {
           id: `${eventId}:${t.firings.count('event', eventId)}`,
           event_id: eventId,
           fired,
           ...(notFired.length > 0 && { not_fired: notFired }),
-        }),
-      ),
+        });
+        for (const id of retries.remove ?? []) tx.remove(t.retries, id);
+        for (const r of retries.put ?? []) tx.put(t.retries, r);
+      }),
     of: async (eventId) => t.firings.lookup('event', eventId).flatMap((r) => r.fired),
     notFiredOf: async (eventId) => t.firings.lookup('event', eventId).flatMap((r) => r.not_fired ?? []),
   };

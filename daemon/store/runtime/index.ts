@@ -15,6 +15,7 @@ import {
   createTranscriptStore,
 } from './records.js';
 import { createIdempotencyStore, defineIdempotencyTable } from './idempotency-records.js';
+import { createRetryStore } from './retry-records.js';
 import { defineRuntimeTables } from './tables.js';
 
 export interface RuntimeStoreOptions {
@@ -33,6 +34,7 @@ export function createRuntimeStores(space: Space, options: RuntimeStoreOptions =
     quests: createQuestStore(space, t),
     configured: createConfiguredEventStore(space, t),
     firings: createFiringStore(space, t),
+    retries: createRetryStore(space, t),
     ticks: createTickStore(space, t),
     channels: createChannelStore(space, t),
     questions: createQuestionStore(space, t),

@@ -7,8 +7,13 @@ import type {
   Quest,
   TranscriptEntry,
 } from '../../../shared/runtime-records.js';
-import type { ChannelRecord } from '../runtime-types.js';
-import type { QuestionRecord, RuntimeSessionRecord, TickCursor } from '../runtime-types.js';
+import type {
+  ChannelRecord,
+  PendingRetry,
+  QuestionRecord,
+  RuntimeSessionRecord,
+  TickCursor,
+} from '../runtime-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
 
 /** One message of a transcript; `seq` counts from 0 within its session. */
@@ -41,6 +46,7 @@ export interface RuntimeTables {
   quests: Table<Quest>;
   configured: Table<ConfiguredEvent>;
   firings: Table<FiringRecord>;
+  retries: Table<PendingRetry>;
   ticks: Table<TickRecord>;
   channels: Table<ChannelRecord>;
   questions: Table<QuestionRecord>;
@@ -82,6 +88,11 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
       },
     }),
     firings: space.define<FiringRecord>({ name: 'firings', id: (f) => f.id, indexes: { event: (f) => f.event_id } }),
+    retries: space.define<PendingRetry>({
+      name: 'retries',
+      id: (r) => r.id,
+      indexes: { configured: (r) => r.configured_event_id, event: (r) => r.event_id },
+    }),
     ticks: space.define<TickRecord>({ name: 'schedule_ticks', id: (t) => t.id }),
     channels: space.define<ChannelRecord>({ name: 'channels', id: (c) => c.name }),
     questions: space.define<QuestionRecord>({

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCreate } from '../../../cli/commands/events/create.js';
 import { runList } from '../../../cli/commands/events/list.js';
+import { runTrace } from '../../../cli/commands/events/trace.js';
 import { ApiRequestError } from '../../../cli/errors.js';
 import { createFakeCli } from '../../helpers/cli.js';
 import { createRuntimeApi } from '../../helpers/runtime-api.js';
@@ -71,7 +72,7 @@ test('events list --scheduled shows status and next run of the schedule: events 
   await t.services.events.create({ type: 'session:start', tool_calls: [] });
   await runList({ company: 'acme', scheduled: true }, cli.ctx);
   const lines = cli.stdout().trim().split('\n');
-  assert.match(lines[0]!, /^ID\s+STATUS\s+SCHEDULE\s+TIMEZONE\s+NEXT RUN\s+DOES/);
+  assert.match(lines[0]!, /^ID\s+STATUS\s+SCHEDULE\s+TIMEZONE\s+NEXT RUN\s+POLICY\s+DOES/);
   assert.is(lines.length, 3);
   assert.match(lines[1]!, /active\s+\*\/5 \* \* \* \*\s+UTC\s+2026-01-15T12:05:00Z.*quests\.create/);
   assert.match(lines[2]!, /paused\s+@daily\s+UTC\s+2026-01-16T00:00:00Z.*if enabled/);
@@ -81,6 +82,35 @@ test('events list --scheduled shows status and next run of the schedule: events 
   const rows = JSON.parse(json.cli.stdout());
   assert.is(rows.length, 1);
   assert.is(rows[0].next_runs.length, 5);
+});
+
+test('issue 18: create passes --retry and --schedule-policy; list --scheduled shows them; trace shows attempts', async () => {
+  const { t, cli } = await setup();
+  await runCreate(
+    {
+      company: 'acme',
+      pattern: 'schedule:*/5 * * * *',
+      retry: '{"max_attempts":3,"backoff":{"initial_ms":1000}}',
+      schedulePolicy: '{"catch_up":"skip","overlap":"skip"}',
+      toolCalls: ['{"tool":"message_to","args":{"to":"reviewer","text":"tick"}}'],
+    },
+    cli.ctx,
+  );
+  const bad = await runCreate(
+    { company: 'acme', pattern: 'schedule:@hourly', schedulePolicy: '{"overlap":"never"}', toolCalls: [] },
+    cli.ctx,
+  ).catch((e) => e);
+  assert.instance(bad, ApiRequestError);
+  assert.is(bad.code, 'invalid_schedule');
+  await runList({ company: 'acme', configured: true, scheduled: true }, cli.ctx);
+  assert.match(cli.stdout(), /catch-up skip, overlap skip\s+message_to \(retry ×3\)/);
+  const [cfg] = await t.services.events.listConfigured();
+  const { event } = await t.services.events.fire(cfg!.id);
+  await runTrace(event.id, { company: 'acme' }, cli.ctx);
+  assert.match(
+    cli.stdout(),
+    /fired message_to attempt 1 \[FAIL\] {2}.*reviewer.* {2}→ next attempt 2026-01-15T12:00:01\.000Z {2}\(cev_/,
+  );
 });
 
 test.run();

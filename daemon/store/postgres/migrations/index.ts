@@ -1,6 +1,7 @@
 import { initialSchema } from './001-initial.js';
 import { accountsSchema } from './002-accounts.js';
 import { runtimeSchema } from './100-runtime.js';
+import { retriesSchema } from './101-retries.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'accounts', sql: accountsSchema },
   // 100 and up: the per-Company stores (numbered apart from the account side's; keep this list sorted).
   { version: 100, name: 'runtime', sql: runtimeSchema },
+  { version: 101, name: 'retries', sql: retriesSchema },
 ];

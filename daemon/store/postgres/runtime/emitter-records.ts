@@ -3,19 +3,27 @@ import { withTransaction } from '../connect.js';
 import { StoreConflict } from '../../types.js';
 import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore } from '../../runtime-types.js';
 import type { Firing, NotFired } from '../../../../shared/runtime-records.js';
-import { deleteDoc, getDoc, listDocs, putDoc, sqlText } from './doc-table.js';
+import { deleteDoc, getDoc, listDocs, putDoc, sqlText, type Queryable } from './doc-table.js';
+import { applyRetryChange } from './retries.js';
 import * as t from './tables.js';
 
 export function createFiringStore(pool: pg.Pool, company: string): FiringStore {
   return {
     // One row per dispatch: adding firings never rewrites the ones an event already has.
-    add: async (eventId, fired, notFired = []) => {
-      await pool.query('INSERT INTO svc_rt_firings (company_id, event_id, fired, not_fired) VALUES ($1, $2, $3, $4)', [
-        company,
-        sqlText(eventId),
-        JSON.stringify(fired),
-        notFired.length > 0 ? JSON.stringify(notFired) : null,
-      ]);
+    // The retries these firings schedule or settle commit with them (issue 18), or not at all.
+    add: async (eventId, fired, notFired = [], retries = {}) => {
+      const insert = async (q: Queryable) =>
+        q.query('INSERT INTO svc_rt_firings (company_id, event_id, fired, not_fired) VALUES ($1, $2, $3, $4)', [
+          company,
+          sqlText(eventId),
+          JSON.stringify(fired),
+          notFired.length > 0 ? JSON.stringify(notFired) : null,
+        ]);
+      if (!retries.put?.length && !retries.remove?.length) return void (await insert(pool));
+      await withTransaction(pool, async (client) => {
+        await insert(client);
+        await applyRetryChange(client, company, retries);
+      });
     },
     of: async (eventId) => {
       const { rows } = await pool.query<{ fired: Firing[] }>(

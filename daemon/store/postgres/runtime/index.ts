@@ -10,6 +10,7 @@ import {
   createTranscriptStore,
 } from './records.js';
 import { createIdempotencyStore } from './idempotency.js';
+import { createRetryStore } from './retries.js';
 import { createTickStore } from './tick-cursors.js';
 
 /**
@@ -30,6 +31,7 @@ export function createPostgresRuntimeStores(
     quests: createQuestStore(pool, companyId),
     configured: createConfiguredEventStore(pool, companyId),
     firings: createFiringStore(pool, companyId),
+    retries: createRetryStore(pool, companyId),
     ticks: createTickStore(pool, companyId),
     channels: createChannelStore(pool, companyId),
     questions: createQuestionStore(pool, companyId),
