@@ -19,6 +19,7 @@ export const RUNTIME_TABLE_NAMES = [
   'quests',
   'configured_events',
   'firings',
+  'retries',
   'schedule_ticks',
   'channels',
   'questions',

@@ -19,6 +19,7 @@ const MOVED = new Set([
   'svc_rt_quests',
   'svc_rt_configured_events',
   'svc_rt_firings',
+  'svc_rt_retries',
   'svc_rt_tick_cursors',
   'svc_rt_channels',
   'svc_rt_questions',

@@ -1,7 +1,9 @@
 import { fromSqlText, sqlText } from '../store/postgres/runtime/doc-table.js';
+import { applyRetryChange } from '../store/postgres/runtime/retries.js';
+import type { PendingRetry } from '../store/runtime-types.js';
 import { byPos, PAGE, type PgRuntimeTable, type Rec } from './postgres-table-shape.js';
 
-/** The two runtime tables that grow with a Company's history: read in pages, written 500 rows to a statement. */
+/** The runtime tables that follow events: transcripts and firings (read in pages, written 500 rows to a statement), retries. */
 const notFiredOf = (r: Rec) =>
   Array.isArray(r.not_fired) && r.not_fired.length > 0 ? JSON.stringify(r.not_fired) : null;
 
@@ -70,4 +72,17 @@ export const firingsTable: PgRuntimeTable = {
         rs.map(notFiredOf),
       ],
     ),
+};
+
+/** Pending retries (no `pos`: few at a time, read in id order; written as the retry store writes them). */
+export const retriesTable: PgRuntimeTable = {
+  page: `SELECT id, state, lease_until_ms, doc FROM svc_rt_retries WHERE company_id = $1
+         AND ($2::text IS NULL OR id COLLATE "C" > $2::text COLLATE "C") ORDER BY id COLLATE "C" LIMIT ${PAGE}`,
+  cursorOf: (row) => row.id,
+  toRecord: (row) => ({
+    ...(row.doc as Rec),
+    state: row.state,
+    lease_until_ms: row.lease_until_ms === null ? null : Number(row.lease_until_ms),
+  }),
+  insert: (client, company, r) => applyRetryChange(client, company, { put: [r as unknown as PendingRetry] }),
 };

@@ -1,7 +1,7 @@
 import { fromSqlText, putDoc, sqlText, type DocTable } from '../store/postgres/runtime/doc-table.js';
 import * as t from '../store/postgres/runtime/tables.js';
 import type { RuntimeTableName } from './archive-tables.js';
-import { firingsTable, messagesTable } from './postgres-history-rows.js';
+import { firingsTable, messagesTable, retriesTable } from './postgres-history-rows.js';
 import { byPos, PAGE, type PgRuntimeTable, type Rec } from './postgres-table-shape.js';
 
 const docTable = <T>(table: DocTable<T>): PgRuntimeTable => ({
@@ -19,6 +19,7 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
   quests: docTable(t.quests),
   configured_events: docTable(t.configured),
   firings: firingsTable,
+  retries: retriesTable,
   schedule_ticks: {
     page: `SELECT id, last_tick, active, baseline FROM svc_rt_tick_cursors WHERE company_id = $1
            AND ($2::text IS NULL OR id COLLATE "C" > $2::text COLLATE "C") ORDER BY id COLLATE "C" LIMIT ${PAGE}`,

@@ -16,7 +16,7 @@ import { readPgRuntimeTable } from './postgres-table-shape.js';
 const COMPANIES = `SELECT company_id FROM svc_event_heads
   UNION SELECT company_id FROM svc_rt_agents UNION SELECT company_id FROM svc_rt_sessions
   UNION SELECT company_id FROM svc_rt_messages UNION SELECT company_id FROM svc_rt_quests
-  UNION SELECT company_id FROM svc_rt_configured_events UNION SELECT company_id FROM svc_rt_firings
+  UNION SELECT company_id FROM svc_rt_configured_events UNION SELECT company_id FROM svc_rt_firings UNION SELECT company_id FROM svc_rt_retries
   UNION SELECT company_id FROM svc_rt_tick_cursors UNION SELECT company_id FROM svc_rt_channels
   UNION SELECT company_id FROM svc_rt_questions UNION SELECT company_id FROM svc_rt_deliveries
   UNION SELECT company_id FROM svc_rt_idempotency

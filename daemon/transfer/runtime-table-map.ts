@@ -15,6 +15,7 @@ const ARCHIVE_NAMES: Record<keyof RuntimeTables, RuntimeTableName | null> = {
   quests: 'quests',
   configured: 'configured_events',
   firings: 'firings',
+  retries: 'retries',
   ticks: 'schedule_ticks',
   channels: 'channels',
   questions: 'questions',

@@ -70,6 +70,20 @@ export async function runtimeFolder(company = 'cmp_transfer1'): Promise<string> 
   await s.firings.add('evt_0000000000000002', [
     { configured_event_id: 'cev_1', tool: 'quests.create', ok: false, error: 'no' },
   ]);
+  const retry = {
+    id: 'evt_0000000000000002|cev_1|0',
+    event_id: 'evt_0000000000000002',
+    configured_event_id: 'cev_1',
+    call_index: 0,
+    call: { tool: 'quests.create', args: { title: 'x' } },
+    policy: { max_attempts: 3, backoff: { initial_ms: 1000, max_ms: 60_000, jitter: 'full' as const } },
+    attempt: 2,
+    due_ms: Date.parse(AT) + 1000,
+    last_delay_ms: 1000,
+    state: 'pending' as const,
+    lease_until_ms: null,
+  };
+  await s.firings.add('evt_0000000000000003', [], [], { put: [retry] });
   await s.ticks.commit([{ id: 'cev_1', active: true, baseline: AT, tick: '2026-01-15T12:01:00.000Z' }]);
   await s.channels.create({
     name: 'github',
