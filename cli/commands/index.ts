@@ -145,9 +145,11 @@ export const ENTRIES: Entry[] = [
   entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) =>
     (await import('./mail/list.js')).mailCommand(m),
   ),
-  entry('admin', 'operator commands for a local daemon (invites, tiers)', [
+  entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', [
     async (m) => (await import('./admin/invite.js')).inviteCommand(m),
     async (m) => (await import('./admin/tier.js')).tierCommand(m),
+    async (m) => (await import('./admin/export.js')).exportCommand(m),
+    async (m) => (await import('./admin/import.js')).importCommand(m),
   ]),
 ];
 

@@ -1,0 +1,56 @@
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { processIsAlive, readLock } from '../lock.js';
+import { syncFolder } from '../disk/segment-io.js';
+import { checkArchive } from './archive-check.js';
+import { readArchive } from './archive-reader.js';
+import { writeDataFolder } from './folder-target.js';
+import { writePostgres } from './postgres-target.js';
+import { daemonRunningMessage, describe, type Store, type TransferSummary } from './store-ref.js';
+
+/**
+ * `svc admin import`: an archive into an EMPTY store, all or nothing. The whole archive is read
+ * and checked first (format, every line, the checksum), so a damaged file changes nothing.
+ * - A data folder is built aside, in `.<name>.importing-<pid>` next to it, and renamed into place
+ *   only when complete and synced: a crash leaves the target as it was and that folder (named as
+ *   what it is) to delete. A failure removes it.
+ * - A database gets everything in one transaction (postgres-target.ts).
+ */
+export async function importArchive(file: string, to: Store): Promise<TransferSummary> {
+  if (to.kind === 'data-folder') refuseNonEmptyFolder(to.dir);
+  const summary = await checkArchive(file);
+  const done = {
+    records: summary.records,
+    companies: summary.companies,
+    events: summary.events,
+    store: describe(to),
+    file,
+  };
+  if (to.kind === 'postgres') {
+    await writePostgres(to.url, () => readArchive(file));
+    return done;
+  }
+  const target = resolve(to.dir);
+  const staging = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    await writeDataFolder(staging, readArchive(file));
+    // Checked again: a daemon may have started on the folder while the import ran.
+    refuseNonEmptyFolder(target);
+    // rename(2) puts a folder in place of a missing or empty one in one step.
+    renameSync(staging, target);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+  syncFolder(dirname(target));
+  return done;
+}
+
+function refuseNonEmptyFolder(dir: string): void {
+  if (!existsSync(dir)) return;
+  const lock = readLock(dir);
+  if (lock && processIsAlive(lock.pid)) throw new Error(daemonRunningMessage(dir, lock.pid, 'import'));
+  if (readdirSync(dir).length > 0)
+    throw new Error(`the data folder ${dir} is not empty: import only into a new or empty folder`);
+}
