@@ -40,12 +40,8 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   const secret = bearerToken(ctx);
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
-  const sk = await findSecretKey(deps, secret);
-  // Both at once: on a database that is one round trip, not two.
-  const [user, company] = await Promise.all([
-    deps.stores.users.findById(sk.user_id),
-    deps.stores.companies.findById(sk.company_id),
-  ]);
+  // The key with its user and Company in one lookup: one query on a database.
+  const { key: sk, user, company } = await findSecretKey(deps, secret);
   if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
   const accountHeader = ctx.get('X-Api-Key').trim();
@@ -80,7 +76,7 @@ async function findSecretKey(deps: GuardDeps, value: string) {
     throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('secret', value);
   if (problem) throw refuse(describeKeyProblem('secret', problem), ErrorCode.malformedKey);
-  const record = await deps.stores.keys.findSecretKeyByHash(hashKey(value));
+  const record = await deps.stores.keys.findSecretKeyWithOwner(hashKey(value));
   if (!record) throw refuse('This secret key is not valid: it was revoked or never existed.');
   return record;
 }

@@ -1,5 +1,5 @@
 import type { MailMessage, Tier } from '../../shared/wire.js';
-import type { CompanyStore, KeyStore } from './tenancy-types.js';
+import type { CompanyRecord, CompanyStore, KeyStore, SecretKeyRecord } from './tenancy-types.js';
 
 export type * from './tenancy-types.js';
 export type * from './runtime-types.js';
@@ -169,6 +169,11 @@ export interface SessionRecord {
 
 export interface SessionStore {
   find(id: string): Promise<SessionRecord | undefined>;
+  /**
+   * The session and the user it names (`user_id`), read together: every authenticated request's
+   * lookup, one query on a database. No cache: what another daemon revoked is seen.
+   */
+  findWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord | undefined } | undefined>;
   listActive(userId: string, nowIso: string): Promise<SessionRecord[]>;
   create(session: SessionRecord): Promise<SessionRecord>;
   /** False when the session is not the user's, does not exist or is already revoked. */
@@ -176,6 +181,19 @@ export interface SessionStore {
   /** Revokes every live session of the user but `exceptId`; returns how many. */
   revokeAll(userId: string, atIso: string, exceptId?: string): Promise<number>;
   touch(id: string, atIso: string): Promise<void>;
+}
+
+/** A secret key with the user and the Company it names (either may be gone). */
+export interface SecretKeyWithOwner {
+  key: SecretKeyRecord;
+  user: UserRecord | undefined;
+  company: CompanyRecord | undefined;
+}
+
+/** The key store with the lookup every MCP call makes (here, beside UserRecord: tenancy-types cannot import it). */
+export interface CallerKeyStore extends KeyStore {
+  /** The key found by hash with its user and Company, read together (one query on a database), never cached. */
+  findSecretKeyWithOwner(hash: string): Promise<SecretKeyWithOwner | undefined>;
 }
 
 export interface Stores {
@@ -186,7 +204,7 @@ export interface Stores {
   codes: CodeStore;
   /** Companies and access keys (issue 5). */
   companies: CompanyStore;
-  keys: KeyStore;
+  keys: CallerKeyStore;
   /** One-time challenges of the second factors and passwordless logins (issue 4). */
   challenges: ChallengeStore;
   passkeys: PasskeyStore;

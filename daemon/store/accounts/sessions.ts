@@ -12,6 +12,10 @@ export function createSessionStore(t: AccountTables): SessionStore {
   const sweeper = createSweeper(sessions, t.meta, (s) => s.id);
   return {
     find: async (id) => sessions.get(id),
+    findWithUser: async (id) => {
+      const session = sessions.get(id);
+      return session && { session, user: t.users.get(session.user_id) };
+    },
     listActive: async (userId, nowIso) => sessions.lookup('live_user', userId).filter((s) => s.expires_at > nowIso),
     create: (session) =>
       space

@@ -1,5 +1,5 @@
-import type { CompanyStore, KeyStore } from '../tenancy-types.js';
-import { StoreConflict } from '../types.js';
+import type { CompanyStore } from '../tenancy-types.js';
+import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
 /** Companies. The name check and the insert are one write, so two racing creates cannot both win. */
@@ -26,12 +26,16 @@ export function createCompanyStore(t: AccountTables): CompanyStore {
  * index read on the hot path of every MCP call. Revoking deletes the row: the next request with that
  * key finds nothing.
  */
-export function createKeyStore(t: AccountTables): KeyStore {
-  const { space, secretKeys, accountKeys } = t;
+export function createKeyStore(t: AccountTables): CallerKeyStore {
+  const { space, secretKeys, accountKeys, users, companies } = t;
   return {
     addSecretKey: (key) =>
       space.write((tx) => tx.put(secretKeys, structuredClone(key))).then(() => secretKeys.get(key.id)!),
     findSecretKeyByHash: async (hash) => secretKeys.first('hash', hash),
+    findSecretKeyWithOwner: async (hash) => {
+      const key = secretKeys.first('hash', hash);
+      return key && { key, user: users.get(key.user_id), company: companies.get(key.company_id) };
+    },
     listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
     revokeSecretKey: (id, userId) =>
       space.write((tx) => {

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import { getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
-import type { CompanyStore, KeyStore } from '../../tenancy-types.js';
-import { StoreConflict } from '../../types.js';
-import { ACCOUNTS, decideOnRow, findFirst, isDuplicateIn, takeTurn } from './rows.js';
+import type { CompanyRecord, CompanyStore, SecretKeyRecord } from '../../tenancy-types.js';
+import { type CallerKeyStore, StoreConflict, type UserRecord } from '../../types.js';
+import { ACCOUNTS, findFirst, isDuplicateIn, stampDoc, takeTurn } from './rows.js';
 import * as t from './tables.js';
 
 /** Companies on PostgreSQL: a unique index on (owner, lower-cased name) decides between racing creates. */
@@ -30,13 +30,30 @@ export function createPostgresCompanyStore(pool: pg.Pool): CompanyStore {
  * on every MCP call, from the database: a key deleted or an account key rotated through one daemon
  * is refused by every other on its next request.
  */
-export function createPostgresKeyStore(pool: pg.Pool): KeyStore {
+export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
   return {
     addSecretKey: async (key) => {
       await putDoc(pool, t.secretKeys, ACCOUNTS, key);
       return structuredClone(key);
     },
     findSecretKeyByHash: (hash) => findFirst(pool, t.secretKeys, 'hash', hash),
+    findSecretKeyWithOwner: async (hash) => {
+      // One round trip for what every MCP call needs (the key, then its user and Company were two).
+      // Ids are the daemon's own (no NUL or backslash): a doc's company_id equals the row's key.
+      const { rows } = await pool.query<{
+        key: SecretKeyRecord;
+        user: UserRecord | null;
+        company: CompanyRecord | null;
+      }>(
+        `SELECT k.doc AS key, u.doc AS user, c.doc AS company FROM svc_secret_keys k
+           LEFT JOIN svc_users u ON u.id = k.user_id
+           LEFT JOIN svc_companies c ON c.id = k.doc->>'company_id'
+         WHERE k.hash = $1 ORDER BY k.pos LIMIT 1`,
+        [sqlText(hash)],
+      );
+      const row = rows[0];
+      return row && { key: row.key, user: row.user ?? undefined, company: row.company ?? undefined };
+    },
     listSecretKeys: (userId) => listDocs(pool, t.secretKeys, ACCOUNTS, { user_id: userId }),
     revokeSecretKey: async (id, userId) => {
       // One statement: the key goes only when it is this user's.
@@ -60,13 +77,8 @@ export function createPostgresKeyStore(pool: pg.Pool): KeyStore {
       }),
     findAccountKeyByHash: (hash) => findFirst(pool, t.accountKeys, 'hash', hash),
     accountKeyOf: (userId) => findFirst(pool, t.accountKeys, 'user_id', userId),
-    // Read under the row lock: a key deleted meanwhile stays deleted.
+    // One UPDATE: a key deleted meanwhile has no row to update, so it stays deleted.
     touch: (kind, id, atIso) =>
-      kind === 'secret'
-        ? decideOnRow(pool, t.secretKeys, id, (k) => ({ write: k && { ...k, last_used_at: atIso }, answer: undefined }))
-        : decideOnRow(pool, t.accountKeys, id, (k) => ({
-            write: k && { ...k, last_used_at: atIso },
-            answer: undefined,
-          })),
+      stampDoc(pool, kind === 'secret' ? t.secretKeys.name : t.accountKeys.name, id, 'last_used_at', atIso),
   };
 }
