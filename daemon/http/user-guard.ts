@@ -5,6 +5,7 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { SessionRecord, UserRecord } from '../store/types.js';
 import { ApiError } from './api-error.js';
+import { claimTouch } from './touch-throttle.js';
 
 /** Who is calling, once `requireUser` let the request through. */
 export interface UserAuth {
@@ -34,7 +35,10 @@ export function requireUser(
     ctx.state.auth = await authenticateUser(deps, ctx, options);
     const { session } = ctx.state.auth as UserAuth;
     const now = deps.clock.now();
-    if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS)
+    if (
+      now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS &&
+      claimTouch(deps.stores, session.id, now, TOUCH_EVERY_MS)
+    )
       await deps.stores.sessions.touch(session.id, isoAt(now));
     await next();
   };

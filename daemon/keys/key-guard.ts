@@ -6,6 +6,7 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { KeyAuth } from '../gateway/seam.js';
 import { ApiError } from '../http/api-error.js';
+import { claimTouch } from '../http/touch-throttle.js';
 import { bearerToken } from '../http/user-guard.js';
 import { hashKey } from './key-material.js';
 import { assertKeyTier } from './tier-gate.js';
@@ -98,5 +99,6 @@ async function touchIfStale(
   now: number,
 ) {
   if (key.last_used_at && now - Date.parse(key.last_used_at) < TOUCH_EVERY_MS) return;
+  if (!claimTouch(deps.stores, `${kind}:${key.id}`, now, TOUCH_EVERY_MS)) return;
   await deps.stores.keys.touch(kind, key.id, isoAt(now));
 }

@@ -35,8 +35,8 @@ test('malformed keys → 401 before any lookup: wrong prefix, bad checksum, wron
   const t = await createTestApp();
   const { u, key } = await setUp(t);
   let lookups = 0;
-  const find = t.deps.stores.keys.findSecretKeyByHash;
-  t.deps.stores.keys.findSecretKeyByHash = (h) => (lookups++, find(h));
+  const find = t.deps.stores.keys.findSecretKeyWithOwner;
+  t.deps.stores.keys.findSecretKeyWithOwner = (h) => (lookups++, find(h));
   const flipped = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
   const bad = [
     'ak_' + key.slice(3),

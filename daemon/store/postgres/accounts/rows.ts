@@ -10,23 +10,6 @@ export async function findFirst<T>(q: Queryable, t: DocTable<T>, field: string, 
   return (await listDocs(q, t, ACCOUNTS, { [field]: value }))[0];
 }
 
-/**
- * Sets one top-level string field of a record's doc in one statement (a use's time stamp: a session's
- * `last_seen_at`, a key's `last_used_at`): one round trip instead of BEGIN, a locked read, a write and
- * COMMIT. The UPDATE locks the row, so a concurrent revocation is waited for and kept (only the field
- * changes), and a deleted row is left deleted. Only for fields no lookup column is derived from.
- * `table` and `field` are this folder's constants, never input.
- */
-export async function stampDoc(pool: pg.Pool, table: string, id: string, field: string, value: string): Promise<void> {
-  // json_each/json_object_agg, not a jsonb merge: jsonb refuses a \u0000 that a json doc may hold.
-  await pool.query(
-    `UPDATE ${table} SET doc = (SELECT json_object_agg(e.key, e.value) FROM (
-       SELECT key, value FROM json_each(doc) WHERE key <> $2 UNION ALL SELECT $2, to_json($3::text)) e)
-     WHERE id = $1`,
-    [sqlText(id), field, value],
-  );
-}
-
 /** What a check-and-set decided: the record to write (none: no change) and the caller's answer. */
 export interface Decision<T, R> {
   write?: T;

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import { getDoc, listDocs, putDoc, type Queryable, sqlText } from '../runtime/doc-table.js';
 import type { SessionRecord, SessionStore, UserRecord } from '../../types.js';
-import { ACCOUNTS, createSweeper, decideOnRow, stampDoc } from './rows.js';
+import { ACCOUNTS, createSweeper, decideOnRow } from './rows.js';
 import * as t from './tables.js';
 
 /**
@@ -36,15 +36,20 @@ export function createPostgresSessionStore(pool: pg.Pool): SessionStore {
   return {
     find: (id) => getDoc(pool, t.sessions, ACCOUNTS, id),
     findWithUser: async (id) => {
-      // One round trip for what every authenticated request needs. Ids are the daemon's own (no NUL
-      // or backslash), so a doc's user_id equals the users row's key as stored.
+      // One round trip for what every authenticated request needs. The join is on the live_user
+      // column, not on the doc: PostgreSQL's json operators refuse a doc holding \u0000, which a
+      // json column stores. A revoked session (live_user null, refused anyway) reads its user apart.
       const { rows } = await pool.query<{ session: SessionRecord; user: UserRecord | null }>(
         `SELECT s.doc AS session, u.doc AS user FROM svc_sessions s
-           LEFT JOIN svc_users u ON u.id = s.doc->>'user_id' WHERE s.id = $1`,
+           LEFT JOIN svc_users u ON u.id = s.live_user WHERE s.id = $1`,
         [sqlText(id)],
       );
       const row = rows[0];
-      return row && { session: row.session, user: row.user ?? undefined };
+      if (!row) return undefined;
+      const { session } = row;
+      const user =
+        row.user ?? (session.revoked_at ? await getDoc(pool, t.users, ACCOUNTS, session.user_id) : undefined);
+      return { session, user };
     },
     listActive: async (userId, nowIso) =>
       (await listDocs(pool, t.sessions, ACCOUNTS, { live_user: userId })).filter((s) => s.expires_at > nowIso),
@@ -61,8 +66,8 @@ export function createPostgresSessionStore(pool: pg.Pool): SessionStore {
       ),
     revokeAll: (userId, atIso, exceptId) =>
       withTransaction(pool, (client) => revokeSessionsOf(client, userId, atIso, exceptId)),
-    // One UPDATE of the one field: the row lock it takes keeps a revocation committed meanwhile by
-    // another daemon (the rest of the doc is not rewritten), and it is one round trip, not four.
-    touch: (id, atIso) => stampDoc(pool, t.sessions.name, id, 'last_seen_at', atIso),
+    // Read under the row lock, so a revocation committed meanwhile by another daemon is kept.
+    touch: (id, atIso) =>
+      decideOnRow(pool, t.sessions, id, (s) => ({ write: s && { ...s, last_seen_at: atIso }, answer: undefined })),
   };
 }

@@ -3,7 +3,7 @@ import { withTransaction } from '../connect.js';
 import { getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
 import type { CompanyRecord, CompanyStore, SecretKeyRecord } from '../../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict, type UserRecord } from '../../types.js';
-import { ACCOUNTS, findFirst, isDuplicateIn, stampDoc, takeTurn } from './rows.js';
+import { ACCOUNTS, decideOnRow, findFirst, isDuplicateIn, takeTurn } from './rows.js';
 import * as t from './tables.js';
 
 /** Companies on PostgreSQL: a unique index on (owner, lower-cased name) decides between racing creates. */
@@ -26,6 +26,14 @@ export function createPostgresCompanyStore(pool: pg.Pool): CompanyStore {
 }
 
 /**
+ * The Company id of a key row, read from the doc's text with a pattern, not with a json operator:
+ * those parse the whole doc and refuse one holding \u0000 (a key's name may, and a json column
+ * keeps it). `"company_id":"` cannot match inside a string value (its quotes would be escaped, \"),
+ * and key docs have no nested objects, so it finds the top-level field; the caller checks the result.
+ */
+const COMPANY_OF_KEY = `substring(k.doc::text from '"company_id":"([^"\\\\]*)"')`;
+
+/**
  * Access keys on PostgreSQL, found by hash (only the SHA-256 of a key is stored) through an index,
  * on every MCP call, from the database: a key deleted or an account key rotated through one daemon
  * is refused by every other on its next request.
@@ -39,7 +47,6 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
     findSecretKeyByHash: (hash) => findFirst(pool, t.secretKeys, 'hash', hash),
     findSecretKeyWithOwner: async (hash) => {
       // One round trip for what every MCP call needs (the key, then its user and Company were two).
-      // Ids are the daemon's own (no NUL or backslash): a doc's company_id equals the row's key.
       const { rows } = await pool.query<{
         key: SecretKeyRecord;
         user: UserRecord | null;
@@ -47,12 +54,17 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
       }>(
         `SELECT k.doc AS key, u.doc AS user, c.doc AS company FROM svc_secret_keys k
            LEFT JOIN svc_users u ON u.id = k.user_id
-           LEFT JOIN svc_companies c ON c.id = k.doc->>'company_id'
+           LEFT JOIN svc_companies c ON c.id = ${COMPANY_OF_KEY}
          WHERE k.hash = $1 ORDER BY k.pos LIMIT 1`,
         [sqlText(hash)],
       );
       const row = rows[0];
-      return row && { key: row.key, user: row.user ?? undefined, company: row.company ?? undefined };
+      if (!row) return undefined;
+      const { key } = row;
+      // The join's company is checked against the record; anything else is read by id (never seen).
+      const company =
+        row.company?.id === key.company_id ? row.company : await getDoc(pool, t.companies, ACCOUNTS, key.company_id);
+      return { key, user: row.user ?? undefined, company };
     },
     listSecretKeys: (userId) => listDocs(pool, t.secretKeys, ACCOUNTS, { user_id: userId }),
     revokeSecretKey: async (id, userId) => {
@@ -77,8 +89,13 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
       }),
     findAccountKeyByHash: (hash) => findFirst(pool, t.accountKeys, 'hash', hash),
     accountKeyOf: (userId) => findFirst(pool, t.accountKeys, 'user_id', userId),
-    // One UPDATE: a key deleted meanwhile has no row to update, so it stays deleted.
+    // Read under the row lock: a key deleted meanwhile stays deleted.
     touch: (kind, id, atIso) =>
-      stampDoc(pool, kind === 'secret' ? t.secretKeys.name : t.accountKeys.name, id, 'last_used_at', atIso),
+      kind === 'secret'
+        ? decideOnRow(pool, t.secretKeys, id, (k) => ({ write: k && { ...k, last_used_at: atIso }, answer: undefined }))
+        : decideOnRow(pool, t.accountKeys, id, (k) => ({
+            write: k && { ...k, last_used_at: atIso },
+            answer: undefined,
+          })),
   };
 }
