@@ -47,6 +47,8 @@ export interface BenchRow {
   baselineName?: string;
   /** Baseline CPU per request ÷ the daemon's (see compare.ts), printed after the ratio. */
   cpuRatio?: number;
+  /** Lowest and highest ratio over the alternating rounds, printed after the ratio. */
+  ratioRange?: [number, number];
   /** e.g. '>= 0.6': printed next to the ratio, and marked when missed. */
   target?: string;
 }

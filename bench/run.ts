@@ -45,6 +45,7 @@ try {
       if (row.baseline !== undefined) {
         const ratio = row.value / row.baseline;
         line.push(`  vs ${row.baselineName ?? 'bare Koa'} ${fmt(row.baseline)} ${row.unit}  ratio ${ratio.toFixed(2)}`);
+        if (row.ratioRange) line.push(` (rounds ${row.ratioRange.map((r) => r.toFixed(2)).join('–')})`);
         if (row.cpuRatio !== undefined) line.push(`  cpu ratio ${row.cpuRatio.toFixed(2)}`);
         if (row.target) {
           const ok = meets(ratio, row.target);

@@ -63,41 +63,47 @@ export interface Load {
 export interface Alternated {
   a: number;
   b: number;
+  /** The lowest and highest ratio b/a over the rounds. */
+  range: [number, number];
   /** CPU per request of `a` ÷ that of `b` (median): steadier than req/s on a busy machine. */
   cpuRatio?: number;
 }
 
 /**
- * Two set-ups measured in alternating slices (as compare.ts does for the baseline): `a` then `b`,
- * `rounds` times; a set-up with several URLs drives them at once, the connections split between
- * them, and counts the sum. Returns the pair whose ratio b/a is the median.
+ * Two set-ups measured in alternating slices (as compare.ts does for the baseline), `rounds` pairs
+ * of `duration` seconds each, the order flipped every round (a b, b a, a b…) so neither side always
+ * runs just after the other's load; a set-up with several URLs drives them at once, the same total
+ * connections split between them, and counts the sum. Returns the pair whose ratio b/a is the
+ * median, and the range of the ratios (on a busy machine the range says how far to trust it).
  */
-export async function alternate(env: BenchEnv, a: Load, b: Load, rounds = 3): Promise<Alternated> {
-  const slice = Math.max(1, env.duration / rounds);
-  const run = async (l: Load) => {
+export async function alternate(env: BenchEnv, a: Load, b: Load, rounds = 5): Promise<Alternated> {
+  const slice = Math.max(1, env.duration);
+  const run = async (l: Load, duration = slice) => {
     const connections = Math.max(1, Math.floor(env.connections / l.urls.length));
     const before = cpuOf(l.pids());
-    const results = await Promise.all(
-      l.urls.map((url) => load(url, env, { ...l.options, duration: slice, connections })),
-    );
+    const results = await Promise.all(l.urls.map((url) => load(url, env, { ...l.options, duration, connections })));
     const total = results.reduce((sum, r) => sum + r.total, 0);
     return { rps: results.reduce((sum, r) => sum + r.rps, 0), cpu: (cpuOf(l.pids()) - before) / Math.max(1, total) };
   };
-  // Unmeasured first: a daemon's first requests of a kind open its Company runtime, fill its pool and
-  // wait for the JIT; that start-up is not what either side is compared on.
-  for (const l of [a, b])
-    await Promise.all(l.urls.map((url) => load(url, env, { ...l.options, duration: 1, connections: 2 })));
+  // Unmeasured first, at the measured concurrency: a daemon's first requests of a kind open its
+  // Company runtime, open its pool's connections (one per concurrent query) and wait for the JIT;
+  // that start-up is not what either side is compared on.
+  for (const l of [a, b]) await run(l, 2);
   const pairs: Array<{ a: number; b: number }> = [];
   const cpu: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const [x, y] = [await run(a), await run(b)];
+    const flip = i % 2 === 1;
+    const first = await run(flip ? b : a);
+    const second = await run(flip ? a : b);
+    const [x, y] = flip ? [second, first] : [first, second];
     pairs.push({ a: x.rps, b: y.rps });
     if (x.cpu > 0 && y.cpu > 0) cpu.push(x.cpu / y.cpu);
   }
   pairs.sort((x, y) => x.b / x.a - y.b / y.a);
   cpu.sort((x, y) => x - y);
   const median = pairs[Math.floor(rounds / 2)]!;
-  return cpu.length === rounds ? { ...median, cpuRatio: cpu[Math.floor(rounds / 2)]! } : median;
+  const range: [number, number] = [pairs[0]!.b / pairs[0]!.a, pairs.at(-1)!.b / pairs.at(-1)!.a];
+  return cpu.length === rounds ? { ...median, range, cpuRatio: cpu[Math.floor(rounds / 2)]! } : { ...median, range };
 }
 
 const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);

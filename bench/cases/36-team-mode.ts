@@ -69,6 +69,7 @@ const row = (name: string, m: Alternated, baselineName: string, target: string):
   unit: 'req/s',
   baseline: m.a,
   baselineName,
+  ratioRange: m.range,
   ...(m.cpuRatio !== undefined ? { cpuRatio: m.cpuRatio } : {}),
   target,
 });
