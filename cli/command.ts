@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, OptionValues } from 'commander';
 import type { CliContext, GlobalOptions } from './context.js';
 
 /** Builds the context for a command from its flags merged with the global ones (--json, --url, --profile). */
@@ -8,7 +8,8 @@ export type ContextFactory = (globals: GlobalOptions) => CliContext;
 export function action<A extends unknown[]>(
   cmd: Command,
   makeCtx: ContextFactory,
-  run: (ctx: CliContext, flags: Record<string, any>, ...args: A) => Promise<void>,
+  // commander's own type for parsed flags: each command reads the ones it declared.
+  run: (ctx: CliContext, flags: OptionValues, ...args: A) => Promise<void>,
 ): Command {
   return cmd.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Command;

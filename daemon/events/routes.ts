@@ -5,7 +5,7 @@ import { notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';
 import { validate } from '../http/validate.js';
 import type { OpenedRuntime } from '../runtime/opened.js';
-import type { ConfiguredEvent, EventFilter } from '../runtime/services.js';
+import type { ConfiguredEvent, EventFilter, NewConfiguredEvent } from '../runtime/services.js';
 import { presentConfigured } from './emitter-input.js';
 import { isSchedulePattern } from '../../shared/cron.js';
 import { MAX_LIMIT } from './log/index.js';
@@ -95,7 +95,7 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
 
   router.post('/api/events', async (ctx) => {
     ctx.status = 201;
-    ctx.body = { ok: true, event: view(await ev.create(ctx.request.body as any)) };
+    ctx.body = { ok: true, event: view(await ev.create(ctx.request.body as NewConfiguredEvent)) };
   });
 
   router.post('/api/events/trigger', async (ctx) => {
@@ -135,10 +135,16 @@ export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: (
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });
-  const update = async (ctx: any) =>
-    void (ctx.body = { ok: true, event: view(await ev.update(ctx.params.id, ctx.request.body ?? {})) });
-  router.patch('/api/events/:id', update);
-  router.post('/api/events/:id', update);
+  // The service checks the body (events/configured-schema.ts), so REST and MCP refuse alike.
+  for (const method of ['patch', 'post'] as const)
+    router[method](
+      '/api/events/:id',
+      async (ctx) =>
+        void (ctx.body = {
+          ok: true,
+          event: view(await ev.update(ctx.params.id!, (ctx.request.body ?? {}) as Partial<NewConfiguredEvent>)),
+        }),
+    );
   router.post(
     '/api/events/:id/enable',
     async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, true)) }),

@@ -13,13 +13,19 @@ import {
 type Services = OpenedRuntime['services'];
 
 /**
+ * The body handed to a service as it came: the services check their own input (so a REST call and
+ * an MCP tool call are refused with the same words), and the type is the service's to state.
+ */
+const asInput = <T>(body: unknown): T => body as T;
+
+/**
  * Agents, sessions, quests and messages over REST (paths are full `/api/...` paths; the gateway
  * selected the Company). Thin wrappers over the services, so REST and MCP behave the same.
  */
 export function runtimeRoutes(router: Router, s: Services): void {
   router.post('/api/agents', async (ctx) => {
     ctx.status = 201;
-    ctx.body = { ok: true, agent: await s.agents.create(ctx.request.body as any) };
+    ctx.body = { ok: true, agent: await s.agents.create(asInput(ctx.request.body)) };
   });
   router.get('/api/agents', async (ctx) => void (ctx.body = { agents: await s.agents.list() }));
   router.get(
@@ -29,7 +35,7 @@ export function runtimeRoutes(router: Router, s: Services): void {
 
   router.post('/api/sessions', async (ctx) => {
     ctx.status = 201;
-    ctx.body = { ok: true, session: await s.sessions.create(ctx.request.body as any) };
+    ctx.body = { ok: true, session: await s.sessions.create(asInput(ctx.request.body)) };
   });
   router.get(
     '/api/sessions',
@@ -40,11 +46,11 @@ export function runtimeRoutes(router: Router, s: Services): void {
     async (ctx) =>
       void (ctx.body = { session: orMissing(await s.sessions.get(ctx.params.id!), 'session', ctx.params.id!) }),
   );
-  const updateSession = async (ctx: any) => {
-    ctx.body = { ok: true, session: await s.sessions.update(ctx.params.id, validate(sessionChange, ctx.request.body)) };
-  };
-  router.patch('/api/sessions/:id', updateSession);
-  router.post('/api/sessions/:id', updateSession);
+  for (const method of ['patch', 'post'] as const)
+    router[method]('/api/sessions/:id', async (ctx) => {
+      const change = validate(sessionChange, ctx.request.body);
+      ctx.body = { ok: true, session: await s.sessions.update(ctx.params.id!, change) };
+    });
   router.post('/api/sessions/:id/messages', async (ctx) => {
     const body = validate(appendBody, ctx.request.body);
     ctx.body = {
@@ -79,7 +85,7 @@ export function runtimeRoutes(router: Router, s: Services): void {
 
   router.post('/api/quests', async (ctx) => {
     ctx.status = 201;
-    ctx.body = { ok: true, quest: await s.quests.create(ctx.request.body as any) };
+    ctx.body = { ok: true, quest: await s.quests.create(asInput(ctx.request.body)) };
   });
   router.get(
     '/api/quests',
@@ -89,13 +95,12 @@ export function runtimeRoutes(router: Router, s: Services): void {
     '/api/quests/:id',
     async (ctx) => void (ctx.body = { quest: orMissing(await s.quests.get(ctx.params.id!), 'quest', ctx.params.id!) }),
   );
-  const updateQuest = async (ctx: any) => {
-    ctx.body = { ok: true, quest: await s.quests.update(ctx.params.id, ctx.request.body ?? {}) };
-  };
-  router.patch('/api/quests/:id', updateQuest);
-  router.post('/api/quests/:id', updateQuest);
+  for (const method of ['patch', 'post'] as const)
+    router[method]('/api/quests/:id', async (ctx) => {
+      ctx.body = { ok: true, quest: await s.quests.update(ctx.params.id!, asInput(ctx.request.body ?? {})) };
+    });
 
   router.post('/api/messages', async (ctx) => {
-    ctx.body = { ok: true, ...(await s.messageTo(ctx.request.body as any)) };
+    ctx.body = { ok: true, ...(await s.messageTo(asInput(ctx.request.body))) };
   });
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { formatEventId, parseEventId } from '../events/log/event-id.js';
-import type { EventRow } from '../runtime/services.js';
+import { EVENT_SOURCES, type EventRow } from '../runtime/services.js';
 import { EVENT_COLUMNS, rowFromStored, type StoredEvent } from '../store/postgres/event-rows.js';
 
 const PAGE = 1000;
@@ -20,8 +20,8 @@ export async function* readPgEvents(client: pg.PoolClient, company: string): Asy
 }
 
 const INSERT_BATCH = `
-INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content)
-SELECT $1::text, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[])`;
+INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source)
+SELECT $1::text, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[], $11::text[])`;
 
 /**
  * Writes events with their ids (the sequence numbers the ids carry), 500 to a statement, then
@@ -47,6 +47,8 @@ export function createPgEventLoader(client: pg.PoolClient, company: string) {
       col((e) => e.row.correlation_id ?? e.row.id),
       col((e) => e.row.created_at),
       col((e) => JSON.stringify(e.row.content ?? null)),
+      // An archive's unknown source is stored as null: a read infers it, as for rows older than the column.
+      col((e) => (EVENT_SOURCES.includes(e.row.source) ? e.row.source : null)),
     ]);
   };
   return {

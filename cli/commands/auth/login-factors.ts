@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, OptionValues } from 'commander';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ask } from '../../prompt.js';
@@ -60,7 +60,7 @@ export function addFactorLoginFlags(cmd: Command): Command {
     .option('--data <dir>', "data folder of a local daemon (to read the e-mailed code from 'svc mail')");
 }
 
-export const factorOptionsOf = (flags: Record<string, any>): FactorLoginOptions => ({
+export const factorOptionsOf = (flags: OptionValues): FactorLoginOptions => ({
   email: flags.email,
   emailCode: Boolean(flags.emailCode),
   code: flags.code,

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, OptionValues } from 'commander';
 import type { EventRow } from '../../../shared/runtime-records.js';
 import { companyHeaders } from '../../company.js';
 import type { CliContext } from '../../context.js';
@@ -64,7 +64,7 @@ export interface EventFilterFlags {
   sinceId?: string;
 }
 
-export function filterQuery(flags: Record<string, any>) {
+export function filterQuery(flags: OptionValues) {
   return { event_type: flags.type, agent_id: flags.agent, session_id: flags.session, quest_id: flags.quest };
 }
 

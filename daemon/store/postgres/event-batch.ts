@@ -20,13 +20,13 @@ WITH head AS (
   ON CONFLICT (company_id) DO UPDATE SET last_seq = svc_event_heads.last_seq + EXCLUDED.last_seq
   RETURNING last_seq
 ), batch AS (
-  SELECT (SELECT last_seq FROM head) - $2::bigint + n AS seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[])
-    WITH ORDINALITY AS u(type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, n)
+  SELECT (SELECT last_seq FROM head) - $2::bigint + n AS seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[], $12::text[])
+    WITH ORDINALITY AS u(type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, n)
 ), stored AS (
-  INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content)
+  INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source)
   SELECT $1::text, seq, type, agent_id, session_id, quest_id, causation_id,
-         COALESCE(correlation_id, 'evt_' || lpad(seq::text, 16, '0')), created_at, content
+         COALESCE(correlation_id, 'evt_' || lpad(seq::text, 16, '0')), created_at, content, source
   FROM batch
 )
 SELECT last_seq, pg_notify($11::text, json_build_object('company', $1::text, 'last_id', 'evt_' || lpad(last_seq::text, 16, '0'))::text)
@@ -50,6 +50,7 @@ export async function writeEventBatch(
     column('created_at'),
     column('content'),
     EVENTS_CHANNEL,
+    column('source'),
   ]);
   const first = Number(rows[0]!.last_seq) - batch.length + 1;
   // The same ids and default correlation the statement stored (formatEventId pads to 16 digits too).

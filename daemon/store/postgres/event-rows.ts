@@ -18,7 +18,7 @@ export interface PendingEvent {
   created_at: string;
   /** The content as JSON text, stored as written. */
   content: string;
-  /** Events wave 2. Not a column yet: a read infers it from the cause and prefix (pg-runtime: add one). */
+  /** Who put it in the log (CONTRACT §8); stored in its own column since migration 102. */
   source: EventRow['source'];
 }
 
@@ -78,11 +78,13 @@ export interface StoredEvent {
   correlation_id: string;
   created_at: Date;
   content: unknown;
+  /** Null on rows written before migration 102: a read infers it from the cause and prefix. */
+  source: EventRow['source'] | null;
 }
 
 /** The columns every read selects, in the order StoredEvent names them. */
 export const EVENT_COLUMNS =
-  'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content';
+  'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source';
 
 export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => string): EventRow {
   return {
@@ -95,6 +97,6 @@ export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => st
     created_at: stored.created_at.toISOString(),
     causation_id: stored.causation_id,
     correlation_id: stored.correlation_id,
-    source: inferSource(stored),
+    source: stored.source ?? inferSource(stored),
   };
 }

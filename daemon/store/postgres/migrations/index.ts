@@ -3,6 +3,7 @@ import { accountsSchema } from './002-accounts.js';
 import { teamSchema } from './090-team.js';
 import { runtimeSchema } from './100-runtime.js';
 import { retriesSchema } from './101-retries.js';
+import { eventSourceSchema } from './102-event-source.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   // 100 and up: the per-Company stores (numbered apart from the account side's; keep this list sorted).
   { version: 100, name: 'runtime', sql: runtimeSchema },
   { version: 101, name: 'retries', sql: retriesSchema },
+  { version: 102, name: 'event-source', sql: eventSourceSchema },
 ];

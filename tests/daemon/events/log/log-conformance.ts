@@ -53,6 +53,26 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     await log.close();
   });
 
+  test('source round-trips: what the writer said, else inferred from the cause', async () => {
+    const log = await open(new FakeClock());
+    const said = [];
+    for (const source of ['manual', 'webhook', 'schedule', 'tool_call', 'emitter'] as const)
+      said.push(await log.append({ ...blank, type: 'deploy:done', source }));
+    const inferred = await log.append({ ...blank, type: 'x:y' });
+    for (const row of [...said, inferred]) assert.is((await log.get(row.id))!.source, row.source);
+    assert.equal(
+      said.map((r) => r.source),
+      ['manual', 'webhook', 'schedule', 'tool_call', 'emitter'],
+    );
+    assert.is(inferred.source, 'emitter');
+    const page = await log.query({ limit: 10 });
+    assert.equal(
+      page.events.map((r) => r.source),
+      [...said, inferred].map((r) => r.source),
+    );
+    await log.close();
+  });
+
   test('content round-trips as JSON, and a fresh object comes back each time', async () => {
     const log = await open(new FakeClock());
     const row = await log.append({
