@@ -9,7 +9,8 @@ import { loginBenchUser } from './cases/30-me.js';
 /**
  * `node dist/bench/count-round-trips.js`: the statements (each one round trip to the database) that
  * one authenticated GET /api/me, POST /api/mcp/validate and event append make on PostgreSQL, read
- * from the server's own statement log (log_statement = all on the bench database).
+ * from the server's own statement log (log_statement = all on the bench database); RAW=1 also prints
+ * the log lines of the last request of each kind.
  */
 const database = await benchDatabase();
 const socket = new URL(database.replace(/^postgres(ql)?:\/\/[^/]*/, 'http://x')).searchParams.get('host')!;
