@@ -9,7 +9,8 @@ import { ErrorCode } from '../../shared/errors.js';
 import { loadedModules } from '../helpers/module-log.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-// The libraries a start must not pay for (docs/performance.md: ~0.7 s of CPU and ~50 MiB at every start).
+// The libraries a start must not pay for (docs/performance.md: ~0.7 s of CPU and ~50 MiB at every start);
+// pg only in team mode (--database), which loads it when it opens the database.
 const LAZY = [
   'ethers',
   'siwe',
