@@ -1,6 +1,7 @@
 import { unavailable } from './domain-error.js';
 import { ErrorCode } from '../shared/errors.js';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import { loadLazily } from './lazy-module.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Logger } from './logger.js';
@@ -19,6 +20,9 @@ export interface SmtpMailerDeps {
 }
 
 const DEFAULT_FROM = 'svc <no-reply@localhost>';
+
+// ~40 modules: loaded by the first mail sent, not at start (lazy-module.ts).
+const loadNodemailer = loadLazily('SMTP mail (nodemailer)', async () => (await import('nodemailer')).default);
 
 /** Checks the URL's form at start: smtp:// (STARTTLS when offered) or smtps:// (TLS from the first byte). */
 export function checkSmtpUrl(url: string): URL {
@@ -45,12 +49,15 @@ export function createSmtpMailer(url: string, deps: SmtpMailerDeps): Mailer & { 
   const from = parsed.searchParams.get('from') || DEFAULT_FROM;
   parsed.searchParams.delete('from');
   // Bounded waits: a dead mail server must not hold a signup request for nodemailer's minutes.
-  const transport = nodemailer.createTransport(
-    { url: parsed.toString(), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from },
-  );
+  const open = (mailer: typeof nodemailer) =>
+    mailer.createTransport(
+      { url: parsed.toString(), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+      { from },
+    );
+  let transport: ReturnType<typeof open> | undefined;
   return {
     async send(mail) {
+      transport ??= open(await loadNodemailer());
       const info = await transport
         .sendMail({ to: mail.to, subject: mail.subject, text: mail.text })
         .catch((err: Error) => {
@@ -74,6 +81,6 @@ export function createSmtpMailer(url: string, deps: SmtpMailerDeps): Mailer & { 
         created_at: new Date(deps.clock.now()).toISOString(),
       };
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }

@@ -1,8 +1,9 @@
 import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Deps } from '../deps.js';
 import { keyAuthOf, requireKeys } from '../keys/key-guard.js';
 import { withBearerChallenge } from './auth-challenge.js';
-import { mcpEndpoint } from './endpoint.js';
+import { loadLazily } from '../lazy-module.js';
 import { mcpOriginAndCors, trustedOrigins } from './origin-cors.js';
 
 /** /api/mcp reads its own body (app.ts lists it in the body parser's passThrough): a bad body gets a JSON-RPC error, not ours. */
@@ -32,7 +33,18 @@ export function mcpRoutes(deps: Deps): Router {
   // Order matters: the Origin check (and CORS, and the key-less preflight) first, so a foreign page
   // is refused whatever key it sends; then the key guard, whose 401s carry a Bearer challenge.
   const origins = mcpOriginAndCors(trustedOrigins(deps.config.publicUrl, deps.config.mcpAllowedOrigins));
-  router.all(MCP_PATH, origins, withBearerChallenge(guard), mcpEndpoint(deps));
+  router.all(MCP_PATH, origins, withBearerChallenge(guard), lazyEndpoint(deps));
 
   return router;
+}
+
+/**
+ * The endpoint and both MCP SDKs (with ajv and zod-to-json-schema, ~70 modules) are loaded by the
+ * first MCP request, not at start (lazy-module.ts); built once, it then holds the one SDK Server.
+ */
+function lazyEndpoint(deps: Deps): Middleware {
+  const load = loadLazily('The MCP server (@modelcontextprotocol/sdk)', async () =>
+    (await import('./endpoint.js')).mcpEndpoint(deps),
+  );
+  return async (ctx, next) => (await load())(ctx, next);
 }

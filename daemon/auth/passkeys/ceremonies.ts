@@ -1,17 +1,18 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import type { PasskeyRecord } from '../../store/factor-types.js';
 import type { UserRecord } from '../../store/types.js';
 import { browserOrigins } from '../browser-origins.js';
+import { loadLazily } from '../../lazy-module.js';
 import { consumeChallenge, createChallenge } from '../one-time.js';
+
+// ~80 modules with its X.509 code: loaded by the first passkey request, not at start (lazy-module.ts).
+const loadWebAuthn = loadLazily('Passkeys (@simplewebauthn/server)', () => import('@simplewebauthn/server'));
 
 /**
  * WebAuthn ceremonies over @simplewebauthn/server. Our own 32-byte challenges, single use, 5 min,
@@ -27,6 +28,7 @@ const rp = (deps: Pick<Deps, 'config'>) => {
 };
 
 export async function beginRegistration(deps: Deps, user: UserRecord, name: string) {
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const f = rp(deps);
   const challenge = deps.random.bytes(32);
   const options = await generateRegistrationOptions({
@@ -59,6 +61,7 @@ export async function finishRegistration(
   response: RegistrationResponseJSON,
   nameOverride?: string,
 ): Promise<{ ok: true; passkey: PasskeyRecord } | Failure> {
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   const challenge = challengeOf(response.response.clientDataJSON);
   const row = challenge ? await consumeChallenge(deps, 'webauthn_register', challenge) : null;
   if (!row || row.subject !== user.id)
@@ -102,6 +105,7 @@ export async function finishRegistration(
 }
 
 export async function beginLogin(deps: Deps) {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const f = rp(deps);
   // Discoverable credentials: no allow-list, so the server says nothing about which accounts exist.
   const options = await generateAuthenticationOptions({
@@ -122,6 +126,7 @@ export async function finishLogin(
   deps: Deps,
   response: AuthenticationResponseJSON,
 ): Promise<{ ok: true; user: UserRecord } | Failure> {
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   const challenge = challengeOf(response.response.clientDataJSON);
   const row = challenge ? await consumeChallenge(deps, 'webauthn_login', challenge) : null;
   if (!row)

@@ -1,5 +1,4 @@
 import { Router } from '@koa/router';
-import { isAddress } from 'ethers';
 import { z } from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
@@ -14,16 +13,25 @@ import { assertRecentLogin } from '../recent-login.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { checkSiweMessage, expectedSiweScope, type SiweCheck } from './siwe-check.js';
 import { findWalletUser, signUpWallet } from './wallet-accounts.js';
+import { loadWalletLibs } from './wallet-libs.js';
 import {
   walletSignedBody as signedBody,
   walletSignupBody as signupBody,
 } from '../../../shared/schemas/auth-factors.js';
 
-// The address needs ethers' EIP-55 check, so it stays here (see shared/schemas/auth-factors.ts).
-const addressField = z
-  .string()
-  .trim()
-  .refine((a) => isAddress(a), 'must be a 0x-prefixed Ethereum address');
+// The address needs ethers' EIP-55 check, so it stays here (see shared/schemas/auth-factors.ts);
+// ethers is loaded by the first wallet request, so the schema is built then.
+const addressBody = async () => {
+  const { isAddress } = await loadWalletLibs();
+  addressSchema ??= z.object({
+    address: z
+      .string()
+      .trim()
+      .refine((a) => isAddress(a), 'must be a 0x-prefixed Ethereum address'),
+  });
+  return addressSchema;
+};
+let addressSchema: z.ZodType<{ address: string }> | undefined;
 
 /** Sign-In with Ethereum: a nonce per address, then login or signup with the signed message. */
 export function walletRoutes(deps: Deps): Router {
@@ -32,7 +40,7 @@ export function walletRoutes(deps: Deps): Router {
 
   router.post('/nonce', async (ctx) => {
     await limits.throttle(ctx);
-    const { address } = validate(z.object({ address: addressField }), ctx.request.body);
+    const { address } = validate(await addressBody(), ctx.request.body);
     const ttlMs = deps.config.auth.factors.siweNonceTtlMs;
     // 128 random bits, hex: EIP-4361 wants an alphanumeric nonce of at least 8 characters.
     const nonce = deps.random.bytes(16).toString('hex');

@@ -1,8 +1,8 @@
-import { getAddress, verifyMessage } from 'ethers';
-import { SiweMessage } from 'siwe';
+import type { SiweMessage } from 'siwe';
 import type { Deps } from '../../deps.js';
 import { browserOrigins } from '../browser-origins.js';
 import { consumeChallenge } from '../one-time.js';
+import { loadWalletLibs } from './wallet-libs.js';
 
 /**
  * Sign-In with Ethereum (EIP-4361), checked as SECURITY.md lists: the nonce first (consumed before
@@ -37,6 +37,7 @@ export async function checkSiweMessage(
   text: string,
   signature: string,
 ): Promise<SiweCheck> {
+  const { SiweMessage, getAddress, verifyMessage } = await loadWalletLibs();
   let message: SiweMessage;
   try {
     message = new SiweMessage(text);

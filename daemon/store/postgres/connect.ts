@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * The connection pool of team mode. Every statement goes through `pool.query(text, values)` with
@@ -41,7 +41,9 @@ export function redactDatabaseUrl(url: string): string {
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   checkDatabaseUrl(url);
   const label = redactDatabaseUrl(url);
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: 'svc' });
+  // pg is loaded here, not at start: a daemon on JSON files never needs it (docs/performance.md).
+  const { Pool } = (await import('pg')).default;
+  const pool = new Pool({ connectionString: url, max: options.max ?? 10, application_name: 'svc' });
   // Without a listener an idle connection's error (server restart) would crash the process.
   pool.on('error', (err) => options.onIdleError?.(err));
   prepareEveryStatement(pool);

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { formatEventId } from '../../events/log/event-id.js';
 import { EVENTS_CHANNEL } from './event-batch.js';
 
@@ -46,7 +46,8 @@ export function createEventNotifier(options: NotifierOptions): EventNotifier {
 
   const connect = (): Promise<pg.Client> =>
     (connected ??= (async () => {
-      const client = new pg.Client({ connectionString: options.url, application_name: 'svc-listen' });
+      const { Client } = (await import('pg')).default; // loaded by openDatabase already
+      const client = new Client({ connectionString: options.url, application_name: 'svc-listen' });
       client.on('notification', (n) => {
         if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
         let heard: { company?: unknown; last_id?: unknown };
