@@ -1,0 +1,173 @@
+import { z } from 'zod';
+
+/** The MCP `events` tool's input and output schemas (its handler is events.ts). */
+const id = z.string().min(1);
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** The runtime tools a configured event can call (the runtime checks each one's args when the event is created). */
+const RUNTIME_TOOLS = ['quests.create', 'quests.update', 'message_to', 'sessions.update'] as const;
+const toolCall = z.object({
+  // The names are shown as a JSON Schema enum (for the model) but checked by the runtime, whose
+  // refusal names the tool and the choices, the same sentence as POST /api/events.
+  tool: z
+    .string()
+    .min(1)
+    .meta({ enum: [...RUNTIME_TOOLS] })
+    .describe('Which runtime tool to run when the event fires.'),
+  args: jsonObject
+    .default({})
+    .describe(
+      'Arguments of that tool. quests.create: {title, agent_id?, session_id?}. quests.update: {quest_id?, status?, result?, title?} (quest_id defaults to the firing event\'s quest). message_to: {to, text} where to is an agent id or a role. sessions.update: {session_id?, status?: "stopped", append?: {text}, start_turn?} (session_id defaults to the firing event\'s session).',
+    ),
+});
+
+export const PREFIXES =
+  'session, context, schedule, webhook, loop, guardrail, graph_guardrail, shell, ideas, agent, question';
+
+export const input = z.object({
+  action: z
+    .enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace'])
+    .describe('What to do; the other fields each action uses are listed in the tool description.'),
+  id: id
+    .optional()
+    .describe(
+      'enable, disable, delete: the configured event (cev_…). trigger: fire this configured event now instead of emitting a `type`.',
+    ),
+  type: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      `create: the pattern <prefix>:<name> to react to, prefix one of ${PREFIXES} (e.g. session:stopped, or schedule:<cron> such as schedule:0 9 * * 1-5). trigger: the type of the event to emit. list: same as event_type.`,
+    ),
+  tool_calls: z
+    .array(toolCall)
+    .max(50)
+    .optional()
+    .describe(
+      'create: what to run, in order, each time the pattern matches (empty or absent: a marker that only records matches).',
+    ),
+  enabled: z.boolean().optional().describe('create: start enabled (default true).'),
+  timezone: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'create, schedule: patterns only: the IANA zone of the cron expression (default UTC), e.g. Europe/Paris.',
+    ),
+  matcher: jsonObject
+    .optional()
+    .describe(
+      'create: an optional extra condition, e.g. {"kind":"exact","agent_id":"agt_…"}; see the platform\'s events documentation for predicated and window matchers.',
+    ),
+  retry: jsonObject
+    .nullable()
+    .optional()
+    .describe(
+      'create: retry a tool call whose tool failed, e.g. {"max_attempts":3,"backoff":{"initial_ms":10000,"max_ms":600000,"jitter":"full"}}. max_attempts counts every run (1-10); backoff is optional. Default: no retries.',
+    ),
+  schedule_policy: jsonObject
+    .nullable()
+    .optional()
+    .describe(
+      'create, schedule: patterns only: {"catch_up":"skip|latest|all","max_catch_up":1-1000,"overlap":"skip|allow","start_at":ISO,"end_at":ISO}, every field optional (default: the daemon\'s catch-up, overlap allow, no bounds).',
+    ),
+  agent_id: id
+    .optional()
+    .describe(
+      'create: only events about this agent match. trigger: the agent the emitted event is about. list: filter.',
+    ),
+  session_id: id
+    .optional()
+    .describe('create: only events about this session match. trigger: the session it is about. list: filter.'),
+  quest_id: id
+    .optional()
+    .describe('create: only events about this quest match. trigger: the quest it is about. list: filter.'),
+  content: jsonObject
+    .optional()
+    .describe(
+      'trigger: the payload of the emitted event, a JSON object (e.g. {"reason":"manual"}); with `id`, default {"fired_configured_event": id}.',
+    ),
+  event_type: z.string().optional().describe('list: only events of this type.'),
+  since: z.string().optional().describe('list: an ISO time; events created at or after it.'),
+  since_id: z
+    .string()
+    .optional()
+    .describe(
+      "list: events strictly after this event id: pass the previous page's next_since_id (or cursor) to read on.",
+    ),
+  limit: z.number().int().min(1).max(1000).optional().describe('list: page size, 1-1000 (default 100).'),
+  configured: z
+    .boolean()
+    .optional()
+    .describe('list: true lists the configured events (the reactions) instead of the event log.'),
+  event_id: id
+    .optional()
+    .describe('trace: the event (evt_…) whose causation tree to show, e.g. the event a trigger answered.'),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'trigger: a repeat with the same key within 24 hours answers what the first call answered and fires nothing.',
+    ),
+});
+
+const firing = z
+  .object({
+    configured_event_id: z.string().describe('The configured event that reacted.'),
+    tool: z.string().describe('The runtime tool it ran.'),
+    ok: z.boolean(),
+    result: z
+      .unknown()
+      .optional()
+      .describe(
+        'What the tool returned when ok: the quest (quests.*), the session (sessions.update) or {agent_id, session_id} (message_to).',
+      ),
+    error: z.string().optional().describe('Why the tool call failed, when not ok.'),
+    skipped: z.string().optional().describe('"depth_limit" when a likely loop stopped the call before it ran.'),
+    attempt: z.number().optional().describe('With a retry policy: which run of the call this was (1 = the first).'),
+    next_attempt_at: z.string().optional().describe('With a retry policy: this attempt failed; the next is due then.'),
+    outcome: z
+      .string()
+      .optional()
+      .describe('With a retry policy, on the last attempt: succeeded, failed, interrupted or cancelled.'),
+  })
+  .loose();
+
+/** What each action answers (the same as the /api/events routes). Every field is optional: each action fills its own. */
+export const output = z
+  .object({
+    ok: z.boolean().optional().describe('create, enable, disable, delete, trigger: true.'),
+    event: jsonObject
+      .optional()
+      .describe(
+        'create/enable/disable: the configured event {id, type, tool_calls, status: active|paused|armed, enabled, …}; status armed means nothing emits that prefix, so it never fires. trigger, trace: the logged event {id, type, content, causation_id, correlation_id, created_at, …}.',
+      ),
+    events: z
+      .array(jsonObject)
+      .optional()
+      .describe('list: the events, oldest first (with configured=true: the configured events).'),
+    next_since_id: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('list: pass as since_id for the next page; null when this was the last one.'),
+    cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('list: the id to follow the log from later (the last event seen).'),
+    fired: z.array(firing).optional().describe('trigger, trace: each tool call the event caused.'),
+    children: z
+      .array(jsonObject)
+      .optional()
+      .describe('trace: the events the tool calls emitted, each {event, fired, children}.'),
+    truncated: z.boolean().optional().describe('trace: true when the tree was cut at its size limit.'),
+    id: z.string().optional().describe('delete: the deleted configured event.'),
+    deleted: z.boolean().optional().describe('delete: true.'),
+  })
+  .loose();
