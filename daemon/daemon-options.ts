@@ -4,7 +4,6 @@ import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import type { LineOutput } from './logger.js';
 import { checkSmtpUrl } from './smtp-mailer.js';
 import { checkDatabaseUrl } from './store/postgres/connect.js';
-import { openPostgresAccounts } from './store/postgres/team-stores.js';
 
 /**
  * The daemon's flags and environment → Config: the only place the daemon reads the environment.
@@ -43,15 +42,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   const tier = options.defaultTier ?? 'trial';
   if (!TIERS.includes(tier as Tier)) throw new Error(`invalid --default-tier ${tier}: use one of ${TIERS.join(', ')}`);
   const databaseUrl = options.database || env.SVC_DATABASE_URL || undefined;
-  if (databaseUrl) {
-    checkDatabaseUrl(databaseUrl);
-    // Honest refusal: keeping some records in the data folder while the user asked for PostgreSQL
-    // would split one deployment into as many as there are daemons.
-    if (!openPostgresAccounts)
-      throw new Error(
-        'team mode is not complete yet: the account stores are not on PostgreSQL in this build (docs/deploy.md); start without --database / SVC_DATABASE_URL to use the data folder',
-      );
-  }
+  if (databaseUrl) checkDatabaseUrl(databaseUrl);
   const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
   if (smtpUrl) checkSmtpUrl(smtpUrl);
   return defaultConfig({

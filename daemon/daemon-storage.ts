@@ -13,7 +13,7 @@ import { openFileStores } from './store/index.js';
 import { createEventNotifier } from './store/postgres/event-notifier.js';
 import { openTeamDatabase } from './store/postgres/index.js';
 import { createPostgresLimitStore } from './store/postgres/limit-store.js';
-import { openPostgresAccounts } from './store/postgres/team-stores.js';
+import { openPostgresAccountStores } from './store/postgres/accounts/index.js';
 import { createSealer } from './store/sealer.js';
 import type { Stores } from './store/types.js';
 
@@ -51,15 +51,13 @@ export async function openDaemonStorage(config: Config, deps: StorageDeps): Prom
  * the same URL serves the same deployment. The data folder keeps only this daemon's lock and log.
  */
 async function openTeamStorage(url: string, config: Config, deps: StorageDeps): Promise<DaemonStorage> {
-  const openAccounts = openPostgresAccounts;
-  if (!openAccounts) throw new Error('team mode needs the account stores on PostgreSQL, which this svc lacks');
   const onError = (what: string) => (err: Error) => deps.log.warn(what, { err: err.message });
   const { db, secrets, migration } = await openTeamDatabase(url, { onIdleError: onError('database connection lost') });
   if (migration.applied.length) deps.log.info('database schema migrated', { applied: migration.applied });
   const notifier = createEventNotifier({ url, pool: db.pool, onError: onError('event notifications interrupted') });
   try {
     const sealer = createSealer(secrets.mailKey);
-    const accounts = await openAccounts(db.pool, { ...deps, sealer, outboxMax: config.outboxMax });
+    const accounts = await openPostgresAccountStores(db.pool, { ...deps, sealer, outboxMax: config.outboxMax });
     // Limits count across daemons (10 failed logins over two daemons lock the account).
     const stores: Stores = { ...accounts, limits: createPostgresLimitStore(db.pool) };
     keepOperatorToken(config.dataDir, secrets.operatorToken);
