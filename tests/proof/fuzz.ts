@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isTenantPath } from '../../daemon/gateway/tenant-selection.js';
-import { allRoutes, realIdIn, setUp } from '../daemon/http/robustness-world.js';
+import { allRoutes, idsOf, realIdIn, setUp } from '../daemon/http/robustness-world.js';
 import { validTemplates } from '../daemon/http/robustness-templates.js';
 import { BAD_VALUES } from '../helpers/bad-inputs.js';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
@@ -75,14 +75,7 @@ export async function runFuzz(opts: {
     'channel',
   ).body.channel;
   const invite = (await call(url, '/api/dev/invites', { method: 'POST', headers: operatorHeaders(dataDir) })).body.code;
-  const ids = {
-    agent: agent.id,
-    session: session.id,
-    quest: quest.id,
-    configured: configured.id,
-    question: question.id,
-    channel: channel.name,
-  };
+  const ids = idsOf({ agent, session, quest, configured, question, channel });
 
   // The route table, read from the app's routers (an in-memory app: only its routes are used).
   const routes = allRoutes(await setUp()).sort(

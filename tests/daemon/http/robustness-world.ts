@@ -69,14 +69,7 @@ export async function setUp() {
     company,
     sk,
     runtime,
-    ids: {
-      agent: agent.id,
-      session: session.id,
-      quest: quest.id,
-      configured: configured.id,
-      question: question.id,
-      channel: channel.name,
-    } satisfies WorldIds,
+    ids: idsOf({ agent, session, quest, configured, question, channel }),
     invite,
   };
 }
@@ -109,6 +102,19 @@ const PARAM_OWNERS: [prefix: string, id: keyof WorldIds][] = [
   ['/api/channels/', 'channel'],
   ['/api/webhooks/', 'channel'],
 ];
+
+type Made = { id: string };
+/** The ids (a channel's is its name) of the records made for the sweep. */
+export const idsOf = (
+  r: Record<Exclude<keyof WorldIds, 'channel'>, Made> & { channel: { name: string } },
+): WorldIds => ({
+  agent: r.agent.id,
+  session: r.session.id,
+  quest: r.quest.id,
+  configured: r.configured.id,
+  question: r.question.id,
+  channel: r.channel.name,
+});
 
 /** A real id for a path's parameter where the route has one, so bad bodies reach the handler past the lookup. */
 export function realIdIn(ids: WorldIds, path: string): string | null {
