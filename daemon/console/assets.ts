@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
  * two folders up from tsc's dist/daemon/console/, one up from the daemon bundle's dist/daemon-bundle/.
  */
 export const CONSOLE_DIR = fileURLToPath(
-  new URL(import.meta.url.includes('/daemon-bundle/') ? '../console-static/' : '../../console-static/', import.meta.url),
+  new URL(
+    import.meta.url.includes('/daemon-bundle/') ? '../console-static/' : '../../console-static/',
+    import.meta.url,
+  ),
 );
 
 export interface ConsoleAsset {
