@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  */
 export const CONSOLE_DIR = fileURLToPath(
   new URL(
-    import.meta.url.includes('/daemon-bundle/') ? '../console-static/' : '../../console-static/',
+    /\/daemon-bundle\/[^/]+$/.test(import.meta.url) ? '../console-static/' : '../../console-static/',
     import.meta.url,
   ),
 );

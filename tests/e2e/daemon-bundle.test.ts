@@ -54,6 +54,13 @@ test('the start loads the CLI bundle and the daemon bundle only: no dist/daemon/
   assert.ok(readdirSync(join(dist, 'daemon-bundle')).some((f) => /^daemon-\w+\.cjs$/.test(f)));
 });
 
+test('paths relative to the bundle hold: the web console is served, the banner names the CLI', async () => {
+  const page = await call('GET', '/');
+  assert.is(page.status, 200, page.text);
+  assert.match(page.text, /<script/);
+  assert.ok(daemon.stdout().includes(join(dist, 'cli/main.js')), daemon.stdout());
+});
+
 test('the first wallet, passkey and MCP requests load their libraries and answer', async () => {
   const op = { authorization: `Bearer ${readFileSync(join(dataDir, 'operator-token'), 'utf8').trim()}` };
   const email = 'bundle@example.com';
