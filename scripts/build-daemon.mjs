@@ -6,8 +6,10 @@
 // - dist/daemon-bundle/main.js (daemon/bundled-main.ts): what the CLI imports; runs that file with
 //   V8's code cache (daemon/code-cache.ts), written beside it after the first start.
 // Laziness is kept: the libraries the daemon loads on first use (daemon/lazy-module.ts: wallet,
-// passkeys, SMTP, PostgreSQL) stay import()s from node_modules, and the daemon's own modules behind
-// an import() (the MCP endpoint, with both MCP SDKs bundled in) run on first use: esbuild wraps them.
+// passkeys, SMTP, PostgreSQL) stay import()s from node_modules; the daemon's own modules behind an
+// import() (the MCP endpoint) are in the file but run on first use (esbuild wraps them), and the MCP
+// SDKs they import stay in node_modules, required then (bundled in, their CommonJS parts' require of
+// zod made esbuild run zod/mini's module after the daemon's schemas that use it).
 // Same folder depth as dist/daemon/, so paths relative to import.meta.url (../../package.json,
 // ../cli/main.js, ../console-static/) hold. tsc's dist/daemon/ stays for the tests that import
 // modules in-process.
@@ -19,6 +21,8 @@ const root = new URL('../', import.meta.url);
 const outdir = new URL('dist/daemon-bundle/', root);
 /** Loaded on first use by an import() (daemon/lazy-module.ts), or only in team mode: never part of a start. */
 const LAZY = new Set(['ethers', 'siwe', '@simplewebauthn/server', 'nodemailer', 'pg']);
+/** Imported by the MCP endpoint, which the first MCP request loads (daemon/mcp/routes.ts). */
+const isMcpSdk = (path) => path.startsWith('@modelcontextprotocol/');
 const packageOf = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);
 
 const externals = {
@@ -26,9 +30,7 @@ const externals = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
-      return LAZY.has(packageOf(args.path)) || args.path.startsWith('@modelcontextprotocol/')
-        ? { path: args.path, external: true }
-        : undefined;
+      return LAZY.has(packageOf(args.path)) || isMcpSdk(args.path) ? { path: args.path, external: true } : undefined;
     });
   },
 };
