@@ -1,8 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadedModules } from '../helpers/module-log.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dist = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(dist, 'cli/main.js');
@@ -25,15 +27,28 @@ test("svc --version reads the bin and esbuild's helper chunk, nothing else", () 
   );
 });
 
-test('svc keys list --json loads the bundle’s chunks only: no zod or commander files, no other package', () => {
-  const loaded = files(loadedModules('keys', [bin, 'keys', 'list', '--json']));
+test('svc keys list --json runs in the fast bundle: through the ESM loader only main.js and two chunks, no package', () => {
+  const cache = tempDir('svc-code-cache');
+  const loaded = files(loadedModules('keys', [bin, 'keys', 'list', '--json'], { SVC_CACHE_DIR: cache }));
+  assert.is(loaded[0], 'cli/main.js');
+  // The helper chunk and the fast bundle's loader (cli/fast-bundle.ts); dist/cli/fast.cjs is a script, not a module.
   assert.ok(
-    loaded.some((f) => /^cli-chunks\/list-\w+\.js$/.test(f)),
-    `the keys list chunk was not loaded: ${loaded.join(' ')}`,
+    loaded.length <= 3 && loaded.slice(1).every((f) => /^cli-chunks\/(chunk|fast-bundle)-\w+\.js$/.test(f)),
+    loaded.join(' '),
   );
-  const outside = loaded.filter((f) => f !== 'cli/main.js' && !f.startsWith('cli-chunks/'));
-  assert.equal(outside, [], `loaded outside the bundle: ${outside.join(' ')}`);
-  assert.ok(loaded.length <= 30, `${loaded.length} files loaded`);
+  assert.ok(
+    readdirSync(join(cache, 'code-cache')).length === 1,
+    'no code cache was written: the fast bundle did not run',
+  );
+});
+
+test('svc events list --json, which the fast bundle cannot run (its live view needs Ink), takes the ESM path without commander', () => {
+  const loaded = files(loadedModules('events', [bin, 'events', 'list', '--json'], { SVC_CACHE_DIR: tempDir('svc-cc') }));
+  assert.ok(loaded.some((f) => /^cli-chunks\/list-\w+\.js$/.test(f)), loaded.join(' '));
+  assert.not.ok(
+    loaded.some((f) => /^cli-chunks\/(command-tree|fast-bundle)-\w+\.js$/.test(f)),
+    `commander or the fast bundle was loaded: ${loaded.join(' ')}`,
+  );
 });
 
 test('svc completion bash, which loads every command, takes commander from the bundle too', () => {

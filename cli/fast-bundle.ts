@@ -1,0 +1,103 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
+import type { CliIO } from './context.js';
+import type { reportError } from './report-error.js';
+
+type Env = Record<string, string | undefined>;
+/** What dist/cli/fast.cjs exports (cli/fast-main.ts). */
+interface FastBundle {
+  runFast(argv: string[], io: CliIO, env: Env, version: string): Promise<number | null>;
+  reportError: typeof reportError;
+}
+
+// The bundle sits beside main.js; this module is a chunk in dist/cli-chunks/, at the same depth.
+const BUNDLE_URL = new URL('../cli/fast.cjs', import.meta.url);
+const HEADER = 8;
+
+/** $SVC_CACHE_DIR, $XDG_CACHE_HOME/svc, ~/.cache/svc: only a cache, safe to delete at any time. */
+function cacheRoot(env: Env): string {
+  if (env.SVC_CACHE_DIR) return env.SVC_CACHE_DIR;
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'svc');
+  return join(env.HOME || homedir(), '.cache', 'svc');
+}
+
+/**
+ * V8's compiled code for the fast bundle, one file per command (each holds the functions that
+ * command ran), in a folder named after the bundle's hash and V8's version: a new build or Node
+ * never reads an old cache. The file starts with the payload's length and CRC-32: V8 itself checks
+ * only a header in release builds, and fed damaged code it could crash, so a file that fails
+ * either check is ignored and rewritten. Any error reading or writing just means compiling anew.
+ */
+function cachePaths(env: Env, bundleHash: string, key: string) {
+  const root = join(cacheRoot(env), 'code-cache');
+  const dir = join(root, `${bundleHash}-${process.versions.v8}-${process.arch}`);
+  return { root, dir, file: join(dir, `${key.replace(/[^a-z0-9-]+/g, '-')}.bin`) };
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    const raw = readFileSync(file);
+    const payload = raw.subarray(HEADER);
+    if (raw.length < HEADER || raw.readUInt32LE(0) !== payload.length || raw.readUInt32LE(4) !== crc32(payload)) return;
+    return payload;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(paths: ReturnType<typeof cachePaths>, data: Buffer): void {
+  try {
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    const header = Buffer.alloc(HEADER);
+    header.writeUInt32LE(data.length, 0);
+    header.writeUInt32LE(crc32(data), 4);
+    // Written beside and renamed: a reader never sees half a file.
+    const tmp = `${paths.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
+    renameSync(tmp, paths.file);
+    for (const old of readdirSync(paths.root))
+      if (join(paths.root, old) !== paths.dir) rmSync(join(paths.root, old), { recursive: true, force: true });
+  } catch {
+    // An unwritable cache folder costs the next start a compile, nothing else.
+  }
+}
+
+/**
+ * Runs a command line through dist/cli/fast.cjs, compiled with the code cache of that command (`key`).
+ * Null when the line needs commander: main.ts then runs it through the ESM bundle.
+ */
+export async function runFastBundle(
+  key: string,
+  bundleHash: string,
+  run: { argv: string[]; io: CliIO; env: Env; version: string },
+  onLoad: (bundle: FastBundle) => void,
+): Promise<number | null> {
+  const useCache = run.env.SVC_CODE_CACHE !== 'off';
+  const paths = cachePaths(run.env, bundleHash, key);
+  const cachedData = useCache ? readCache(paths.file) : undefined;
+  const filename = fileURLToPath(BUNDLE_URL);
+  const source = readFileSync(filename, 'utf8');
+  // The CommonJS wrapper, plus the two things an ES module has and a script lacks: import() of
+  // packages and import.meta.url (scripts/build-cli.mjs rewrites both to these names).
+  const script = new Script(
+    `(function (exports, require, module, __svcImport, __svcMetaUrl) {${source}\n})`,
+    { filename, cachedData },
+  );
+  const module = { exports: {} as FastBundle };
+  script.runInThisContext()(
+    module.exports,
+    createRequire(BUNDLE_URL),
+    module,
+    (specifier: string) => import(specifier),
+    BUNDLE_URL.href,
+  );
+  onLoad(module.exports);
+  const code = await module.exports.runFast(run.argv, run.io, run.env, run.version);
+  if (code !== null && useCache && (!cachedData || script.cachedDataRejected)) writeCache(paths, script.createCachedData());
+  return code;
+}
