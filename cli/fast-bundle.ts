@@ -1,10 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
-import { crc32 } from 'node:zlib';
 import type { CliIO } from './context.js';
 import type { reportError } from './report-error.js';
 
@@ -15,15 +12,21 @@ interface FastBundle {
   reportError: typeof reportError;
 }
 
-// The bundle sits beside main.js; this module is a chunk in dist/cli-chunks/, at the same depth.
+// main.js holds this module (a static import): the bundle sits beside it (tsc's copy: beside dist/cli/fast-bundle.js).
 const BUNDLE_URL = new URL('../cli/fast.cjs', import.meta.url);
 const HEADER = 8;
+/**
+ * vm, zlib and os are required when used, not imported: main.js holds this module, and `svc
+ * --version` must not pay for loading them (zlib alone is about 1 ms).
+ */
+const builtin = createRequire(import.meta.url);
+const crc32 = (data: Buffer) => (builtin('node:zlib') as typeof import('node:zlib')).crc32(data);
 
 /** $SVC_CACHE_DIR, $XDG_CACHE_HOME/svc, ~/.cache/svc: only a cache, safe to delete at any time. */
 function cacheRoot(env: Env): string {
   if (env.SVC_CACHE_DIR) return env.SVC_CACHE_DIR;
   if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'svc');
-  return join(env.HOME || homedir(), '.cache', 'svc');
+  return join(env.HOME || (builtin('node:os') as typeof import('node:os')).homedir(), '.cache', 'svc');
 }
 
 /**
@@ -84,6 +87,7 @@ export async function runFastBundle(
   const source = readFileSync(filename, 'utf8');
   // The CommonJS wrapper, plus the two things an ES module has and a script lacks: import() of
   // packages and import.meta.url (scripts/build-cli.mjs rewrites both to these names).
+  const { Script } = builtin('node:vm') as typeof import('node:vm');
   const script = new Script(
     `(function (exports, require, module, __svcImport, __svcMetaUrl) {${source}\n})`,
     { filename, cachedData },

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CliIO, GlobalOptions } from './context.js';
 import { commandWords, commandsToLoad, normalizeArgv } from './argv.js';
+import { runFastBundle } from './fast-bundle.js';
 
 /** The bundle (scripts/build-cli.mjs) writes the version in at build time: `svc --version` then reads no file. */
 declare const SVC_BUNDLED_VERSION: string | undefined;
@@ -40,9 +41,8 @@ function fastCommandOf([noun, verb]: string[]): string | undefined {
 }
 
 /** The fast bundle (fast-bundle.ts), or null: the line needs commander, or the bundle could not be loaded. */
-async function runFast(key: string, hash: string, run: Parameters<typeof import('./fast-bundle.js').runFastBundle>[2]) {
+async function runFast(key: string, hash: string, run: Parameters<typeof runFastBundle>[2]) {
   try {
-    const { runFastBundle } = await import('./fast-bundle.js');
     // The run's own errors are reported inside the bundle; what lands here is a bundle that did not load.
     return await runFastBundle(key, hash, run, (b) => {
       bundledReportError = b.reportError;

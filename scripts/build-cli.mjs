@@ -9,8 +9,8 @@
 // paths relative to import.meta.url (../../package.json, ../cli/main.js, ../daemon/main.js) hold
 // from main.js and from every chunk alike.
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { buildFastBundle } from './build-fast-bundle.mjs';
 
 const root = new URL('../', import.meta.url);
 const BUNDLED = new Set(['zod', 'commander']);
@@ -30,7 +30,7 @@ const externals = {
   },
 };
 
-const fast = await buildFastBundle();
+const fast = await buildFastBundle(root, externals);
 
 await build({
   absWorkingDir: root.pathname,
@@ -58,53 +58,3 @@ await build({
 });
 chmodSync(new URL('dist/cli/main.js', root), 0o755);
 
-/**
- * The fast bundle, dist/cli/fast.cjs (cli/fast-main.ts; docs/performance.md "CLI start time"):
- * the same sources as one CommonJS script, which cli/fast-bundle.ts compiles with a V8 code cache.
- * A script cannot import an ES module statically, so only the commands whose whole graph (static
- * and lazy imports) needs no package except through `import()` may run in it; the others (Ink,
- * ethers, the MCP SDK…) always run in the ESM bundle. `import()` and `import.meta.url` become the
- * wrapper's __svcImport and __svcMetaUrl (fast-bundle.ts provides both).
- */
-async function buildFastBundle() {
-  const result = await build({
-    absWorkingDir: root.pathname,
-    entryPoints: ['cli/fast-main.ts'],
-    outfile: 'dist/cli/fast.cjs',
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    plugins: [externals],
-    define: { 'import.meta.url': '__svcMetaUrl' },
-    banner: { js: '"use strict";' },
-    legalComments: 'none',
-    logLevel: 'warning',
-    metafile: true,
-    write: false,
-  });
-  const code = result.outputFiles[0].text.replace(/\bimport\((?=")/g, '__svcImport(');
-  if (/\bimport\(/.test(code)) throw new Error('fast.cjs: an import() the wrapper does not provide');
-  writeFileSync(new URL('dist/cli/fast.cjs', root), code);
-  const inputs = result.metafile.inputs;
-  const needsPackage = (file) =>
-    inputs[file].imports.some((i) => i.external && i.kind !== 'dynamic-import' && !i.path.startsWith('node:'));
-  const blocked = (file, seen) => {
-    if (seen.has(file) || !inputs[file]) return false;
-    seen.add(file);
-    return needsPackage(file) || inputs[file].imports.some((i) => !i.external && blocked(i.path, seen));
-  };
-  // Which module each command loads: read from the loaders of cli/commands/index.ts (compiled by then).
-  const { ENTRIES } = await import(new URL('dist/cli/commands/index.js', root).href);
-  const modulesOf = (load) => {
-    const found = [...load.toString().matchAll(/import\(["']\.\/([\w-]+\/[\w-]+)\.js["']\)/g)];
-    if (found.length === 0) throw new Error(`fast.cjs: cannot tell which module loads ${load}`);
-    return found.map((m) => `cli/commands/${m[1]}.ts`);
-  };
-  const commands = [];
-  for (const e of ENTRIES) {
-    const loads = e.verbs ? Object.entries(e.verbs).map(([verb, load]) => [`${e.name} ${verb}`, load]) : [[e.name, e.load]];
-    for (const [name, load] of loads) if (!modulesOf(load).some((m) => blocked(m, new Set()))) commands.push(name);
-  }
-  return { commands, hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
-}
