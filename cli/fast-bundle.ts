@@ -1,4 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +27,7 @@ interface FastBundle {
 // main.js holds this module (a static import): the bundle sits beside it (tsc's copy: beside dist/cli/fast-bundle.js).
 const BUNDLE_URL = new URL('../cli/fast.cjs', import.meta.url);
 const HEADER = 8;
+const STALE_MS = 30 * 24 * 3600 * 1000;
 /**
  * vm, zlib and os are required when used, not imported: main.js holds this module, and `svc
  * --version` must not pay for loading them (zlib alone is about 1 ms).
@@ -32,9 +45,10 @@ function cacheRoot(env: Env): string {
 /**
  * V8's compiled code for the fast bundle, one file per command (each holds the functions that
  * command ran), in a folder named after the bundle's hash and V8's version: a new build or Node
- * never reads an old cache. The file starts with the payload's length and CRC-32: V8 itself checks
- * only a header in release builds, and fed damaged code it could crash, so a file that fails
- * either check is ignored and rewritten. Any error reading or writing just means compiling anew.
+ * never reads an old cache (V8 itself refuses one made under other flags). The file starts with the
+ * payload's length and CRC-32: V8 checks only a header in release builds, and fed damaged code it
+ * could crash, so a file that fails either check is ignored and rewritten. Any error reading or
+ * writing just means compiling anew.
  */
 function cachePaths(env: Env, bundleHash: string, key: string) {
   const root = join(cacheRoot(env), 'code-cache');
@@ -42,14 +56,26 @@ function cachePaths(env: Env, bundleHash: string, key: string) {
   return { root, dir, file: join(dir, `${key.replace(/[^a-z0-9-]+/g, '-')}.bin`) };
 }
 
+/**
+ * The cached code, or undefined. V8 runs what the file holds, so only a file this user owns and
+ * nobody else can write is read (a cache folder under /tmp or shared by mistake cannot inject
+ * code); then its length and CRC-32 must match the header.
+ */
 function readCache(file: string): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    const raw = readFileSync(file);
+    fd = openSync(file, 'r');
+    const st = fstatSync(fd);
+    if ((process.getuid && st.uid !== process.getuid()) || st.mode & 0o022 || st.size < HEADER) return;
+    const raw = Buffer.allocUnsafe(st.size);
+    if (readSync(fd, raw, 0, st.size, 0) !== st.size) return;
     const payload = raw.subarray(HEADER);
-    if (raw.length < HEADER || raw.readUInt32LE(0) !== payload.length || raw.readUInt32LE(4) !== crc32(payload)) return;
+    if (raw.readUInt32LE(0) !== payload.length || raw.readUInt32LE(4) !== crc32(payload)) return;
     return payload;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -63,8 +89,12 @@ function writeCache(paths: ReturnType<typeof cachePaths>, data: Buffer): void {
     const tmp = `${paths.file}.${process.pid}.tmp`;
     writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
     renameSync(tmp, paths.file);
-    for (const old of readdirSync(paths.root))
-      if (join(paths.root, old) !== paths.dir) rmSync(join(paths.root, old), { recursive: true, force: true });
+    // Other builds' folders go once unused for a month (two installs in turn must not evict each other).
+    for (const other of readdirSync(paths.root)) {
+      const dir = join(paths.root, other);
+      if (dir !== paths.dir && Date.now() - statSync(dir).mtimeMs > STALE_MS)
+        rmSync(dir, { recursive: true, force: true });
+    }
   } catch {
     // An unwritable cache folder costs the next start a compile, nothing else.
   }
@@ -85,13 +115,10 @@ export async function runFastBundle(
   const cachedData = useCache ? readCache(paths.file) : undefined;
   const filename = fileURLToPath(BUNDLE_URL);
   const source = readFileSync(filename, 'utf8');
-  // The CommonJS wrapper, plus the two things an ES module has and a script lacks: import() of
-  // packages and import.meta.url (scripts/build-cli.mjs rewrites both to these names).
+  // The file is a function (scripts/build-fast-bundle.mjs): the CommonJS wrapper's names, plus the
+  // two things an ES module has and a script lacks, import() of packages and import.meta.url.
   const { Script } = builtin('node:vm') as typeof import('node:vm');
-  const script = new Script(
-    `(function (exports, require, module, __svcImport, __svcMetaUrl) {${source}\n})`,
-    { filename, cachedData },
-  );
+  const script = new Script(source, { filename, cachedData });
   const module = { exports: {} as FastBundle };
   script.runInThisContext()(
     module.exports,
@@ -102,6 +129,7 @@ export async function runFastBundle(
   );
   onLoad(module.exports);
   const code = await module.exports.runFast(run.argv, run.io, run.env, run.version);
-  if (code !== null && useCache && (!cachedData || script.cachedDataRejected)) writeCache(paths, script.createCachedData());
+  if (code !== null && useCache && (!cachedData || script.cachedDataRejected))
+    writeCache(paths, script.createCachedData());
   return code;
 }

@@ -25,7 +25,10 @@ export async function buildFastBundle(root, externals) {
       target: 'node20',
       plugins: [...plugins, externals],
       define: { 'import.meta.url': '__svcMetaUrl' },
-      banner: { js: '"use strict";' },
+      // The file is one function expression (what Node's CommonJS wrapper would add, plus the two
+      // names below), so fast-bundle.ts compiles the text as read, with no copy of it.
+      banner: { js: '(function (exports, require, module, __svcImport, __svcMetaUrl) {"use strict";' },
+      footer: { js: '})' },
       // Less text for V8 to read at each start; names are kept (SVC_DEBUG stack traces stay readable).
       minifyWhitespace: true,
       minifySyntax: true,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
@@ -50,6 +50,15 @@ test('a damaged or cut cache file is ignored and replaced; the command runs the 
     assert.equal(svc(cache, config, 'profile', 'list', '--json'), expected);
     assert.ok(isWhole(readFileSync(cacheFile(cache))), 'the damaged file was not replaced by a whole one');
   }
+});
+
+test("a cache file others can write is never run: it is ignored and replaced by the user's own", () => {
+  const cache = tempDir('svc-cc');
+  const config = tempDir('svc-cc-config');
+  const expected = svc(cache, config, 'profile', 'list', '--json');
+  chmodSync(cacheFile(cache), 0o666);
+  assert.equal(svc(cache, config, 'profile', 'list', '--json'), expected);
+  assert.is(statSync(cacheFile(cache)).mode & 0o777, 0o600);
 });
 
 test('a cache folder that cannot be written costs nothing but the compile', () => {
