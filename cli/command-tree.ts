@@ -1,5 +1,5 @@
 import { Command as Commander, Option as CommanderOption } from 'commander';
-import { Command, Option } from './command-spec.js';
+import type { Command, Option } from './command-spec.js';
 
 /**
  * Replays a recorded command (command-spec.ts) onto real commander objects, call by call in the

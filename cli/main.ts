@@ -82,7 +82,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const makeCtx = (globals: GlobalOptions) => createCliContext({ io, env, globals });
     const load = commandsToLoad(args);
     // A plainly well-formed line runs without commander; help, usage errors and completion go through it.
-    if (load !== '*' && options.path !== 'commander' && (await runWithoutCommander(args, commandWords(args), makeCtx, VERSION))) return 0;
+    if (
+      load !== '*' &&
+      options.path !== 'commander' &&
+      (await runWithoutCommander(args, commandWords(args), makeCtx, VERSION))
+    )
+      return 0;
     const program = await buildProgram(makeCtx, io, VERSION, load);
     await program.parseAsync(args, { from: 'user' });
     return 0;
@@ -113,9 +118,7 @@ if (invokedDirectly) {
   const last = async (err: unknown) => {
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') process.exit(0);
     const reportError = bundledReportError ?? (await loadReportError());
-    process.exit(
-      reportError(err, processIo(), process.env),
-    );
+    process.exit(reportError(err, processIo(), process.env));
   };
   process.on('uncaughtException', last);
   process.on('unhandledRejection', last);

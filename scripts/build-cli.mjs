@@ -57,4 +57,3 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(new URL('dist/cli/main.js', root), 0o755);
-

@@ -43,8 +43,13 @@ test('svc keys list --json runs in the fast bundle: through the ESM loader only 
 });
 
 test('svc events list --json, which the fast bundle cannot run (its live view needs Ink), takes the ESM path without commander', () => {
-  const loaded = files(loadedModules('events', [bin, 'events', 'list', '--json'], { SVC_CACHE_DIR: tempDir('svc-cc') }));
-  assert.ok(loaded.some((f) => /^cli-chunks\/list-\w+\.js$/.test(f)), loaded.join(' '));
+  const loaded = files(
+    loadedModules('events', [bin, 'events', 'list', '--json'], { SVC_CACHE_DIR: tempDir('svc-cc') }),
+  );
+  assert.ok(
+    loaded.some((f) => /^cli-chunks\/list-\w+\.js$/.test(f)),
+    loaded.join(' '),
+  );
   assert.not.ok(
     loaded.some((f) => /^cli-chunks\/(command-tree|fast-bundle)-\w+\.js$/.test(f)),
     `commander or the fast bundle was loaded: ${loaded.join(' ')}`,

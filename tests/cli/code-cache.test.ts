@@ -67,7 +67,11 @@ test('a cache folder that cannot be written costs nothing but the compile', () =
   const notAFolder = join(tempDir('svc-cc'), 'file');
   writeFileSync(notAFolder, 'x');
   assert.equal(svc(notAFolder, config, 'profile', 'list', '--json'), expected);
-  assert.equal(svc(tempDir('svc-cc'), config, 'profile', 'list', '--json', '--bogus').code, 2, 'usage errors still exit 2');
+  assert.equal(
+    svc(tempDir('svc-cc'), config, 'profile', 'list', '--json', '--bogus').code,
+    2,
+    'usage errors still exit 2',
+  );
 });
 
 test.run();

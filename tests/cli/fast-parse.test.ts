@@ -11,7 +11,10 @@ function tree() {
     .option('--url <url>', 'URL')
     .option('--profile <name>', 'profile');
   const noop = async () => {};
-  const list = new Command('list').option('--limit <n>', 'at most').option('-f, --follow', 'follow', false).action(noop);
+  const list = new Command('list')
+    .option('--limit <n>', 'at most')
+    .option('-f, --follow', 'follow', false)
+    .action(noop);
   const create = new Command('create')
     .argument('<name>', 'name')
     .argument('[note]')
@@ -32,8 +35,16 @@ const flagsOf = (...argv: string[]) => {
 
 test('a plain line is read as commander reads it: flags with values, defaults, global flags anywhere', () => {
   assert.equal(flagsOf('keys', 'list', '--json'), { follow: false, json: true });
-  assert.equal(flagsOf('keys', 'list', '--json', 'id,name', '--limit', '5'), { limit: '5', follow: false, json: 'id,name' });
-  assert.equal(flagsOf('--url', 'http://x', 'keys', '-f', 'list'), null, 'a verb flag before its verb goes to commander');
+  assert.equal(flagsOf('keys', 'list', '--json', 'id,name', '--limit', '5'), {
+    limit: '5',
+    follow: false,
+    json: 'id,name',
+  });
+  assert.equal(
+    flagsOf('--url', 'http://x', 'keys', '-f', 'list'),
+    null,
+    'a verb flag before its verb goes to commander',
+  );
   assert.equal(flagsOf('--url', 'http://x', 'keys', 'list', '-f'), { follow: true, url: 'http://x' });
   const p = parse('keys', 'create', 'n1', '--root', 'acme');
   assert.equal(p?.leaf.commandName, 'create');
