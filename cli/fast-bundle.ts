@@ -1,19 +1,8 @@
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachePaths, readCache, writeCache } from './code-cache.js';
+import { commandWords, normalizeArgv } from './argv.js';
 import type { CliIO } from './context.js';
 import type { reportError } from './report-error.js';
 
@@ -24,112 +13,51 @@ interface FastBundle {
   reportError: typeof reportError;
 }
 
-// main.js holds this module (a static import): the bundle sits beside it (tsc's copy: beside dist/cli/fast-bundle.js).
+/** The commands the fast bundle may run (comma-separated) and its hash, written in by scripts/build-cli.mjs. */
+declare const SVC_FAST_COMMANDS: string | undefined;
+declare const SVC_FAST_BUNDLE_HASH: string | undefined;
+const fastCommands = new Set(typeof SVC_FAST_COMMANDS === 'string' ? SVC_FAST_COMMANDS.split(',') : []);
+const bundleHash = typeof SVC_FAST_BUNDLE_HASH === 'string' ? SVC_FAST_BUNDLE_HASH : undefined;
+// main.js and the svc bin hold this module; the bundle sits beside both (tsc's copy has no bundle).
 const BUNDLE_URL = new URL('../cli/fast.cjs', import.meta.url);
-const HEADER = 8;
-const STALE_MS = 30 * 24 * 3600 * 1000;
-/**
- * vm, zlib and os are required when used, not imported: main.js holds this module, and `svc
- * --version` must not pay for loading them (zlib alone is about 1 ms).
- */
+// vm is required when used: `svc --version` must not load it.
 const builtin = createRequire(import.meta.url);
-const crc32 = (data: Buffer) => (builtin('node:zlib') as typeof import('node:zlib')).crc32(data);
+let loaded: FastBundle | undefined;
 
-/** $SVC_CACHE_DIR, $XDG_CACHE_HOME/svc, ~/.cache/svc: only a cache, safe to delete at any time. */
-function cacheRoot(env: Env): string {
-  if (env.SVC_CACHE_DIR) return env.SVC_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'svc');
-  return join(env.HOME || (builtin('node:os') as typeof import('node:os')).homedir(), '.cache', 'svc');
-}
+/** The fast bundle's reportError once it ran: errors made inside it are its own classes. */
+export const bundleReportError = () => loaded?.reportError;
 
 /**
- * V8's compiled code for the fast bundle, one file per command (each holds the functions that
- * command ran), in a folder named after the bundle's hash and V8's version: a new build or Node
- * never reads an old cache (V8 itself refuses one made under other flags). The file starts with the
- * payload's length and CRC-32: V8 checks only a header in release builds, and fed damaged code it
- * could crash, so a file that fails either check is ignored and rewritten. Any error reading or
- * writing just means compiling anew.
+ * Runs a command line in dist/cli/fast.cjs, compiled with that command's code cache: the number is
+ * its exit code. Null when the bundle may not run it (not in its list, or it needs commander: help,
+ * a usage error) or could not be loaded; nothing has run then, and the caller goes on to the ESM
+ * bundle (main.ts).
  */
-function cachePaths(env: Env, bundleHash: string, key: string) {
-  const root = join(cacheRoot(env), 'code-cache');
-  const dir = join(root, `${bundleHash}-${process.versions.v8}-${process.arch}`);
-  return { root, dir, file: join(dir, `${key.replace(/[^a-z0-9-]+/g, '-')}.bin`) };
-}
-
-/**
- * The cached code, or undefined. V8 runs what the file holds, so only a file this user owns and
- * nobody else can write is read (a cache folder under /tmp or shared by mistake cannot inject
- * code); then its length and CRC-32 must match the header.
- */
-function readCache(file: string): Buffer | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const st = fstatSync(fd);
-    if ((process.getuid && st.uid !== process.getuid()) || st.mode & 0o022 || st.size < HEADER) return;
-    const raw = Buffer.allocUnsafe(st.size);
-    if (readSync(fd, raw, 0, st.size, 0) !== st.size) return;
-    const payload = raw.subarray(HEADER);
-    if (raw.readUInt32LE(0) !== payload.length || raw.readUInt32LE(4) !== crc32(payload)) return;
-    return payload;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-function writeCache(paths: ReturnType<typeof cachePaths>, data: Buffer): void {
-  try {
-    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-    const header = Buffer.alloc(HEADER);
-    header.writeUInt32LE(data.length, 0);
-    header.writeUInt32LE(crc32(data), 4);
-    // Written beside and renamed: a reader never sees half a file.
-    const tmp = `${paths.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
-    renameSync(tmp, paths.file);
-    // Other builds' folders go once unused for a month (two installs in turn must not evict each other).
-    for (const other of readdirSync(paths.root)) {
-      const dir = join(paths.root, other);
-      if (dir !== paths.dir && Date.now() - statSync(dir).mtimeMs > STALE_MS)
-        rmSync(dir, { recursive: true, force: true });
-    }
-  } catch {
-    // An unwritable cache folder costs the next start a compile, nothing else.
-  }
-}
-
-/**
- * Runs a command line through dist/cli/fast.cjs, compiled with the code cache of that command (`key`).
- * Null when the line needs commander: main.ts then runs it through the ESM bundle.
- */
-export async function runFastBundle(
-  key: string,
-  bundleHash: string,
-  run: { argv: string[]; io: CliIO; env: Env; version: string },
-  onLoad: (bundle: FastBundle) => void,
-): Promise<number | null> {
-  const useCache = run.env.SVC_CODE_CACHE !== 'off';
-  const paths = cachePaths(run.env, bundleHash, key);
+export async function tryFastBundle(argv: string[], io: CliIO, env: Env, version: string): Promise<number | null> {
+  const [noun, verb] = commandWords(normalizeArgv(argv));
+  const key = fastCommands.has(`${noun} ${verb}`) ? `${noun} ${verb}` : fastCommands.has(noun ?? '') ? noun : undefined;
+  if (!key || !bundleHash) return null;
+  const paths = cachePaths(env, bundleHash, key);
+  const useCache = env.SVC_CODE_CACHE !== 'off';
   const cachedData = useCache ? readCache(paths.file) : undefined;
-  const filename = fileURLToPath(BUNDLE_URL);
-  const source = readFileSync(filename, 'utf8');
-  // The file is a function (scripts/build-fast-bundle.mjs): the CommonJS wrapper's names, plus the
-  // two things an ES module has and a script lacks, import() of packages and import.meta.url.
-  const { Script } = builtin('node:vm') as typeof import('node:vm');
-  const script = new Script(source, { filename, cachedData });
-  const module = { exports: {} as FastBundle };
-  script.runInThisContext()(
-    module.exports,
-    createRequire(BUNDLE_URL),
-    module,
-    (specifier: string) => import(specifier),
-    BUNDLE_URL.href,
-  );
-  onLoad(module.exports);
-  const code = await module.exports.runFast(run.argv, run.io, run.env, run.version);
-  if (code !== null && useCache && (!cachedData || script.cachedDataRejected))
-    writeCache(paths, script.createCachedData());
+  let script: import('node:vm').Script;
+  try {
+    const filename = fileURLToPath(BUNDLE_URL);
+    // The file is a function (scripts/build-fast-bundle.mjs): the CommonJS wrapper's names, plus the
+    // two things an ES module has and a script lacks, import() of packages and import.meta.url.
+    const { Script } = builtin('node:vm') as typeof import('node:vm');
+    script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData });
+    const module = { exports: {} as FastBundle };
+    const load = script.runInThisContext();
+    load(module.exports, createRequire(BUNDLE_URL), module, (s: string) => import(s), BUNDLE_URL.href);
+    loaded = module.exports;
+  } catch (err) {
+    if (env.SVC_DEBUG) io.stderr.write(`svc: fast bundle not used: ${(err as Error).message}\n`);
+    return null;
+  }
+  // The run's own errors are reported inside the bundle.
+  const code = await loaded.runFast(argv, io, env, version);
+  if (code === null) loaded = undefined;
+  else if (useCache && (!cachedData || script.cachedDataRejected)) writeCache(paths, script.createCachedData());
   return code;
 }

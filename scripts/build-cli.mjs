@@ -31,6 +31,11 @@ const externals = {
 };
 
 const fast = await buildFastBundle(root, externals);
+const define = {
+  SVC_BUNDLED_VERSION: JSON.stringify(version),
+  SVC_FAST_COMMANDS: JSON.stringify(fast.commands.join(',')),
+  SVC_FAST_BUNDLE_HASH: JSON.stringify(fast.hash),
+};
 
 await build({
   absWorkingDir: root.pathname,
@@ -44,11 +49,7 @@ await build({
   target: 'node20',
   plugins: [externals],
   // `svc --version` prints this without reading package.json (cli/main.ts).
-  define: {
-    SVC_BUNDLED_VERSION: JSON.stringify(version),
-    SVC_FAST_COMMANDS: JSON.stringify(fast.commands.join(',')),
-    SVC_FAST_BUNDLE_HASH: JSON.stringify(fast.hash),
-  },
+  define,
   // commander is CommonJS: its require('node:events') needs a require in an ES module.
   banner: {
     js: "import { createRequire as __svcRequire } from 'node:module'; const require = __svcRequire(import.meta.url);",
@@ -57,3 +58,27 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(new URL('dist/cli/main.js', root), 0o755);
+
+// The `svc` bin, dist/cli/svc.cjs (cli/bin.ts): CommonJS, so that Node starts it without its ESM
+// loader; it holds only the fast bundle's loader and imports main.js for every other line.
+await build({
+  absWorkingDir: root.pathname,
+  entryPoints: ['cli/bin.ts'],
+  outfile: 'dist/cli/svc.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [
+    externals,
+    {
+      name: 'svc-main',
+      setup: (b) => b.onResolve({ filter: /^\.\/main\.js$/ }, (a) => ({ path: a.path, external: true })),
+    },
+  ],
+  define: { ...define, 'import.meta.url': '__svcMetaUrl' },
+  banner: { js: '"use strict";const __svcMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+chmodSync(new URL('dist/cli/svc.cjs', root), 0o755);

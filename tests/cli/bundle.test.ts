@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
@@ -64,6 +65,46 @@ test('svc completion bash, which loads every command, takes commander from the b
     loaded.some((f) => f.startsWith('node_modules/commander/')),
     'commander loaded from node_modules: it is bundled',
   );
+});
+
+const svcBin = join(dist, 'cli/svc.cjs');
+
+test('the svc bin is the CommonJS launcher: --version and keys list load no ES module at all', () => {
+  const pkg = JSON.parse(readFileSync(join(dist, '../package.json'), 'utf8'));
+  assert.is(pkg.bin.svc, 'dist/cli/svc.cjs');
+  assert.ok(statSync(svcBin).mode & 0o100, 'the bin is executable');
+  assert.is(readFileSync(svcBin, 'utf8').split('\n')[0], '#!/usr/bin/env node');
+  // (The hook sees the entry itself resolved; nothing else is.)
+  assert.equal(files(loadedModules('bin-version', [svcBin, '--version'])), ['cli/svc.cjs']);
+  const cache = tempDir('svc-cc');
+  assert.equal(files(loadedModules('bin-keys', [svcBin, 'keys', 'list', '--json'], { SVC_CACHE_DIR: cache })), [
+    'cli/svc.cjs',
+  ]);
+  assert.is(readdirSync(join(cache, 'code-cache')).length, 1, 'the fast bundle did not run');
+});
+
+test('the svc bin and main.js answer every kind of line alike (fast bundle, ESM path, commander)', () => {
+  const env = { ...process.env, SVC_URL: 'http://127.0.0.1:9', SVC_KEYCHAIN: 'off', SVC_CACHE_DIR: tempDir('svc-cc') };
+  const lines = [
+    ['--version'],
+    ['--help'],
+    ['keys', '--help'],
+    ['keys', 'list', '--json'],
+    ['keys', 'list', '--bogus'],
+    ['events', 'list', '--json'],
+    ['profile', 'list', '--json'],
+    ['help', 'profile'],
+  ];
+  for (const line of lines) {
+    const config = { ...env, SVC_CONFIG_DIR: tempDir('svc-bin-config') };
+    const viaBin = spawnSync(process.execPath, [svcBin, ...line], { env: config, encoding: 'utf8' });
+    const viaMain = spawnSync(process.execPath, [bin, ...line], { env: config, encoding: 'utf8' });
+    assert.equal(
+      [viaBin.status, viaBin.stdout, viaBin.stderr],
+      [viaMain.status, viaMain.stdout, viaMain.stderr],
+      line.join(' '),
+    );
+  }
 });
 
 test.run();
