@@ -20,7 +20,8 @@ const fastCommands = new Set(typeof SVC_FAST_COMMANDS === 'string' ? SVC_FAST_CO
 const bundleHash = typeof SVC_FAST_BUNDLE_HASH === 'string' ? SVC_FAST_BUNDLE_HASH : undefined;
 // main.js and the svc bin hold this module; the bundle sits beside both (tsc's copy has no bundle).
 const BUNDLE_URL = new URL('../cli/fast.cjs', import.meta.url);
-// vm is required when used: `svc --version` must not load it.
+// vm is required when used (`svc --version` must not load it). The same require serves the bundle:
+// it resolves from dist/cli/, where the bundle is.
 const builtin = createRequire(import.meta.url);
 let loaded: FastBundle | undefined;
 
@@ -49,7 +50,7 @@ export async function tryFastBundle(argv: string[], io: CliIO, env: Env, version
     script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData });
     const module = { exports: {} as FastBundle };
     const load = script.runInThisContext();
-    load(module.exports, createRequire(BUNDLE_URL), module, (s: string) => import(s), BUNDLE_URL.href);
+    load(module.exports, builtin, module, (s: string) => import(s), BUNDLE_URL.href);
     loaded = module.exports;
   } catch (err) {
     if (env.SVC_DEBUG) io.stderr.write(`svc: fast bundle not used: ${(err as Error).message}\n`);

@@ -30,7 +30,7 @@ const externals = {
   },
 };
 
-const fast = await buildFastBundle(root, externals);
+const fast = await buildFastBundle(root, externals, version);
 const define = {
   SVC_BUNDLED_VERSION: JSON.stringify(version),
   SVC_FAST_COMMANDS: JSON.stringify(fast.commands.join(',')),

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 
 const ESM_ONLY = new Set(['admin export', 'admin import', 'completion']);
 
-export async function buildFastBundle(root, externals) {
+export async function buildFastBundle(root, externals, version) {
   const bundle = (plugins) =>
     build({
       absWorkingDir: root.pathname,
@@ -24,7 +24,7 @@ export async function buildFastBundle(root, externals) {
       platform: 'node',
       target: 'node20',
       plugins: [...plugins, externals],
-      define: { 'import.meta.url': '__svcMetaUrl' },
+      define: { 'import.meta.url': '__svcMetaUrl', SVC_BUNDLED_VERSION: JSON.stringify(version) },
       // The file is one function expression (what Node's CommonJS wrapper would add, plus the two
       // names below), so fast-bundle.ts compiles the text as read, with no copy of it.
       banner: { js: '(function (exports, require, module, __svcImport, __svcMetaUrl) {"use strict";' },
