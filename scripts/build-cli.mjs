@@ -1,13 +1,14 @@
-// Bundles the CLI (cli/main.ts) with esbuild into dist/cli/main.js, the `svc` bin, with one lazy
+// Bundles the CLI (cli/main.ts) with esbuild into dist/cli/main.js, the ES module entry, with one lazy
 // chunk per command in dist/cli-chunks/ (ESM splitting: `svc keys list` loads main.js, the keys
 // chunk and the chunks they share, not every command). Why: Node's ESM loader pays per file, and
 // zod alone is ~95 files; bundled and tree-shaken (shared/schemas/ use zod/mini) it is a few KB.
 // Only zod and commander are bundled: every other package (ethers, Ink, the MCP SDK, the keychain's
 // native addon, prompts) stays external and is imported from node_modules by the command that needs
 // it. tsc's per-file output in dist/cli/ stays for the tests that import modules in-process; this
-// build replaces only dist/cli/main.js. The chunk folder sits beside dist/cli/ (same depth), so
-// paths relative to import.meta.url (../../package.json, ../cli/main.js, ../daemon/main.js) hold
-// from main.js and from every chunk alike.
+// build replaces dist/cli/main.js and adds dist/cli/fast.cjs (build-fast-bundle.mjs) and the `svc`
+// bin, dist/cli/svc.cjs (docs/cli.md "How the CLI is built"). The chunk folder sits beside
+// dist/cli/ (same depth), so paths relative to import.meta.url (../../package.json,
+// ../cli/main.js, ../daemon/main.js) hold from main.js, from every chunk and from both scripts.
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { buildFastBundle } from './build-fast-bundle.mjs';
