@@ -46,9 +46,9 @@ export interface CachedScript<T> {
  * and for import.meta.url are given `importModule` and the script's file URL. Node 20 has no code
  * cache for ES modules; this is the v8-compile-cache way, for one file.
  *
- * The cache lives in `<cache dir>/code-cache/<build>-<V8 version>-<arch>/<name>.bin` (`build`: a
- * hash of the script, so a new build or Node never reads an old one; V8 itself refuses one made
- * under other flags). V8 runs what the file holds, so it is read only if this user owns it and
+ * The cache lives in `<cache dir>/code-cache/<build>-<V8 version>-<arch>-<flags>/<name>.bin`
+ * (`build`: a hash of the script, so a new build or Node never reads an old one; `flags`: a CRC of
+ * Node's flags, under which V8 would refuse it). V8 runs what the file holds, so it is read only if this user owns it and
  * nobody else can write it (a cache folder under /tmp or shared by mistake cannot inject code),
  * and only if the payload's length and CRC-32 match the header (V8 checks only its own header in
  * release builds; fed damaged code it could crash). Any other file, or none, means compiling
@@ -63,7 +63,10 @@ export function runCachedScript<T>(options: {
   importModule: (specifier: string) => Promise<unknown>;
 }): CachedScript<T> {
   const root = join(resolveCacheDir(options.env), 'code-cache');
-  const dir = join(root, `${options.build}-${process.versions.v8}-${process.arch}`);
+  // Node's flags (NODE_OPTIONS, execArgv) are part of the name: V8 refuses a cache made under other
+  // flags, and two ways of starting node in turn must not rewrite each other's file at every start.
+  const flags = crc32(Buffer.from(`${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`)).toString(16);
+  const dir = join(root, `${options.build}-${process.versions.v8}-${process.arch}-${flags}`);
   const cacheFile = join(dir, `${options.name.replace(/[^a-z0-9-]+/g, '-')}.bin`);
   const useCache = options.env.SVC_CODE_CACHE !== 'off';
   const cachedData = useCache ? readCache(cacheFile) : undefined;
