@@ -34,8 +34,13 @@ const run = (file: string, env: Record<string, string>) =>
     require: createRequire(import.meta.url),
     importModule: (s) => import(s),
   });
-const cacheFileOf = (dir: string) =>
-  join(dir, 'code-cache', `b1-${process.versions.v8}-${process.arch}`, 'demo-run.bin');
+/** The one build folder (its name ends with a CRC of node's flags) and the cache file in it. */
+const buildDir = (dir: string) => {
+  const found = readdirSync(join(dir, 'code-cache')).filter((d) => d.startsWith(`b1-${process.versions.v8}-`));
+  assert.is(found.length, 1);
+  return join(dir, 'code-cache', found[0]!);
+};
+const cacheFileOf = (dir: string) => join(buildDir(dir), 'demo-run.bin');
 const isWhole = (f: Buffer) =>
   f.length > 8 && f.readUInt32LE(0) === f.length - 8 && f.readUInt32LE(4) === crc32(f.subarray(8));
 
