@@ -4,7 +4,7 @@
 //   roughly 1 ms each) and a start loaded ~430 of them; and Node 20 has a code cache only for code
 //   run through vm.Script, not for modules, so the bundle is CommonJS-shaped to be run that way.
 // - dist/daemon-bundle/main.js (daemon/bundled-main.ts): what the CLI imports; runs that file with
-//   V8's code cache (daemon/code-cache.ts), written beside it after the first start.
+//   V8's code cache (shared/code-cache.ts, in the user's cache folder, as the CLI's fast bundle).
 // Laziness is kept: the libraries the daemon loads on first use (daemon/lazy-module.ts: wallet,
 // passkeys, SMTP, PostgreSQL) stay import()s from node_modules; the daemon's own modules behind an
 // import() (the MCP endpoint) are in the file but run on first use (esbuild wraps them), and the MCP
@@ -44,15 +44,17 @@ const result = await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  // import.meta does not exist in CommonJS: the file's own URL stands in (same folder depth, see above).
+  // import.meta does not exist in CommonJS: the file's own URL stands in (same folder depth, see
+  // above). The file is one function expression, the shape shared/code-cache.ts runs.
   define: { 'import.meta.url': '__svcMetaUrl' },
-  banner: { js: "var __svcMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: '(function (exports, require, module, __svcImport, __svcMetaUrl) {' },
+  footer: { js: '})' },
   plugins: [externals],
   legalComments: 'none',
   logLevel: 'warning',
 });
 
-// The lazy libraries' import()s become the loader's (code-cache.ts: vm.Script has no import() on Node 20).
+// The lazy libraries' import()s become the loader's (shared/code-cache.ts: vm.Script has no import() on Node 20).
 let text = result.outputFiles[0].text;
 text = text.replace(/\bimport\(("[^"./][^"]*")\)/g, (whole, spec) =>
   LAZY.has(packageOf(JSON.parse(spec))) ? `__svcImport(${spec})` : whole,

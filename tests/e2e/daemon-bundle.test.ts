@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
@@ -14,6 +14,7 @@ import { tempDir } from '../helpers/temp-dir.js';
  */
 const dist = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = tempDir('svc-bundle-data');
+const cacheDir = tempDir('svc-bundle-cache');
 const hook = moduleLog('daemon-bundle');
 let daemon: DaemonProcess;
 let atBanner: string[] = [];
@@ -21,7 +22,7 @@ let atBanner: string[] = [];
 test.before(async () => {
   daemon = await startDaemonProcess(dataDir, ['--default-tier', 'company'], {
     args: hook.args,
-    env: { ...hook.env, SVC_TEST_SCRYPT_N: String(2 ** 10) },
+    env: { ...hook.env, SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_CACHE_DIR: cacheDir },
   });
   atBanner = hook.read();
 });
@@ -50,8 +51,21 @@ test('the start loads the CLI bundle and the daemon bundle only: no dist/daemon/
   assert.ok(files.includes('daemon-bundle/main.js'), files.join(' '));
   const outside = files.filter((f) => !/^(cli\/main\.js|cli-chunks\/[\w-]+\.js|daemon-bundle\/main\.js)$/.test(f));
   assert.equal(outside, [], `loaded outside the bundles: ${outside.join(' ')}`);
-  // The bundle itself is run by vm.Script (code-cache.ts), so the hook does not list it: it is there.
+  // The bundle itself is run by vm.Script (shared/code-cache.ts), so the hook does not list it: it is there.
   assert.ok(readdirSync(join(dist, 'daemon-bundle')).some((f) => /^daemon-\w+\.cjs$/.test(f)));
+});
+
+test("V8's code cache of the start is written to the user's cache folder, never beside the bundle", async () => {
+  const folder = () => join(cacheDir, 'code-cache');
+  for (let i = 0; i < 100 && !existsSync(folder()); i++) await new Promise((r) => setTimeout(r, 50));
+  const builds = readdirSync(folder());
+  assert.equal(builds.length, 1, builds.join(' '));
+  assert.match(builds[0]!, /^daemon-\w+-/);
+  assert.ok(existsSync(join(folder(), builds[0]!, 'daemon.bin')));
+  assert.equal(
+    readdirSync(join(dist, 'daemon-bundle')).filter((f) => !/^(main\.js|daemon-\w+\.cjs)$/.test(f)),
+    [],
+  );
 });
 
 test('paths relative to the bundle hold: the web console is served, the banner names the CLI', async () => {
