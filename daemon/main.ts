@@ -176,7 +176,7 @@ export async function runDaemon(
  * is not the default one, a profile naming it once, through which every command finds the daemon.
  */
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-const cliCommand = () => `node ${shellQuote(fileURLToPath(new URL('../cli/main.js', import.meta.url)))}`;
+const cliCommand = () => `node ${shellQuote(fileURLToPath(new URL('../cli/svc.cjs', import.meta.url)))}`;
 
 function nextSteps(dataDir: string, invite: string): string[] {
   const q = shellQuote;

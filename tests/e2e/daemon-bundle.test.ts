@@ -72,7 +72,7 @@ test('paths relative to the bundle hold: the web console is served, the banner n
   const page = await call('GET', '/');
   assert.is(page.status, 200, page.text);
   assert.match(page.text, /<script/);
-  assert.ok(daemon.stdout().includes(join(dist, 'cli/main.js')), daemon.stdout());
+  assert.ok(daemon.stdout().includes(join(dist, 'cli/svc.cjs')), daemon.stdout());
 });
 
 test('the first wallet, passkey and MCP requests load their libraries and answer', async () => {
