@@ -15,9 +15,16 @@ export class TableState<T extends object> implements Table<T> {
   // A key held by one record maps to its id; only a shared key gets a bucket. Most keys (e-mail,
   // token hash, session id) are unique, and 100,000 one-element Sets cost more time and memory than the records.
   private readonly indexes = new Map<string, { keyOf: (r: T) => IndexKey; byKey: Map<string, Bucket> }>();
-  /** When each record was first put: lookups answer in this order, whatever was replaced since. */
-  private readonly firstPut = new Map<string, number>();
+  /**
+   * When each record was first put: lookups answer in this order, whatever was replaced since.
+   * Records loaded from disk have no entry until one is needed (`orderOf`): their order is the
+   * table's own (a Map keeps insertion order, and a replaced record keeps its place), so a start
+   * does not fill 200,000 entries that most tables (unique keys) never read.
+   */
+  private firstPut = new Map<string, number>();
   private puts = 0;
+  /** Loaded records without an entry in `firstPut` (orders 1…loaded, before every later put). */
+  private unordered = false;
 
   constructor(
     readonly spec: TableSpec<T>,
@@ -81,14 +88,13 @@ export class TableState<T extends object> implements Table<T> {
     const old = this.get(id);
     const frozen = deepFreeze(record);
     this.records.set(id, frozen);
-    let order = this.firstPut.get(id);
-    if (order === undefined) this.firstPut.set(id, (order = ++this.puts));
+    if (!old) this.firstPut.set(id, ++this.puts);
     for (const { keyOf, byKey } of this.indexes.values()) {
       const before = old ? keysOf(keyOf(old)) : [];
       const after = keysOf(keyOf(frozen));
       // A key the record keeps keeps its place: replacing a record does not reorder its lookups.
       for (const key of before) if (!after.includes(key)) drop(byKey, key, id);
-      for (const key of after) if (!before.includes(key)) this.file(byKey, key, id, order);
+      for (const key of after) if (!before.includes(key)) this.file(byKey, key, id);
     }
   }
 
@@ -130,7 +136,6 @@ export class TableState<T extends object> implements Table<T> {
         deepFreeze(record);
       }
       const order = ++this.puts;
-      this.firstPut.set(id, order);
       for (let i = 0; i < indexes.length; i++) {
         const { keyOf, byKey } = indexes[i]!;
         const key = keys ? keys[i] : keyOf(record!);
@@ -139,6 +144,7 @@ export class TableState<T extends object> implements Table<T> {
       }
     }
     this.records = stored;
+    this.unordered = this.puts > 0;
     for (const id of damaged) stored.delete(id);
     for (const [id] of misfiled) stored.delete(id);
     for (const [, record] of misfiled) this.put(record);
@@ -181,23 +187,47 @@ export class TableState<T extends object> implements Table<T> {
     }
   }
 
-  private file(byKey: Map<string, Bucket>, key: string, id: string, order: number): void {
+  /**
+   * Files `id` under `key`. `order` is given when the caller knows it is the newest put (loading,
+   * a new record): no lookup then. A record that moves into a shared key otherwise needs the orders.
+   */
+  private file(byKey: Map<string, Bucket>, key: string, id: string, order?: number): void {
     const bucket = byKey.get(key);
     if (bucket === undefined) return void byKey.set(key, id);
+    const newest = order ?? (this.firstPut.get(id) === this.puts ? this.puts : undefined);
     if (typeof bucket === 'string') {
       if (bucket === id) return;
-      const other = this.firstPut.get(bucket)!;
+      // The newest put comes after any other record: no need to know the other's order.
+      const mine = newest ?? this.orderOf(id);
+      const other = newest === undefined ? this.orderOf(bucket) : 0;
       byKey.set(key, {
-        ids: new Set(other < order ? [bucket, id] : [id, bucket]),
-        last: Math.max(other, order),
+        ids: new Set(other < mine ? [bucket, id] : [id, bucket]),
+        last: Math.max(other, mine),
         sorted: true,
       });
       return;
     }
     bucket.ids.add(id);
+    const mine = newest ?? this.orderOf(id);
     // A record that moved into this key lands last; the bucket is re-sorted on its next read.
-    if (order < bucket.last) bucket.sorted = false;
-    else bucket.last = order;
+    if (mine < bucket.last) bucket.sorted = false;
+    else bucket.last = mine;
+  }
+
+  /**
+   * A record's first-put order. Loaded records get theirs on the first need, all at once, from the
+   * table's own order (they precede every later put, whose orders are above `loaded`): numbered
+   * from 1 again, so a bucket's `last` may read high, which only costs a re-sort, never a wrong order.
+   */
+  private orderOf(id: string): number {
+    const known = this.firstPut.get(id);
+    if (known !== undefined || !this.unordered) return known ?? 0;
+    const orders = new Map<string, number>();
+    let n = 0;
+    for (const key of this.records.keys()) orders.set(key, this.firstPut.get(key) ?? ++n);
+    this.firstPut = orders;
+    this.unordered = false;
+    return orders.get(id) ?? 0;
   }
 
   /** The ids under `key`, in first-put order. */
@@ -205,7 +235,7 @@ export class TableState<T extends object> implements Table<T> {
     const bucket = this.index(index).get(key);
     if (typeof bucket === 'string') return [bucket];
     if (bucket && !bucket.sorted) {
-      bucket.ids = new Set([...bucket.ids].sort((a, b) => this.firstPut.get(a)! - this.firstPut.get(b)!));
+      bucket.ids = new Set([...bucket.ids].sort((a, b) => this.orderOf(a) - this.orderOf(b)));
       bucket.sorted = true;
     }
     return bucket?.ids;
