@@ -26,10 +26,17 @@ export interface StoredHead {
 /**
  * The table, id and keys of a line in `buf[start, end)`, read from its bytes without parsing the
  * record, or null when the line is not in that plain shape (no keys: an older release's line; an
- * escaped character in a name, id or key): parse it whole then. `lastTable` is reused as the string of
- * the previous line's table (lines come grouped by table).
+ * escaped character in a name, id or key): parse it whole then. The previous line's table name and
+ * keys are reused where the bytes are the same (lines come grouped by table, in first-put order, so
+ * neighbours often share a key, such as the minute they expire): one string instead of thousands.
  */
-export function readStoredHead(buf: Buffer, start: number, end: number, lastTable: string): StoredHead | null {
+export function readStoredHead(
+  buf: Buffer,
+  start: number,
+  end: number,
+  previous: StoredHead | null,
+): StoredHead | null {
+  const lastTable = previous?.table ?? '';
   if (end - start < 40 || buf[end - 1] !== 125 || !at(buf, start, HEAD)) return null;
   let p = start + HEAD.length;
   const tableEnd = stringEnd(buf, p, end);
@@ -45,7 +52,8 @@ export function readStoredHead(buf: Buffer, start: number, end: number, lastTabl
     if (buf[p] === QUOTE) {
       const e = stringEnd(buf, p + 1, end);
       if (e < 0) return null;
-      keys.push(decode(buf, p + 1, e));
+      const same = previous && table === previous.table ? previous.keys[keys.length] : null;
+      keys.push(typeof same === 'string' && sameText(same, buf, p + 1, e) ? same : decode(buf, p + 1, e));
       p = e + 1;
     } else if (buf[p] === 110 && buf[p + 1] === 117 && buf[p + 2] === 108 && buf[p + 3] === 108) {
       keys.push(null);

@@ -169,7 +169,7 @@ export class TableState<T extends object> implements Table<T> {
       return record;
     }
     const line = Buffer.from(this.source!.line(position));
-    const keys = readStoredHead(line, 0, line.length, this.name)?.keys ?? [];
+    const keys = readStoredHead(line, 0, line.length, null)?.keys ?? [];
     let i = 0;
     for (const { byKey } of this.indexes.values()) for (const key of keysOf(keys[i++])) drop(byKey, key, id);
     this.records.delete(id);

@@ -133,6 +133,11 @@ export class JournalRecordSpace extends MemorySpace {
     return this.stale || this.since.bytes * 16 >= this.snapshotBytes;
   }
 
+  /** A record read on first use that no longer parses (the file was damaged): said in `recovery`, for the daemon log. */
+  protected override damaged(table: string, id: string): void {
+    this.recovery.push(`snapshot.jsonl: the record ${table}/${id} no longer parses; it was left out`);
+  }
+
   stats(): JournalStats {
     const { batches, syncs, appends } = this.writer.stats;
     return {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { AtomicFileWriter } from '../../disk/atomic-file.js';
 import { nextTurn } from '../../disk/group-commit.js';
-import { readStoredHead } from '../engine/record-text.js';
+import { readStoredHead, type StoredHead } from '../engine/record-text.js';
 import type { StoredLines } from '../engine/types.js';
 import type { Rows } from './entry-format.js';
 import { forEachLineIn } from './line-stream.js';
@@ -122,7 +122,7 @@ export function readSnapshotFile(dir: string): LoadedSnapshot | null {
   const corrupt = (line: number) => problems.push(`${SNAPSHOT_FILE} line ${line}: skipped a corrupt record line`);
   const path = join(dir, SNAPSHOT_FILE);
   let source: SnapshotSource | null = null;
-  let lastTable = '';
+  let previous: StoredHead | null = null;
   const found = forEachLineIn(path, (buf, start, stop, offset) => {
     lineNo++;
     if (lineNo === 1) {
@@ -134,9 +134,9 @@ export function readSnapshotFile(dir: string): LoadedSnapshot | null {
     if (end) corrupt(end.line);
     end = null;
     // A line with its keys, of a table whose key functions are known: filed unread, read when first used.
-    const head = readStoredHead(buf, start, stop, lastTable);
+    const head = readStoredHead(buf, start, stop, previous);
     if (head && fingerprints.has(head.table)) {
-      lastTable = head.table;
+      previous = head;
       source ??= new SnapshotSource(path);
       let table = rows.get(head.table);
       if (!table) rows.set(head.table, (table = new Map()));
