@@ -1,14 +1,15 @@
 import { GroupCommitWriter, type Written } from '../../disk/group-commit.js';
 import type { SegmentIo } from '../../disk/segment-io.js';
 import { MemorySpace, type Change } from '../engine/memory-space.js';
-import { encodeLine, fingerprintOf } from '../engine/record-text.js';
+import { fingerprintOf } from '../engine/record-text.js';
 import type { TableSpec, Table } from '../engine/types.js';
 import { compact } from './compaction.js';
 import { Durability } from './durability.js';
 import { encodeEntry, type Rows } from './entry-format.js';
 import type { LoadedJournal } from './load-journal.js';
 import type { SnapshotSource } from './snapshot-source.js';
-import type { CapturedState, CapturedTable } from './snapshot-file.js';
+import { captureTables } from './capture-tables.js';
+import type { CapturedState } from './snapshot-file.js';
 
 export interface JournalTuning {
   io: SegmentIo;
@@ -204,33 +205,10 @@ export class JournalRecordSpace extends MemorySpace {
   /** O(records) pointer copies, no encoding: the records are frozen, so holding them is a consistent view. */
   private capture(): CapturedState {
     const segment = this.writer.requestRoll();
-    const tables: CapturedTable[] = [];
-    for (const [name, state] of this.tables) {
-      const { ids, values } = split(state.held());
-      const fingerprint = fingerprintOf(state.spec);
-      const encode = (id: string, record: object) => encodeLine(state.spec, id, record);
-      tables.push({ name, ids, values, stored: this.source, fingerprint, encode });
-    }
-    // Tables no code defined in this run: their lines go back as read, objects (replayed) without keys.
-    for (const [name, rows] of this.rows) {
-      const { ids, values } = split(rows.entries());
-      const fingerprint = this.fingerprints.get(name);
-      const encode = (id: string, record: object) => JSON.stringify({ table: name, id, record });
-      tables.push({ name, ids, values, stored: this.source, fingerprint, encode });
-    }
+    const tables = captureTables(this.tables, this.rows, this.source, this.fingerprints);
     this.sinceAtCapture = this.since;
     this.markAtCapture = this.durability.mark();
     this.since = { bytes: 0, entries: 0 };
     return { seq: this.seq, segment, tables };
   }
-}
-
-function split(entries: IterableIterator<[string, object | number]>): { ids: string[]; values: (object | number)[] } {
-  const ids: string[] = [];
-  const values: (object | number)[] = [];
-  for (const [id, value] of entries) {
-    ids.push(id);
-    values.push(value);
-  }
-  return { ids, values };
 }

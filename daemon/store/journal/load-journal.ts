@@ -4,7 +4,8 @@ import { removeTempFiles } from '../../disk/atomic-file.js';
 import { readSegmentLines } from '../../disk/line-reader.js';
 import { listSegments, segmentName, segmentPath, syncFolder } from '../../disk/segment-io.js';
 import { applyStored, decodeEntry, type Rows } from './entry-format.js';
-import { readSnapshotFile, SNAPSHOT_FILE } from './snapshot-file.js';
+import { SNAPSHOT_FILE } from './snapshot-file.js';
+import { readSnapshotFile } from './snapshot-read.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 export interface LoadedJournal {
