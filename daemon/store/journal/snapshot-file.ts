@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { AtomicFileWriter } from '../../disk/atomic-file.js';
 import { nextTurn } from '../../disk/group-commit.js';
 import type { StoredLines } from '../engine/types.js';
