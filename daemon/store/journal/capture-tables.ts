@@ -17,25 +17,16 @@ export function captureTables(
 ): CapturedTable[] {
   const out: CapturedTable[] = [];
   for (const [name, state] of tables) {
-    const { ids, values } = split(state.held());
+    const { ids, values } = state.held();
     const encode = (id: string, record: object) => encodeLine(state.spec, id, record);
     out.push({ name, ids, values, stored: source, fingerprint: fingerprintOf(state.spec), encode });
   }
   // Tables no code defined in this run: their lines go back as read, objects (replayed) without keys.
   for (const [name, table] of rows) {
-    const { ids, values } = split(table.entries());
+    const ids = Array.from(table.keys());
+    const values = Array.from(table.values());
     const encode = (id: string, record: object) => JSON.stringify({ table: name, id, record });
     out.push({ name, ids, values, stored: source, fingerprint: fingerprints.get(name), encode });
   }
   return out;
-}
-
-function split(entries: IterableIterator<[string, object | number]>): { ids: string[]; values: (object | number)[] } {
-  const ids: string[] = [];
-  const values: (object | number)[] = [];
-  for (const [id, value] of entries) {
-    ids.push(id);
-    values.push(value);
-  }
-  return { ids, values };
 }

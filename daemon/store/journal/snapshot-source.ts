@@ -57,8 +57,8 @@ export class SnapshotSource implements StoredLines {
     const end = start + this.lengths[position]!;
     const b = this.block;
     if (start < b.start || end > b.end) {
-      // A line right after the block: a snapshot is copying lines in order, so read ahead.
-      const size = start === b.end ? Math.max(end - start, BLOCK_BYTES) : end - start;
+      // The line after the block's (past its newline): a snapshot is copying lines in order, so read ahead.
+      const size = start >= b.start && start <= b.end + 1 ? Math.max(end - start, BLOCK_BYTES) : end - start;
       const data = b.data.length >= size ? b.data : Buffer.allocUnsafe(size);
       let got = 0;
       while (got < end - start) {
