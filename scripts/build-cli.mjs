@@ -6,7 +6,7 @@
 // native addon, prompts) stays external and is imported from node_modules by the command that needs
 // it. tsc's per-file output in dist/cli/ stays for the tests that import modules in-process; this
 // build replaces only dist/cli/main.js. The chunk folder sits beside dist/cli/ (same depth), so
-// paths relative to import.meta.url (../../package.json, ../cli/main.js, ../daemon/main.js) hold
+// paths relative to import.meta.url (../../package.json, ../cli/main.js, ../daemon-bundle/main.js) hold
 // from main.js and from every chunk alike.
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ const BUNDLED = new Set(['zod', 'commander']);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 rmSync(new URL('dist/cli-chunks/', root), { recursive: true, force: true });
 
-/** Packages other than BUNDLED stay imports; the daemon, started in-process by `svc daemon start`, stays tsc's. */
+/** Packages other than BUNDLED stay imports; the daemon, started in-process by `svc daemon start`, is its own bundle (build-daemon.mjs). */
 const externals = {
   name: 'svc-externals',
   setup(b) {
@@ -25,7 +25,7 @@ const externals = {
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
     });
-    b.onResolve({ filter: /\/daemon\/main\.js$/ }, () => ({ path: '../daemon/main.js', external: true }));
+    b.onResolve({ filter: /\/daemon\/main\.js$/ }, () => ({ path: '../daemon-bundle/main.js', external: true }));
   },
 };
 
