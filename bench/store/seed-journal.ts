@@ -1,5 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { encodeLine, fingerprintOf } from '../../daemon/store/engine/record-text.js';
+import type { TableSpec } from '../../daemon/store/engine/types.js';
 import { endLine, headerLine, recordLine, SNAPSHOT_FILE } from '../../daemon/store/journal/snapshot-file.js';
 
 export interface SeedTable<T extends object> {
@@ -9,6 +11,8 @@ export interface SeedTable<T extends object> {
   /** The i-th synthetic record. */
   record(i: number): T;
   id(record: T): string;
+  /** With the table's spec, lines carry their index keys as the daemon writes them; without, the older format. */
+  spec?: TableSpec<T>;
 }
 
 /**
@@ -23,7 +27,9 @@ export function seedJournal(dir: string, name: string, tables: SeedTable<object>
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const fd = openSync(join(folder, SNAPSHOT_FILE), 'w', 0o600);
   try {
-    let lines = [headerLine(1, 0, Object.fromEntries(tables.map((t) => [t.name, t.count])))];
+    const counts = Object.fromEntries(tables.map((t) => [t.name, t.count]));
+    const keys = Object.fromEntries(tables.flatMap((t) => (t.spec ? [[t.name, fingerprintOf(t.spec)]] : [])));
+    let lines = [headerLine(1, 0, counts, keys)];
     let total = 0;
     const flush = () => {
       writeSync(fd, lines.join('\n') + '\n');
@@ -32,7 +38,8 @@ export function seedJournal(dir: string, name: string, tables: SeedTable<object>
     for (const table of tables) {
       for (let i = 0; i < table.count; i++) {
         const record = table.record(i);
-        lines.push(recordLine(table.name, table.id(record), record));
+        const id = table.id(record);
+        lines.push(table.spec ? encodeLine(table.spec, id, record) : recordLine(table.name, id, record));
         if (lines.length >= 10_000) flush();
       }
       total += table.count;

@@ -36,4 +36,5 @@ export const sessionSeed = (count: number): SeedTable<object> => ({
   count,
   record: (i) => benchSession(i),
   id: (r) => (r as BenchSession).id,
+  spec: sessionSpec as unknown as TableSpec<object>,
 });

@@ -3,11 +3,12 @@ import type { SnapshotParts } from './index-snapshot.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import type { IndexFields } from './index-fields.js';
 import type { IndexedField, PlannedQuery } from './log-query.js';
+import { PositionList } from './position-list.js';
 import { RefIndex } from './ref-index.js';
 
 const ROOT = 1;
 type KeyField = Exclude<IndexedField, 'correlation' | 'causation'>;
-const NONE: readonly number[] = [];
+const NONE: ArrayLike<number> = new Uint32Array(0);
 
 /**
  * The in-memory indexes of one log, rebuilt at start. Events are numbered by position (0, 1, 2…
@@ -22,7 +23,7 @@ export class EventIndex {
   /** Running maximum of `created`: non-decreasing even when the clock stepped back, so `since` can binary-search it. */
   private readonly createdMax = new Growable(Float64Array);
   private readonly flags = new Growable(Uint8Array);
-  private readonly maps: Record<KeyField, Map<string, number[]>> = {
+  private readonly maps: Record<KeyField, Map<string, PositionList>> = {
     type: new Map(),
     prefix: new Map(),
     agent: new Map(),
@@ -101,13 +102,15 @@ export class EventIndex {
   select(q: PlannedQuery): { positions: number[]; more: boolean } {
     let start = q.afterSeq === null ? 0 : this.seqs.upperBound(q.afterSeq);
     if (q.sinceMs !== null) start = Math.max(start, this.createdMax.lowerBound(q.sinceMs));
-    const lists = q.filters.map((f) => this.listFor(f.field, f.key)).sort((a, b) => a.length - b.length);
+    const lists: ArrayLike<number>[] = q.filters
+      .map((f) => this.listFor(f.field, f.key))
+      .sort((a, b) => a.length - b.length);
     const out: number[] = [];
     const keep = (p: number) => q.sinceMs === null || this.created.at(p) >= q.sinceMs;
     if (lists.length === 0) {
       for (let p = start; p < this.count && out.length <= q.limit; p++) if (keep(p)) out.push(p);
     } else {
-      const [driver, ...others] = lists as [readonly number[], ...(readonly number[])[]];
+      const [driver, ...others] = lists as [ArrayLike<number>, ...ArrayLike<number>[]];
       // Walk the shortest list; the others only move forward, so each keeps a cursor.
       const cursors = others.map(() => 0);
       for (let i = lowerBoundIn(driver, start); i < driver.length && out.length <= q.limit; i++) {
@@ -129,7 +132,7 @@ export class EventIndex {
   bytes(): number {
     let total = this.seqs.bytes() + this.created.bytes() + this.createdMax.bytes() + this.flags.bytes();
     for (const map of Object.values(this.maps))
-      for (const [key, list] of map) total += key.length * 2 + list.length * 8 + 64;
+      for (const [key, list] of map) total += key.length * 2 + list.bytes() + 64;
     return total + this.correlation.bytes() + this.causation.bytes();
   }
 
@@ -151,14 +154,14 @@ export class EventIndex {
   }
 
   private put(field: KeyField, key: string, position: number): void {
-    const list = this.maps[field].get(key);
-    if (list) list.push(position);
-    else this.maps[field].set(key, [position]);
+    let list = this.maps[field].get(key);
+    if (!list) this.maps[field].set(key, (list = new PositionList()));
+    list.push(position);
   }
 
-  private listFor(field: IndexedField, key: string): readonly number[] {
+  private listFor(field: IndexedField, key: string): ArrayLike<number> {
     if (field === 'causation') return this.causation.list(this.positionOfId(key), key);
-    if (field !== 'correlation') return this.maps[field].get(key) ?? NONE;
+    if (field !== 'correlation') return this.maps[field].get(key)?.view() ?? NONE;
     const target = this.positionOfId(key);
     const list = this.correlation.list(target, key);
     // The root cause carries its own id as correlation and is not chained to itself: add it back.

@@ -65,12 +65,15 @@ export async function openEventLog(dir: string, options: FileLogOptions): Promis
   );
   recovery.push(...scanned.recovery);
   core.continueAfter(core.index.lastSeq());
+  // Lines the snapshot does not cover (appended after it, or no snapshot): the close saves the indexes.
+  const uncovered = start ? scanned.lines > 0 : core.index.count > 0;
 
   const snapshots = new PeriodicSnapshots(
     eventsDir,
     parts,
     useSnapshot,
     options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY,
+    uncovered,
   );
   const writer: GroupCommitWriter<PreparedEvent> = new GroupCommitWriter({
     dir: eventsDir,

@@ -94,7 +94,7 @@ export class Growable<T extends TypedArray> {
 }
 
 /** First index in the sorted `list` at or after `from` whose value is >= `value`. */
-export function lowerBoundIn(list: readonly number[], value: number, from = 0): number {
+export function lowerBoundIn(list: ArrayLike<number>, value: number, from = 0): number {
   let lo = from;
   let hi = list.length;
   while (lo < hi) {

@@ -1,5 +1,6 @@
 import { Growable } from './growable.js';
 import type { SnapshotParts } from './index-snapshot.js';
+import { PositionList } from './position-list.js';
 
 /**
  * An index over a field that names another event (causation, correlation). Most values are ids
@@ -14,7 +15,7 @@ export class RefIndex {
   private readonly first = new Growable(Uint32Array);
   private readonly last = new Growable(Uint32Array);
   private readonly next = new Growable(Uint32Array);
-  private readonly others = new Map<string, number[]>();
+  private readonly others = new Map<string, PositionList>();
 
   /** Registers `position` (the next one) as referring to the event at `target` (-1: not an event; `key` then). */
   add(position: number, target: number, key: string | null): void {
@@ -23,9 +24,9 @@ export class RefIndex {
     this.next.push(0);
     if (key === null) return;
     if (target < 0) {
-      const list = this.others.get(key);
-      if (list) list.push(position);
-      else this.others.set(key, [position]);
+      let list = this.others.get(key);
+      if (!list) this.others.set(key, (list = new PositionList()));
+      list.push(position);
       return;
     }
     const tail = this.last.at(target);
@@ -39,7 +40,7 @@ export class RefIndex {
     const out: number[] = [];
     for (let p = target < 0 ? 0 : this.first.at(target); p !== 0; p = this.next.at(p - 1)) out.push(p - 1);
     const more = this.others.get(key);
-    return more ? [...out, ...more].sort((a, b) => a - b) : out;
+    return more ? [...out, ...more.view()].sort((a, b) => a - b) : out;
   }
 
   snapshotParts(): SnapshotParts {
@@ -48,7 +49,7 @@ export class RefIndex {
 
   bytes(): number {
     let total = this.first.bytes() + this.last.bytes() + this.next.bytes();
-    for (const [key, list] of this.others) total += key.length * 2 + list.length * 8 + 64;
+    for (const [key, list] of this.others) total += key.length * 2 + list.bytes() + 64;
     return total;
   }
 }

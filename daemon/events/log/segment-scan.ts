@@ -34,8 +34,9 @@ export function scanSegments(
   segments: number[],
   visit: (event: ScannedEvent) => void,
   from?: ScanStart,
-): { recovery: string[]; tailSize: number } {
+): { recovery: string[]; tailSize: number; lines: number } {
   const problems: string[] = [];
+  let lines = 0;
   let lastSeq = from?.lastSeq ?? 0;
   const fields: IndexFields = {
     seq: 0,
@@ -54,6 +55,7 @@ export function scanSegments(
     eventsDir,
     segments,
     ({ data, base, start, end, lineNo, segment }) => {
+      lines++;
       const where = `${segmentName(segment)} line ${lineNo} (byte ${base + start})`;
       const ok = scanner.scan(data, start, end, fields) || decodeInto(data.toString('utf8', start, end), fields);
       if (!ok) problems.push(`${where}: skipped a corrupt line`);
@@ -66,7 +68,8 @@ export function scanSegments(
     },
     from,
   );
-  return { recovery: [...problems, ...recovery], tailSize };
+  // `lines`: every line read (good or not), so the caller knows whether a snapshot covered them all.
+  return { recovery: [...problems, ...recovery], tailSize, lines: lines + recovery.length };
 }
 
 function decodeInto(line: string, fields: IndexFields): boolean {

@@ -10,7 +10,7 @@ const PIECE_BYTES = 1024 * 1024;
 export interface CapturedSnapshot {
   header: Header;
   arrays: TypedArray[];
-  lists: number[][][];
+  lists: Uint32Array[][];
 }
 
 /**
@@ -27,14 +27,14 @@ export function captureSnapshot(segments: [number, number][], parts: SnapshotPar
     arrays.push(column.rewritten ? (view.slice() as TypedArray) : view);
     header.arrays.push({ name, kind: view.constructor.name as keyof typeof KINDS, length: view.length });
   }
-  const lists: number[][][] = [];
+  const lists: Uint32Array[][] = [];
   for (const [name, map] of Object.entries(parts.lists)) {
     const entry = { name, keys: [] as string[], counts: [] as number[] };
-    const refs: number[][] = [];
+    const refs: Uint32Array[] = [];
     for (const [key, list] of map) {
       entry.keys.push(key);
       entry.counts.push(list.length);
-      refs.push(list);
+      refs.push(list.view());
     }
     header.lists.push(entry);
     lists.push(refs);
@@ -72,14 +72,11 @@ function* encodeInPieces(snap: CapturedSnapshot): Generator<Buffer> {
   let piece: Buffer[] = [];
   let bytes = 0;
   for (let l = 0; l < snap.lists.length; l++) {
-    const counts = snap.header.lists[l]!.counts;
     const refs = snap.lists[l]!;
     for (let k = 0; k < refs.length; k++) {
-      const out = new Uint32Array(counts[k]!);
       const list = refs[k]!;
-      for (let i = 0; i < out.length; i++) out[i] = list[i]!;
-      piece.push(Buffer.from(out.buffer));
-      bytes += out.byteLength;
+      piece.push(Buffer.from(list.buffer, list.byteOffset, list.byteLength));
+      bytes += list.byteLength;
       if (bytes >= PIECE_BYTES) {
         yield Buffer.concat(piece);
         piece = [];

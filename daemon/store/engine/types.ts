@@ -20,6 +20,23 @@ export interface TableSpec<T extends object> {
    * the record out of that index. Keys are compared exactly: normalise (lower-case, …) in the key function.
    */
   indexes?: Record<string, (record: T) => IndexKey>;
+  /**
+   * Bump it when what a key function computes changes without its own source changing (a helper it
+   * calls, a constant): snapshots store each record's keys and trust them while the id and key
+   * functions' source and this number are what wrote them (`engine/record-text.ts`).
+   */
+  version?: number;
+}
+
+/**
+ * Where records loaded unparsed are read from (the snapshot file a journal space opened): a table
+ * holds such a record as its line's position (a number) until it is first used.
+ */
+export interface StoredLines {
+  /** The stored line at `position` (`{"table":…,"id":…,"keys":[…],"record":{…}}`). */
+  line(position: number): string;
+  /** The keys written on that line, in the order of the table's indexes (handed over once). */
+  takeKeys(position: number): IndexKey[];
 }
 
 /** A table's reads: synchronous, from memory. Records are frozen: change one by putting a new object. */

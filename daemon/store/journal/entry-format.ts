@@ -55,8 +55,8 @@ function isStoredChange(c: unknown): c is StoredChange {
   return change.op === 'remove' || (change.op === 'put' && isObject(change.record));
 }
 
-/** Records by table and id: what a snapshot holds and a replay builds. */
-export type Rows = Map<string, Map<string, object>>;
+/** Records by table and id: what a snapshot holds (a record, or the position of its line not read yet) and a replay builds. */
+export type Rows = Map<string, Map<string, object | number>>;
 
 export function applyStored(rows: Rows, changes: StoredChange[]): void {
   for (const c of changes) {

@@ -4,10 +4,16 @@ import { removeTempFiles } from '../../disk/atomic-file.js';
 import { readSegmentLines } from '../../disk/line-reader.js';
 import { listSegments, segmentName, segmentPath, syncFolder } from '../../disk/segment-io.js';
 import { applyStored, decodeEntry, type Rows } from './entry-format.js';
-import { readSnapshotFile, SNAPSHOT_FILE } from './snapshot-file.js';
+import { SNAPSHOT_FILE } from './snapshot-file.js';
+import { readSnapshotFile } from './snapshot-read.js';
+import type { SnapshotSource } from './snapshot-source.js';
 
 export interface LoadedJournal {
   rows: Rows;
+  /** The key-function fingerprint of each table whose snapshot lines carry their keys. */
+  fingerprints: Map<string, string>;
+  /** Where records loaded unread are read from (kept open until the space closes). */
+  source: SnapshotSource | null;
   /** The highest entry number found: the next write is numbered above it. */
   lastSeq: number;
   /** Where the writer goes on: the last segment and its size after recovery. */
@@ -65,6 +71,8 @@ export function loadJournal(dir: string): LoadedJournal {
   if (snapshot) snapshotBytes = statSync(join(dir, SNAPSHOT_FILE)).size;
   return {
     rows,
+    fingerprints: snapshot?.fingerprints ?? new Map(),
+    source: snapshot?.source ?? null,
     lastSeq,
     segment: segments.at(-1) ?? (snapshot?.segment ?? 0) + 1,
     tailSize: segments.length > 0 ? tailSize : 0,

@@ -1,20 +1,24 @@
-import { join } from 'node:path';
 import { AtomicFileWriter } from '../../disk/atomic-file.js';
 import { nextTurn } from '../../disk/group-commit.js';
-import type { Rows } from './entry-format.js';
-import { forEachLine } from './line-stream.js';
+import type { StoredLines } from '../engine/types.js';
 
 export const SNAPSHOT_FILE = 'snapshot.jsonl';
-const VERSION = 1;
+export const VERSION = 1;
 /** How long one piece of encoding may hold the event loop, and how much it gathers before a write. */
 const SLICE_MS = 4;
 const PIECE_BYTES = 256 * 1024;
 
-/** One table's records at the instant of the capture (records are frozen: holding them is enough). */
+/** One table's records at the instant of the capture (records are frozen, lines immutable: holding them is enough). */
 export interface CapturedTable {
   name: string;
-  records: object[];
-  idOf(record: object, index: number): string;
+  ids: string[];
+  /** A record, or the position of its line in `stored` (a record never read: its line is copied as it is). */
+  values: (object | number)[];
+  stored: StoredLines | null;
+  /** The fingerprint of the key functions the lines' keys come from (none: lines without keys). */
+  fingerprint?: string;
+  /** The line of a record (a stored line is written as it is). */
+  encode(id: string, value: object): string;
 }
 
 export interface CapturedState {
@@ -42,14 +46,15 @@ export async function writeSnapshotFile(
   const file = await AtomicFileWriter.create(dir, SNAPSHOT_FILE);
   try {
     let records = 0;
-    const counts = Object.fromEntries(state.tables.map((t) => [t.name, t.records.length]));
-    let piece: string[] = [headerLine(state.seq, state.segment, counts)];
+    const counts = Object.fromEntries(state.tables.map((t) => [t.name, t.values.length]));
+    const keys = Object.fromEntries(state.tables.filter((t) => t.fingerprint).map((t) => [t.name, t.fingerprint!]));
+    let piece: string[] = [headerLine(state.seq, state.segment, counts, keys)];
     let bytes = 0;
     let sliceStart = performance.now(); // (after the file's creation: that await does not hold the loop)
     for (const table of state.tables) {
-      for (let i = 0; i < table.records.length; i++) {
-        const record = table.records[i]!;
-        const line = recordLine(table.name, table.idOf(record, i), record);
+      for (let i = 0; i < table.values.length; i++) {
+        const value = table.values[i]!;
+        const line = typeof value === 'number' ? table.stored!.line(value) : table.encode(table.ids[i]!, value);
         piece.push(line);
         bytes += line.length;
         records++;
@@ -72,75 +77,16 @@ export async function writeSnapshotFile(
   }
 }
 
-/** The three kinds of line (also used to seed a data folder for benchmarks). */
-export const headerLine = (seq: number, segment: number, tables: Record<string, number>): string =>
-  JSON.stringify({ snapshot: VERSION, seq, segment, tables, created_at: new Date().toISOString() });
+/**
+ * The three kinds of line (also used to seed a data folder for benchmarks). `keys`: each table's
+ * key-function fingerprint, for the tables whose lines carry their keys. The version stays 1: a
+ * release before the keys reads these files (it ignores the fields it does not know).
+ */
+export const headerLine = (
+  seq: number,
+  segment: number,
+  tables: Record<string, number>,
+  keys: Record<string, string> = {},
+): string => JSON.stringify({ snapshot: VERSION, seq, segment, tables, keys, created_at: new Date().toISOString() });
 export const recordLine = (table: string, id: string, record: object): string => JSON.stringify({ table, id, record });
 export const endLine = (records: number): string => JSON.stringify({ end: true, records });
-
-export interface LoadedSnapshot {
-  seq: number;
-  segment: number;
-  rows: Rows;
-  /** Complete and every line read: only then may the segments it covers be deleted. */
-  intact: boolean;
-  problems: string[];
-}
-
-/** The snapshot in `dir`, or null when there is none. A damaged one is read as far as it goes and reported, never fatal. */
-export function readSnapshotFile(dir: string): LoadedSnapshot | null {
-  const rows: Rows = new Map();
-  const problems: string[] = [];
-  let lineNo = 0;
-  let header: unknown = null;
-  // An end line is only the end if nothing follows it; until then it is held here.
-  let end: { line: number; records: unknown } | null = null;
-  let records = 0;
-  const corrupt = (line: number) => problems.push(`${SNAPSHOT_FILE} line ${line}: skipped a corrupt record line`);
-  const found = forEachLine(join(dir, SNAPSHOT_FILE), (line) => {
-    lineNo++;
-    if (lineNo === 1) return void (header = parse(line));
-    if (!validHeader(header)) return;
-    if (end) corrupt(end.line);
-    end = null;
-    const row = parse(line) as { table?: unknown; id?: unknown; record?: unknown; end?: unknown } | null;
-    if (row?.end === true) return void (end = { line: lineNo, records: (row as { records?: unknown }).records });
-    if (
-      !row ||
-      typeof row.table !== 'string' ||
-      typeof row.id !== 'string' ||
-      typeof row.record !== 'object' ||
-      row.record === null
-    )
-      return void corrupt(lineNo);
-    let table = rows.get(row.table);
-    if (!table) rows.set(row.table, (table = new Map()));
-    table.set(row.id, row.record);
-    records++;
-  });
-  if (!found) return null;
-  const h = header as unknown;
-  if (!validHeader(h)) {
-    problems.push(`${SNAPSHOT_FILE}: the header line is damaged; the snapshot was ignored`);
-    return { seq: 0, segment: 0, rows: new Map(), intact: false, problems };
-  }
-  const ended = end as { records: unknown } | null;
-  if (!ended || ended.records !== records)
-    problems.push(
-      `${SNAPSHOT_FILE}: incomplete (${records} records read${ended ? `, ${ended.records} written` : ', no end line'})`,
-    );
-  return { seq: h.seq, segment: h.segment, rows, intact: problems.length === 0, problems };
-}
-
-function validHeader(header: unknown): header is { snapshot: number; seq: number; segment: number } {
-  const h = header as { snapshot?: number; seq?: number; segment?: number } | null;
-  return h?.snapshot === VERSION && Number.isSafeInteger(h.seq) && Number.isSafeInteger(h.segment);
-}
-
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return null;
-  }
-}

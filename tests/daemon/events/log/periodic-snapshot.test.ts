@@ -109,4 +109,31 @@ test('a leftover snapshot .tmp (a crash mid-save) is removed at open and changes
   await log.close();
 });
 
+test('a close rewrites the index snapshot only when the log holds lines it does not cover', async () => {
+  const dir = tempDir('svc-events');
+  const clock = new FakeClock();
+  let log = await openEventLog(dir, { clock });
+  await appendMany(log, 0, 5);
+  await log.close();
+  const first = statSync(snapshotFile(dir)).ino;
+  // A run that appends nothing leaves the snapshot as it was (at 1 M events it is ~78 MB).
+  log = await openEventLog(dir, { clock });
+  await log.close();
+  assert.is(statSync(snapshotFile(dir)).ino, first);
+  // A run that appends saves it again at its close; so does a close after a crash left a tail.
+  log = await openEventLog(dir, { clock });
+  await appendMany(log, 5, 7);
+  await log.close();
+  const second = statSync(snapshotFile(dir)).ino;
+  assert.is.not(second, first);
+  const crashed = await openEventLog(dir, { clock });
+  await appendMany(crashed, 7, 9); // and no close: as kill -9 leaves it
+  log = await openEventLog(dir, { clock });
+  await log.close();
+  assert.is.not(statSync(snapshotFile(dir)).ino, second);
+  log = await openEventLog(dir, { clock });
+  assert.is((await log.query({ limit: 100 })).events.length, 9);
+  await log.close();
+});
+
 test.run();
