@@ -111,7 +111,7 @@ async function crashAndRecover(data: string): Promise<void> {
   assert.ok(url, lines[0]);
   assert.is(lines[1], `data folder: ${data}`);
   assert.match(lines[2]!, /^invite code: [0-9A-Z]{4}(-[0-9A-Z]{4}){3}/);
-  assert.match(lines[3]!, /^next: in another terminal, run {2}node \S+\/cli\/main\.js (signup|profile add)/);
+  assert.match(lines[3]!, /^next: in another terminal, run {2}node \S+\/cli\/svc\.cjs (signup|profile add)/);
   assert.not.match(lines.join('\n'), /npx/);
 
   const token = readFileSync(join(data, 'operator-token'), 'utf8').trim();
