@@ -23,11 +23,8 @@ export function normalizeArgv(argv: string[]): string[] {
   return [...out, ...moved];
 }
 
-/**
- * Which top-level commands to import: the one being run (`svc keys list` → keys), the one asked
- * about (`svc help keys`), or all of them for `svc completion`, which prints the whole tree.
- */
-export function commandsToLoad(argv: string[]): Set<string> | '*' {
+/** The first two words that are not flags (`svc --url X keys list --json` → keys, list): the noun and its verb. */
+export function commandWords(argv: string[]): string[] {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const a = argv[i]!;
@@ -35,6 +32,15 @@ export function commandsToLoad(argv: string[]): Set<string> | '*' {
     if (VALUE_FLAGS.has(a)) i++;
     else if (!a.startsWith('-')) words.push(a);
   }
+  return words;
+}
+
+/**
+ * Which top-level commands to import: the one being run (`svc keys list` → keys), the one asked
+ * about (`svc help keys`), or all of them for `svc completion`, which prints the whole tree.
+ */
+export function commandsToLoad(argv: string[]): Set<string> | '*' {
+  const words = commandWords(argv);
   if (words[0] === 'completion' || words[0] === '__complete') return '*';
   if (words[0] === 'help') return new Set(words.slice(1));
   return new Set(words.slice(0, 1));

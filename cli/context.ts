@@ -2,7 +2,8 @@ import { readLock, processIsAlive } from '../shared/lock-file.js';
 import { DEFAULT_URL, resolveConfigDir, resolveDataDir } from '../shared/paths.js';
 import { createApiClient, type ApiClient } from './api-client.js';
 import { createCredentialStore, accounts, type CredentialStore } from './credentials/index.js';
-import { companyKey, scopeCredentials } from './credentials/profile-scope.js';
+import { guardOrigin } from './credentials/origin-guard.js';
+import { bindingKey, companyKey, scopeCredentials } from './credentials/profile-scope.js';
 import { createConfigFile, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
 import { pickFields } from './json-fields.js';
@@ -117,8 +118,23 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     urlGiven: Boolean(globals.url ?? env.SVC_URL),
     url,
     credentials: once(() => {
-      record();
-      return scopeCredentials(baseStore(), scope, url);
+      const scoped = scopeCredentials(baseStore(), scope, url);
+      const config = rawConfig();
+      return guardOrigin(scoped, {
+        profile: profile.name,
+        target: url,
+        profileUrl: record().url,
+        binding: {
+          get: () => config.get<string>(bindingKey(scope)),
+          set: (o) => (o ? config.set(bindingKey(scope), o) : config.delete(bindingKey(scope))),
+        },
+        async forget() {
+          const company = ctx.config().get<{ id: string }>(companyKey(scope));
+          const names = [accounts.token(scope), accounts.accountKey(scope)];
+          for (const name of company ? [...names, accounts.secretKey(scope, company.id)] : names)
+            await scoped.delete(name);
+        },
+      });
     }),
     config: once(() => scopeConfig(rawConfig(), scope, url)),
     api:

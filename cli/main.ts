@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
-import type { ContextFactory } from './command.js';
-import type { CliIO } from './context.js';
-import { commandsToLoad, normalizeArgv } from './argv.js';
+import type { CliIO, GlobalOptions } from './context.js';
+import { commandWords, commandsToLoad, normalizeArgv } from './argv.js';
+import { bundleReportError, tryFastBundle } from './fast-bundle.js';
+import { processIo, runAsProcess } from './process-run.js';
 
 /** The bundle (scripts/build-cli.mjs) writes the version in at build time: `svc --version` then reads no file. */
 declare const SVC_BUNDLED_VERSION: string | undefined;
@@ -15,44 +15,12 @@ const loadReportError = async () => (await import('./report-error.js')).reportEr
 export interface MainOptions {
   io?: CliIO;
   env?: Record<string, string | undefined>;
-}
-
-/**
- * Builds the program: global flags, then the commands from cli/commands/ (`load`: which to import
- * in full; the rest are names and descriptions only, so a command loads only what it runs).
- */
-export async function buildProgram(
-  makeCtx: ContextFactory,
-  io: CliIO,
-  load: Set<string> | '*' = '*',
-): Promise<Command> {
-  const [{ Command }, { registerCommands }, VERSION] = await Promise.all([
-    import('commander'),
-    import('./commands/index.js'),
-    version(),
-  ]);
-  const program = new Command('svc')
-    .description('svc: log in, manage access keys, follow events and relay MCP for the agent platform')
-    .version(VERSION, '-v, --version')
-    .option('--json [fields]', 'print machine-readable JSON (optionally only these comma-separated fields)')
-    .option('--url <url>', 'platform URL (default $SVC_URL, the profile, a local daemon, or http://127.0.0.1:7878)')
-    .option('--profile <name>', 'the profile to use (default $SVC_PROFILE, else the one chosen with svc profile use)')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({
-      writeOut: (s) => void io.stdout.write(s),
-      writeErr: (s) => void io.stderr.write(s),
-    })
-    .exitOverride();
-  await registerCommands(program, makeCtx, load);
-  // Subcommands inherit exitOverride and output only when set before they are added, so set them again.
-  const inherit = (cmd: Command) => {
-    cmd
-      .exitOverride()
-      .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
-    cmd.commands.forEach(inherit);
-  };
-  program.commands.forEach(inherit);
-  return program;
+  /**
+   * Which paths a line may take: 'fast' (the default) tries the fast bundle (fast-bundle.ts), then
+   * the path without commander, then commander; 'esm' skips the fast bundle (the svc bin, bin.ts,
+   * tried it already); 'commander' sends every line through commander (tests compare the paths).
+   */
+  path?: 'fast' | 'esm' | 'commander';
 }
 
 /**
@@ -60,22 +28,41 @@ export async function buildProgram(
  * usage 2, auth required 4, not found / failed 1, cancelled 130.
  */
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const io = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+  const io = options.io ?? processIo();
   const env = options.env ?? process.env;
+  const path = options.path ?? 'fast';
   // `svc --version` answers before anything else is loaded (in the bundle: before any other file is read).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     io.stdout.write(`${await version()}\n`);
     return 0;
   }
+  if (path === 'fast') {
+    const code = await tryFastBundle(argv, io, env, await version());
+    if (code !== null) return code;
+  }
   try {
-    const { createCliContext } = await import('./context.js');
+    const [{ createCliContext }, { runWithoutCommander, buildProgram }, VERSION] = await Promise.all([
+      import('./context.js'),
+      import('./program.js'),
+      version(),
+    ]);
+    const makeCtx = (globals: GlobalOptions) => createCliContext({ io, env, globals });
     const args = normalizeArgv(argv);
-    const program = await buildProgram((globals) => createCliContext({ io, env, globals }), io, commandsToLoad(args));
+    const load = commandsToLoad(args);
+    // A plainly well-formed line runs without commander; help, usage errors and completion go through it.
+    if (load !== '*' && path !== 'commander' && (await runWithoutCommander(args, commandWords(args), makeCtx, VERSION)))
+      return 0;
+    const program = await buildProgram(makeCtx, io, VERSION, load);
     await program.parseAsync(args, { from: 'user' });
     return 0;
   } catch (err) {
     return (await loadReportError())(err, io, env);
   }
+}
+
+/** An error that escaped a command: reported by the fast bundle's own copy if it ran the command. */
+export async function reportUncaught(err: unknown, io: CliIO): Promise<number> {
+  return (bundleReportError() ?? (await loadReportError()))(err, io, process.env);
 }
 
 const invokedDirectly = (() => {
@@ -89,24 +76,4 @@ const invokedDirectly = (() => {
   }
 })();
 
-if (invokedDirectly) {
-  // A reader that went away (`svc events list | head -1`) is a normal end, not an error: exit 0, quietly.
-  const quietOnClosedPipe = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-  };
-  process.stdout.on('error', quietOnClosedPipe);
-  process.stderr.on('error', quietOnClosedPipe);
-  // Whatever escapes a command still ends as one line, never a stack trace (unless SVC_DEBUG).
-  const last = async (err: unknown) => {
-    if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') process.exit(0);
-    const reportError = await loadReportError();
-    process.exit(
-      reportError(err, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, process.env),
-    );
-  };
-  process.on('uncaughtException', last);
-  process.on('unhandledRejection', last);
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+if (invokedDirectly) runAsProcess((argv) => main(argv), reportUncaught);

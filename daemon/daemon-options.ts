@@ -59,7 +59,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     },
     // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
     ...(env.SVC_TEST_SCRYPT_N
-      ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: Number(env.SVC_TEST_SCRYPT_N) } } }
+      ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: testScryptN(env.SVC_TEST_SCRYPT_N) } } }
       : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
     ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE
@@ -85,6 +85,16 @@ export function splitList(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** SVC_TEST_SCRYPT_N: checked here, so a typo stops the start instead of failing every login later. */
+function testScryptN(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2 ** 10 || n > DEFAULT_AUTH.passwordHash.N || (n & (n - 1)) !== 0)
+    throw new Error(
+      `invalid SVC_TEST_SCRYPT_N ${value}: a test setting; use a power of two from 1024 to ${DEFAULT_AUTH.passwordHash.N}, or unset it`,
+    );
+  return n;
 }
 
 function positiveMs(value: string | undefined, name: string): number | undefined {

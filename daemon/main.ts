@@ -47,6 +47,9 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
+    const testSettings = ['SVC_TEST_SCRYPT_N', 'SVC_TEST_CLOCK_FILE'].filter((name) => env[name]);
+    if (testSettings.length)
+      log.warn('test settings in use: never set these on a daemon that serves real users', { set: testSettings });
     const leftovers = removeLeftoverTempFiles(config.dataDir);
     if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
     storage = await openDaemonStorage(config, { clock, ids, log });

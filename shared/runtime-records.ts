@@ -192,7 +192,8 @@ export interface Firing {
 /** A configured event that was considered for an event and did not fire, and why (CONTRACT §8). */
 export interface NotFired {
   configured_event_id: string;
-  reason: 'paused' | 'armed' | 'scope' | 'matcher' | 'cooldown' | 'depth';
+  /** `overlap`: a schedule tick skipped by its policy while the last firing still waited for a retry. */
+  reason: 'paused' | 'armed' | 'scope' | 'matcher' | 'cooldown' | 'depth' | 'overlap';
 }
 
 export interface EventFilter {

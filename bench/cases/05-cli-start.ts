@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase, BenchRow } from '../harness.js';
 import { loginBenchUser } from './30-me.js';
 
-const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+// What `svc` runs: the package's bin (dist/cli/svc.cjs, a CommonJS launcher; docs/performance.md).
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.svc as string);
 const ROUNDS = 21;
 
 /**

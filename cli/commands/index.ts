@@ -1,32 +1,30 @@
-import { Command } from 'commander';
+import { Command } from '../command-spec.js';
 import type { ContextFactory } from '../command.js';
 
 type Build = (makeCtx: ContextFactory) => Promise<Command>;
+/** A noun's verbs by name (the name each module gives its command), each loadable alone. */
+type Verbs = Record<string, Build>;
 
 /** One top-level command: its name and one-line description, and how to load it (only when run). */
 interface Entry {
   name: string;
   description: string;
   load: Build;
+  verbs?: Verbs;
 }
 
 /** A noun with verbs: each verb is its own module, imported only when the noun is run. */
 const group =
-  (name: string, description: string, verbs: Array<(m: ContextFactory) => Promise<Command>>): Build =>
+  (name: string, description: string, verbs: Verbs): Build =>
   async (m) => {
     const cmd = new Command(name).description(description);
-    for (const sub of await Promise.all(verbs.map((v) => v(m)))) cmd.addCommand(sub);
+    for (const sub of await Promise.all(Object.values(verbs).map((v) => v(m)))) cmd.addCommand(sub);
     return cmd;
   };
-const entry = (
-  name: string,
-  description: string,
-  load: Build | Array<(m: ContextFactory) => Promise<Command>>,
-): Entry => ({
-  name,
-  description,
-  load: Array.isArray(load) ? group(name, description, load) : load,
-});
+const entry = (name: string, description: string, load: Build | Verbs): Entry =>
+  typeof load === 'function'
+    ? { name, description, load }
+    : { name, description, load: group(name, description, load), verbs: load };
 
 /**
  * Every command, grouped by noun. A command's file is cli/commands/<noun>/<verb>.ts. Nothing here
@@ -52,67 +50,67 @@ export const ENTRIES: Entry[] = [
   entry('whoami', 'show the account you are logged in as', async (m) =>
     (await import('./auth/whoami.js')).whoamiCommand(m),
   ),
-  entry('auth', 'your stored logins: status of every profile, print the token', [
-    async (m) => (await import('./auth/status.js')).authStatusCommand(m),
-    async (m) => (await import('./auth/token.js')).authTokenCommand(m),
-  ]),
-  entry('profile', 'named profiles: a platform URL or a local data folder, each with its own login', [
-    async (m) => (await import('./profile/add.js')).profileAddCommand(m),
-    async (m) => (await import('./profile/use.js')).profileUseCommand(m),
-    async (m) => (await import('./profile/list.js')).profileListCommand(m),
-    async (m) => (await import('./profile/remove.js')).profileRemoveCommand(m),
-  ]),
-  entry('sessions', 'list and end your login sessions', [
-    async (m) => (await import('./sessions/list.js')).sessionsListCommand(m),
-    async (m) => (await import('./sessions/revoke.js')).sessionsRevokeCommand(m),
-    async (m) => (await import('./sessions/revoke-others.js')).sessionsRevokeOthersCommand(m),
-  ]),
-  entry('password', 'change, forget or reset your password', [
-    async (m) => (await import('./password/change.js')).passwordChangeCommand(m),
-    async (m) => (await import('./password/forgot.js')).passwordForgotCommand(m),
-    async (m) => (await import('./password/reset.js')).passwordResetCommand(m),
-  ]),
-  entry('totp', 'two-factor authentication with an authenticator app', [
-    async (m) => (await import('./totp/enable.js')).totpEnableCommand(m),
-    async (m) => (await import('./totp/disable.js')).totpDisableCommand(m),
-    async (m) => (await import('./totp/status.js')).totpStatusCommand(m),
-  ]),
-  entry('passkeys', 'the passkeys on your account (add them from a browser)', [
-    async (m) => (await import('./passkeys/list.js')).passkeysListCommand(m),
-    async (m) => (await import('./passkeys/delete.js')).passkeysDeleteCommand(m),
-  ]),
+  entry('auth', 'your stored logins: status of every profile, print the token', {
+    status: async (m) => (await import('./auth/status.js')).authStatusCommand(m),
+    token: async (m) => (await import('./auth/token.js')).authTokenCommand(m),
+  }),
+  entry('profile', 'named profiles: a platform URL or a local data folder, each with its own login', {
+    add: async (m) => (await import('./profile/add.js')).profileAddCommand(m),
+    use: async (m) => (await import('./profile/use.js')).profileUseCommand(m),
+    list: async (m) => (await import('./profile/list.js')).profileListCommand(m),
+    remove: async (m) => (await import('./profile/remove.js')).profileRemoveCommand(m),
+  }),
+  entry('sessions', 'list and end your login sessions', {
+    list: async (m) => (await import('./sessions/list.js')).sessionsListCommand(m),
+    revoke: async (m) => (await import('./sessions/revoke.js')).sessionsRevokeCommand(m),
+    'revoke-others': async (m) => (await import('./sessions/revoke-others.js')).sessionsRevokeOthersCommand(m),
+  }),
+  entry('password', 'change, forget or reset your password', {
+    change: async (m) => (await import('./password/change.js')).passwordChangeCommand(m),
+    forgot: async (m) => (await import('./password/forgot.js')).passwordForgotCommand(m),
+    reset: async (m) => (await import('./password/reset.js')).passwordResetCommand(m),
+  }),
+  entry('totp', 'two-factor authentication with an authenticator app', {
+    enable: async (m) => (await import('./totp/enable.js')).totpEnableCommand(m),
+    disable: async (m) => (await import('./totp/disable.js')).totpDisableCommand(m),
+    status: async (m) => (await import('./totp/status.js')).totpStatusCommand(m),
+  }),
+  entry('passkeys', 'the passkeys on your account (add them from a browser)', {
+    list: async (m) => (await import('./passkeys/list.js')).passkeysListCommand(m),
+    delete: async (m) => (await import('./passkeys/delete.js')).passkeysDeleteCommand(m),
+  }),
   // Companies and keys
-  entry('companies', 'your Companies: create, list, choose the current one', [
-    async (m) => (await import('./companies/create.js')).companiesCreateCommand(m),
-    async (m) => (await import('./companies/list.js')).companiesListCommand(m),
-    async (m) => (await import('./companies/use.js')).companiesUseCommand(m),
-  ]),
-  entry('keys', 'secret keys (sk_) for MCP clients and scripts', [
-    async (m) => (await import('./keys/create.js')).keysCreateCommand(m),
-    async (m) => (await import('./keys/list.js')).keysListCommand(m),
-    async (m) => (await import('./keys/revoke.js')).keysRevokeCommand(m),
-    async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
-  ]),
-  entry('account-key', 'your account key (ak_)', [
-    async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m),
-  ]),
+  entry('companies', 'your Companies: create, list, choose the current one', {
+    create: async (m) => (await import('./companies/create.js')).companiesCreateCommand(m),
+    list: async (m) => (await import('./companies/list.js')).companiesListCommand(m),
+    use: async (m) => (await import('./companies/use.js')).companiesUseCommand(m),
+  }),
+  entry('keys', 'secret keys (sk_) for MCP clients and scripts', {
+    create: async (m) => (await import('./keys/create.js')).keysCreateCommand(m),
+    list: async (m) => (await import('./keys/list.js')).keysListCommand(m),
+    revoke: async (m) => (await import('./keys/revoke.js')).keysRevokeCommand(m),
+    validate: async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
+  }),
+  entry('account-key', 'your account key (ak_)', {
+    rotate: async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m),
+  }),
   // events and channels
-  entry('events', "a Company's events: list, follow, configure, trigger and trace", [
-    async (m) => (await import('./events/list.js')).listCommand(m),
-    async (m) => (await import('./events/tail.js')).tailCommand(m),
-    async (m) => (await import('./events/create.js')).createCommand(m),
-    async (m) => (await import('./events/enable.js')).enableCommand(m),
-    async (m) => (await import('./events/disable.js')).disableCommand(m),
-    async (m) => (await import('./events/delete.js')).deleteCommand(m),
-    async (m) => (await import('./events/trigger.js')).triggerCommand(m),
-    async (m) => (await import('./events/trace.js')).traceCommand(m),
-  ]),
-  entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', [
-    async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),
-    async (m) => (await import('./channels/list.js')).channelsListCommand(m),
-    async (m) => (await import('./channels/rotate.js')).channelsRotateCommand(m),
-    async (m) => (await import('./channels/delete.js')).channelsDeleteCommand(m),
-  ]),
+  entry('events', "a Company's events: list, follow, configure, trigger and trace", {
+    list: async (m) => (await import('./events/list.js')).listCommand(m),
+    tail: async (m) => (await import('./events/tail.js')).tailCommand(m),
+    create: async (m) => (await import('./events/create.js')).createCommand(m),
+    enable: async (m) => (await import('./events/enable.js')).enableCommand(m),
+    disable: async (m) => (await import('./events/disable.js')).disableCommand(m),
+    delete: async (m) => (await import('./events/delete.js')).deleteCommand(m),
+    trigger: async (m) => (await import('./events/trigger.js')).triggerCommand(m),
+    trace: async (m) => (await import('./events/trace.js')).traceCommand(m),
+  }),
+  entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', {
+    create: async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),
+    list: async (m) => (await import('./channels/list.js')).channelsListCommand(m),
+    rotate: async (m) => (await import('./channels/rotate.js')).channelsRotateCommand(m),
+    delete: async (m) => (await import('./channels/delete.js')).channelsDeleteCommand(m),
+  }),
   entry('webhook', 'send a signed test delivery to a webhook channel', async (m) =>
     (await import('./webhook/send.js')).webhookCommand(m),
   ),
@@ -137,20 +135,20 @@ export const ENTRIES: Entry[] = [
     (await import('./completion/print.js')).completionCommand(m),
   ),
   // a local daemon and its operator surface
-  entry('daemon', 'run the local svc daemon', [
-    async (m) => (await import('./daemon/start.js')).startCommand(m),
-    async (m) => (await import('./daemon/stop.js')).stopCommand(m),
-    async (m) => (await import('./daemon/status.js')).statusCommand(m),
-  ]),
+  entry('daemon', 'run the local svc daemon', {
+    start: async (m) => (await import('./daemon/start.js')).startCommand(m),
+    stop: async (m) => (await import('./daemon/stop.js')).stopCommand(m),
+    status: async (m) => (await import('./daemon/status.js')).statusCommand(m),
+  }),
   entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) =>
     (await import('./mail/list.js')).mailCommand(m),
   ),
-  entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', [
-    async (m) => (await import('./admin/invite.js')).inviteCommand(m),
-    async (m) => (await import('./admin/tier.js')).tierCommand(m),
-    async (m) => (await import('./admin/export.js')).exportCommand(m),
-    async (m) => (await import('./admin/import.js')).importCommand(m),
-  ]),
+  entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', {
+    invite: async (m) => (await import('./admin/invite.js')).inviteCommand(m),
+    tier: async (m) => (await import('./admin/tier.js')).tierCommand(m),
+    export: async (m) => (await import('./admin/export.js')).exportCommand(m),
+    import: async (m) => (await import('./admin/import.js')).importCommand(m),
+  }),
 ];
 
 /**
@@ -171,4 +169,20 @@ export async function registerCommands(
     ),
   );
   for (const cmd of built) program.addCommand(cmd);
+}
+
+/**
+ * The top-level command a command line names, with only the verb it names (`svc keys list` imports
+ * keys/list.ts, not keys/create.ts): what the fast path (cli/program.ts) runs. Null for a word that
+ * is no command or no verb of it; commander then answers with its usual error.
+ */
+export async function loadNamedCommand(
+  makeCtx: ContextFactory,
+  noun: string | undefined,
+  verb: string | undefined,
+): Promise<Command | null> {
+  const e = ENTRIES.find((x) => x.name === noun);
+  if (!e?.verbs) return e ? e.load(makeCtx) : null;
+  const load = verb !== undefined && Object.hasOwn(e.verbs, verb) ? e.verbs[verb] : undefined;
+  return load ? new Command(e.name).description(e.description).addCommand(await load(makeCtx)) : null;
 }

@@ -49,3 +49,5 @@ export function scopeCredentials(store: CredentialStore, scope: string, legacyUr
 
 /** The same for the non-secret config: the current Company was filed under `company:<url>`. */
 export const companyKey = (scope: string) => `company:${scope}`;
+/** The remote origin a local profile logged in to (cli/credentials/origin-guard.ts). */
+export const bindingKey = (scope: string) => `origin:${scope}`;

@@ -1,31 +1,18 @@
 import { useState } from 'react';
 import { get } from '../lib/api.js';
-import type { EventRow } from '../../shared/event-row.js';
+import type { Firing, TraceNode } from '../../shared/runtime-records.js';
 import { ErrorText, Field, Form, Page, useLoad, when } from '../lib/ui.js';
 import { navigate } from '../lib/router.js';
 
-interface Firing {
-  configured_event_id: string;
-  tool?: string;
-  ok?: boolean;
-  error?: string;
-  reason?: string;
-  skipped?: string;
-}
-interface TraceNode {
-  event: EventRow;
-  fired: Firing[];
-  considered?: Firing[];
-  children: TraceNode[];
-  truncated?: boolean;
-}
+/** The answer of `/api/events/trace`: the tree, cut and marked when it grew past the daemon's limit. */
+type Trace = TraceNode & { truncated?: boolean };
 
 /** The causation tree of one event: what it fired, what it considered and did not, and what followed. */
 export function TracePage({ eventId }: { eventId: string | null }) {
   const [id, setId] = useState(eventId ?? '');
   const trace = useLoad(
     async () =>
-      eventId ? get<TraceNode>(`/api/events/trace?event_id=${encodeURIComponent(eventId)}`, { company: true }) : null,
+      eventId ? get<Trace>(`/api/events/trace?event_id=${encodeURIComponent(eventId)}`, { company: true }) : null,
     [eventId],
   );
   return (
@@ -43,8 +30,7 @@ export function TracePage({ eventId }: { eventId: string | null }) {
   );
 }
 
-function Node({ node }: { node: TraceNode }) {
-  const notFired = node.considered ?? [];
+function Node({ node }: { node: Trace }) {
   return (
     <li>
       <div className="node">
@@ -55,16 +41,14 @@ function Node({ node }: { node: TraceNode }) {
             {node.fired.map((f, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a firing list is written once per event and never reordered
               <li key={i} className={f.ok ? 'ok' : 'bad'}>
-                {f.reason && !f.tool
-                  ? `not fired: ${f.configured_event_id} (${f.reason})`
-                  : `fired ${f.tool} (${f.configured_event_id}): ${f.skipped ? `skipped, ${f.skipped}` : f.ok ? 'ok' : `failed${f.error ? `: ${f.error}` : ''}`}`}
+                {describeFiring(f)}
               </li>
             ))}
           </ul>
         ) : null}
-        {notFired.length ? (
+        {node.not_fired.length ? (
           <ul className="plain considered">
-            {notFired.map((f) => (
+            {node.not_fired.map((f) => (
               <li key={f.configured_event_id}>
                 not fired: {f.configured_event_id} ({f.reason})
               </li>
@@ -82,4 +66,13 @@ function Node({ node }: { node: TraceNode }) {
       ) : null}
     </li>
   );
+}
+
+/** One tool call and how it went; a retried call also says which attempt this was and what comes next. */
+function describeFiring(f: Firing): string {
+  const how = f.skipped ? `skipped, ${f.skipped}` : f.ok ? 'ok' : `failed${f.error ? `: ${f.error}` : ''}`;
+  const attempt = f.attempt
+    ? ` (attempt ${f.attempt}${f.next_attempt_at ? `, next at ${when(f.next_attempt_at)}` : ''}${f.outcome ? `, ${f.outcome}` : ''})`
+    : '';
+  return `fired ${f.tool} (${f.configured_event_id}): ${how}${attempt}`;
 }

@@ -2,8 +2,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-/** Where `npm run build` puts the bundled console (scripts/build-console.mjs). */
-export const CONSOLE_DIR = fileURLToPath(new URL('../../console-static/', import.meta.url));
+/**
+ * Where `npm run build` puts the bundled console (scripts/build-console.mjs): dist/console-static/,
+ * two folders up from tsc's dist/daemon/console/, one up from the daemon bundle's dist/daemon-bundle/.
+ */
+export const CONSOLE_DIR = fileURLToPath(
+  new URL(
+    /\/daemon-bundle\/[^/]+$/.test(import.meta.url) ? '../console-static/' : '../../console-static/',
+    import.meta.url,
+  ),
+);
 
 export interface ConsoleAsset {
   body: Buffer;

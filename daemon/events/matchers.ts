@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { invalid, parseInput } from '../domain-error.js';
 import type { ConfiguredEvent, EventRow, Matcher } from '../runtime/services.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import type { RetryPolicy, SchedulePolicy } from '../../shared/runtime-records.js';
 import { invalid } from '../domain-error.js';

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
 import { boundedJson } from '../http/json-depth.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { boundedJson } from '../http/json-depth.js';
 import { missing, parseInput } from '../domain-error.js';
@@ -184,8 +184,9 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       // Firing by id runs this one configured event even when paused (the caller named it: how a
       // rule is tried before it is enabled) — but never when armed: nothing emits it (spec §3.5).
       const armed = whyArmed(deps.emitters, cfg.type) !== null;
-      const { fired, not_fired } = armed
-        ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: 'armed' }])
+      const skipped = armed ? 'armed' : options.skip;
+      const { fired, not_fired } = skipped
+        ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
         : await dispatcher.dispatch(event, [cfg]);
       return { event, fired, not_fired };
     },

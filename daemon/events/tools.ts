@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { invalid } from '../domain-error.js';
 import { messageSchema } from '../runtime/messages.js';

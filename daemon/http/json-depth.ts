@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The deepest bodies we accept. JSON.parse reads any depth, but JSON.stringify and structuredClone

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { ApiError } from './api-error.js';
 import type { CeilingRule, LimitStore, WindowRule } from '../store/limit-types.js';
 
 export type { WindowRule } from '../store/limit-types.js';
@@ -43,7 +44,9 @@ export interface FailureCeiling {
   lockedFor(key: string): Promise<number | null>;
   /**
    * Runs `check` as one attempt on `key` and counts it by its outcome: `right(value)` clears the
-   * failures, anything else (or a throw) counts one. While the failures so far plus the attempts in
+   * failures, anything else (or a throw) counts one — except a 429 or 503 thrown before anything
+   * was checked (the password-hash queue full, the database down): no guess was made, and counting
+   * it would let an overload lock real users out. While the failures so far plus the attempts in
    * flight would reach the ceiling, a new attempt waits for one of those to finish: a burst of
    * parallel guesses never gets more than the ceiling's tries, and a burst of right answers is
    * never counted as failures. Resolves `{ locked }` (seconds) instead when the key is locked out.
@@ -105,7 +108,7 @@ export function createFailureCeiling(
         try {
           value = await check();
         } catch (err) {
-          await store.fail(keyOf(key), clock.now(), rule);
+          if (!notChecked(err)) await store.fail(keyOf(key), clock.now(), rule);
           throw err;
         }
         if (right(value)) await store.succeed(keyOf(key));
@@ -120,3 +123,6 @@ export function createFailureCeiling(
     tracked: () => store.trackedFailures(),
   };
 }
+
+/** The answers a check throws when it could not look at the secret at all (busy, unavailable). */
+const notChecked = (err: unknown) => err instanceof ApiError && (err.status === 429 || err.status === 503);

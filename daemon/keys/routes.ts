@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { keyCreateBody as createBody } from '../../shared/schemas/keys.js';
+import { keyCreateBody as createBody } from '../../shared/schemas/key-create.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseInput } from '../domain-error.js';
 import { copy, nowIso, type RuntimeCore } from './core.js';
 import type { Agent, CompanyServices } from './services.js';

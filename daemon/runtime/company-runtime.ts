@@ -135,6 +135,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   events.retries.start();
   return {
     services,
+    router,
     scheduler: emitters.scheduler,
     retries: events.retries,
     questions: emitters.questions,

@@ -1,3 +1,4 @@
+import type { Router } from '@koa/router';
 import type { CompanyRuntime } from '../gateway/seam.js';
 import type { QuestionDesk } from '../events/detectors/questions.js';
 import type { Scheduler } from '../events/schedule/scheduler.js';
@@ -15,6 +16,8 @@ export type OpenedServices = Required<CompanyServices> & {
 
 export interface OpenedRuntime extends CompanyRuntime {
   services: OpenedServices;
+  /** Every route this runtime serves (`handle` dispatches through it; the robustness sweep and the fuzz list it). */
+  router: Router;
   /** Issue 7: the minute scheduler (tests walk it by hand) and the question desk. */
   scheduler: Scheduler;
   questions: QuestionDesk;

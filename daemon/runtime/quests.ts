@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { boundedJson } from '../http/json-depth.js';
 import { conflicting, parseInput } from '../domain-error.js';

@@ -54,10 +54,13 @@ export interface EventsService {
   list(filter?: EventFilter): Promise<{ events: EventRow[]; next_since_id: string | null }>;
   /** Appends an occurrence (acknowledged once on disk), dispatches it, returns what fired. */
   emit(input: EmitInput): Promise<Emitted>;
-  /** Fires one configured event's tool calls now (trigger by id, a schedule tick), logged as an occurrence of its pattern. */
+  /**
+   * Fires one configured event's tool calls now (trigger by id, a schedule tick), logged as an occurrence of its pattern.
+   * `skip`: the occurrence is logged and its trace says why the rule did not fire, but nothing runs (a tick its schedule's overlap policy skipped).
+   */
   fire(
     configuredId: string,
-    options?: { content?: unknown; caused_by?: string | null; source?: EventSource },
+    options?: { content?: unknown; caused_by?: string | null; source?: EventSource; skip?: 'overlap' },
   ): Promise<Emitted>;
   /** Wave 2: runs `run` once per idempotency key within 24 h; a repeat gets the first answer (`replayed`). */
   once?<T>(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIFECYCLE_PATTERNS } from '../../shared/patterns.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflicting, parseInput } from '../domain-error.js';

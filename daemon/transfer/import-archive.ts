@@ -13,7 +13,7 @@ import { daemonRunningMessage, describe, type Store, type TransferSummary } from
  * and checked first (format, every line, the checksum), so a damaged file changes nothing.
  * - A data folder is built aside, in `.<name>.importing-<pid>` next to it, and renamed into place
  *   only when complete and synced: a crash leaves the target as it was and that folder (named as
- *   what it is) to delete. A failure removes it.
+ *   what it is), which the next import into the same target removes. A failure removes it.
  * - A database gets everything in one transaction (postgres-target.ts).
  */
 export async function importArchive(file: string, to: Store): Promise<TransferSummary> {
@@ -32,6 +32,7 @@ export async function importArchive(file: string, to: Store): Promise<TransferSu
   }
   const target = resolve(to.dir);
   const staging = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
+  removeCrashedStaging(target);
   rmSync(staging, { recursive: true, force: true });
   try {
     await writeDataFolder(staging, readArchive(file));
@@ -46,6 +47,28 @@ export async function importArchive(file: string, to: Store): Promise<TransferSu
   syncFolder(dirname(target));
   return done;
 }
+
+/**
+ * A crash (or kill -9) of an earlier import into the same target left its staging folder behind:
+ * its process is gone, so nothing will finish it. One still running (another import racing this
+ * one) is left alone; the target's own emptiness check settles that race.
+ */
+function removeCrashedStaging(target: string): void {
+  const pattern = new RegExp(`^\\.${escapeRegExp(basename(target))}\\.importing-(\\d+)$`);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return; // no parent folder yet: nothing left over, and writeDataFolder creates it
+  }
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !processIsAlive(pid))
+      rmSync(join(dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function refuseNonEmptyFolder(dir: string): void {
   if (!existsSync(dir)) return;

@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadedModules } from '../helpers/module-log.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dist = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(dist, 'cli/main.js');
@@ -25,15 +28,33 @@ test("svc --version reads the bin and esbuild's helper chunk, nothing else", () 
   );
 });
 
-test('svc keys list --json loads the bundle’s chunks only: no zod or commander files, no other package', () => {
-  const loaded = files(loadedModules('keys', [bin, 'keys', 'list', '--json']));
+test('svc keys list --json runs in the fast bundle: through the ESM loader only main.js and two chunks, no package', () => {
+  const cache = tempDir('svc-code-cache');
+  const loaded = files(loadedModules('keys', [bin, 'keys', 'list', '--json'], { SVC_CACHE_DIR: cache }));
+  assert.is(loaded[0], 'cli/main.js');
+  // The helper chunk and the fast bundle's loader (cli/fast-bundle.ts); dist/cli/fast.cjs is a script, not a module.
+  assert.ok(
+    loaded.length <= 3 && loaded.slice(1).every((f) => /^cli-chunks\/(chunk|fast-bundle)-\w+\.js$/.test(f)),
+    loaded.join(' '),
+  );
+  assert.ok(
+    readdirSync(join(cache, 'code-cache')).length === 1,
+    'no code cache was written: the fast bundle did not run',
+  );
+});
+
+test('svc events list --json, which the fast bundle cannot run (its live view needs Ink), takes the ESM path without commander', () => {
+  const loaded = files(
+    loadedModules('events', [bin, 'events', 'list', '--json'], { SVC_CACHE_DIR: tempDir('svc-cc') }),
+  );
   assert.ok(
     loaded.some((f) => /^cli-chunks\/list-\w+\.js$/.test(f)),
-    `the keys list chunk was not loaded: ${loaded.join(' ')}`,
+    loaded.join(' '),
   );
-  const outside = loaded.filter((f) => f !== 'cli/main.js' && !f.startsWith('cli-chunks/'));
-  assert.equal(outside, [], `loaded outside the bundle: ${outside.join(' ')}`);
-  assert.ok(loaded.length <= 30, `${loaded.length} files loaded`);
+  assert.not.ok(
+    loaded.some((f) => /^cli-chunks\/(command-tree|fast-bundle)-\w+\.js$/.test(f)),
+    `commander or the fast bundle was loaded: ${loaded.join(' ')}`,
+  );
 });
 
 test('svc completion bash, which loads every command, takes commander from the bundle too', () => {
@@ -44,6 +65,46 @@ test('svc completion bash, which loads every command, takes commander from the b
     loaded.some((f) => f.startsWith('node_modules/commander/')),
     'commander loaded from node_modules: it is bundled',
   );
+});
+
+const svcBin = join(dist, 'cli/svc.cjs');
+
+test('the svc bin is the CommonJS launcher: --version and keys list load no ES module at all', () => {
+  const pkg = JSON.parse(readFileSync(join(dist, '../package.json'), 'utf8'));
+  assert.is(pkg.bin.svc, 'dist/cli/svc.cjs');
+  assert.ok(statSync(svcBin).mode & 0o100, 'the bin is executable');
+  assert.is(readFileSync(svcBin, 'utf8').split('\n')[0], '#!/usr/bin/env node');
+  // (The hook sees the entry itself resolved; nothing else is.)
+  assert.equal(files(loadedModules('bin-version', [svcBin, '--version'])), ['cli/svc.cjs']);
+  const cache = tempDir('svc-cc');
+  assert.equal(files(loadedModules('bin-keys', [svcBin, 'keys', 'list', '--json'], { SVC_CACHE_DIR: cache })), [
+    'cli/svc.cjs',
+  ]);
+  assert.is(readdirSync(join(cache, 'code-cache')).length, 1, 'the fast bundle did not run');
+});
+
+test('the svc bin and main.js answer every kind of line alike (fast bundle, ESM path, commander)', () => {
+  const env = { ...process.env, SVC_URL: 'http://127.0.0.1:9', SVC_KEYCHAIN: 'off', SVC_CACHE_DIR: tempDir('svc-cc') };
+  const lines = [
+    ['--version'],
+    ['--help'],
+    ['keys', '--help'],
+    ['keys', 'list', '--json'],
+    ['keys', 'list', '--bogus'],
+    ['events', 'list', '--json'],
+    ['profile', 'list', '--json'],
+    ['help', 'profile'],
+  ];
+  for (const line of lines) {
+    const config = { ...env, SVC_CONFIG_DIR: tempDir('svc-bin-config') };
+    const viaBin = spawnSync(process.execPath, [svcBin, ...line], { env: config, encoding: 'utf8' });
+    const viaMain = spawnSync(process.execPath, [bin, ...line], { env: config, encoding: 'utf8' });
+    assert.equal(
+      [viaBin.status, viaBin.stdout, viaBin.stderr],
+      [viaMain.status, viaMain.stdout, viaMain.stderr],
+      line.join(' '),
+    );
+  }
 });
 
 test.run();

@@ -28,4 +28,11 @@ test('SVC_PUBLIC_URL sets where links point; SVC_TRUST_PROXY=1 trusts the proxy,
   assert.throws(() => resolveConfig({ data }, { SVC_PUBLIC_URL: 'ftp://svc.example.com' }), /invalid SVC_PUBLIC_URL/);
 });
 
+test('SVC_TEST_SCRYPT_N takes a power of two from 1024 to the default; anything else stops the start', () => {
+  assert.is(resolveConfig({ data }, { SVC_TEST_SCRYPT_N: '1024' }).auth.passwordHash.N, 1024);
+  assert.is(resolveConfig({ data }, {}).auth.passwordHash.N, 2 ** 17, 'the default cost when unset');
+  for (const bad of ['abc', '1000', '512', String(2 ** 18), '-1024'])
+    assert.throws(() => resolveConfig({ data }, { SVC_TEST_SCRYPT_N: bad }), /invalid SVC_TEST_SCRYPT_N/, bad);
+});
+
 test.run();

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -40,6 +41,10 @@ test('data folder → archive → PostgreSQL → archive → data folder: the sa
     assert.is(outOfPg.code, 0, outOfPg.stderr);
   }
   const moved = join(tempDir('svc-move-parent'), 'moved');
+  // What a crashed import into the same target left behind (its process is gone): removed by the next one.
+  const crashed = join(moved, '..', `.moved.importing-${spawnSync('true').pid}`);
+  mkdirSync(crashed);
+  writeFileSync(join(crashed, 'half-written'), 'x');
   const imported = await svc(['admin', 'import', '--in', last, '--data', moved]);
   assert.is(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /^imported \d+ records \(1 Companies, \d+ events\)/);

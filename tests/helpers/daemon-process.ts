@@ -16,14 +16,21 @@ export interface DaemonProcess {
   terminate(): Promise<number | null>;
 }
 
-/** A real daemon process (`svc daemon start --foreground --port 0 …extraArgs`) over `dataDir`; resolves once its banner is out. */
-export async function startDaemonProcess(dataDir: string, extraArgs: string[] = []): Promise<DaemonProcess> {
+/**
+ * A real daemon process (`svc daemon start --foreground --port 0 …extraArgs`) over `dataDir`; resolves
+ * once its banner is out. `node`: flags for Node itself and extra environment (e.g. module-log.ts's hook).
+ */
+export async function startDaemonProcess(
+  dataDir: string,
+  extraArgs: string[] = [],
+  node: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<DaemonProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...extraArgs],
+    [...(node.args ?? []), CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...extraArgs],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SVC_DATA_DIR: dataDir },
+      env: { ...process.env, SVC_DATA_DIR: dataDir, ...node.env },
     },
   );
   let out = '';

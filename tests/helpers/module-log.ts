@@ -20,16 +20,29 @@ writeFileSync(
 );
 
 /**
+ * The hook for a process the caller starts: Node flags and environment to start it with, and `read()`
+ * for the module URLs it has loaded so far, in order (ES modules: what `import` loads, not `require`).
+ */
+export function moduleLog(name: string): { args: string[]; env: Record<string, string>; read(): string[] } {
+  const log = join(dir, `${name}.log`);
+  writeFileSync(log, '');
+  return {
+    args: ['--import', join(dir, 'register.mjs')],
+    env: { SVC_MODULE_LOG: log },
+    read: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
+  };
+}
+
+/**
  * Runs `node <args>` with the hook (an unreachable SVC_URL, temp config and data folders, no
  * keychain unless `env` says otherwise) and returns the module URLs it loaded, in order.
  */
 export function loadedModules(name: string, args: string[], env: Record<string, string> = {}): string[] {
-  const log = join(dir, `${name}.log`);
-  writeFileSync(log, '');
-  spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), ...args], {
+  const hook = moduleLog(name);
+  spawnSync(process.execPath, [...hook.args, ...args], {
     env: {
       ...process.env,
-      SVC_MODULE_LOG: log,
+      ...hook.env,
       SVC_CONFIG_DIR: join(dir, 'config'),
       SVC_DATA_DIR: join(dir, 'data'),
       SVC_URL: 'http://127.0.0.1:9',
@@ -39,5 +52,5 @@ export function loadedModules(name: string, args: string[], env: Record<string, 
     encoding: 'utf8',
     timeout: 30_000,
   });
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  return hook.read();
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isTenantPath } from '../../daemon/gateway/tenant-selection.js';
-import { allRoutes, setUp } from '../daemon/http/robustness-world.js';
+import { allRoutes, idsOf, realIdIn, setUp } from '../daemon/http/robustness-world.js';
 import { validTemplates } from '../daemon/http/robustness-templates.js';
 import { BAD_VALUES } from '../helpers/bad-inputs.js';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
@@ -64,8 +64,18 @@ export async function runFuzz(opts: {
     201,
     'configured',
   ).body.event;
+  const question = expectStatus(
+    await call(url, '/api/questions', { headers: world.tenant, body: { agent_id: agent.id, question: 'ok?' } }),
+    201,
+    'question',
+  ).body.question;
+  const channel = expectStatus(
+    await call(url, '/api/channels', { headers: world.tenant, body: { name: 'inbox' } }),
+    201,
+    'channel',
+  ).body.channel;
   const invite = (await call(url, '/api/dev/invites', { method: 'POST', headers: operatorHeaders(dataDir) })).body.code;
-  const ids = { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id };
+  const ids = idsOf({ agent, session, quest, configured, question, channel });
 
   // The route table, read from the app's routers (an in-memory app: only its routes are used).
   const routes = allRoutes(await setUp()).sort(
@@ -74,16 +84,7 @@ export async function runFuzz(opts: {
   let token = world.owner.token;
   const target = {
     templates: validTemplates({ owner: { user: { email: world.owner.email } }, company: world.company, ids, invite }),
-    realId: (path: string) =>
-      path.startsWith('/api/agents/')
-        ? ids.agent
-        : path.startsWith('/api/sessions/')
-          ? ids.session
-          : path.startsWith('/api/quests/')
-            ? ids.quest
-            : path.startsWith('/api/events/')
-              ? ids.configured
-              : null,
+    realId: (path: string) => realIdIn(ids, path),
     auth: (path: string): Record<string, string> => {
       if (path.startsWith('/api/dev/')) return operatorHeaders(dataDir);
       if (path.startsWith('/api/mcp')) return { ...bearer(world.sk), accept: 'application/json, text/event-stream' };

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { loginBody, profileBody, signupBody } from '../../shared/schemas/auth.js';
 import { loginCodeBody, pairingPollBody } from '../../shared/schemas/auth-factors.js';
 import { devMailQuery, devTierBody } from '../../shared/schemas/dev.js';
-import { keyCreateBody } from '../../shared/schemas/keys.js';
+import { keyCreateBody } from '../../shared/schemas/key-create.js';
 import { sessionAppendBody, sessionChangeBody } from '../../shared/schemas/runtime.js';
 import { createRuntimeTestApp } from '../helpers/runtime-app.js';
 import { createTestApp } from '../helpers/test-app.js';

@@ -1,4 +1,4 @@
-import type { Command, OptionValues } from 'commander';
+import type { Command, OptionValues } from '../../command-spec.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ask } from '../../prompt.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, Option } from '../../command-spec.js';
 import { DataDirLocked, processIsAlive, readLock } from '../../../daemon/lock.js';
 import { dataFiles } from '../../../shared/paths.js';
 import { WITHHELD_INVITE } from '../../../shared/wire.js';

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../../command-spec.js';
 import { parsePattern } from '../../../shared/patterns.js';
 import type { ConfiguredEvent, ToolCall } from '../../../shared/runtime-records.js';
 import { action, type ContextFactory } from '../../command.js';

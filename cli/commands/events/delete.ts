@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../../command-spec.js';
 import type { ContextFactory } from '../../command.js';
 import { toggleCommand } from './toggle.js';
 

@@ -1,4 +1,4 @@
-import type { Command, OptionValues } from 'commander';
+import type { Command, OptionValues } from '../../command-spec.js';
 import type { EventRow } from '../../../shared/runtime-records.js';
 import { companyHeaders } from '../../company.js';
 import type { CliContext } from '../../context.js';

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../../command-spec.js';
 import type { Emitted } from '../../../shared/runtime-records.js';
 import { parsePattern } from '../../../shared/patterns.js';
 import { action, type ContextFactory } from '../../command.js';

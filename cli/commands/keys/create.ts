@@ -1,8 +1,8 @@
-import { Command } from 'commander';
+import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { keyCreatedResponse } from '../../../shared/schemas/keys.js';
+import { keyCreatedResponse } from '../../../shared/schemas/key-create.js';
 import { currentCompanyKey } from '../../company.js';
 import { storeName, storeSecretKey } from '../../keys.js';
 

@@ -1,7 +1,8 @@
-import { Command } from 'commander';
+import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import { currentCompanyKey } from '../../company.js';
 import type { CliContext } from '../../context.js';
+import { bindingKey } from '../../credentials/profile-scope.js';
 import { accounts } from '../../credentials/store.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { DEFAULT_PROFILE, deleteProfile, readProfiles } from '../../profiles.js';
@@ -30,6 +31,7 @@ export async function runProfileRemove(
   let forgotten = 0;
   for (const name of names) if (await target.credentials().delete(name)) forgotten++;
   target.config().delete(currentCompanyKey(scope));
+  target.config().delete(bindingKey(scope));
   deleteProfile(ctx.config(), opts.name);
   if (ctx.json) return ctx.printJson({ ok: true, name: opts.name, credentials_forgotten: forgotten });
   ctx.out(`Removed profile ${opts.name}${forgotten ? ` and the ${forgotten} credential(s) stored for it` : ''}.`);

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Command } from 'commander';
+import { Command } from '../../command-spec.js';
 import { channelNameProblem } from '../../../shared/channel-name.js';
 import { signDelivery } from '../../../shared/webhook-signature.js';
 import { action, type ContextFactory } from '../../command.js';

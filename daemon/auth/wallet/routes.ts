@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, conflict } from '../../http/api-error.js';

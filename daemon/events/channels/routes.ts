@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
 import { isoAt, type Clock } from '../../clock.js';
 import { ApiError, conflict, notFound } from '../../http/api-error.js';

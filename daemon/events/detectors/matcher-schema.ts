@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Matcher } from '../../runtime/services.js';
 import { fieldPathProblem } from './field-path.js';
 import { regexProblem } from './regex-safety.js';

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { validate } from '../../http/validate.js';
 import { requireAgent, requireSession, type RuntimeCore } from '../../runtime/core.js';
 import type { Emitted, EventsService } from '../../runtime/services.js';

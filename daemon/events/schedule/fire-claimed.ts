@@ -7,7 +7,8 @@ type Claimed = { id: string; tick: string };
 export interface FireReport {
   fired: Array<{ id: string; tick: string; event_id: string }>;
   failed: Array<{ id: string; tick: string; error: string }>;
-  skipped: Array<{ id: string; tick: string; reason: 'overlap' }>;
+  /** Logged as an occurrence (its `event_id`) whose trace lists the rule as not fired, reason `overlap`. */
+  skipped: Array<{ id: string; tick: string; reason: 'overlap'; event_id: string }>;
 }
 
 /**
@@ -29,11 +30,18 @@ export async function fireClaimed(
 ): Promise<void> {
   const { report } = o;
   const fireTick = async ({ id, tick }: Claimed) => {
-    if (o.serial.has(id) && o.retries && (await o.retries.countFor(id)) > 0)
-      return void report.skipped.push({ id, tick, reason: 'overlap' });
     const content: Record<string, unknown> = { tick, scheduled: o.patternOf.get(id) };
     if (o.late.has(`${id}@${tick}`)) content.late = true;
     try {
+      // A skipped tick is still an occurrence: its trace is where a user finds why nothing ran at that minute.
+      if (o.serial.has(id) && o.retries && (await o.retries.countFor(id)) > 0) {
+        const emitted = await o.events.fire(id, {
+          content: { ...content, skipped: 'overlap' },
+          source: 'schedule',
+          skip: 'overlap',
+        });
+        return void report.skipped.push({ id, tick, reason: 'overlap', event_id: emitted.event.id });
+      }
       const emitted = await o.events.fire(id, { content, source: 'schedule' });
       report.fired.push({ id, tick, event_id: emitted.event.id });
     } catch (err) {

@@ -10,7 +10,7 @@ import {
   parseSchedule,
 } from '../../../shared/cron.js';
 import { selectDueTicks, type DuePolicy } from './due-ticks.js';
-import { boundsOf, fireClaimed, policyOf } from './fire-claimed.js';
+import { boundsOf, fireClaimed, policyOf, type FireReport } from './fire-claimed.js';
 import { createMinuteLoop, realTimer, type SchedulerTimer } from './minute-loop.js';
 
 export type { SchedulerTimer } from './minute-loop.js';
@@ -37,7 +37,7 @@ export interface WalkReport {
   /** Stored patterns that no longer parse (never fire; reported so they can be fixed). */
   invalid: Array<{ id: string; reason: string }>;
   /** Claimed ticks not fired because the schedule's previous firing was still running (overlap `skip`). */
-  skipped: Array<{ id: string; tick: string; reason: 'overlap' }>;
+  skipped: FireReport['skipped'];
 }
 
 export interface Scheduler {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The MCP `events` tool's input and output schemas (its handler is events.ts). */
 const id = z.string().min(1);

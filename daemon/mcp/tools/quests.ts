@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 import { orMissing } from '../../runtime/core.js';

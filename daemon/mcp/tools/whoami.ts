@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './types.js';
 
 /** Who the key resolves to: answered from the key guard's findings alone, without opening the runtime. */

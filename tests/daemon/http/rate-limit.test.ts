@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ApiError } from '../../../daemon/http/api-error.js';
 import { createFailureCeiling, createRateLimiter } from '../../../daemon/http/rate-limit.js';
 import { createMemoryStores } from '../../../daemon/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -23,6 +24,23 @@ test('failure ceiling: the 10th consecutive failure locks the key for 15 minutes
   // After the lock-out the count starts again: one failure does not re-lock.
   await ceiling.fail('login_code:a@example.com');
   assert.is(await ceiling.lockedFor('login_code:a@example.com'), null);
+});
+
+test('failure ceiling: an attempt refused before anything was checked (429 busy, 503 unavailable) counts nothing; other throws count', async () => {
+  const { ceiling } = await ceilingOn();
+  const key = 'pwd:busy@example.com';
+  for (const status of [429, 503])
+    for (let i = 0; i < 12; i++) {
+      const refused = ceiling.attempt(key, () => Promise.reject(new ApiError(status, 'busy', 'try later')), Boolean);
+      await refused.then(
+        () => assert.unreachable('the check threw'),
+        (err) => assert.is(err.status, status),
+      );
+    }
+  assert.is(await ceiling.lockedFor(key), null, 'an overload never locks a user out');
+  for (let i = 0; i < 10; i++)
+    await ceiling.attempt(key, () => Promise.reject(new Error('the check broke')), Boolean).catch(() => {});
+  assert.is(await ceiling.lockedFor(key), 900, 'a check that failed for another reason still counts');
 });
 
 test('failure ceiling: keys of unauthenticated callers (made-up e-mails) do not pile up', async () => {

@@ -7,7 +7,7 @@
 export interface TemplateWorld {
   owner: { user: { email: string | null } };
   company: { id: string };
-  ids: { agent: string; session: string; quest: string; configured: string };
+  ids: { agent: string; session: string; quest: string; configured: string; question: string; channel: string };
   invite: string;
 }
 
@@ -124,5 +124,23 @@ export function validTemplates(w: TemplateWorld): Templates {
       enabled: false,
     },
     'POST /api/events/:id': { enabled: true },
+    'POST /api/detectors/report': [
+      {
+        cause: 'command',
+        agent_id: w.ids.agent,
+        session_id: w.ids.session,
+        command: 'make',
+        exit_code: 2,
+        stderr: 'x',
+      },
+      { cause: 'output', agent_id: w.ids.agent, text: 'TODO: later' },
+      { cause: 'tool_call', agent_id: w.ids.agent, tool: 'shell', args: { cmd: 'ls' } },
+      { cause: 'proposed_change', agent_id: w.ids.agent, files: ['a.ts'], lines_changed: 3, summary: 's' },
+      { cause: 'idea', agent_id: w.ids.agent, quest_id: w.ids.quest, text: 'an idea' },
+    ],
+    'POST /api/questions': { agent_id: w.ids.agent, session_id: w.ids.session, question: 'ok?', options: ['y', 'n'] },
+    'POST /api/questions/:id/answer': { answer: 'yes', answered_by: 'ada' },
+    'POST /api/channels': { name: 'second-inbox' },
+    'POST /api/channels/:name/rotate': { grace_ms: 1000 },
   };
 }

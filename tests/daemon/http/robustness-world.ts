@@ -1,11 +1,8 @@
-import { Router } from '@koa/router';
 import { routeGroups } from '../../../daemon/app.js';
 import { DEFAULT_FACTORS } from '../../../daemon/auth/factors-config.js';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { eventRoutes } from '../../../daemon/events/routes.js';
 import { isTenantPath } from '../../../daemon/gateway/tenant-selection.js';
 import type { OpenedRuntime } from '../../../daemon/runtime/company-runtime.js';
-import { runtimeRoutes } from '../../../daemon/runtime/routes.js';
 import { createUser } from '../../helpers/accounts.js';
 import { listRoutes, type RouteRef } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
@@ -59,6 +56,8 @@ export async function setUp() {
     { tool: 'message_to', args: { to: 'dev', text: 'hi' } },
   ];
   await t.post('/api/events', { type: 'agent:thing', tool_calls: tools }, tenant);
+  const question = (await t.post('/api/questions', { agent_id: agent.id, question: 'ship it?' }, tenant)).body.question;
+  const channel = (await t.post('/api/channels', { name: 'inbox' }, tenant)).body.channel;
   const invite = (await t.post('/api/dev/invites', {}, t.operator)).body.code as string;
   // Callers the guards turn away at different points: a signup not yet verified, a trial account.
   const others = [await createUser(t, { verified: false }), await createUser(t, { tier: 'trial' })];
@@ -70,28 +69,61 @@ export async function setUp() {
     company,
     sk,
     runtime,
-    ids: { agent: agent.id, session: session.id, quest: quest.id, configured: configured.id },
+    ids: idsOf({ agent, session, quest, configured, question, channel }),
     invite,
   };
 }
 
 export type World = Awaited<ReturnType<typeof setUp>>;
 
-/** The app's routers plus the Company runtime's (reached through the gateway). */
-export function allRoutes(w: World): RouteRef[] {
-  const runtimeRouter = new Router();
-  runtimeRoutes(runtimeRouter, w.runtime.services);
-  eventRoutes(runtimeRouter, w.runtime.services);
-  return [...listRoutes(routeGroups(w.t.deps)), ...listRoutes([runtimeRouter])];
+/** The records the sweep's `:id`s point at (the fuzz makes the same set on its daemon). */
+export interface WorldIds {
+  agent: string;
+  session: string;
+  quest: string;
+  configured: string;
+  question: string;
+  channel: string;
 }
 
-/** A real id for `:id` where the route has one, so bad bodies reach the handler past the lookup. */
+/** The app's routers plus every route of the Company runtime (reached through the gateway), detectors and channels included. */
+export function allRoutes(w: World): RouteRef[] {
+  // Webhook deliveries are listed once: app.ts's inbound router hands them to the runtime's route.
+  const runtime = listRoutes([w.runtime.router]).filter((r) => !r.path.startsWith('/api/webhooks/'));
+  return [...listRoutes(routeGroups(w.t.deps)), ...runtime];
+}
+
+const PARAM_OWNERS: [prefix: string, id: keyof WorldIds][] = [
+  ['/api/agents/', 'agent'],
+  ['/api/sessions/', 'session'],
+  ['/api/quests/', 'quest'],
+  ['/api/events/', 'configured'],
+  ['/api/questions/', 'question'],
+  ['/api/channels/', 'channel'],
+  ['/api/webhooks/', 'channel'],
+];
+
+type Made = { id: string };
+/** The ids (a channel's is its name) of the records made for the sweep. */
+export const idsOf = (
+  r: Record<Exclude<keyof WorldIds, 'channel'>, Made> & { channel: { name: string } },
+): WorldIds => ({
+  agent: r.agent.id,
+  session: r.session.id,
+  quest: r.quest.id,
+  configured: r.configured.id,
+  question: r.question.id,
+  channel: r.channel.name,
+});
+
+/** A real id for a path's parameter where the route has one, so bad bodies reach the handler past the lookup. */
+export function realIdIn(ids: WorldIds, path: string): string | null {
+  const owner = PARAM_OWNERS.find(([prefix]) => path.startsWith(prefix));
+  return owner ? ids[owner[1]] : null;
+}
+
 export function realId(w: World, path: string): string | null {
-  if (path.startsWith('/api/agents/')) return w.ids.agent;
-  if (path.startsWith('/api/sessions/')) return w.ids.session;
-  if (path.startsWith('/api/quests/')) return w.ids.quest;
-  if (path.startsWith('/api/events/')) return w.ids.configured;
-  return null;
+  return realIdIn(w.ids, path);
 }
 
 export async function headersFor(w: World, path: string, via: 'session' | 'key'): Promise<Record<string, string>> {

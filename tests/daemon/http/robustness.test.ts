@@ -139,6 +139,12 @@ test('every route answers every bad input with a 4xx {error, code} (never a 500)
   const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
   const routes = allRoutes(w);
   assert.ok(routes.length > 60, `only ${routes.length} routes found`);
+  // The runtime's emitter routes are mounted apart from the rest: pin that the sweep reaches them.
+  for (const path of ['/api/detectors/report', '/api/questions/:id/answer', '/api/channels/:name/rotate'])
+    assert.ok(
+      routes.some((r) => r.path === path),
+      `${path} is not in the sweep`,
+    );
   const templates = validTemplates(w);
   const problems: string[] = [];
   for (const route of routes) problems.push(...(await sweepRoute(w, route, templates)));

@@ -101,6 +101,27 @@ if (browser) {
         tenant,
       );
       assert.is(cfg.status, 201, cfg.text);
+      // Two more rules on the same pattern: one paused (listed as not fired), one whose call fails and is retried.
+      const paused = await d.t.post(
+        '/api/events',
+        {
+          type: 'agent:premature_completion',
+          tool_calls: [{ tool: 'quests.create', args: { title: 'x' } }],
+          enabled: false,
+        },
+        tenant,
+      );
+      assert.is(paused.status, 201, paused.text);
+      const retried = await d.t.post(
+        '/api/events',
+        {
+          type: 'agent:premature_completion',
+          tool_calls: [{ tool: 'quests.update', args: { quest_id: 'qst_missing', status: 'done' } }],
+          retry: { max_attempts: 3 },
+        },
+        tenant,
+      );
+      assert.is(retried.status, 201, retried.text);
 
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
       await page.goto(d.consoleUrl + '#/companies');
@@ -127,6 +148,12 @@ if (browser) {
       assert.match(tree, /agent:premature_completion/);
       assert.match(tree, new RegExp(`fired quests\\.update \\(${cfg.body.event.id}\\): ok`));
       assert.match(tree, /session:quest_start/, 'the event the tool call caused is a child in the tree');
+      assert.match(tree, new RegExp(`not fired: ${paused.body.event.id} \\(paused\\)`));
+      assert.match(
+        tree,
+        new RegExp(`fired quests\\.update \\(${retried.body.event.id}\\): failed: .+ \\(attempt 1, next at .+\\)`),
+        'a retried call says which attempt it was and when the next is due',
+      );
       assert.ok(await page.$('ul.tree > li ul > li'), 'drawn as a nested tree');
       await screenshot(page, 'trace');
 

@@ -125,7 +125,20 @@ test('overlap skip: a tick is skipped while the last firing still waits for a re
   clock.set('2026-01-15T12:02:00.250Z'); // the 12:01 calls wait for their retry at 12:02:30
   report = await t.runtime.scheduler.walk();
   assert.equal(ticksOf(report, skip), []);
-  assert.equal(report.skipped, [{ id: skip, tick: '2026-01-15T12:02:00.000Z', reason: 'overlap' }]);
+  const [skipped] = report.skipped;
+  assert.equal(report.skipped, [
+    { id: skip, tick: '2026-01-15T12:02:00.000Z', reason: 'overlap', event_id: skipped?.event_id },
+  ]);
+  // The skipped tick is an occurrence of its own, whose trace says why nothing ran.
+  const trace = (await t.get(`/api/events/trace?event_id=${skipped?.event_id}`)).body;
+  assert.is(trace.event.source, 'schedule');
+  assert.equal(trace.event.content, {
+    tick: '2026-01-15T12:02:00.000Z',
+    scheduled: 'schedule:* * * * *',
+    skipped: 'overlap',
+  });
+  assert.equal(trace.fired, []);
+  assert.equal(trace.not_fired, [{ configured_event_id: skip, reason: 'overlap' }]);
   assert.equal(ticksOf(report, allow), ['12:02']);
   await t.post('/api/agents', { name: 'Rita', role: 'reviewer' });
   clock.set('2026-01-15T12:02:30.250Z');
