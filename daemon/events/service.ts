@@ -64,6 +64,8 @@ export interface EventsServiceDeps {
   retryTimer?: SchedulerTimer;
   schedulePolicy: Pick<DuePolicy, 'missed' | 'maxCatchUp'>;
   onRetryError?(err: unknown): void;
+  /** Team mode: hears other daemons' appends to this log (runtime-storage.ts); returns an unwatch. */
+  watch?: (wake: (lastId: string) => void) => () => void;
 }
 
 export type LocalEventsService = Required<EventsService> & {
@@ -95,6 +97,7 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
   });
   const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now());
   const listeners = new Set<(event: EventRow) => void>();
+  let unwatch: (() => void) | undefined;
   const releasers = new Set<() => void>();
   let released = false;
 
@@ -204,7 +207,12 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => void listeners.delete(listener);
+      // Team mode: other daemons' appends are heard only while something here follows the log,
+      // so a daemon nobody follows spends nothing on them (event-notifier.ts).
+      if (listeners.size === 1) unwatch ??= deps.watch?.((lastId) => service.wakeListeners(lastId));
+      return () => {
+        if (listeners.delete(listener) && listeners.size === 0) unwatch?.(), (unwatch = undefined);
+      };
     },
   };
   return service;

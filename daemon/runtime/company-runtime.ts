@@ -92,15 +92,9 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     retryTimer: options.retryTimer,
     schedulePolicy: { ...DEFAULT_POLICY, ...options.schedulePolicy },
     onRetryError: (err) => problem('retry walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
+    // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
+    watch: opened.watch,
   });
-  // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
-  try {
-    await opened.watch?.((lastId) => events.wakeListeners(lastId));
-  } catch (err) {
-    await log.close();
-    await stores.close();
-    throw err;
-  }
   const sessions = createSessionsService(core);
   core.compaction = createCompaction(core, options.compaction ?? {}, {
     services: () => services!,

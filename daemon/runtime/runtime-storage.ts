@@ -28,8 +28,9 @@ export interface OpenedStorage {
   /**
    * Calls `wake` whenever another process appends to this Company's log (team mode only; with a
    * data folder this daemon is the only writer, and the events service wakes its own listeners).
+   * The events service watches only while something here follows the log. Returns an unwatch.
    */
-  watch?: (wake: (lastId: string) => void) => Promise<() => void>;
+  watch?: (wake: (lastId: string) => void) => () => void;
   /** Lines for the daemon log (journal recovery, an upgrade import, event log recovery). */
   notes: string[];
   recovery: string[];

@@ -36,7 +36,7 @@ export async function writeEventBatch(
   pool: pg.Pool,
   company: string,
   batch: readonly PendingEvent[],
-): Promise<EventRow[]> {
+): Promise<{ rows: EventRow[]; lastSeq: number }> {
   const column = <K extends keyof PendingEvent>(key: K) => batch.map((p) => p[key]);
   const { rows } = await pool.query<{ last_seq: string }>(WRITE_BATCH, [
     company,
@@ -52,9 +52,10 @@ export async function writeEventBatch(
     EVENTS_CHANNEL,
     column('source'),
   ]);
-  const first = Number(rows[0]!.last_seq) - batch.length + 1;
+  const lastSeq = Number(rows[0]!.last_seq);
+  const first = lastSeq - batch.length + 1;
   // The same ids and default correlation the statement stored (formatEventId pads to 16 digits too).
-  return batch.map((p, i) => rowOf(p, formatEventId(first + i)));
+  return { rows: batch.map((p, i) => rowOf(p, formatEventId(first + i))), lastSeq };
 }
 
 interface Waiting {
@@ -63,14 +64,28 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
+/** The longest a batch waits for more appends while another daemon writes to the same log. */
+const MAX_WINDOW_MS = 5;
+
 /**
  * Group commit, as the file log does it: while one batch is being written, new appends queue, and
  * the next transaction takes all of them. One lock hold and one commit then serve many appends,
  * which matters because the head row lets only one transaction per Company through at a time.
+ *
+ * Each daemon batches only its own appends. While another daemon writes to the same log (seen
+ * when a batch's ids do not follow this daemon's previous batch), a batch that follows another
+ * in one go waits half the last batch's round trip (at most MAX_WINDOW_MS) before it takes the
+ * queue: sent at once it would mostly wait for the other daemon's commit on the head row anyway,
+ * and meanwhile more appends join it, so two daemons commit fewer, larger batches. With one
+ * writer, or one append at a time, there is no wait.
  */
 export class EventBatcher {
   private queue: Waiting[] = [];
   private writing: Promise<void> | null = null;
+  /** The head this daemon's last batch left (null: none yet, or it failed). */
+  private head: number | null = null;
+  /** How long the next batch waits before it takes the queue (ms; 0 while no other daemon writes). */
+  private window = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -94,18 +109,28 @@ export class EventBatcher {
   private async drain(): Promise<void> {
     // Let appends made in the same tick join the first batch.
     await Promise.resolve();
-    while (this.queue.length > 0) {
+    // Only a batch that follows another in one go waits (appends queued while one was written): an
+    // append to an idle batcher is written at once, so a lone caller never waits.
+    for (let next = false; this.queue.length > 0; next = true) {
+      if (next && this.window > 0) await new Promise((resolve) => setTimeout(resolve, this.window));
       const batch = this.queue.splice(0, this.maxBatch);
+      const started = performance.now();
       try {
-        const rows = await writeEventBatch(
+        const { rows, lastSeq } = await writeEventBatch(
           this.pool,
           this.company,
           batch.map((w) => w.event),
         );
+        // Another daemon committed between this daemon's last two batches: the log is shared.
+        const shared = this.head !== null && lastSeq - batch.length !== this.head;
+        this.window = shared ? Math.min(MAX_WINDOW_MS, (performance.now() - started) / 2) : 0;
+        this.head = lastSeq;
         batch.forEach((w, i) => {
           w.resolve(rows[i]!);
         });
       } catch (err) {
+        this.head = null;
+        this.window = 0;
         // The transaction rolled back: none of the batch is stored, and each caller hears so.
         for (const w of batch) w.reject(err);
       }

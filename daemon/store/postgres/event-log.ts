@@ -10,9 +10,10 @@ import { EVENT_COLUMNS, prepareEvent, rowFromStored, type StoredEvent } from './
 export interface PostgresEventLog extends EventLog {
   /**
    * Calls `listener` with the new head id whenever any daemon commits events to this Company's
-   * log (this one included). Resolves once listening: read the cursor after it, then page on each call.
+   * log (this one included), and once with the current head when this daemon starts listening
+   * (event-notifier.ts): page from the cursor on each call. Returns an unsubscribe.
    */
-  subscribe(listener: HeadListener): Promise<() => void>;
+  subscribe(listener: HeadListener): () => void;
 }
 
 export interface PostgresEventLogOptions {
@@ -58,8 +59,8 @@ export function openPostgresEventLog(options: PostgresEventLogOptions): Postgres
       );
       return rows[0] ? formatEventId(Number(rows[0].last_seq)) : null;
     },
-    async subscribe(listener) {
-      const unsubscribe = await options.notifier.subscribe(company, listener);
+    subscribe(listener) {
+      const unsubscribe = options.notifier.subscribe(company, listener);
       unsubscribes.add(unsubscribe);
       return () => {
         unsubscribes.delete(unsubscribe);

@@ -7,32 +7,51 @@ export type HeadListener = (lastId: string) => void;
 /**
  * LISTEN/NOTIFY for the event logs: one dedicated connection per daemon (LISTEN belongs to a
  * session, so it cannot be a pooled connection) hears every commit of every daemon and tells the
- * listeners of that Company the new head id; they then page from their cursor as usual. When the
- * connection drops it reconnects, and since notifications sent meanwhile are lost, every listener
- * is then told its Company's current head so no follower stalls on a missed one.
+ * listeners of that Company the new head id; they then page from their cursor as usual.
+ *
+ * The daemon LISTENs only while it has a follower (an SSE stream, a long-poll, a tail) on some
+ * Company, and for `lingerMs` after the last one left (long-poll clients come straight back). A
+ * daemon nobody follows thus pays nothing for the other daemons' commits: without this, every
+ * commit woke every daemon (a socket read, a parse, a context switch, and a backend of its own on
+ * the server), which with two daemons was a large part of what a second daemon cost per append.
+ *
+ * Whenever listening starts (the first follower, or a reconnect after the connection dropped,
+ * when notifications sent meanwhile are lost) every listener is told its Company's current head
+ * once LISTEN is in force. A follower's first page may run before that, so a commit that landed in
+ * between was never notified to it; the head it is told makes it page again and find that commit.
  */
 export interface EventNotifier {
-  /** Resolves once the daemon is listening, so a follower that reads its cursor afterwards misses nothing. */
-  subscribe(company: string, listener: HeadListener): Promise<() => void>;
+  /** Registers `listener` (it may be called before this daemon listens: see above). Returns an unsubscribe. */
+  subscribe(company: string, listener: HeadListener): () => void;
+  /** Resolves once the notifier is in the state its listeners want (listening or not); for tests. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface NotifierOptions {
   url: string;
-  /** The pool reads current heads after a reconnect. */
+  /** The pool reads current heads once listening starts. */
   pool: pg.Pool;
   onError?: (err: Error) => void;
   /** First reconnect delay; doubles up to 5 s. */
   retryMs?: number;
+  /** How long the daemon keeps listening after its last follower left (default 30 s). */
+  lingerMs?: number;
 }
 
 export function createEventNotifier(options: NotifierOptions): EventNotifier {
   const listeners = new Map<string, Set<HeadListener>>();
+  const firstRetryMs = options.retryMs ?? 100;
+  let retryMs = firstRetryMs;
   let connected: Promise<pg.Client> | null = null;
   let current: pg.Client | null = null;
-  let closed = false;
-  let retryMs = options.retryMs ?? 100;
+  let active = false; // LISTEN is in force on `current`
+  let syncing: Promise<void> | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+  let lingerTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const wanted = () => !closed && (listeners.size > 0 || lingerTimer !== null);
 
   const tell = (company: string, lastId: string) => {
     for (const listener of listeners.get(company) ?? []) {
@@ -62,44 +81,72 @@ export function createEventNotifier(options: NotifierOptions): EventNotifier {
       client.on('end', () => lost(client, new Error('the listening connection ended')));
       try {
         await client.connect();
-        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
       } catch (err) {
         connected = null;
+        client.removeAllListeners('end');
         await client.end().catch(() => {});
         throw err;
       }
-      retryMs = options.retryMs ?? 100;
       current = client;
       return client;
     })());
 
+  const drop = (client: pg.Client | null) => {
+    if (client && client === current) {
+      current = null;
+      connected = null;
+      active = false;
+      client.removeAllListeners('end');
+      void client.end().catch(() => {});
+    }
+  };
+
   const lost = (client: pg.Client, err: Error) => {
     if (closed || client !== current) return;
-    current = null;
-    connected = null;
-    client.removeAllListeners('end');
-    void client.end().catch(() => {});
+    drop(client);
     options.onError?.(err);
-    scheduleReconnect();
+    scheduleRetry();
   };
 
-  const scheduleReconnect = () => {
-    if (closed || retryTimer || listeners.size === 0) return;
-    retryTimer = setTimeout(async () => {
+  const scheduleRetry = () => {
+    if (retryTimer || !wanted()) return;
+    retryTimer = setTimeout(() => {
       retryTimer = null;
-      try {
-        await connect();
-        await catchUp();
-      } catch (err) {
-        options.onError?.(err as Error);
-        retryMs = Math.min(retryMs * 2, 5000);
-        scheduleReconnect();
-      }
+      void sync();
     }, retryMs);
+    retryMs = Math.min(retryMs * 2, 5000);
   };
 
-  const catchUp = async () => {
+  /** Brings LISTEN in line with `wanted()`, one step at a time (followers may come and go meanwhile). */
+  const sync = (): Promise<void> =>
+    (syncing ??= (async () => {
+      try {
+        while (wanted() !== active) {
+          if (wanted()) {
+            const client = await connect();
+            await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+            active = true;
+            retryMs = firstRetryMs;
+            await tellHeads();
+          } else {
+            active = false;
+            await current?.query(`UNLISTEN ${EVENTS_CHANNEL}`);
+          }
+        }
+      } catch (err) {
+        if (!closed) {
+          drop(current);
+          options.onError?.(err as Error);
+          scheduleRetry();
+        }
+      } finally {
+        syncing = null;
+      }
+    })());
+
+  const tellHeads = async () => {
     const companies = [...listeners.keys()];
+    if (companies.length === 0) return;
     const { rows } = await options.pool.query<{ company_id: string; last_seq: string }>(
       'SELECT company_id, last_seq FROM svc_event_heads WHERE company_id = ANY($1::text[])',
       [companies],
@@ -107,29 +154,39 @@ export function createEventNotifier(options: NotifierOptions): EventNotifier {
     for (const r of rows) tell(r.company_id, formatEventId(Number(r.last_seq)));
   };
 
+  const linger = () => {
+    lingerTimer = setTimeout(() => {
+      lingerTimer = null;
+      void sync();
+    }, options.lingerMs ?? 30_000);
+    lingerTimer.unref?.();
+  };
+
   return {
-    async subscribe(company, listener) {
+    subscribe(company, listener) {
       if (closed) throw new Error('the event notifier is closed');
       let set = listeners.get(company);
       if (!set) listeners.set(company, (set = new Set()));
       set.add(listener);
-      try {
-        await connect();
-      } catch (err) {
-        set.delete(listener);
-        throw err;
-      }
+      if (lingerTimer) clearTimeout(lingerTimer), (lingerTimer = null);
+      void sync();
       return () => {
-        set!.delete(listener);
+        if (!set!.delete(listener)) return;
         if (set!.size === 0 && listeners.get(company) === set) listeners.delete(company);
+        if (listeners.size === 0 && !closed) linger();
       };
+    },
+    async settled() {
+      while (syncing) await syncing;
     },
     async close() {
       closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
+      for (const timer of [retryTimer, lingerTimer]) if (timer) clearTimeout(timer);
       listeners.clear();
+      await syncing;
       const client = await connected?.catch(() => null);
       connected = null;
+      current = null;
       if (client) {
         client.removeAllListeners('end');
         await client.end().catch(() => {});

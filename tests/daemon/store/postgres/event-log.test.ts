@@ -101,10 +101,11 @@ if (cluster) {
     const follower = await daemonLog('cmp_follow');
     const heard: string[] = [];
     let wake: (() => void) | null = null;
-    const unsubscribe = await follower.subscribe((lastId) => {
+    const unsubscribe = follower.subscribe((lastId) => {
       heard.push(lastId);
       wake?.();
     });
+    await notifiers.at(-1)!.settled(); // listening now (the follower's daemon's notifier is the last made)
     const next = () => new Promise<void>((resolve) => (wake = resolve));
     let woke = next();
     const first = await writer.append({ ...blank, type: 'f:one' });
