@@ -10,7 +10,9 @@
 // dist/cli/ (same depth), so paths relative to import.meta.url (../../package.json,
 // ../cli/main.js, ../daemon-bundle/main.js) hold from main.js, from every chunk and from both scripts.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildFastBundle } from './build-fast-bundle.mjs';
 
 const root = new URL('../', import.meta.url);
@@ -83,3 +85,19 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(new URL('dist/cli/svc.cjs', root), 0o755);
+
+// `svc completion bash|zsh|fish` prints a script made from the whole command tree, which means
+// loading every command (~0.7 s, and `eval "$(svc completion bash)"` runs at every shell start).
+// The tree is the build's, so the scripts are made here once; the bin prints the file (cli/bin.ts).
+mkdirSync(new URL('dist/cli/completions/', root), { recursive: true });
+for (const shell of ['bash', 'zsh', 'fish']) {
+  const script = execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL('dist/cli/main.js', root)), 'completion', shell],
+    {
+      env: { ...process.env, SVC_KEYCHAIN: 'off', SVC_CODE_CACHE: 'off' },
+      encoding: 'utf8',
+    },
+  );
+  writeFileSync(new URL(`dist/cli/completions/${shell}`, root), script);
+}

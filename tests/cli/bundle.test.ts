@@ -94,6 +94,10 @@ test('the svc bin and main.js answer every kind of line alike (fast bundle, ESM 
     ['events', 'list', '--json'],
     ['profile', 'list', '--json'],
     ['help', 'profile'],
+    ['completion', 'bash'],
+    ['completion', 'zsh'],
+    ['completion', 'fish'],
+    ['completion', 'tcsh'],
   ];
   for (const line of lines) {
     const config = { ...env, SVC_CONFIG_DIR: tempDir('svc-bin-config') };
@@ -105,6 +109,12 @@ test('the svc bin and main.js answer every kind of line alike (fast bundle, ESM 
       line.join(' '),
     );
   }
+});
+
+test('svc completion <shell> through the bin prints the script the build made from the tree, loading no command', () => {
+  for (const shell of ['bash', 'zsh', 'fish'])
+    assert.ok(readFileSync(join(dist, `cli/completions/${shell}`), 'utf8').includes('svc'), shell);
+  assert.equal(files(loadedModules('bin-completion', [svcBin, 'completion', 'bash'])), ['cli/svc.cjs']);
 });
 
 test.run();
