@@ -3,7 +3,8 @@
  * runs them with uvu, and prints `N passed, N failed` as its last line — the line CI reads.
  * Exits non-zero when a test failed or when no test ran.
  */
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -22,6 +23,9 @@ declare global {
 // before any test module (and so Ink) is imported; the CLI under test gets its env from each test.
 delete process.env.CI;
 delete process.env.CONTINUOUS_INTEGRATION;
+// The CLI and the daemon keep V8 code caches in the user's cache folder (shared/code-cache.ts): a
+// test run uses its own, so it never writes into (or reads from) the developer's ~/.cache/svc.
+process.env.SVC_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'svc-test-cache-'));
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const filters = process.argv.slice(2);
