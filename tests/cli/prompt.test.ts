@@ -5,9 +5,12 @@ import { createCliContext } from '../../cli/context.js';
 import { promptNewPassword, promptSecret, readStdinLines } from '../../cli/prompt.js';
 import { stripAnsi } from '../helpers/fake-terminal.js';
 
-/** Waits for the prompt to draw something (a guard fails the test after 2 s instead of hanging). */
+/**
+ * Waits for the prompt to draw something. The deadline times nothing: it only turns a prompt that
+ * never draws it into a failure instead of a hung run, so it is far above any load's delay.
+ */
 async function waitUntil(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 2000;
+  const deadline = Date.now() + 60_000;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('the prompt never showed what was expected');
     await new Promise((r) => setTimeout(r, 5));

@@ -75,10 +75,12 @@ test('auth status names every profile and where each credential comes from; an S
     [local.current, local.url, local.user, local.token, local.token_expired],
     [true, daemon.url, 'ada@example.test', 'file', false],
   );
-  assert.ok(Date.parse(local.token_expires_at) > Date.now());
   assert.equal(rows.find((r: any) => r.profile === 'default').user, null);
 
   const token = (await svc(['auth', 'token'])).stdout.trim();
+  // The expiry shown is the token's own `exp`, read from the token (no clock involved).
+  const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+  assert.is(local.token_expires_at, new Date(exp * 1000).toISOString());
   const withEnv = JSON.parse((await svc(['auth', 'status', '--json'], { SVC_TOKEN: token })).stdout);
   assert.is(withEnv.find((r: any) => r.profile === 'local').token, 'SVC_TOKEN');
   const text = await svc(['auth', 'status'], { SVC_TOKEN: token });
