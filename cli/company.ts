@@ -2,8 +2,10 @@ import { companyRefListResponse } from '../shared/schemas/companies.js';
 import type { CliContext } from './context.js';
 import { NotFoundError, UsageError } from './errors.js';
 
+import { companyKey } from './credentials/profile-scope.js';
+
 /** The config-file key of the current Company of a profile scope (`svc companies use <name>` sets it). */
-export const currentCompanyKey = (scope: string) => `company:${scope}`;
+export const currentCompanyKey = companyKey;
 
 export function saveCurrentCompany(ctx: CliContext, company: { id: string; name: string }): void {
   ctx.config().set(currentCompanyKey(ctx.scope), company);

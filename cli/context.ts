@@ -3,7 +3,7 @@ import { DEFAULT_URL, resolveConfigDir, resolveDataDir } from '../shared/paths.j
 import { createApiClient, type ApiClient } from './api-client.js';
 import { createCredentialStore, accounts, type CredentialStore } from './credentials/index.js';
 import { guardOrigin } from './credentials/origin-guard.js';
-import { bindingKey, companyKey, scopeCredentials } from './credentials/profile-scope.js';
+import { bindingKey, companyKey, profileSecretNames, scopeCredentials } from './credentials/profile-scope.js';
 import { createConfigFile, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
 import { pickFields } from './json-fields.js';
@@ -130,9 +130,7 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
         },
         async forget() {
           const company = ctx.config().get<{ id: string }>(companyKey(scope));
-          const names = [accounts.token(scope), accounts.accountKey(scope)];
-          for (const name of company ? [...names, accounts.secretKey(scope, company.id)] : names)
-            await scoped.delete(name);
+          for (const name of profileSecretNames(scope, company?.id)) await scoped.delete(name);
         },
       });
     }),

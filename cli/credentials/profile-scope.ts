@@ -1,4 +1,4 @@
-import type { CredentialStore } from './store.js';
+import { accounts, type CredentialStore } from './store.js';
 
 const KINDS = ['token:', 'account-key:', 'secret-key:'];
 
@@ -51,3 +51,10 @@ export function scopeCredentials(store: CredentialStore, scope: string, legacyUr
 export const companyKey = (scope: string) => `company:${scope}`;
 /** The remote origin a local profile logged in to (cli/credentials/origin-guard.ts). */
 export const bindingKey = (scope: string) => `origin:${scope}`;
+
+/** Every secret a profile holds: its login, its account key, and the key of its current Company. */
+export const profileSecretNames = (scope: string, companyId?: string): string[] => [
+  accounts.token(scope),
+  accounts.accountKey(scope),
+  ...(companyId ? [accounts.secretKey(scope, companyId)] : []),
+];

@@ -54,7 +54,7 @@ export async function importArchive(file: string, to: Store): Promise<TransferSu
  * one) is left alone; the target's own emptiness check settles that race.
  */
 function removeCrashedStaging(target: string): void {
-  const pattern = new RegExp(`^\\.${escapeRegExp(basename(target))}\\.importing-(\\d+)$`);
+  const prefix = `.${basename(target)}.importing-`;
   let names: string[];
   try {
     names = readdirSync(dirname(target));
@@ -62,13 +62,12 @@ function removeCrashedStaging(target: string): void {
     return; // no parent folder yet: nothing left over, and writeDataFolder creates it
   }
   for (const name of names) {
-    const pid = Number(pattern.exec(name)?.[1]);
+    const pid =
+      name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)) ? Number(name.slice(prefix.length)) : 0;
     if (pid && pid !== process.pid && !processIsAlive(pid))
       rmSync(join(dirname(target), name), { recursive: true, force: true });
   }
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function refuseNonEmptyFolder(dir: string): void {
   if (!existsSync(dir)) return;

@@ -2,8 +2,7 @@ import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import { currentCompanyKey } from '../../company.js';
 import type { CliContext } from '../../context.js';
-import { bindingKey } from '../../credentials/profile-scope.js';
-import { accounts } from '../../credentials/store.js';
+import { bindingKey, profileSecretNames } from '../../credentials/profile-scope.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { DEFAULT_PROFILE, deleteProfile, readProfiles } from '../../profiles.js';
 
@@ -23,13 +22,8 @@ export async function runProfileRemove(
   const target = makeCtx({ profile: opts.name });
   const scope = target.scope;
   const company = target.config().get<{ id: string }>(currentCompanyKey(scope));
-  const names = [
-    accounts.token(scope),
-    accounts.accountKey(scope),
-    ...(company ? [accounts.secretKey(scope, company.id)] : []),
-  ];
   let forgotten = 0;
-  for (const name of names) if (await target.credentials().delete(name)) forgotten++;
+  for (const name of profileSecretNames(scope, company?.id)) if (await target.credentials().delete(name)) forgotten++;
   target.config().delete(currentCompanyKey(scope));
   target.config().delete(bindingKey(scope));
   deleteProfile(ctx.config(), opts.name);
