@@ -55,7 +55,8 @@ export async function startBenchDaemon(env: BenchEnv, database?: string): Promis
 
 export interface Load {
   urls: string[];
-  options: LoadOptions;
+  /** The same for every URL, or one per URL (in `urls`' order). */
+  options: LoadOptions | LoadOptions[];
   /** Processes whose CPU the set-up spends (daemons, and the database's for PostgreSQL). */
   pids: () => number[];
 }
@@ -81,7 +82,12 @@ export async function alternate(env: BenchEnv, a: Load, b: Load, rounds = 5): Pr
   const run = async (l: Load, duration = slice) => {
     const connections = Math.max(1, Math.floor(env.connections / l.urls.length));
     const before = cpuOf(l.pids());
-    const results = await Promise.all(l.urls.map((url) => load(url, env, { ...l.options, duration, connections })));
+    const results = await Promise.all(
+      l.urls.map((url, i) => {
+        const options = Array.isArray(l.options) ? l.options[i] : l.options;
+        return load(url, env, { ...options, duration, connections });
+      }),
+    );
     const total = results.reduce((sum, r) => sum + r.total, 0);
     return { rps: results.reduce((sum, r) => sum + r.rps, 0), cpu: (cpuOf(l.pids()) - before) / Math.max(1, total) };
   };
