@@ -12,6 +12,7 @@ import { createMemoryStores, openFileStores, type StoreDeps } from '../../daemon
 import type { Stores } from '../../daemon/store/types.js';
 import { createSealer } from '../../daemon/store/sealer.js';
 import { createRuntimeHost } from '../../daemon/runtime/host.js';
+import { openDaemonStorage } from '../../daemon/daemon-storage.js';
 import type { RuntimeHost } from '../../daemon/gateway/seam.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
@@ -33,6 +34,12 @@ export interface TestAppOptions {
   openStores?: (deps: StoreDeps) => Promise<Stores>;
   /** The deployment's secrets; default fresh ones (two apps as daemons of one deployment share them). */
   secrets?: Deps['secrets'];
+  /**
+   * Team mode: everything on this PostgreSQL database, opened as `svc daemon start --database`
+   * opens it (openDaemonStorage: its secrets, account stores, limits, pairings and Company
+   * runtimes). Call `close()` at the end: the pool keeps the process alive.
+   */
+  database?: string;
 }
 
 export interface TestApp {
@@ -44,6 +51,8 @@ export interface TestApp {
   post(url: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   del(url: string, headers?: Record<string, string>): Promise<TestResponse>;
   operator: Record<string, string>;
+  /** Closes the runtimes and stores (and team mode's pool). */
+  close(): Promise<void>;
 }
 
 export interface TestResponse {
@@ -64,23 +73,28 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dataDir,
     publicUrl: 'http://127.0.0.1:7878',
     ...options.config,
+    ...(options.database ? { databaseUrl: options.database } : {}),
     auth: { ...CHEAP_AUTH, ...options.config?.auth },
   });
   const random = cryptoRandom;
   const ids = createIdGenerator(clock, random);
-  const secrets = options.secrets ?? {
-    jwtSecret: randomBytes(32),
-    operatorToken: `op_${randomBytes(24).toString('base64url')}`,
-    mailKey: randomBytes(32),
-    codeKey: randomBytes(32),
-  };
-  const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
-  const stores = options.openStores
-    ? await options.openStores(storeDeps)
-    : options.storage === 'file'
-      ? await openFileStores(dataDir, storeDeps)
-      : await createMemoryStores(storeDeps);
   const log = options.log ?? silentLogger;
+  const team = options.database ? await openDaemonStorage(config, { clock, ids, log }) : null;
+  const secrets = team?.secrets ??
+    options.secrets ?? {
+      jwtSecret: randomBytes(32),
+      operatorToken: `op_${randomBytes(24).toString('base64url')}`,
+      mailKey: randomBytes(32),
+      codeKey: randomBytes(32),
+    };
+  const storeDeps = { clock, ids, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
+  const stores = team
+    ? team.stores
+    : options.openStores
+      ? await options.openStores(storeDeps)
+      : options.storage === 'file'
+        ? await openFileStores(dataDir, storeDeps)
+        : await createMemoryStores(storeDeps);
   const runtimes =
     options.runtimes ??
     createRuntimeHost({
@@ -88,7 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       clock,
       ids,
       log,
-      storage: options.storage ?? 'memory',
+      storage: team?.runtimes ?? options.storage ?? 'memory',
       sealer: storeDeps.sealer,
       random,
     });
@@ -102,6 +116,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     log,
     runtimes,
     mailer: createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log }),
+    ...(team?.pairings ? { pairings: team.pairings } : {}),
   };
   const app = createApp(deps);
   const handler = app.callback();
@@ -131,6 +146,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       }),
     del: (url, headers) => request({ method: 'DELETE', url, headers }),
     operator: { authorization: `Bearer ${secrets.operatorToken}` },
+    async close() {
+      runtimes.drain?.();
+      await runtimes.close();
+      await stores.close();
+      await team?.close();
+    },
   };
 }
 

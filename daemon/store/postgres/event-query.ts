@@ -21,6 +21,8 @@ export interface SqlQuery {
   limit: number;
 }
 
+const FIRST_YEAR_MS = Date.parse('0001-01-01T00:00:00Z');
+
 /**
  * A log query as one parameterised SELECT. The planner is the one the other logs use, so a bad
  * cursor or timestamp is the same 400 and the limit is clamped the same way; one row more than
@@ -38,8 +40,12 @@ export function buildEventQuery(company: string, query: LogQuery): SqlQuery {
     values.push(plan.afterSeq);
     where.push(`seq > $${values.length}`);
   }
-  if (plan.sinceMs !== null) {
-    values.push(new Date(plan.sinceMs).toISOString());
+  // Before year 1 every event matches: PostgreSQL has no year 0 and nothing before 4713 BC, which
+  // JavaScript's dates have (`since=0000-01-01T00:00:00Z` is valid ISO 8601, and a 200 here too).
+  if (plan.sinceMs !== null && plan.sinceMs >= FIRST_YEAR_MS) {
+    // Past year 9999 JavaScript writes `+275760-…`, which PostgreSQL reads as a time zone: the
+    // year without its sign is the same instant to it.
+    values.push(new Date(plan.sinceMs).toISOString().replace(/^\+/, ''));
     where.push(`created_at >= $${values.length}::timestamptz`);
   }
   values.push(plan.limit + 1);

@@ -16,7 +16,8 @@ import { createTestApp } from '../../helpers/test-app.js';
 /** Throttles out of the way, so every bad input reaches the route's own checks instead of a 429. */
 const NO_THROTTLE = [{ limit: 1_000_000, windowMs: 60_000 }];
 
-export async function setUp() {
+/** `database`: the same world in team mode, every store on that PostgreSQL database. */
+export async function setUp(options: { database?: string } = {}) {
   const errors: string[] = [];
   const log = {
     info() {},
@@ -25,6 +26,7 @@ export async function setUp() {
   };
   const t = await createTestApp({
     log,
+    ...(options.database ? { database: options.database } : {}),
     config: {
       auth: {
         signupPerEmail: NO_THROTTLE,

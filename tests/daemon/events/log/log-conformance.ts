@@ -149,6 +149,11 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     assert.equal(await ids({ correlation_id: e3.id }), [e3.id]);
     assert.equal(await ids({ causation_id: e2.id }), [e4.id]);
     assert.equal(await ids({ since: e3.created_at }), [e3.id, e4.id, e5.id]);
+    // The far past and the far future JavaScript's dates reach: PostgreSQL has no year 0 and
+    // nothing before 4713 BC, and every store answers them the same.
+    for (const since of ['0000-01-01T00:00:00Z', '-271821-04-20T00:00:00Z', '0001-01-01T00:00:00Z'])
+      assert.equal(await ids({ since }), [e1.id, e2.id, e3.id, e4.id, e5.id], since);
+    assert.equal(await ids({ since: '+275760-09-13T00:00:00Z' }), []);
     assert.equal(await ids({ since_id: e3.id }), [e4.id, e5.id]);
     assert.equal(await ids({ prefix: 'quest', agent_id: 'a2' }), [e4.id]);
     assert.equal(await ids({ quest_id: 'q1', correlation_id: e1.id, since_id: e2.id }), [e4.id]);
