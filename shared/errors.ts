@@ -19,6 +19,8 @@ export const ErrorCode = {
   mailUnavailable: 'mail_unavailable',
   /** Team mode: the PostgreSQL database cannot be reached; 503 with Retry-After. */
   databaseUnavailable: 'database_unavailable',
+  /** Team mode: the database gave up on this request for a conflicting one (deadlock); nothing changed; 503. */
+  databaseBusy: 'database_busy',
   /** A library the daemon loads on first use (wallet, passkeys, MCP, SMTP) failed to load; 503. */
   featureUnavailable: 'feature_unavailable',
   // credentials

@@ -3,7 +3,7 @@ import { ErrorCode, type ErrorBody } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
 import { DomainError, type Refusal } from '../domain-error.js';
 import type { Logger } from '../logger.js';
-import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';
+import { isDatabaseUnavailable, isTransientConflict } from '../store/postgres/unavailable.js';
 
 /**
  * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status; a
@@ -47,6 +47,11 @@ function toResponse(err: unknown): { status: number; body: ErrorBody; headers: R
   if (isDatabaseUnavailable(err)) {
     const error = 'The database is unavailable. Try again in a few seconds.';
     return { status: 503, body: { error, code: ErrorCode.databaseUnavailable }, headers: { 'retry-after': '5' } };
+  }
+  // Team mode: a deadlock or serialization failure with another request. Rolled back, so retrying is safe.
+  if (isTransientConflict(err)) {
+    const error = 'The database stopped this request for a conflicting one; nothing was changed. Send it again.';
+    return { status: 503, body: { error, code: ErrorCode.databaseBusy }, headers: { 'retry-after': '1' } };
   }
   return internal();
 }

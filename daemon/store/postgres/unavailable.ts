@@ -27,3 +27,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     message,
   );
 }
+
+/**
+ * SQLSTATEs of a statement the database gave up on because of another transaction, not because of
+ * what it asked: a deadlock (40P01), a serialization failure (40001), a lock it could not take
+ * (55P03). The transaction rolled back, so nothing of the request was stored, and the same request
+ * sent again can pass.
+ */
+const TRANSIENT_CONFLICTS = new Set(['40P01', '40001', '55P03']);
+
+export function isTransientConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && TRANSIENT_CONFLICTS.has(code);
+}
