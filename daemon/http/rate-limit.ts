@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
+import { isDatabaseUnavailable, isTransientConflict } from '../store/postgres/unavailable.js';
 import type { CeilingRule, LimitStore, WindowRule } from '../store/limit-types.js';
 
 export type { WindowRule } from '../store/limit-types.js';
@@ -45,8 +46,9 @@ export interface FailureCeiling {
   /**
    * Runs `check` as one attempt on `key` and counts it by its outcome: `right(value)` clears the
    * failures, anything else (or a throw) counts one — except a 429 or 503 thrown before anything
-   * was checked (the password-hash queue full, the database down): no guess was made, and counting
-   * it would let an overload lock real users out. While the failures so far plus the attempts in
+   * was checked (the password-hash queue full, the database down, a transaction rolled back for
+   * another): no guess was made or its answer was dropped, and counting it would let an overload
+   * lock real users out. While the failures so far plus the attempts in
    * flight would reach the ceiling, a new attempt waits for one of those to finish: a burst of
    * parallel guesses never gets more than the ceiling's tries, and a burst of right answers is
    * never counted as failures. Resolves `{ locked }` (seconds) instead when the key is locked out.
@@ -124,5 +126,12 @@ export function createFailureCeiling(
   };
 }
 
-/** The answers a check throws when it could not look at the secret at all (busy, unavailable). */
-const notChecked = (err: unknown) => err instanceof ApiError && (err.status === 429 || err.status === 503);
+/**
+ * The answers a check throws when it could not look at the secret at all (busy, unavailable), or
+ * whose outcome was thrown away (team mode: the database down, or the transaction rolled back for
+ * a conflicting one): the caller learns nothing from them, so they are no guess.
+ */
+const notChecked = (err: unknown) =>
+  (err instanceof ApiError && (err.status === 429 || err.status === 503)) ||
+  isDatabaseUnavailable(err) ||
+  isTransientConflict(err);
