@@ -133,7 +133,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
       }));
       if (!updated) throw noSuch(id); // deleted meanwhile
       // A new matcher starts counting afresh: old window hits were counted under other rules.
-      if (m !== undefined) matcher.forget?.(id);
+      if (m !== undefined) await matcher.forget?.(id);
       return present(updated);
     },
     setEnabled(id: string, enabled: boolean) {
@@ -141,7 +141,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
     },
     async delete(id: string): Promise<void> {
       if (!(await stored.delete(id))) throw noSuch(id);
-      matcher.forget?.(id);
+      await matcher.forget?.(id);
     },
     /** Every configured event of this exact pattern (enabled or not): dispatch decides, and says why not. */
     ofType(type: string): Promise<ConfiguredEvent[]> {

@@ -18,7 +18,7 @@ export const scopeCovers = (cfg: ConfiguredEvent, event: EventRow): boolean =>
  * nothing either way and are left out of `notFired` — every session has nine, so listing them
  * would bury the rules that matter (and grow the firings table with every session).
  */
-export function considerConfigured(
+export async function considerConfigured(
   event: EventRow,
   all: ConfiguredEvent[],
   deps: { emitters: EmitterRegistry; matcher: MatcherHook },
@@ -33,7 +33,7 @@ export function considerConfigured(
     if (whyArmed(deps.emitters, cfg.type)) skip(cfg, 'armed');
     else if (!cfg.enabled) skip(cfg, 'paused');
     else if (!scopeCovers(cfg, event)) skip(cfg, 'scope');
-    else if (!deps.matcher.allows(cfg, event)) skip(cfg, deps.matcher.why?.(cfg, event) ?? 'matcher');
+    else if (!(await deps.matcher.allows(cfg, event))) skip(cfg, (await deps.matcher.why?.(cfg, event)) ?? 'matcher');
     else fire.push(cfg);
   }
   return { fire, notFired };

@@ -9,13 +9,13 @@ import type { ConfiguredEvent, EventRow, Matcher } from '../runtime/services.js'
  * kinds without touching dispatch.
  */
 export interface MatcherHook {
-  allows(cfg: ConfiguredEvent, event: EventRow): boolean;
+  allows(cfg: ConfiguredEvent, event: EventRow): boolean | Promise<boolean>;
   /** Kinds this hook can evaluate; creating a configured event with another kind is refused. */
   supports(kind: Matcher['kind']): boolean;
   /** After `allows` said no: whether a window was cooling down (`cooldown`) or the event did not match. */
-  why?(cfg: ConfiguredEvent, event: EventRow): 'matcher' | 'cooldown';
+  why?(cfg: ConfiguredEvent, event: EventRow): 'matcher' | 'cooldown' | Promise<'matcher' | 'cooldown'>;
   /** Drops per-event state (windows) when a configured event's matcher changes or it is deleted. */
-  forget?(configuredId: string): void;
+  forget?(configuredId: string): void | Promise<void>;
 }
 
 export const matcherSchema = z.discriminatedUnion('kind', [

@@ -135,7 +135,7 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     // The configured events of the type are read beside the append, not after it: on a database
     // that takes one round trip off every emit (what was configured before the call is seen either way).
     const [event, ofType] = await Promise.all([append({ ...body, type }), configured.ofType(type)]);
-    const { fire, notFired } = considerConfigured(event, ofType, deps);
+    const { fire, notFired } = await considerConfigured(event, ofType, deps);
     const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
     return { event, fired, not_fired } satisfies Emitted;
   };

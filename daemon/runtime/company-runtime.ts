@@ -9,6 +9,7 @@ import { DEFAULT_MAX_DEPTH } from '../events/dispatch.js';
 import type { MatcherHook } from '../events/matchers.js';
 import { createMatcherEngine } from '../events/detectors/matcher-engine.js';
 import { createCauseReporter } from '../events/detectors/cause-reporter.js';
+import { memoryWindows } from '../events/detectors/window-counter.js';
 import { createBoundedRegex } from '../events/detectors/bounded-regex.js';
 import type { SchedulerTimer } from '../events/schedule/scheduler.js';
 import type { DuePolicy } from '../events/schedule/due-ticks.js';
@@ -69,8 +70,15 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   // Per Company: window counts and cooldowns never leak from one Company to another.
   // Matchers and guardrails run on the linear-time engine: no time-out, so never a silent "no match".
   const regex = createBoundedRegex();
-  const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, regex });
-  const causes = createCauseReporter({ clock: options.clock, events: { emit: (input) => events.emit(input) }, regex });
+  // Team mode counts windows in the database (every daemon into the same rows); else in memory.
+  const windows = stores.windows ?? memoryWindows();
+  const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, regex, windows });
+  const causes = createCauseReporter({
+    clock: options.clock,
+    events: { emit: (input) => events.emit(input) },
+    regex,
+    windows,
+  });
   const core: RuntimeCore = {
     company: options.company,
     clock: options.clock,

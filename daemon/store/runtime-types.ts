@@ -132,6 +132,12 @@ export interface RuntimeStores {
   questions: QuestionStore;
   deliveries: DeliveryStore;
   idempotency: IdempotencyStore;
+  /**
+   * Team mode: windowed matchers, loop and idea detection counted in the database, so events of
+   * one Company arriving through different daemons count toward the same window. Absent on the
+   * JSON store: each daemon counts in memory (a restart forgets windows there).
+   */
+  windows?: WindowStore;
   /** Resolves once every write so far is durable. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -229,4 +235,23 @@ export interface ChannelStore {
   replace(record: ChannelRecord): Promise<boolean>;
   /** False when there is no such channel. */
   delete(name: string): Promise<boolean>;
+}
+
+// --- windows (issue 7's window matchers and detectors; shared across daemons in team mode) ---
+
+/** The `count`-th event within `within_ms` fires once; then the key is quiet for `cooldown_ms`. */
+export interface EventWindowRule {
+  count: number;
+  within_ms: number;
+  cooldown_ms: number;
+}
+
+/** Where one Company's windows are counted (events/detectors/window-counter.ts has the memory one). */
+export interface WindowStore {
+  /** Records one event for `key` at `nowMs`; true when this event crosses the threshold. */
+  hit(key: string, nowMs: number, rule: EventWindowRule): Promise<boolean>;
+  /** Whether `key` is quiet after firing (read only: counts nothing). */
+  coolingDown(key: string, nowMs: number): Promise<boolean>;
+  /** Forgets every key that starts with `prefix` (a deleted or changed configured event). */
+  forget(prefix: string): Promise<void>;
 }

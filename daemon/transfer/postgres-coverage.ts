@@ -33,6 +33,8 @@ const NOT_MOVED = new Set([
   'svc_schedule_ticks',
   // `svc login --web` pairings in flight (pg-team, migration 90): ten minutes each; a user starts another.
   'svc_pairings',
+  // Window counts and cooldowns (migration 103): minutes of state; a JSON daemon keeps them in memory.
+  'svc_rt_windows',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {

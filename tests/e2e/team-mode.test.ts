@@ -102,6 +102,38 @@ if (team) {
     assert.is(JSON.stringify(trace).match(/"tool":"quests.create"/g)?.length, 1, 'one firing recorded');
   });
 
+  test('a window matcher and loop detection count events from A and B together', async () => {
+    const rule = {
+      type: 'shell:command_failed',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'burst seen' } }],
+      matcher: { kind: 'window', count: 3, within_ms: 60_000, cooldown_ms: 600_000 },
+    };
+    expectStatus(await A.call('/api/events', { headers: owner.tenant, body: rule }), 201, 'window rule');
+    const fired: number[] = [];
+    const reasons: string[] = [];
+    for (const d of [A, B, A, B]) {
+      const answer = expectStatus(await trigger(d, 'shell:command_failed'), 200, 'burst').body;
+      fired.push(answer.fired.length);
+      reasons.push(...answer.not_fired.map((n: { reason: string }) => n.reason));
+    }
+    assert.equal(fired, [0, 0, 1, 0], 'the third event, whichever daemon took it, crosses the window once');
+    assert.equal(reasons, ['matcher', 'matcher', 'cooldown'], 'and the cooldown set on A holds on B');
+
+    const agent = expectStatus(
+      await B.call('/api/agents', { headers: owner.tenant, body: { name: 'looper', role: 'dev' } }),
+      201,
+      'agent',
+    ).body.agent;
+    const report = (d: TeamDaemon) =>
+      d.call('/api/detectors/report', {
+        headers: owner.tenant,
+        body: { cause: 'tool_call', agent_id: agent.id, tool: 'fs.read', args: { path: 'same.txt' } },
+      });
+    const loops: number[] = [];
+    for (const d of [A, B, A]) loops.push(expectStatus(await report(d), 200, 'report').body.emitted.length);
+    assert.equal(loops, [0, 0, 1], 'the same tool call three times over two daemons is one loop:detected');
+  });
+
   test('since_id paging is exact while A and B append at once (a reader on B misses nothing)', async () => {
     const acked: string[] = [];
     const write = async (d: TeamDaemon, n: number) => {

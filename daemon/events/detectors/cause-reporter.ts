@@ -10,7 +10,7 @@ import {
   HIGH_IMPACT_LINES,
   type GuardrailRule,
 } from './guardrail-rules.js';
-import { createWindowCounter, type WindowRule } from './window-counter.js';
+import { memoryWindows, type WindowRule, type WindowStore } from './window-counter.js';
 
 /**
  * The runtime API that turns real causes into detector events (spec §6.3), emitted where the cause
@@ -34,6 +34,8 @@ export interface CauseReporterOptions {
   ideas?: WindowRule;
   outputRules?: readonly GuardrailRule[];
   highImpactPaths?: readonly GuardrailRule[];
+  /** Where loops and ideas are counted (default this daemon's memory; team mode: the database). */
+  windows?: WindowStore;
 }
 
 const EXCERPT = 500;
@@ -48,7 +50,7 @@ const scopeOf = (s: Scope) => ({
 export function createCauseReporter(options: CauseReporterOptions) {
   const { clock, events } = options;
   const regex = options.regex ?? createBoundedRegex();
-  const windows = createWindowCounter();
+  const windows = options.windows ?? memoryWindows();
   const loopRule = options.loop ?? { count: 3, within_ms: 10 * 60_000, cooldown_ms: 10 * 60_000 };
   const ideasRule = options.ideas ?? { count: 5, within_ms: 24 * 3600_000, cooldown_ms: 24 * 3600_000 };
   const outputRules = compileRules(options.outputRules ?? DEFAULT_OUTPUT_RULES);
@@ -63,7 +65,7 @@ export function createCauseReporter(options: CauseReporterOptions) {
   ): Promise<Emitted | null> => {
     const digest = createHash('sha256').update(`${kind}\u0000${fingerprint}`).digest('hex').slice(0, 32);
     const key = `loop|${scope.session_id ?? `agent:${scope.agent_id ?? '-'}`}|${digest}`;
-    if (!windows.hit(key, clock.now(), loopRule)) return null;
+    if (!(await windows.hit(key, clock.now(), loopRule))) return null;
     return events.emit({
       type: 'loop:detected',
       ...scopeOf(scope),
@@ -144,7 +146,7 @@ export function createCauseReporter(options: CauseReporterOptions) {
     },
     /** An idea recorded: enough of them within the window is `ideas:threshold_reached` (per agent). */
     async reportIdea(scope: Scope, idea: { text: string }): Promise<Emitted | null> {
-      if (!windows.hit(`ideas|${scope.agent_id ?? '-'}`, clock.now(), ideasRule)) return null;
+      if (!(await windows.hit(`ideas|${scope.agent_id ?? '-'}`, clock.now(), ideasRule))) return null;
       return events.emit({
         type: 'ideas:threshold_reached',
         ...scopeOf(scope),

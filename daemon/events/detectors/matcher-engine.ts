@@ -4,7 +4,7 @@ import { compileLinear, createBoundedRegex, type BoundedRegex, type LinearRegex 
 import { parseMatcher, type MatcherCheck } from './matcher-schema.js';
 import { readField, textOf } from './field-path.js';
 import { regexProblem } from './regex-safety.js';
-import { createWindowCounter, type WindowCounter } from './window-counter.js';
+import { memoryWindows, type WindowStore } from './window-counter.js';
 
 /**
  * The dispatcher asks `allows(cfg, event)` for each configured event whose pattern (and scope)
@@ -13,25 +13,26 @@ import { createWindowCounter, type WindowCounter } from './window-counter.js';
  * the `count`-th matching event within `within_ms` through once, then cools down.
  */
 export interface MatcherEngine {
-  allows(cfg: ConfiguredEvent, event: EventRow): boolean;
+  allows(cfg: ConfiguredEvent, event: EventRow): Promise<boolean>;
   /** Every kind of services.ts `Matcher` is evaluated here (the dispatcher's MatcherHook asks). */
   supports(kind: Matcher['kind']): boolean;
   /** The creation-time check (shape, field path, regex safety): a matcher that fails is never stored. */
   check(input: unknown): MatcherCheck;
-  why(cfg: ConfiguredEvent, event: EventRow): 'matcher' | 'cooldown';
+  why(cfg: ConfiguredEvent, event: EventRow): Promise<'matcher' | 'cooldown'>;
   /** Drops the window state of a deleted configured event. */
-  forget(configuredId: string): void;
+  forget(configuredId: string): Promise<void>;
 }
 
 export interface MatcherEngineOptions {
   clock: Clock;
   regex?: BoundedRegex;
-  windows?: WindowCounter;
+  /** Where windows count (default this daemon's memory; team mode: the database). */
+  windows?: WindowStore;
 }
 
 export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngine {
   const regex = options.regex ?? createBoundedRegex();
-  const windows = options.windows ?? createWindowCounter();
+  const windows = options.windows ?? memoryWindows();
   const compiled = new Map<string, LinearRegex | null>();
 
   const compile = (m: Extract<Matcher, { kind: 'predicated' }>): LinearRegex | null => {
@@ -55,7 +56,7 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
   return {
     supports: (kind) => kind === 'exact' || kind === 'predicated' || kind === 'window',
     check: parseMatcher,
-    allows(cfg, event) {
+    async allows(cfg, event) {
       if (cfg.type !== event.type) return false;
       const m = cfg.matcher;
       if (!m) return true;
@@ -78,14 +79,12 @@ export function createMatcherEngine(options: MatcherEngineOptions): MatcherEngin
           return false;
       }
     },
-    why(cfg, event) {
+    async why(cfg, event) {
       const m = cfg.matcher;
-      return m?.kind === 'window' && windows.coolingDown(`${cfg.id}|${groupOf(m, event)}`, options.clock.now())
+      return m?.kind === 'window' && (await windows.coolingDown(`${cfg.id}|${groupOf(m, event)}`, options.clock.now()))
         ? 'cooldown'
         : 'matcher';
     },
-    forget(configuredId) {
-      windows.forget(`${configuredId}|`);
-    },
+    forget: (configuredId) => windows.forget(`${configuredId}|`),
   };
 }

@@ -1,3 +1,7 @@
+import type { EventWindowRule as WindowRule, WindowStore } from '../../store/runtime-types.js';
+
+export type { EventWindowRule as WindowRule, WindowStore } from '../../store/runtime-types.js';
+
 /**
  * Counts events per key in a sliding window: the `count`-th event within `within_ms` fires once,
  * then the key is quiet for `cooldown_ms` (events in the cooldown are not counted, so a burst fires
@@ -6,10 +10,14 @@
  * used keys are forgotten (a forgotten key starts counting afresh — it can only fire later, never
  * twice). A restart forgets every window, which is the same outcome.
  */
-export interface WindowRule {
-  count: number;
-  within_ms: number;
-  cooldown_ms: number;
+
+/** A WindowStore over one daemon's in-memory counter. */
+export function memoryWindows(counter: WindowCounter = createWindowCounter()): WindowStore {
+  return {
+    hit: async (key, nowMs, rule) => counter.hit(key, nowMs, rule),
+    coolingDown: async (key, nowMs) => counter.coolingDown(key, nowMs),
+    forget: async (prefix) => counter.forget(prefix),
+  };
 }
 
 export interface WindowCounter {

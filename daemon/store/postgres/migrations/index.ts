@@ -4,6 +4,7 @@ import { teamSchema } from './090-team.js';
 import { runtimeSchema } from './100-runtime.js';
 import { retriesSchema } from './101-retries.js';
 import { eventSourceSchema } from './102-event-source.js';
+import { windowsSchema } from './103-windows.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 100, name: 'runtime', sql: runtimeSchema },
   { version: 101, name: 'retries', sql: retriesSchema },
   { version: 102, name: 'event-source', sql: eventSourceSchema },
+  { version: 103, name: 'windows', sql: windowsSchema },
 ];

@@ -12,6 +12,7 @@ import {
 import { createIdempotencyStore } from './idempotency.js';
 import { createRetryStore } from './retries.js';
 import { createTickStore } from './tick-cursors.js';
+import { createPostgresWindowStore } from './windows.js';
 
 /**
  * One Company's stores on PostgreSQL (team mode): every Company shares the tables of migration 100,
@@ -40,6 +41,7 @@ export function createPostgresRuntimeStores(
       maxIds: options.maxDeliveryIds,
     }),
     idempotency: createIdempotencyStore(pool, companyId),
+    windows: createPostgresWindowStore(pool, companyId),
     flush: async () => {},
     close: async () => {},
   };

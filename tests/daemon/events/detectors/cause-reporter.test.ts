@@ -117,8 +117,8 @@ test('cause → pattern → matcher: a predicated detector on shell failures let
   });
   const a = await reporter.reportCommand(scope, { command: 'npm test', exit_code: 1 });
   const b = await reporter.reportCommand(scope, { command: 'ls missing', exit_code: 2 });
-  assert.ok(engine.allows(cfg, a!.event));
-  assert.not.ok(engine.allows(cfg, b!.event));
+  assert.ok(await engine.allows(cfg, a!.event));
+  assert.not.ok(await engine.allows(cfg, b!.event));
 });
 
 // Issue 14 finding 9: a rule that ran out of time counted as "not broken" (the guardrail failed open).
