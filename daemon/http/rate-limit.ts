@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
 import { isDatabaseUnavailable, isTransientConflict } from '../store/postgres/unavailable.js';
@@ -62,9 +63,19 @@ export interface FailureCeiling {
 }
 
 /**
+ * How long a place held for an attempt in flight lasts if its daemon dies before releasing it
+ * (team mode): far longer than a check takes, even behind a full password-hash queue.
+ */
+export const HOLD_LEASE_MS = 60_000;
+/** How often an attempt waiting for a place held on another daemon looks again (team mode). */
+const HOLD_POLL_MS = 25;
+
+/**
  * SECURITY.md: 10 consecutive failures per account and factor lock it for 15 minutes. Callers key
  * it by `<factor>:<email>` for unknown e-mails too, so a lock-out does not reveal which exist.
- * The failures are stored; the attempts in flight are this process's own (a restart ends them).
+ * The failures are stored. The attempts in flight are this process's own on the JSON store (a
+ * restart ends them); in team mode the store holds them (LimitStore.holdAttempt), so a burst split
+ * over daemons gets no more tries than the ceiling either.
  */
 export function createFailureCeiling(
   store: LimitStore,
@@ -80,6 +91,11 @@ export function createFailureCeiling(
     const ms = await store.lockedFor(keyOf(key), clock.now());
     return ms === null ? null : Math.ceil(ms / 1000);
   };
+  const enter = (key: string) => {
+    const flight = inFlight.get(key) ?? { n: 0, waiters: [] };
+    flight.n++;
+    inFlight.set(key, flight);
+  };
   const settle = (key: string) => {
     const flight = inFlight.get(key)!;
     flight.n--;
@@ -87,24 +103,64 @@ export function createFailureCeiling(
     if (flight.n === 0 && flight.waiters.length === 0) inFlight.delete(key);
     for (const wake of waiters) wake();
   };
+  /** Resolves when an attempt of this daemon on `key` ends, or after `ms` (0: only the former). */
+  const nextTurn = (key: string, ms = 0) =>
+    new Promise<void>((wake) => {
+      const flight = inFlight.get(key) ?? { n: 0, waiters: [] };
+      inFlight.set(key, flight);
+      const waiter = () => {
+        clearTimeout(timer);
+        wake();
+      };
+      // On time-out the waiter leaves the list (and an entry with nothing in it goes): a long wait
+      // for another daemon's attempts must not pile up closures here.
+      const timer =
+        ms > 0
+          ? setTimeout(() => {
+              const i = flight.waiters.indexOf(waiter);
+              if (i >= 0) flight.waiters.splice(i, 1);
+              if (flight.n === 0 && flight.waiters.length === 0 && inFlight.get(key) === flight) inFlight.delete(key);
+              wake();
+            }, ms)
+          : undefined;
+      flight.waiters.push(waiter);
+    });
+  /**
+   * Takes a place for one attempt: null when the key is locked out, else the store's hold (team
+   * mode) or '' (this process's count). No await between the local check and the count: concurrent
+   * attempts on this daemon see each other.
+   */
+  const takePlace = async (key: string): Promise<{ locked: number } | { hold: string }> => {
+    for (;;) {
+      const locked = await lockedFor(key);
+      if (locked !== null) return { locked };
+      if (store.holdAttempt) {
+        const hold = randomUUID();
+        if (await store.holdAttempt(keyOf(key), hold, clock.now(), max, HOLD_LEASE_MS)) {
+          enter(key);
+          return { hold };
+        }
+        // Held elsewhere too: wake when one of ours ends, or look again shortly for the others'.
+        await nextTurn(key, HOLD_POLL_MS);
+        continue;
+      }
+      const failures = await store.failures(keyOf(key), clock.now());
+      // A count at the ceiling is a lock-out that began since the look above: look again.
+      if (failures >= max) continue;
+      const n = inFlight.get(key)?.n ?? 0;
+      // With none in flight there is nothing to wait for.
+      if (failures + n < max || n === 0) {
+        enter(key);
+        return { hold: '' };
+      }
+      await nextTurn(key);
+    }
+  };
   return {
     lockedFor,
     async attempt<T>(key: string, check: () => Promise<T>, right: (value: T) => boolean): Promise<Attempted<T>> {
-      for (;;) {
-        const locked = await lockedFor(key);
-        if (locked !== null) return { locked };
-        const failures = await store.failures(keyOf(key), clock.now());
-        // No await between this check and the count below: concurrent attempts see each other.
-        const flight = inFlight.get(key) ?? { n: 0, waiters: [] };
-        // (With none in flight there is nothing to wait for: a count at the ceiling is a lock-out, seen above.)
-        if (failures + flight.n < max || flight.n === 0) {
-          flight.n++;
-          inFlight.set(key, flight);
-          break;
-        }
-        inFlight.set(key, flight);
-        await new Promise<void>((wake) => flight.waiters.push(wake));
-      }
+      const place = await takePlace(key);
+      if ('locked' in place) return place;
       try {
         let value: T;
         try {
@@ -117,6 +173,8 @@ export function createFailureCeiling(
         else await store.fail(keyOf(key), clock.now(), rule);
         return { locked: null, value };
       } finally {
+        // The outcome is counted: the place goes (a failed release ends with its lease).
+        if (place.hold) await store.releaseAttempt?.(keyOf(key), place.hold).catch(() => {});
         settle(key);
       }
     },

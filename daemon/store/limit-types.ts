@@ -53,4 +53,13 @@ export interface LimitStore {
   succeed(key: string): Promise<void>;
   /** How many failure rows are remembered (a memory check: made-up e-mails must not pile up). */
   trackedFailures(): Promise<number>;
+  /**
+   * Team mode: attempts in flight counted across daemons. Takes a place named `hold` for one
+   * attempt on `key` when the failures so far plus the places held stay under `max` (or none is
+   * held), and says whether it did; the place lasts until `releaseAttempt`, or `leaseMs` if its
+   * daemon dies. Absent on the JSON store, where one daemon holds the data folder and counts its
+   * attempts in flight in memory.
+   */
+  holdAttempt?(key: string, hold: string, nowMs: number, max: number, leaseMs: number): Promise<boolean>;
+  releaseAttempt?(key: string, hold: string): Promise<void>;
 }

@@ -35,6 +35,8 @@ const NOT_MOVED = new Set([
   'svc_pairings',
   // Window counts and cooldowns (migration 103): minutes of state; a JSON daemon keeps them in memory.
   'svc_rt_windows',
+  // Attempts in flight under a failure ceiling (migration 104): seconds of state, held by live requests.
+  'svc_failure_holds',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {

@@ -107,5 +107,18 @@ export function createPostgresLimitStore(pool: pg.Pool): LimitStore {
       const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM svc_failures');
       return rows[0]!.n;
     },
+    async holdAttempt(key, hold, nowMs, max, leaseMs) {
+      const { rows } = await pool.query<{ held: boolean }>('SELECT svc_hold_attempt($1, $2, $3, $4, $5) AS held', [
+        key,
+        hold,
+        nowMs,
+        max,
+        leaseMs,
+      ]);
+      return rows[0]!.held;
+    },
+    async releaseAttempt(key, hold) {
+      await pool.query('DELETE FROM svc_failure_holds WHERE key = $1 AND hold = $2', [key, hold]);
+    },
   };
 }

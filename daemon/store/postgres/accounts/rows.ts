@@ -56,7 +56,12 @@ export function decideOnRows<T, R>(
  * Advisory-lock classes of the account stores (two-key form, so they never meet the migration
  * lock's single key): writes that must take turns per key although no row exists yet to lock.
  */
-export const TURNS = { codeIssue: 7_566_948, accountKey: 7_566_949 } as const;
+export const TURNS = {
+  codeIssue: 7_566_948,
+  accountKey: 7_566_949,
+  /** Taken inside svc_hold_attempt (migration 104), written there as a literal. */
+  failureHold: 7_566_950,
+} as const;
 
 /**
  * Makes the caller's transaction wait for any other (on any daemon) holding the same class and key,

@@ -5,6 +5,7 @@ import { runtimeSchema } from './100-runtime.js';
 import { retriesSchema } from './101-retries.js';
 import { eventSourceSchema } from './102-event-source.js';
 import { windowsSchema } from './103-windows.js';
+import { failureHoldsSchema } from './104-failure-holds.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 101, name: 'retries', sql: retriesSchema },
   { version: 102, name: 'event-source', sql: eventSourceSchema },
   { version: 103, name: 'windows', sql: windowsSchema },
+  { version: 104, name: 'failure-holds', sql: failureHoldsSchema },
 ];
