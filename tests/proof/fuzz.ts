@@ -17,7 +17,7 @@ import { BAD_VALUES } from '../helpers/bad-inputs.js';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
 import { bearer, call, expectStatus, operatorHeaders, type Answer } from './lib/client.js';
 import { option, startProofDaemon } from './lib/daemon.js';
-import { recordsDigest } from './lib/digest.js';
+import { databaseDigest, recordsDigest } from './lib/digest.js';
 import { generate, type FuzzRequest } from './lib/fuzz-cases.js';
 
 /** Refused requests on these routes write by design: a wrong code or a failed factor is counted on disk (SECURITY.md: tries per code). */
@@ -38,10 +38,13 @@ export async function runFuzz(opts: {
   requests: number;
   concurrency: number;
   out?: (l: string) => void;
+  /** Team mode: the daemon runs on this (empty, throwaway) PostgreSQL database, and the records checked are its rows. */
+  database?: string;
 }): Promise<FuzzReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-fuzz-'));
-  const daemon = await startProofDaemon(dataDir);
+  const daemon = await startProofDaemon(dataDir, {}, opts.database ? ['--database', opts.database] : []);
+  const digest = async () => (opts.database ? await databaseDigest(opts.database) : recordsDigest(dataDir)).digest;
   const url = daemon.url;
   const world = await companyOwner(url, dataDir, 'fuzz-owner@example.com');
   const agent = expectStatus(
@@ -133,7 +136,7 @@ export async function runFuzz(opts: {
     ...generated.filter((r) => ENDS_SESSIONS.test(r.route)),
   ];
   const unauthorized: Record<string, number> = {};
-  let before = recordsDigest(dataDir).digest;
+  let before = await digest();
   const BATCH = opts.concurrency * 5;
   for (let start = 0; start < queue.length; start += BATCH) {
     const batch = queue.slice(start, start + BATCH);
@@ -168,10 +171,10 @@ export async function runFuzz(opts: {
       ([r, a]) => a.status < 400 || COUNTS_ATTEMPTS.test(r.path) || (r.path.startsWith('/api/mcp') && a.status === 200),
     );
     if (wrote) await new Promise((r) => setTimeout(r, 100)); // mail and other background writes of an accepted request land first
-    const after = recordsDigest(dataDir).digest;
+    const after = await digest();
     if (!wrote && after !== before)
       violations.push(
-        `records on disk changed in a batch where every request was refused: ${[...new Set(answers.map(([r]) => r.route))].join(', ')}`,
+        `records changed in a batch where every request was refused: ${[...new Set(answers.map(([r]) => r.route))].join(', ')}`,
       );
     before = after;
     if ((await call(url, '/api/me', { headers: bearer(token) })).status === 401) {
@@ -180,7 +183,7 @@ export async function runFuzz(opts: {
         body: { email: world.owner.email, password: PROOF_PASSWORD },
       });
       if (login.status === 200) token = login.body.token;
-      before = recordsDigest(dataDir).digest; // the new session is a record: the next batch starts from here
+      before = await digest(); // the new session is a record: the next batch starts from here
     }
     if (start % (BATCH * 25) === 0)
       out(`  ${start + batch.length}/${queue.length} requests, ${violations.length} violations`);
@@ -196,6 +199,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const report = await runFuzz({
     requests: option('requests', 'SVC_FUZZ_REQUESTS', 10_000),
     concurrency: option('concurrency', 'SVC_FUZZ_CONCURRENCY', 8),
+    // Team mode, on a throwaway database only: the fuzz writes junk into it.
+    ...(process.argv.includes('--database') ? { database: process.argv[process.argv.indexOf('--database') + 1] } : {}),
   });
   const counts = Object.entries(report.byStatus)
     .sort()

@@ -2,6 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCrash } from './crash.js';
 import { runFuzz } from './fuzz.js';
+import { databaseDigest } from './lib/digest.js';
+import { testPostgres } from '../helpers/postgres.js';
 import { formatLoad, runLoad } from './load.js';
 
 /**
@@ -22,6 +24,18 @@ test('fuzz: 1200 generated bad requests over every route and MCP tool: no 5xx, n
   assert.equal(report.violations, []);
   assert.ok(report.routes > 50 && report.tools > 0, `${report.routes} routes, ${report.tools} tools`);
 });
+
+// Team mode: the same fuzz against a daemon on PostgreSQL, whose records are the database's rows.
+const cluster = testPostgres();
+if (cluster)
+  test('fuzz in team mode (PostgreSQL): 1200 generated bad requests: no 5xx, no hang, no row written by a refusal', async () => {
+    const database = await (await cluster()).createDatabase();
+    const report = await runFuzz({ requests: 1200, concurrency: 8, out: quiet, database });
+    assert.equal(report.violations, []);
+    assert.ok(report.routes > 50 && report.tools > 0, `${report.routes} routes, ${report.tools} tools`);
+    // The digest the check compares reads the rows (the accepted requests wrote some).
+    assert.ok((await databaseDigest(database)).records > 20);
+  });
 
 test('load: 16 clients for 10 s: no error but intended 429s, every acknowledged event reaches every follower', async () => {
   const report = await runLoad({ clients: 16, seconds: 10, out: quiet });

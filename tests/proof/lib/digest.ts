@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import pg from 'pg';
 
 /**
  * A digest of the RECORDS under a data folder, not of its bytes: each JSON document is parsed, and a
@@ -79,4 +80,50 @@ function stable(value: unknown): string {
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';
+}
+
+/**
+ * Team mode's records digest: the same principle over the database at `url` (each row as JSON, the
+ * volatile fields dropped, the sorted row hashes hashed again). Left out, as on disk: the schema's
+ * history and the tables a refused request writes by design or that change on their own — rate
+ * buckets, failure counts and the places of attempts in flight, window counts, the scheduler's
+ * tick claims and cursors, and `svc login --web` pairings in flight.
+ */
+const NOT_RECORDS = new Set([
+  'svc_schema_migrations',
+  'svc_rate_hits',
+  'svc_failures',
+  'svc_failure_holds',
+  'svc_rt_windows',
+  'svc_schedule_ticks',
+  'svc_rt_tick_cursors',
+  'svc_pairings',
+]);
+
+export async function databaseDigest(url: string): Promise<{ digest: string; records: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables
+       WHERE table_schema = current_schema() AND table_name LIKE 'svc\\_%' ORDER BY 1`,
+    );
+    const hashes: string[] = [];
+    for (const { name } of tables) {
+      // Names come from the catalogue, and only plain ones are read.
+      if (NOT_RECORDS.has(name) || !/^svc_[a-z_]+$/.test(name)) continue;
+      // As json text, parsed here: jsonb would refuse the NUL escapes and lone surrogates a stored doc may hold.
+      const { rows } = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${name} t`);
+      for (const { row } of rows)
+        hashes.push(
+          createHash('sha256')
+            .update(`${name}:${stable(JSON.parse(row))}`)
+            .digest('hex'),
+        );
+    }
+    hashes.sort();
+    return { digest: createHash('sha256').update(hashes.join('\n')).digest('hex'), records: hashes.length };
+  } finally {
+    await client.end();
+  }
 }
