@@ -14,6 +14,7 @@ import type {
   TranscriptEntry,
 } from '../../shared/runtime-records.js';
 import type { RetryChange, RetryStore } from './retry-types.js';
+import type { WindowStore } from './window-types.js';
 
 export type { PendingRetry, RetryChange, RetryStore } from './retry-types.js';
 
@@ -235,23 +236,4 @@ export interface ChannelStore {
   replace(record: ChannelRecord): Promise<boolean>;
   /** False when there is no such channel. */
   delete(name: string): Promise<boolean>;
-}
-
-// --- windows (issue 7's window matchers and detectors; shared across daemons in team mode) ---
-
-/** The `count`-th event within `within_ms` fires once; then the key is quiet for `cooldown_ms`. */
-export interface EventWindowRule {
-  count: number;
-  within_ms: number;
-  cooldown_ms: number;
-}
-
-/** Where one Company's windows are counted (events/detectors/window-counter.ts has the memory one). */
-export interface WindowStore {
-  /** Records one event for `key` at `nowMs`; true when this event crosses the threshold. */
-  hit(key: string, nowMs: number, rule: EventWindowRule): Promise<boolean>;
-  /** Whether `key` is quiet after firing (read only: counts nothing). */
-  coolingDown(key: string, nowMs: number): Promise<boolean>;
-  /** Forgets every key that starts with `prefix` (a deleted or changed configured event). */
-  forget(prefix: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
-import type { EventWindowRule as WindowRule, WindowStore } from '../../store/runtime-types.js';
+import type { EventWindowRule as WindowRule, WindowStore } from '../../store/window-types.js';
 
-export type { EventWindowRule as WindowRule, WindowStore } from '../../store/runtime-types.js';
+export type { EventWindowRule as WindowRule, WindowStore } from '../../store/window-types.js';
 
 /**
  * Counts events per key in a sliding window: the `count`-th event within `within_ms` fires once,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { WindowStore } from '../../runtime-types.js';
+import type { WindowStore } from '../../window-types.js';
 import { sqlText } from './doc-table.js';
 
 /**
