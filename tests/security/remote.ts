@@ -1,10 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { signUpVerified as signUpOverHttp } from '../proof/lib/accounts.js';
 import { call, operatorHeaders } from '../proof/lib/client.js';
 import { startProofDaemon, type ProofDaemon } from '../proof/lib/daemon.js';
 import type { TestApp, TestResponse } from '../helpers/test-app.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testPostgres } from '../helpers/postgres.js';
 
 /**
  * The security suite's daemon: a real process over loopback (SECURITY.md attack cases), with the
@@ -20,18 +22,35 @@ export interface Remote {
   /** Moves the daemon's clock forward (and this side's `app.clock`). */
   advance(ms: number): void;
   signUpVerified(email: string, tier?: string): Promise<{ email: string; token: string; auth: Record<string, string> }>;
+  /** The deployment's JWT signing secret (to forge tokens with it): the data folder's, or the database's in team mode. */
+  jwtSecret(): Promise<Buffer>;
   stop(): Promise<void>;
 }
 
-export async function startRemote(): Promise<Remote> {
+/**
+ * The stores the suite runs on: the JSON data folder, and team mode on a fresh PostgreSQL database
+ * where one is installed (every attack case holds on both; the races meet row locks there).
+ */
+export function securityModes(): Array<{ name: string; start: () => Promise<Remote> }> {
+  const cluster = testPostgres();
+  return [
+    { name: 'JSON store', start: () => startRemote() },
+    ...(cluster
+      ? [{ name: 'team mode', start: async () => startRemote({ database: await (await cluster()).createDatabase() }) }]
+      : []),
+  ];
+}
+
+export async function startRemote(options: { database?: string } = {}): Promise<Remote> {
   const dataDir = tempDir('svc-security');
   const clockFile = join(tempDir('svc-security-clock'), 'offset');
   writeFileSync(clockFile, '0');
   let offset = 0;
-  const daemon = await startProofDaemon(dataDir, {
-    SVC_TEST_SCRYPT_N: String(2 ** 10),
-    SVC_TEST_CLOCK_FILE: clockFile,
-  });
+  const daemon = await startProofDaemon(
+    dataDir,
+    { SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_TEST_CLOCK_FILE: clockFile },
+    options.database ? ['--database', options.database] : [],
+  );
   const advance = (ms: number) => {
     offset += ms;
     writeFileSync(clockFile, String(offset));
@@ -58,6 +77,19 @@ export async function startRemote(): Promise<Remote> {
     app,
     advance,
     signUpVerified: (email, tier) => signUpOverHttp(daemon.url, dataDir, email, tier),
+    async jwtSecret() {
+      if (!options.database) return Buffer.from(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim(), 'hex');
+      const client = new pg.Client({ connectionString: options.database });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ value: string }>(
+          "SELECT value FROM svc_secrets WHERE name = 'jwt_secret'",
+        );
+        return Buffer.from(rows[0]!.value, 'hex');
+      } finally {
+        await client.end();
+      }
+    },
     stop: () => daemon.stop(),
   };
 }
