@@ -4,6 +4,8 @@
  * but an intended 429, and an acknowledged event that did not reach every follower. Prints
  * p50/p99 per route and RSS before/peak/after; exits 1 on a violation.
  *   --clients N (SVC_LOAD_CLIENTS, default 50)   --seconds S (SVC_LOAD_SECONDS, default 60)
+ *   --database URL: team mode, two daemons on that (empty, throwaway) PostgreSQL database; clients
+ *   and followers are spread over both, so every follower must also see what the other daemon took.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,10 +33,18 @@ export async function runLoad(opts: {
   clients: number;
   seconds: number;
   out?: (l: string) => void;
+  /** Team mode: two daemons on this PostgreSQL database instead of one on a data folder. */
+  database?: string;
 }): Promise<LoadReport> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-load-'));
-  const daemon = await startProofDaemon(dataDir);
+  const dirs = (opts.database ? [1, 2] : [1]).map(() => mkdtempSync(join(tmpdir(), 'svc-load-')));
+  const daemons = await Promise.all(
+    dirs.map((dir) => startProofDaemon(dir, {}, opts.database ? ['--database', opts.database] : [])),
+  );
+  const [daemon, dataDir] = [daemons[0]!, dirs[0]!];
   const url = daemon.url;
+  /** Client or follower `i`'s daemon: with two, every other one is on the second. */
+  const urlOf = (i: number) => daemons[i % daemons.length]!.url;
+  const rssNow = () => daemons.reduce((sum, d) => sum + (d.rss() ?? 0), 0);
   const world = await companyOwner(url, dataDir, 'load-owner@example.com');
   const mcpHeaders = { ...bearer(world.sk), accept: 'application/json, text/event-stream' };
   const start = expectStatus(
@@ -53,18 +63,21 @@ export async function runLoad(opts: {
     else if (!ok.includes(a.status)) violations.push(`${route} → ${a.status} ${a.text.slice(0, 160)}`);
   };
 
-  const followerCount = Math.max(2, Math.floor(opts.clients / 10) * 2);
+  const followerCount = Math.max(2 * daemons.length, Math.floor(opts.clients / 10) * 2);
+  // Long-poll and SSE followers alike on every daemon (pairs: follower 2k and 2k+1 share one).
   const followers: Follower[] = Array.from({ length: followerCount }, (_, i) =>
     i % 2 === 0
-      ? followByLongPoll(url, world.tenant, 'agent:load', start)
-      : followBySse(url, world.tenant, 'agent:load', start),
+      ? followByLongPoll(urlOf(i >> 1), world.tenant, 'agent:load', start)
+      : followBySse(urlOf(i >> 1), world.tenant, 'agent:load', start),
   );
-  const rss = { before: daemon.rss() ?? 0, peak: 0, after: 0 };
-  const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, daemon.rss() ?? 0)), 200);
+  const rss = { before: rssNow(), peak: 0, after: 0 };
+  const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, rssNow())), 200);
   const deadline = Date.now() + opts.seconds * 1000;
 
   const client = async (i: number) => {
     const role = i % 8;
+    // Each role has clients on every daemon (i and i + 8 differ in their daemon when there are two).
+    const url = urlOf(i >> 3);
     let n = 0;
     while (Date.now() < deadline) {
       n++;
@@ -117,9 +130,9 @@ export async function runLoad(opts: {
   });
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000));
-  rss.after = daemon.rss() ?? 0;
-  await daemon.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  rss.after = rssNow();
+  await Promise.all(daemons.map((d) => d.stop()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   const routes = [...latencies].map(([route, ms]) => {
     const sorted = ms.sort((a, b) => a - b);
     return { route, count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
@@ -151,6 +164,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const report = await runLoad({
     clients: option('clients', 'SVC_LOAD_CLIENTS', 50),
     seconds: option('seconds', 'SVC_LOAD_SECONDS', 60),
+    // Team mode, on a throwaway database only: the load writes into it.
+    ...(process.argv.includes('--database') ? { database: process.argv[process.argv.indexOf('--database') + 1] } : {}),
   });
   process.stdout.write(formatLoad(report).join('\n') + '\n');
   for (const v of report.violations.slice(0, 50)) process.stdout.write(`  VIOLATION ${v}\n`);

@@ -43,4 +43,12 @@ test('load: 16 clients for 10 s: no error but intended 429s, every acknowledged 
   assert.ok(report.appends > 0);
 });
 
+if (cluster)
+  test('load in team mode: 16 clients over two daemons for 10 s: every acknowledged event reaches every follower on both', async () => {
+    const database = await (await cluster()).createDatabase();
+    const report = await runLoad({ clients: 16, seconds: 10, out: quiet, database });
+    assert.equal(report.violations, [], formatLoad(report).join('\n'));
+    assert.ok(report.appends > 0);
+  });
+
 test.run();
