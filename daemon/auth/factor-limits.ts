@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { tooManyRequests } from '../http/api-error.js';
-import { createFailureCeiling, createRateLimiter, type FailureCeiling, type RateLimiter } from '../http/rate-limit.js';
+import { createFailureCeiling, type FailureCeiling } from '../http/failure-ceiling.js';
+import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import { ACCOUNT_CEILING, type LimitDeps } from './limits.js';
 
 /**

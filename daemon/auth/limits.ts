@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import type { Stores } from '../store/types.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError, tooManyRequests } from '../http/api-error.js';
-import { createFailureCeiling, createRateLimiter, type FailureCeiling, type RateLimiter } from '../http/rate-limit.js';
+import { createFailureCeiling, type FailureCeiling } from '../http/failure-ceiling.js';
+import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 
 /**
  * The account throttles (SECURITY.md), built once per app: createApp's auth routes make them

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../../daemon/http/api-error.js';
-import { createFailureCeiling, createRateLimiter } from '../../../daemon/http/rate-limit.js';
+import { createFailureCeiling } from '../../../daemon/http/failure-ceiling.js';
+import { createRateLimiter } from '../../../daemon/http/rate-limit.js';
 import { createMemoryStores } from '../../../daemon/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { storeDepsFor } from '../../helpers/store-implementations.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createFailureCeiling, HOLD_LEASE_MS } from '../../../../daemon/http/rate-limit.js';
+import { createFailureCeiling, HOLD_LEASE_MS } from '../../../../daemon/http/failure-ceiling.js';
 import type { Database } from '../../../../daemon/store/postgres/connect.js';
 import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';

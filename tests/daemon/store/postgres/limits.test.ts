@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createFailureCeiling, createRateLimiter } from '../../../../daemon/http/rate-limit.js';
+import { createFailureCeiling } from '../../../../daemon/http/failure-ceiling.js';
+import { createRateLimiter } from '../../../../daemon/http/rate-limit.js';
 import { createMemoryStores } from '../../../../daemon/store/index.js';
 import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
