@@ -94,14 +94,28 @@ export async function startRemote(options: { database?: string } = {}): Promise<
   };
 }
 
-/** The newest captured mail to `to` (code and link), from the operator surface. */
-export async function lastMail(r: Remote, to: string): Promise<{ code: string | null; link: string | null }> {
-  for (let i = 0; i < 200; i++) {
-    const mail = (await r.app.get(`/api/dev/mail?to=${encodeURIComponent(to)}`, r.app.operator)).body?.mail ?? [];
-    if (mail.length) return mail.at(-1);
+const mailTo = async (r: Remote, to: string) =>
+  ((await r.app.get(`/api/dev/mail?to=${encodeURIComponent(to)}`, r.app.operator)).body?.mail ?? []) as Array<{
+    code: string | null;
+    link: string | null;
+  }>;
+
+/** How many mails to `to` are captured so far: pass it to `lastMail` to wait for the next one. */
+export const mailCount = async (r: Remote, to: string): Promise<number> => (await mailTo(r, to)).length;
+
+/**
+ * The newest captured mail to `to` (code and link), from the operator surface, once more than
+ * `seen` have arrived. A mail is written in the background after its request is answered, so a
+ * test that asks for another one passes the count from before: else it may read the previous mail
+ * (in team mode the write is a database round trip, and the window wider).
+ */
+export async function lastMail(r: Remote, to: string, seen = 0): Promise<{ code: string | null; link: string | null }> {
+  for (let i = 0; i < 400; i++) {
+    const mail = await mailTo(r, to);
+    if (mail.length > seen) return mail.at(-1)!;
     await new Promise((res) => setTimeout(res, 25));
   }
-  throw new Error(`no mail to ${to}`);
+  throw new Error(`no new mail to ${to} (had ${seen})`);
 }
 
 /** Six minutes: past every per-address throttle window (5 min), so each case starts unthrottled. */
@@ -109,3 +123,13 @@ export const PAST_THROTTLES = 6 * 60_000;
 
 /** Exactly one 2xx among answers (attack case 1). */
 export const successes = (answers: TestResponse[]) => answers.filter((a) => a.status >= 200 && a.status < 300).length;
+
+/** The answers' statuses and codes, counted: what an assertion on `successes` prints when it fails. */
+export const statusesOf = (answers: TestResponse[]): string =>
+  JSON.stringify(
+    answers.reduce<Record<string, number>>((n, a) => {
+      const key = `${a.status} ${a.body?.code ?? ''}`.trim();
+      n[key] = (n[key] ?? 0) + 1;
+      return n;
+    }, {}),
+  );
