@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
 import { bearer, call, expectStatus, type Answer } from './lib/client.js';
-import { option, percentile, startProofDaemon } from './lib/daemon.js';
+import { databaseOption, option, percentile, startProofDaemon } from './lib/daemon.js';
 import { followByLongPoll, followBySse, type Follower } from './lib/followers.js';
 
 export interface LoadReport {
@@ -165,7 +165,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     clients: option('clients', 'SVC_LOAD_CLIENTS', 50),
     seconds: option('seconds', 'SVC_LOAD_SECONDS', 60),
     // Team mode, on a throwaway database only: the load writes into it.
-    ...(process.argv.includes('--database') ? { database: process.argv[process.argv.indexOf('--database') + 1] } : {}),
+    ...databaseOption(),
   });
   process.stdout.write(formatLoad(report).join('\n') + '\n');
   for (const v of report.violations.slice(0, 50)) process.stdout.write(`  VIOLATION ${v}\n`);

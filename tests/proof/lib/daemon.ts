@@ -71,6 +71,20 @@ export function rssOf(pid: number): number | null {
 }
 
 /** `--name value` / `--name=value` from argv, else the environment variable, else the default. */
+/**
+ * `--database URL` of the proof commands (team mode on a throwaway database): absent when not
+ * given; a flag without a postgres:// URL after it stops the command instead of quietly running
+ * on a data folder.
+ */
+export function databaseOption(argv = process.argv.slice(2)): { database?: string } {
+  const i = argv.findIndex((a) => a === '--database' || a.startsWith('--database='));
+  if (i < 0) return {};
+  const url = argv[i]!.includes('=') ? argv[i]!.slice('--database='.length) : argv[i + 1];
+  if (!url || !/^postgres(ql)?:\/\//.test(url))
+    throw new Error(`--database needs a postgres:// URL of an empty, throwaway database, got ${url ?? 'nothing'}`);
+  return { database: url };
+}
+
 export function option(name: string, envName: string, fallback: number): number {
   const argv = process.argv.slice(2);
   const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
