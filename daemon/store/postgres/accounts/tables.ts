@@ -82,7 +82,7 @@ export const secretKeys = table<SecretKeyRecord>(
   'svc_secret_keys',
   'id',
   (k) => k.id,
-  (k) => ({ hash: k.hash, user_id: k.user_id }),
+  (k) => ({ hash: k.hash, user_id: k.user_id, company_id: k.company_id }),
   same('hash', 'user_id'),
 );
 

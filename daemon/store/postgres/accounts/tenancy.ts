@@ -26,14 +26,6 @@ export function createPostgresCompanyStore(pool: pg.Pool): CompanyStore {
 }
 
 /**
- * The Company id of a key row, read from the doc's text with a pattern, not with a json operator:
- * those parse the whole doc and refuse one holding \u0000 (a key's name may, and a json column
- * keeps it). `"company_id":"` cannot match inside a string value (its quotes would be escaped, \"),
- * and key docs have no nested objects, so it finds the top-level field; the caller checks the result.
- */
-const COMPANY_OF_KEY = `substring(k.doc::text from '"company_id":"([^"\\\\]*)"')`;
-
-/**
  * Access keys on PostgreSQL, found by hash (only the SHA-256 of a key is stored) through an index,
  * on every MCP call, from the database: a key deleted or an account key rotated through one daemon
  * is refused by every other on its next request.
@@ -54,14 +46,15 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
       }>(
         `SELECT k.doc AS key, u.doc AS user, c.doc AS company FROM svc_secret_keys k
            LEFT JOIN svc_users u ON u.id = k.user_id
-           LEFT JOIN svc_companies c ON c.id = ${COMPANY_OF_KEY}
+           LEFT JOIN svc_companies c ON c.id = k.company_id
          WHERE k.hash = $1 ORDER BY k.pos LIMIT 1`,
         [sqlText(hash)],
       );
       const row = rows[0];
       if (!row) return undefined;
       const { key } = row;
-      // The join's company is checked against the record; anything else is read by id (never seen).
+      // The join's company is checked against the record; a row without the column (written by a
+      // daemon older than migration 105) has its Company read by id.
       const company =
         row.company?.id === key.company_id ? row.company : await getDoc(pool, t.companies, ACCOUNTS, key.company_id);
       return { key, user: row.user ?? undefined, company };

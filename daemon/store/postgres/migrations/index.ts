@@ -6,6 +6,7 @@ import { retriesSchema } from './101-retries.js';
 import { eventSourceSchema } from './102-event-source.js';
 import { windowsSchema } from './103-windows.js';
 import { failureHoldsSchema } from './104-failure-holds.js';
+import { keyCompanySchema } from './105-key-company.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 102, name: 'event-source', sql: eventSourceSchema },
   { version: 103, name: 'windows', sql: windowsSchema },
   { version: 104, name: 'failure-holds', sql: failureHoldsSchema },
+  { version: 105, name: 'key-company', sql: keyCompanySchema },
 ];
