@@ -65,6 +65,23 @@ export interface Started {
 }
 
 /** Starts `node <script> ...args` and waits for its first stdout line `listening on <url>`. */
+/**
+ * Servers still running. A bench process that ends any other way than through the cases' own stops
+ * (a throw, Ctrl-C, `timeout`'s SIGTERM) stops them too, as the test cluster's helper stops its
+ * PostgreSQL on exit: left running, they would hold the terminal's pipe open and keep their ports,
+ * data folders and the cluster's processes on a machine the next run measures.
+ */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => process.exit(code));
+}
+
 export function startServer(
   script: string,
   args: string[],
@@ -77,6 +94,8 @@ export function startServer(
     // The MCP tool-call limit (120/min per key) would turn a load run into a 429 run: off while benchmarking.
     const env = { ...process.env, SVC_MCP_TOOL_CALLS_PER_MINUTE: process.env.SVC_MCP_TOOL_CALLS_PER_MINUTE ?? '0' };
     const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', stderr], env });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 30 s`)), 30_000);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} during start-up`)));
