@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflicting, invalid } from '../domain-error.js';
-import type { IdempotencyStore } from '../store/runtime-types.js';
+import type { IdempotencyStore, RememberedAnswer } from '../store/runtime-types.js';
 
 /** Printable ASCII, like the header it usually comes in; long enough for a UUID plus a prefix. */
 const KEY = /^[\x21-\x7e]{1,200}$/;
@@ -15,13 +15,29 @@ export const checkIdempotencyKey = (key: string): string => {
   return key;
 };
 
+/** How often a repeat looks again while another daemon runs its key: from 25 ms, doubling to 250. */
+const FIRST_LOOK_MS = 25;
+const LAST_LOOK_MS = 250;
+
+const reused = (key: string) =>
+  conflicting(
+    `Idempotency-Key '${key}' was used within the last 24 hours for a different request; use a new key.`,
+    ErrorCode.idempotencyKeyReused,
+  );
+
 /**
  * Runs `run` once per key within the store's window (CONTRACT §8: 24 h): a repeat answers what the
  * first call answered and fires nothing. The same key with a different request is a 409, never the
- * wrong answer. Concurrent repeats wait for the first (one daemon per data folder, so an in-process
- * map suffices). Only answers are remembered: a refused request fired nothing and may be retried.
+ * wrong answer. Concurrent repeats wait for the first: on this daemon through an in-process map; on
+ * a store shared by several daemons (`claim`) the first also takes the key in the store before it
+ * runs, and a repeat on another daemon waits for its answer. Only answers are remembered: a refused
+ * request fired nothing and may be retried.
  */
-export function createIdempotentRunner(store: IdempotencyStore, now: () => number) {
+export function createIdempotentRunner(
+  store: IdempotencyStore,
+  now: () => number,
+  pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+) {
   const inFlight = new Map<string, Promise<unknown>>();
   return async function once<T>(
     scope: string,
@@ -33,22 +49,36 @@ export function createIdempotentRunner(store: IdempotencyStore, now: () => numbe
     const fingerprint = createHash('sha256')
       .update(JSON.stringify(request ?? null))
       .digest('base64url');
+    const replay = (seen: RememberedAnswer) => {
+      if (seen.fingerprint !== fingerprint) throw reused(key);
+      return { answer: seen.answer as T, replayed: true };
+    };
+    const runAndRemember = async (token?: string) => {
+      let answer: T;
+      try {
+        answer = await run();
+      } catch (err) {
+        if (token) await store.release?.(id, token).catch(() => {});
+        throw err;
+      }
+      await store.remember(id, { fingerprint, answer }, now());
+      return { answer, replayed: false };
+    };
     // Set before the first await: of two concurrent requests with one key, the second waits for the first.
     while (inFlight.has(id)) await inFlight.get(id)!.catch(() => undefined);
     const attempt = (async () => {
-      const seen = await store.get(id, now());
-      if (seen) {
-        if (seen.fingerprint !== fingerprint) {
-          throw conflicting(
-            `Idempotency-Key '${key}' was used within the last 24 hours for a different request; use a new key.`,
-            ErrorCode.idempotencyKeyReused,
-          );
-        }
-        return { answer: seen.answer as T, replayed: true };
+      if (!store.claim) {
+        const seen = await store.get(id, now());
+        return seen ? replay(seen) : runAndRemember();
       }
-      const answer = await run();
-      await store.remember(id, { fingerprint, answer }, now());
-      return { answer, replayed: false };
+      for (let wait = FIRST_LOOK_MS; ; wait = Math.min(wait * 2, LAST_LOOK_MS)) {
+        const taken = await store.claim(id, fingerprint, now());
+        if ('token' in taken) return runAndRemember(taken.token);
+        if ('remembered' in taken) return replay(taken.remembered);
+        // Another daemon runs this key: a different request is refused at once, the same one waits.
+        if (taken.heldFor !== null && taken.heldFor !== fingerprint) throw reused(key);
+        await pause(wait);
+      }
     })();
     inFlight.set(id, attempt);
     try {

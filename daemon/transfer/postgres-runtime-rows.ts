@@ -50,7 +50,9 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
       ]),
   },
   idempotency_keys: {
-    page: byPos('key, at_ms, doc', 'svc_rt_idempotency'),
+    // Finished answers only: a key taken by a request still running has none to move.
+    page: `SELECT pos, key, at_ms, doc FROM svc_rt_idempotency WHERE company_id = $1 AND claim IS NULL
+             AND ($2::bigint IS NULL OR pos > $2::bigint) ORDER BY pos LIMIT ${PAGE}`,
     cursorOf: (row) => row.pos,
     toRecord: (row) => {
       const doc = row.doc as Rec;

@@ -102,6 +102,34 @@ if (team) {
     assert.is(JSON.stringify(trace).match(/"tool":"quests.create"/g)?.length, 1, 'one firing recorded');
   });
 
+  test('an Idempotency-Key sent to A and B at once fires once: one runs, the other answers its answer', async () => {
+    const cfg = {
+      type: 'session:quest_result',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'exactly once' } }],
+    };
+    expectStatus(await A.call('/api/events', { headers: owner.tenant, body: cfg }), 201, 'configured event');
+    const keyed = (d: TeamDaemon, key: string) =>
+      d.call('/api/events/trigger', {
+        headers: { ...owner.tenant, 'idempotency-key': key },
+        body: { type: 'session:quest_result', content: { key } },
+      });
+    // A client retrying through a load balancer: each key reaches both daemons together.
+    for (let i = 0; i < 10; i++) {
+      const [a, b] = await Promise.all([keyed(A, `retry-${i}`), keyed(B, `retry-${i}`)]);
+      assert.is(a.status, 200);
+      assert.is(b.status, 200);
+      assert.is(a.body.event.id, b.body.event.id, `key retry-${i}: two events`);
+      assert.equal([a.headers?.get('idempotent-replayed'), b.headers?.get('idempotent-replayed')].sort(), [
+        null,
+        'true',
+      ]);
+    }
+    const events = await pageAll(B, owner.tenant, 50, 'session:quest_result');
+    assert.is(events.length, 10);
+    const quests = (await B.call('/api/quests', { headers: owner.tenant })).body.quests;
+    assert.is(quests.filter((q: { title: string }) => q.title === 'exactly once').length, 10);
+  });
+
   test('a window matcher and loop detection count events from A and B together', async () => {
     const rule = {
       type: 'shell:command_failed',

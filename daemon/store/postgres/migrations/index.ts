@@ -7,6 +7,7 @@ import { eventSourceSchema } from './102-event-source.js';
 import { windowsSchema } from './103-windows.js';
 import { failureHoldsSchema } from './104-failure-holds.js';
 import { keyCompanySchema } from './105-key-company.js';
+import { idempotencyClaimsSchema } from './106-idempotency-claims.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 103, name: 'windows', sql: windowsSchema },
   { version: 104, name: 'failure-holds', sql: failureHoldsSchema },
   { version: 105, name: 'key-company', sql: keyCompanySchema },
+  { version: 106, name: 'idempotency-claims', sql: idempotencyClaimsSchema },
 ];

@@ -64,7 +64,7 @@ if (cluster) {
     // A name that imitates the field and holds a NUL (which the json operators refuse to read).
     await insertOldKey(keyDoc('key_2', 'cmp_b', 'x","company_id":"cmp_a \u0000'));
     const { applied } = await runMigrations(db.pool);
-    assert.equal(applied, [105]);
+    assert.ok(applied.includes(105), String(applied));
     const { rows } = await db.pool.query('SELECT id, company_id FROM svc_secret_keys ORDER BY id');
     assert.equal(rows, [
       { id: 'key_1', company_id: 'cmp_a' },

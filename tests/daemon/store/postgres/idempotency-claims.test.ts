@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createIdempotentRunner } from '../../../../daemon/events/idempotency.js';
+import type { Database } from '../../../../daemon/store/postgres/connect.js';
+import { CLAIM_MS, createIdempotencyStore } from '../../../../daemon/store/postgres/runtime/idempotency.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { testPostgres } from '../../../helpers/postgres.js';
+import { PgFixture } from './pg-fixture.js';
+
+/**
+ * An Idempotency-Key repeated on two daemons at once (two pools on one database, migration 106):
+ * one request runs, the other waits for its answer; a failed run leaves the key to the repeat; a
+ * different request under a held key is refused at once; a claim left by a daemon that died is
+ * taken over once it has run out.
+ */
+const cluster = testPostgres();
+if (cluster) {
+  const test = suite('postgres idempotency: one run per key across daemons');
+  const fx = new PgFixture(cluster);
+  let a: Database;
+  let b: Database;
+  test.before(async () => {
+    await fx.setup();
+    [a, b] = [await fx.daemon(4), await fx.daemon(4)];
+  });
+  test.after(() => fx.closeAll());
+  let company = 0;
+  /** A runner on each daemon, for a Company of its own (each test starts from no keys). */
+  const twoDaemons = (clock = new FakeClock()) => {
+    const id = `cmp_idem_${++company}`;
+    const stores = [createIdempotencyStore(a.pool, id), createIdempotencyStore(b.pool, id)];
+    return { clock, stores, runners: stores.map((s) => createIdempotentRunner(s, () => clock.now())) };
+  };
+
+  test('the same request on two daemons at once runs once; both get its answer', async () => {
+    const { runners } = twoDaemons();
+    let runs = 0;
+    const run = async () => {
+      runs++;
+      await sleep(80); // the append and its tool calls take a while: the repeat arrives meanwhile
+      return { event: `evt_${runs}` };
+    };
+    const answers = await Promise.all(runners.map((once) => once('emit', 'retry-1', { type: 'x' }, run)));
+    assert.is(runs, 1);
+    assert.equal(answers[0]!.answer, answers[1]!.answer);
+    assert.equal(answers.map((x) => x.replayed).sort(), [false, true]);
+    // Later repeats on either daemon replay it.
+    const later = await runners[1]!('emit', 'retry-1', { type: 'x' }, run);
+    assert.equal(later, { answer: { event: 'evt_1' }, replayed: true });
+    assert.is(runs, 1);
+  });
+
+  test('a run that fails leaves the key to the repeat waiting on the other daemon, which runs', async () => {
+    const { runners } = twoDaemons();
+    let runs = 0;
+    const results = await Promise.allSettled(
+      runners.map((once, i) =>
+        sleep(i * 20).then(() =>
+          once('emit', 'k', { type: 'x' }, async () => {
+            runs++;
+            await sleep(60);
+            if (runs === 1) throw new Error('refused');
+            return 'stored';
+          }),
+        ),
+      ),
+    );
+    assert.is(runs, 2);
+    assert.is(results[0]!.status, 'rejected');
+    assert.equal(results[1], { status: 'fulfilled', value: { answer: 'stored', replayed: false } });
+  });
+
+  test('another request under a key held on the other daemon is a 409 at once, without waiting', async () => {
+    const { runners } = twoDaemons();
+    let release!: () => void;
+    const first = runners[0]!('emit', 'k', { n: 1 }, () => new Promise<string>((r) => (release = () => r('one'))));
+    await sleep(30);
+    const other = await runners[1]!('emit', 'k', { n: 2 }, async () => 'two').catch((e) => e);
+    assert.is(other.code, 'idempotency_key_reused');
+    release();
+    assert.equal(await first, { answer: 'one', replayed: false });
+  });
+
+  test('a claim left by a daemon that died is taken over once it has run out', async () => {
+    const { clock, stores, runners } = twoDaemons();
+    // Daemon A took the key for the same request and died before answering.
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify({ type: 'x' }))
+      .digest('base64url');
+    const dead = await stores[0]!.claim!('emit\0k', fingerprint, clock.now());
+    assert.ok('token' in dead);
+    let waited = false;
+    const pending = runners[1]!('emit', 'k', { type: 'x' }, async () => 'ran').then((x) => (waited = true) && x);
+    await sleep(100);
+    assert.is(waited, false, 'the repeat waits while the claim is live');
+    clock.advance(CLAIM_MS + 1);
+    assert.equal(await pending, { answer: 'ran', replayed: false });
+    assert.is(await stores[0]!.get('emit\0k', clock.now()).then((x) => x?.answer), 'ran');
+  });
+
+  test.run();
+}
