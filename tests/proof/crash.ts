@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
 import { bearer, call, operatorHeaders } from './lib/client.js';
-import { option, startProofDaemon, type ProofDaemon } from './lib/daemon.js';
+import { option, readFlags, startProofDaemon, type ProofDaemon } from './lib/daemon.js';
 
 export interface CrashReport {
   cycles: number;
@@ -206,10 +206,11 @@ function countTmp(dir: string): number {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
-  const report = await runCrash({
+  const flags = readFlags('crash', () => ({
     cycles: option('cycles', 'SVC_CRASH_CYCLES', 20),
     writers: option('writers', 'SVC_CRASH_WRITERS', 6),
-  });
+  }));
+  const report = await runCrash(flags);
   const a = report.acknowledged;
   process.stdout.write(
     `\ncrash: ${report.cycles} SIGKILL cycles in ${((Date.now() - started) / 1000).toFixed(0)} s; acknowledged ${a.events} event appends, ` +

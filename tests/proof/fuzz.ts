@@ -16,7 +16,7 @@ import { validTemplates } from '../daemon/http/robustness-templates.js';
 import { BAD_VALUES } from '../helpers/bad-inputs.js';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
 import { bearer, call, expectStatus, operatorHeaders, type Answer } from './lib/client.js';
-import { databaseOption, option, startProofDaemon } from './lib/daemon.js';
+import { databaseOption, option, readFlags, startProofDaemon } from './lib/daemon.js';
 import { databaseDigest, recordsDigest } from './lib/digest.js';
 import { generate, type FuzzRequest } from './lib/fuzz-cases.js';
 
@@ -196,12 +196,13 @@ export async function runFuzz(opts: {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
-  const report = await runFuzz({
+  const flags = readFlags('fuzz', () => ({
     requests: option('requests', 'SVC_FUZZ_REQUESTS', 10_000),
     concurrency: option('concurrency', 'SVC_FUZZ_CONCURRENCY', 8),
     // Team mode, on a throwaway database only: the fuzz writes junk into it.
     ...databaseOption(),
-  });
+  }));
+  const report = await runFuzz(flags);
   const counts = Object.entries(report.byStatus)
     .sort()
     .map(([s, n]) => `${s}: ${n}`)

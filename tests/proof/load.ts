@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
 import { bearer, call, expectStatus, type Answer } from './lib/client.js';
-import { databaseOption, option, percentile, startProofDaemon } from './lib/daemon.js';
+import { databaseOption, option, percentile, readFlags, startProofDaemon } from './lib/daemon.js';
 import { followByLongPoll, followBySse, type Follower } from './lib/followers.js';
 
 export interface LoadReport {
@@ -161,12 +161,13 @@ export function formatLoad(r: LoadReport): string[] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const report = await runLoad({
+  const flags = readFlags('load', () => ({
     clients: option('clients', 'SVC_LOAD_CLIENTS', 50),
     seconds: option('seconds', 'SVC_LOAD_SECONDS', 60),
     // Team mode, on a throwaway database only: the load writes into it.
     ...databaseOption(),
-  });
+  }));
+  const report = await runLoad(flags);
   process.stdout.write(formatLoad(report).join('\n') + '\n');
   for (const v of report.violations.slice(0, 50)) process.stdout.write(`  VIOLATION ${v}\n`);
   process.exit(report.violations.length ? 1 : 0);

@@ -85,6 +85,16 @@ export function databaseOption(argv = process.argv.slice(2)): { database?: strin
   return { database: url };
 }
 
+/** A proof command's flags, read by `read`: a bad one stops it with one line and exit code 2, not a stack. */
+export function readFlags<T>(command: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    process.stderr.write(`${command}: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
 export function option(name: string, envName: string, fallback: number): number {
   const argv = process.argv.slice(2);
   const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
