@@ -54,15 +54,16 @@ export function createIdempotentRunner(
       return { answer: seen.answer as T, replayed: true };
     };
     const runAndRemember = async (token?: string) => {
-      let answer: T;
       try {
-        answer = await run();
+        const answer = await run();
+        await store.remember(id, { fingerprint, answer }, now());
+        return { answer, replayed: false };
       } catch (err) {
+        // Refused, or its answer could not be stored: the key is given up at once, so a repeat
+        // runs (the request may be sent again) instead of waiting for the claim to run out.
         if (token) await store.release?.(id, token).catch(() => {});
         throw err;
       }
-      await store.remember(id, { fingerprint, answer }, now());
-      return { answer, replayed: false };
     };
     // Set before the first await: of two concurrent requests with one key, the second waits for the first.
     while (inFlight.has(id)) await inFlight.get(id)!.catch(() => undefined);

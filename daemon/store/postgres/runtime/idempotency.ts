@@ -3,14 +3,26 @@ import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import type { IdempotencyClaim, IdempotencyStore, RememberedAnswer } from '../../runtime-types.js';
 
-/** How long a claim holds a key without an answer before another daemon may take it over. */
-export const CLAIM_MS = 120_000;
+/**
+ * How long a claim holds a key without an answer before another daemon may take it over: a run is
+ * an append and local tool calls (milliseconds), so this only matters when its daemon died.
+ */
+export const CLAIM_MS = 30_000;
+
+/**
+ * A claim's doc holds its request's fingerprint behind this prefix, so a daemon older than
+ * migration 106 (during a rolling upgrade), which reads every row as an answer, finds a fingerprint
+ * that matches no request and answers 409 instead of replaying an answer that does not exist.
+ */
+const HELD = 'held:';
 
 /**
  * Takes a key in one statement: a new row, or one whose answer is past the window, or one whose
- * claim ran out. Otherwise nothing changes and the row is read for the caller. (The outer select
- * reads the statement's snapshot: a row another daemon committed while this statement waited on
- * it may not be seen, which the caller treats as held, and asks again.)
+ * claim ran out. Otherwise nothing changes and the row is read for the caller. The outer select
+ * reads the statement's snapshot, which may not show what another daemon committed while this
+ * statement waited on the row: a row inserted meanwhile is missing, and a row taken over meanwhile
+ * still shows its old state (an answer past the window, a claim that ran out). Neither is
+ * reported (the join only shows rows the takeover would not match), so the caller asks again.
  */
 const CLAIM = `
 WITH taken AS (
@@ -23,7 +35,8 @@ WITH taken AS (
 )
 SELECT t.taken, r.doc, r.claim IS NOT NULL AS held
 FROM (SELECT EXISTS (SELECT 1 FROM taken) AS taken) t
-LEFT JOIN svc_rt_idempotency r ON r.company_id = $1 AND r.key = $2`;
+LEFT JOIN svc_rt_idempotency r ON r.company_id = $1 AND r.key = $2
+  AND r.at_ms > $3::bigint - $7::bigint AND (r.claim_until IS NULL OR r.claim_until >= $3::bigint)`;
 
 /**
  * Answers of idempotent requests, kept for `windowMs` (24 h, CONTRACT §8) and at most `maxKeys`,
@@ -40,31 +53,37 @@ export function createIdempotencyStore(
   const windowMs = options.windowMs ?? 24 * 3600_000;
   const maxKeys = options.maxKeys ?? 100_000;
   const keyOf = (key: string) => Buffer.from(key, 'utf8');
+  const get: IdempotencyStore['get'] = async (key, nowMs) => {
+    const { rows } = await pool.query<{ doc: RememberedAnswer }>(
+      'SELECT doc FROM svc_rt_idempotency WHERE company_id = $1 AND key = $2 AND at_ms > $3 AND claim IS NULL',
+      [company, keyOf(key), nowMs - windowMs],
+    );
+    const doc = rows[0]?.doc;
+    return doc && { fingerprint: doc.fingerprint, answer: doc.answer };
+  };
   return {
     windowMs,
-    get: async (key, nowMs) => {
-      const { rows } = await pool.query<{ doc: RememberedAnswer }>(
-        'SELECT doc FROM svc_rt_idempotency WHERE company_id = $1 AND key = $2 AND at_ms > $3 AND claim IS NULL',
-        [company, keyOf(key), nowMs - windowMs],
-      );
-      const doc = rows[0]?.doc;
-      return doc && { fingerprint: doc.fingerprint, answer: doc.answer };
-    },
+    get,
     async claim(key, fingerprint, nowMs): Promise<IdempotencyClaim> {
+      // A repeat of an answered key (the common case) is a plain read: no row lock, no write.
+      const answered = await get(key, nowMs);
+      if (answered) return { remembered: answered };
       const token = randomUUID();
+      const doc = JSON.stringify({ fingerprint: HELD + fingerprint });
       const { rows } = await pool.query<{ taken: boolean; doc: RememberedAnswer | null; held: boolean | null }>(CLAIM, [
         company,
         keyOf(key),
         nowMs,
-        JSON.stringify({ fingerprint }),
+        doc,
         token,
         CLAIM_MS,
         windowMs,
       ]);
-      const { taken, doc, held } = rows[0]!;
-      if (taken) return { token };
-      if (!doc) return { heldFor: null };
-      return held ? { heldFor: doc.fingerprint } : { remembered: { fingerprint: doc.fingerprint, answer: doc.answer } };
+      const seen = rows[0]!;
+      if (seen.taken) return { token };
+      if (!seen.doc) return { heldFor: null };
+      const { fingerprint: stored, answer } = seen.doc;
+      return seen.held ? { heldFor: stored.slice(HELD.length) } : { remembered: { fingerprint: stored, answer } };
     },
     async release(key, token) {
       // Only this run's own claim: one that ran out may have been taken over meanwhile.

@@ -100,5 +100,56 @@ if (cluster) {
     assert.is(await stores[0]!.get('emit\0k', clock.now()).then((x) => x?.answer), 'ran');
   });
 
+  test('an answer past the window is taken over by exactly one of many repeats, and replayed to none', async () => {
+    const { clock, stores } = twoDaemons();
+    const fingerprint = createHash('sha256').update('same request').digest('base64url');
+    for (let i = 0; i < 40; i++)
+      await stores[0]!.remember(`emit\0k${i}`, { fingerprint, answer: 'yesterday' }, clock.now());
+    clock.advance(24 * 3600_000 + 1);
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        Promise.all([0, 1, 0, 1].map((d) => stores[d]!.claim!(`emit\0k${i}`, fingerprint, clock.now()))),
+      ),
+    );
+    for (const claims of outcomes) {
+      assert.is(claims.filter((c) => 'token' in c).length, 1, JSON.stringify(claims));
+      assert.is(claims.filter((c) => 'remembered' in c).length, 0, JSON.stringify(claims));
+    }
+  });
+
+  test('a run whose answer cannot be stored gives the key up at once: the repeat runs, it does not wait', async () => {
+    const { clock, stores } = twoDaemons();
+    const failing = { ...stores[0]!, remember: () => Promise.reject(new Error('the database went away')) };
+    const [onA, onB] = [
+      createIdempotentRunner(failing, () => clock.now()),
+      createIdempotentRunner(stores[1]!, () => clock.now()),
+    ];
+    let runs = 0;
+    const run = async () => {
+      runs++;
+      await sleep(40);
+      return `run ${runs}`;
+    };
+    const first = onA('emit', 'k', { type: 'x' }, run).catch((e: Error) => e.message);
+    await sleep(10);
+    const repeat = onB('emit', 'k', { type: 'x' }, run);
+    // Were the claim kept, the repeat would wait for it to run out (never, on this clock).
+    const outcome = await Promise.race([repeat, sleep(5000).then(() => 'still waiting')]);
+    assert.is(await first, 'the database went away');
+    assert.equal(outcome, { answer: 'run 2', replayed: false });
+  });
+
+  test('a key held on a daemon of the new schema reads as another request to a daemon older than it', async () => {
+    const { clock, stores } = twoDaemons();
+    const fingerprint = createHash('sha256').update('r').digest('base64url');
+    assert.ok('token' in (await stores[0]!.claim!('emit\0legacy', fingerprint, clock.now())));
+    // What a daemon before migration 106 reads: every row as an answer.
+    const { rows } = await a.pool.query('SELECT doc FROM svc_rt_idempotency WHERE key = $1', [
+      Buffer.from('emit\0legacy'),
+    ]);
+    assert.is(rows.length, 1);
+    assert.is.not(rows[0].doc.fingerprint, fingerprint, 'an old daemon would replay an answer that does not exist');
+  });
+
   test.run();
 }
