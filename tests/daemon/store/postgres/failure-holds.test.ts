@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createFailureCeiling, HOLD_LEASE_MS } from '../../../../daemon/http/failure-ceiling.js';
-import type { Database } from '../../../../daemon/store/postgres/connect.js';
 import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
@@ -17,18 +16,11 @@ import { PgFixture } from './pg-fixture.js';
 const cluster = testPostgres();
 if (cluster) {
   const test = suite('postgres failure ceiling: attempts in flight counted across daemons');
-  const fx = new PgFixture(cluster);
-  let a: Database;
-  let b: Database;
-  test.before(async () => {
-    await fx.setup();
-    [a, b] = [await fx.daemon(12), await fx.daemon(12)];
-  });
-  test.after(() => fx.closeAll());
+  const daemons = new PgFixture(cluster).twoDaemons(test, 12);
   const LOCK_MS = 15 * 60_000;
   const twoDaemons = () => {
     const clock = new FakeClock();
-    const stores = [createPostgresLimitStore(a.pool), createPostgresLimitStore(b.pool)];
+    const stores = [createPostgresLimitStore(daemons.a.pool), createPostgresLimitStore(daemons.b.pool)];
     return { clock, stores, ceilings: stores.map((s) => createFailureCeiling(s, clock, 'account', 10, LOCK_MS)) };
   };
 
@@ -47,7 +39,7 @@ if (cluster) {
     assert.is(outcomes.filter((o) => o.locked === null).length, 10);
     assert.ok(outcomes.filter((o) => o.locked !== null).every((o) => o.locked === LOCK_MS / 1000));
     for (const c of ceilings) assert.is(await c.lockedFor('pwd:burst@example.com'), LOCK_MS / 1000);
-    const holds = await a.pool.query(
+    const holds = await daemons.a.pool.query(
       "SELECT count(*)::int AS n FROM svc_failure_holds WHERE key LIKE 'account|pwd:burst%'",
     );
     assert.is(holds.rows[0].n, 0, 'every place was released');
@@ -62,7 +54,7 @@ if (cluster) {
     );
     assert.ok(outcomes.every((o) => o.locked === null && o.value === true));
     for (const c of ceilings) assert.is(await c.lockedFor(key), null);
-    assert.is(await createPostgresLimitStore(b.pool).failures(`account|${key}`, 0), 0);
+    assert.is(await createPostgresLimitStore(daemons.b.pool).failures(`account|${key}`, 0), 0);
   });
 
   test('a place held by a daemon that died ends with its lease; then the attempt runs', async () => {

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createIdempotentRunner } from '../../../../daemon/events/idempotency.js';
-import type { Database } from '../../../../daemon/store/postgres/connect.js';
 import { CLAIM_MS, createIdempotencyStore } from '../../../../daemon/store/postgres/runtime/idempotency.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
@@ -18,19 +17,12 @@ import { PgFixture } from './pg-fixture.js';
 const cluster = testPostgres();
 if (cluster) {
   const test = suite('postgres idempotency: one run per key across daemons');
-  const fx = new PgFixture(cluster);
-  let a: Database;
-  let b: Database;
-  test.before(async () => {
-    await fx.setup();
-    [a, b] = [await fx.daemon(4), await fx.daemon(4)];
-  });
-  test.after(() => fx.closeAll());
+  const daemons = new PgFixture(cluster).twoDaemons(test, 4);
   let company = 0;
   /** A runner on each daemon, for a Company of its own (each test starts from no keys). */
   const twoDaemons = (clock = new FakeClock()) => {
     const id = `cmp_idem_${++company}`;
-    const stores = [createIdempotencyStore(a.pool, id), createIdempotencyStore(b.pool, id)];
+    const stores = [createIdempotencyStore(daemons.a.pool, id), createIdempotencyStore(daemons.b.pool, id)];
     return { clock, stores, runners: stores.map((s) => createIdempotentRunner(s, () => clock.now())) };
   };
 
@@ -144,7 +136,7 @@ if (cluster) {
     const fingerprint = createHash('sha256').update('r').digest('base64url');
     assert.ok('token' in (await stores[0]!.claim!('emit\0legacy', fingerprint, clock.now())));
     // What a daemon before migration 106 reads: every row as an answer.
-    const { rows } = await a.pool.query('SELECT doc FROM svc_rt_idempotency WHERE key = $1', [
+    const { rows } = await daemons.a.pool.query('SELECT doc FROM svc_rt_idempotency WHERE key = $1', [
       Buffer.from('emit\0legacy'),
     ]);
     assert.is(rows.length, 1);

@@ -5,7 +5,6 @@ import {
   type WindowRule,
   type WindowStore,
 } from '../../../../daemon/events/detectors/window-counter.js';
-import type { Database } from '../../../../daemon/store/postgres/connect.js';
 import { createPostgresWindowStore } from '../../../../daemon/store/postgres/runtime/windows.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { PgFixture } from './pg-fixture.js';
@@ -18,15 +17,8 @@ import { PgFixture } from './pg-fixture.js';
 const cluster = testPostgres();
 if (cluster) {
   const test = suite('postgres windows: one count across daemons');
-  const fx = new PgFixture(cluster);
-  let a: Database;
-  let b: Database;
+  const daemons = new PgFixture(cluster).twoDaemons(test, 6);
   let companies = 0;
-  test.before(async () => {
-    await fx.setup();
-    [a, b] = [await fx.daemon(6), await fx.daemon(6)];
-  });
-  test.after(() => fx.closeAll());
   const company = () => `cmp_windows_${++companies}`;
 
   /** A script of hits and questions, run against a store; its answers in order. */
@@ -56,13 +48,13 @@ if (cluster) {
 
   test('the same answers as the in-memory counter, event for event', async () => {
     const expected = await script(memoryWindows());
-    assert.equal(await script(createPostgresWindowStore(a.pool, company())), expected);
+    assert.equal(await script(createPostgresWindowStore(daemons.a.pool, company())), expected);
     assert.equal(expected.slice(0, 5), [false, false, false, true, false]);
   });
 
   test('hits through two daemons count toward one window, and a cooldown holds on both', async () => {
     const id = company();
-    const [onA, onB] = [createPostgresWindowStore(a.pool, id), createPostgresWindowStore(b.pool, id)];
+    const [onA, onB] = [createPostgresWindowStore(daemons.a.pool, id), createPostgresWindowStore(daemons.b.pool, id)];
     const rule = { count: 3, within_ms: 60_000, cooldown_ms: 60_000 };
     assert.equal(
       [await onA.hit('k', 1, rule), await onB.hit('k', 2, rule), await onA.hit('k', 3, rule)],
@@ -71,12 +63,12 @@ if (cluster) {
     assert.ok(await onB.coolingDown('k', 4));
     assert.not.ok(await onB.hit('k', 5, rule), 'the cooldown set through A holds on B');
     // Another Company's window of the same key is its own.
-    assert.not.ok(await createPostgresWindowStore(b.pool, company()).coolingDown('k', 4));
+    assert.not.ok(await createPostgresWindowStore(daemons.b.pool, company()).coolingDown('k', 4));
   });
 
   test('concurrent hits from two daemons: exactly one firing per crossing', async () => {
     const id = company();
-    const stores = [createPostgresWindowStore(a.pool, id), createPostgresWindowStore(b.pool, id)];
+    const stores = [createPostgresWindowStore(daemons.a.pool, id), createPostgresWindowStore(daemons.b.pool, id)];
     const burst = async (rule: WindowRule, key: string, n: number) =>
       (await Promise.all(Array.from({ length: n }, (_, i) => stores[i % 2]!.hit(key, 1_000 + i, rule)))).filter(Boolean)
         .length;
@@ -86,11 +78,13 @@ if (cluster) {
 
   test('windows that can count nothing more are removed by later hits', async () => {
     const id = company();
-    const w = createPostgresWindowStore(a.pool, id);
+    const w = createPostgresWindowStore(daemons.a.pool, id);
     const rule = { count: 10, within_ms: 1_000, cooldown_ms: 0 };
     for (let i = 0; i < 30; i++) await w.hit(`once-${i}`, i, rule);
     const rows = async () =>
-      Number((await a.pool.query('SELECT count(*) AS n FROM svc_rt_windows WHERE company_id = $1', [id])).rows[0].n);
+      Number(
+        (await daemons.a.pool.query('SELECT count(*) AS n FROM svc_rt_windows WHERE company_id = $1', [id])).rows[0].n,
+      );
     assert.is(await rows(), 30);
     // Long after: each hit removes up to 8 dead rows of its Company.
     for (let i = 0; i < 4; i++) await w.hit('live', 100_000 + i, rule);
