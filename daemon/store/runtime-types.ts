@@ -14,7 +14,10 @@ import type {
   TranscriptEntry,
 } from '../../shared/runtime-records.js';
 import type { RetryChange, RetryStore } from './retry-types.js';
+import type { IdempotencyStore } from './idempotency-types.js';
 import type { WindowStore } from './window-types.js';
+
+export type { IdempotencyClaim, IdempotencyStore, RememberedAnswer } from './idempotency-types.js';
 
 export type { PendingRetry, RetryChange, RetryStore } from './retry-types.js';
 
@@ -103,33 +106,6 @@ export interface DeliveryStore {
   firstSeen(key: string, nowMs: number): Promise<boolean>;
   size(): Promise<number>;
 }
-
-/** What an idempotent request answered, kept for the window (CONTRACT §8: 24 h). */
-export interface RememberedAnswer {
-  /** A hash of the request: the same key with another request is refused, never answered wrongly. */
-  fingerprint: string;
-  answer: unknown;
-}
-
-export interface IdempotencyStore {
-  readonly windowMs: number;
-  /** The answer remembered under `key`, if it is still within the window at `nowMs`. */
-  get(key: string, nowMs: number): Promise<RememberedAnswer | undefined>;
-  /** Remembers (or replaces) the answer under `key`; forgets keys past the window as it goes. */
-  remember(key: string, remembered: RememberedAnswer, nowMs: number): Promise<void>;
-  /**
-   * Stores shared by several daemons: takes `key` for one run before it starts, so a repeat on
-   * another daemon waits instead of running too. Answers the token of the claim taken, the answer
-   * already remembered, or that another run holds the key (with its request's fingerprint; null
-   * when the holder is not visible yet). A claim ends with `remember`, with `release`, or when
-   * `claimMs` has passed (its daemon died).
-   */
-  claim?(key: string, fingerprint: string, nowMs: number): Promise<IdempotencyClaim>;
-  /** Gives up a claim whose run failed (nothing is remembered: the request may be sent again). */
-  release?(key: string, token: string): Promise<void>;
-}
-
-export type IdempotencyClaim = { token: string } | { remembered: RememberedAnswer } | { heldFor: string | null };
 
 /** Every store of one Company runtime, over one space: writes across them can be one atomic step. */
 export interface RuntimeStores {
