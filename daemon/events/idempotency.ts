@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflicting, invalid } from '../domain-error.js';
 import type { IdempotencyStore, RememberedAnswer } from '../store/runtime-types.js';
@@ -33,11 +34,7 @@ const reused = (key: string) =>
  * runs, and a repeat on another daemon waits for its answer. Only answers are remembered: a refused
  * request fired nothing and may be retried.
  */
-export function createIdempotentRunner(
-  store: IdempotencyStore,
-  now: () => number,
-  pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-) {
+export function createIdempotentRunner(store: IdempotencyStore, now: () => number) {
   const inFlight = new Map<string, Promise<unknown>>();
   return async function once<T>(
     scope: string,
@@ -78,7 +75,7 @@ export function createIdempotentRunner(
         if ('remembered' in taken) return replay(taken.remembered);
         // Another daemon runs this key: a different request is refused at once, the same one waits.
         if (taken.heldFor !== null && taken.heldFor !== fingerprint) throw reused(key);
-        await pause(wait);
+        await sleep(wait);
       }
     })();
     inFlight.set(id, attempt);
