@@ -64,7 +64,6 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts `node <script> ...args` and waits for its first stdout line `listening on <url>`. */
 /**
  * Servers still running. A bench process that ends any other way than through the cases' own stops
  * (a throw, Ctrl-C, `timeout`'s SIGTERM) stops them too, as the test cluster's helper stops its
@@ -82,6 +81,7 @@ for (const [signal, code] of [
   process.once(signal, () => process.exit(code));
 }
 
+/** Starts `node <script> ...args` and waits for its first stdout line `listening on <url>`. */
 export function startServer(
   script: string,
   args: string[],

@@ -2,6 +2,7 @@
  * The answers of idempotent requests (CONTRACT §8): what each store keeps, and how a store shared
  * by several daemons lets only one of them run a key at a time.
  */
+
 /** What an idempotent request answered, kept for the window (CONTRACT §8: 24 h). */
 export interface RememberedAnswer {
   /** A hash of the request: the same key with another request is refused, never answered wrongly. */

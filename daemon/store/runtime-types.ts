@@ -18,7 +18,6 @@ import type { IdempotencyStore } from './idempotency-types.js';
 import type { WindowStore } from './window-types.js';
 
 export type { IdempotencyClaim, IdempotencyStore, RememberedAnswer } from './idempotency-types.js';
-
 export type { PendingRetry, RetryChange, RetryStore } from './retry-types.js';
 
 export interface AgentStore {
