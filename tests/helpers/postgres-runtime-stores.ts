@@ -1,7 +1,6 @@
 import { openDatabase, type Database } from '../../daemon/store/postgres/connect.js';
 import { runMigrations } from '../../daemon/store/postgres/migrate.js';
 import { createPostgresRuntimeStores } from '../../daemon/store/postgres/runtime/index.js';
-import type { RuntimeStoreOptions } from '../../daemon/store/runtime/index.js';
 import type { RuntimeStoreFactory } from './store-implementations.js';
 import { testPostgres } from './postgres.js';
 
@@ -32,11 +31,11 @@ export const freshCompany = () => `co_rt_${process.pid}_${++companies}`;
  * case; `reopen` reads the same Company through the second pool, as another daemon (or this one
  * after a restart) would. Absent where PostgreSQL is not installed (the run says so in one line).
  */
-export function postgresRuntimeFactory(options: RuntimeStoreOptions = {}): Record<string, RuntimeStoreFactory> {
+export function postgresRuntimeFactory(): Record<string, RuntimeStoreFactory> {
   const open = runtimeTestPools();
   if (!open) return {};
   return {
-    postgres: async () => {
+    postgres: async (options) => {
       const [first, second] = await open();
       const company = freshCompany();
       return {

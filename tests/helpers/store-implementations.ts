@@ -4,6 +4,7 @@ import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores } from '../../daemon/store/index.js';
 import { createSealer } from '../../daemon/store/sealer.js';
 import type { RuntimeStores, Stores } from '../../daemon/store/types.js';
+import type { RuntimeStoreOptions } from '../../daemon/store/runtime/index.js';
 import { createMemoryRuntimeStores, openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import { postgresRuntimeFactory } from './postgres-runtime-stores.js';
 import { postgresStoresFactory } from './postgres-stores.js';
@@ -50,8 +51,11 @@ export const storeImplementations: Record<string, StoreFactory> = {
   ...postgresStoresFactory(storeDepsFor),
 };
 
-/** One implementation of a Company runtime's stores; `reopen` closes these and opens the folder again. */
-export type RuntimeStoreFactory = () => Promise<{
+/**
+ * One implementation of a Company runtime's stores, with `options` (caps, retention) where a case
+ * sets them; `reopen` closes these and opens the folder again.
+ */
+export type RuntimeStoreFactory = (options?: RuntimeStoreOptions) => Promise<{
   stores: RuntimeStores;
   dir?: string;
   reopen?: () => Promise<RuntimeStores>;
@@ -59,13 +63,13 @@ export type RuntimeStoreFactory = () => Promise<{
 
 /** Every implementation of the per-Company stores (memory, the Company's journal), for their conformance suites. */
 export const runtimeStoreImplementations: Record<string, RuntimeStoreFactory> = {
-  memory: async () => ({ stores: createMemoryRuntimeStores() }),
-  journal: async () => {
+  memory: async (options) => ({ stores: createMemoryRuntimeStores(options) }),
+  journal: async (options) => {
     const dir = tempDir('svc-runtime-store');
-    let current = await openJournalRuntimeStores(dir);
+    let current = await openJournalRuntimeStores(dir, options);
     const reopen = async () => {
       await current.close();
-      return (current = await openJournalRuntimeStores(dir));
+      return (current = await openJournalRuntimeStores(dir, options));
     };
     return { stores: current, dir, reopen };
   },

@@ -148,16 +148,17 @@ export function createDeliveryStore(
   return {
     firstSeen: (key, nowMs) =>
       space.write((tx) => {
+        // A duplicate adds nothing, so it makes no room either: the oldest id stays remembered.
+        const seen = t.deliveries.get(key);
+        if (seen && seen.at_ms > nowMs - retentionMs) return false;
         // The table iterates in arrival order: forgetting stops at the first id still kept.
-        const forgotten = new Set<string>();
         let size = t.deliveries.size;
         for (const d of t.deliveries.all()) {
           if (d.at_ms > nowMs - retentionMs && size < maxIds) break;
           tx.remove(t.deliveries, d.id);
-          forgotten.add(d.id);
           size--;
         }
-        if (t.deliveries.get(key) && !forgotten.has(key)) return false;
+        // A remove and a put of the same id in one write: the put wins (an expired id seen again).
         tx.put(t.deliveries, { id: key, at_ms: nowMs });
         return true;
       }),

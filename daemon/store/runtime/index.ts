@@ -22,6 +22,8 @@ export interface RuntimeStoreOptions {
   /** How long a webhook delivery id is remembered (twice the signature tolerance) and how many at most. */
   deliveryRetentionMs?: number;
   maxDeliveryIds?: number;
+  /** How many Idempotency-Key answers a Company keeps at most (100,000), oldest forgotten first. */
+  maxIdempotencyKeys?: number;
 }
 
 /** Every store of one Company runtime, over one space (memory, or the Company's journal). */
@@ -42,7 +44,7 @@ export function createRuntimeStores(space: Space, options: RuntimeStoreOptions =
       retentionMs: options.deliveryRetentionMs,
       maxIds: options.maxDeliveryIds,
     }),
-    idempotency: createIdempotencyStore(space, defineIdempotencyTable(space)),
+    idempotency: createIdempotencyStore(space, defineIdempotencyTable(space), { maxKeys: options.maxIdempotencyKeys }),
     flush: () => space.flush(),
     close: () => space.close(),
   };

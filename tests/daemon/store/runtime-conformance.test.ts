@@ -256,6 +256,24 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.is(await again.deliveries.size(), 1, 'expired ids are dropped as new ones arrive');
   });
 
+  test('webhook delivery ids and idempotent answers are capped per Company: the oldest go first', async () => {
+    const { stores, reopen } = await make({ maxDeliveryIds: 20, maxIdempotencyKeys: 20 });
+    const t0 = Date.parse(AT);
+    for (let i = 0; i < 50; i++) {
+      assert.ok(await stores.deliveries.firstSeen(`co/ci\u0000d${i}`, t0 + i));
+      await stores.idempotency.remember(`s\u0000k${i}`, { fingerprint: `f${i}`, answer: i }, t0 + i);
+    }
+    const again = reopen ? await reopen() : stores;
+    assert.is(await again.deliveries.size(), 20);
+    assert.not.ok(await again.deliveries.firstSeen('co/ci\u0000d49', t0 + 60), 'the newest ids are kept');
+    assert.not.ok(await again.deliveries.firstSeen('co/ci\u0000d30', t0 + 60));
+    assert.ok(await again.deliveries.firstSeen('co/ci\u0000d29', t0 + 60), 'past the cap: forgotten, seen as new');
+    assert.equal(await again.idempotency.get('s\u0000k49', t0 + 60), { fingerprint: 'f49', answer: 49 });
+    assert.equal(await again.idempotency.get('s\u0000k30', t0 + 60), { fingerprint: 'f30', answer: 30 });
+    assert.is(await again.idempotency.get('s\u0000k29', t0 + 60), undefined, 'past the cap: forgotten');
+    assert.is(await again.idempotency.get('s\u0000k0', t0 + 60), undefined);
+  });
+
   test.run();
 }
 

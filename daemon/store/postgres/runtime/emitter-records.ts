@@ -4,6 +4,7 @@ import { StoreConflict } from '../../types.js';
 import type { ChannelStore, DeliveryStore, FiringStore, QuestionStore } from '../../runtime-types.js';
 import type { Firing, NotFired } from '../../../../shared/runtime-records.js';
 import { deleteDoc, getDoc, listDocs, putDoc, sqlText, type Queryable } from './doc-table.js';
+import { createCappedRows } from './capped-rows.js';
 import { applyRetryChange } from './retries.js';
 import * as t from './tables.js';
 
@@ -88,9 +89,23 @@ export function createQuestionStore(pool: pg.Pool, company: string): QuestionSto
 }
 
 /**
- * Delivery ids are kept for `retentionMs` and at most `maxIds` of them, oldest forgotten first, as
- * on the record engine. The key is bytea (it holds a NUL). The insert is ON CONFLICT DO NOTHING:
- * of two daemons seeing one delivery at once exactly one is told it is the first.
+ * Takes a delivery id in one statement (one round trip, its own transaction): a new row, or the
+ * id's own row once it is past the retention (seen again as new). Of two daemons seeing one
+ * delivery at once exactly one gets a row back. Beside it, ids past the retention go, found on the
+ * time index; the id itself is left to the upsert (one statement must not delete and update a row).
+ */
+const FIRST_SEEN = `
+WITH expired AS (
+  DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND at_ms <= $3::bigint - $4::bigint AND key <> $2
+)
+INSERT INTO svc_rt_deliveries (company_id, key, at_ms) VALUES ($1, $2, $3)
+ON CONFLICT (company_id, key) DO UPDATE SET at_ms = EXCLUDED.at_ms, pos = DEFAULT
+  WHERE svc_rt_deliveries.at_ms <= $3::bigint - $4::bigint
+RETURNING 1`;
+
+/**
+ * Delivery ids are kept for `retentionMs` and about `maxIds` of them, oldest forgotten first
+ * (capped-rows.ts). The key is bytea (it holds a NUL).
  */
 export function createDeliveryStore(
   pool: pg.Pool,
@@ -98,27 +113,13 @@ export function createDeliveryStore(
   options: { retentionMs?: number; maxIds?: number } = {},
 ): DeliveryStore {
   const retentionMs = options.retentionMs ?? 600_000;
-  const maxIds = options.maxIds ?? 50_000;
+  const capped = createCappedRows(pool, { table: 'svc_rt_deliveries', company, max: options.maxIds ?? 50_000 });
   return {
-    firstSeen: (key, nowMs) =>
-      withTransaction(pool, async (client) => {
-        await client.query('DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND at_ms <= $2', [
-          company,
-          nowMs - retentionMs,
-        ]);
-        // Room for the new id: the oldest go first once the cap is reached.
-        await client.query(
-          `DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND pos IN (
-             SELECT pos FROM svc_rt_deliveries WHERE company_id = $1 ORDER BY pos
-             LIMIT greatest((SELECT count(*) FROM svc_rt_deliveries WHERE company_id = $1) - $2 + 1, 0))`,
-          [company, maxIds],
-        );
-        const { rowCount } = await client.query(
-          'INSERT INTO svc_rt_deliveries (company_id, key, at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-          [company, Buffer.from(key, 'utf8'), nowMs],
-        );
-        return (rowCount ?? 0) > 0;
-      }),
+    async firstSeen(key, nowMs) {
+      const { rowCount } = await pool.query(FIRST_SEEN, [company, Buffer.from(key, 'utf8'), nowMs, retentionMs]);
+      await capped.wrote();
+      return (rowCount ?? 0) > 0;
+    },
     size: async () => {
       const { rows } = await pool.query<{ n: string }>(
         'SELECT count(*) AS n FROM svc_rt_deliveries WHERE company_id = $1',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { withTransaction } from '../connect.js';
+import { createCappedRows } from './capped-rows.js';
 import type { IdempotencyClaim, IdempotencyStore, RememberedAnswer } from '../../runtime-types.js';
 
 /**
@@ -39,11 +39,26 @@ LEFT JOIN svc_rt_idempotency r ON r.company_id = $1 AND r.key = $2
   AND r.at_ms > $3::bigint - $7::bigint AND (r.claim_until IS NULL OR r.claim_until >= $3::bigint)`;
 
 /**
- * Answers of idempotent requests, kept for `windowMs` (24 h, CONTRACT §8) and at most `maxKeys`,
- * oldest forgotten first, as on the record engine. The key is bytea (scope and key joined by a
- * NUL). A request takes its key first (`claim`, migration 106), so of two repeats on two daemons
- * one runs and the other waits for its answer; remembering is an upsert that ends the claim and
- * moves the key to the end (a fresh `pos`).
+ * Remembers an answer in one statement (one round trip, its own transaction): the upsert ends this
+ * key's claim and moves the key to the end (a fresh `pos`); beside it, answers past the window go,
+ * and claims that ran out as long ago (no repeat came to take them over), found on the time index.
+ * The key itself is left to the upsert: one statement must not both delete and update a row.
+ */
+const REMEMBER = `
+WITH expired AS (
+  DELETE FROM svc_rt_idempotency
+  WHERE company_id = $1 AND at_ms <= $3::bigint - $5::bigint AND key <> $2
+    AND (claim IS NULL OR claim_until < $3::bigint)
+)
+INSERT INTO svc_rt_idempotency (company_id, key, at_ms, doc) VALUES ($1, $2, $3, $4)
+ON CONFLICT (company_id, key) DO UPDATE
+  SET at_ms = EXCLUDED.at_ms, doc = EXCLUDED.doc, claim = NULL, claim_until = NULL, pos = DEFAULT`;
+
+/**
+ * Answers of idempotent requests, kept for `windowMs` (24 h, CONTRACT §8) and about `maxKeys`,
+ * oldest forgotten first (capped-rows.ts). The key is bytea (scope and key joined by a NUL). A
+ * request takes its key first (`claim`, migration 106), so of two repeats on two daemons one runs
+ * and the other waits for its answer; `remember` then stores the answer in place of the claim.
  */
 export function createIdempotencyStore(
   pool: pg.Pool,
@@ -53,6 +68,13 @@ export function createIdempotencyStore(
   const windowMs = options.windowMs ?? 24 * 3600_000;
   const maxKeys = options.maxKeys ?? 100_000;
   const keyOf = (key: string) => Buffer.from(key, 'utf8');
+  // Running claims are never trimmed: their requests are still waiting for an answer.
+  const capped = createCappedRows(pool, {
+    table: 'svc_rt_idempotency',
+    company,
+    max: maxKeys,
+    keep: 'claim IS NOT NULL',
+  });
   const get: IdempotencyStore['get'] = async (key, nowMs) => {
     const { rows } = await pool.query<{ doc: RememberedAnswer }>(
       'SELECT doc FROM svc_rt_idempotency WHERE company_id = $1 AND key = $2 AND at_ms > $3 AND claim IS NULL',
@@ -93,30 +115,15 @@ export function createIdempotencyStore(
         token,
       ]);
     },
-    remember: (key, remembered, nowMs) =>
-      withTransaction(pool, async (client) => {
-        // Answers past the window, and claims that ran out as long ago (no repeat came to take them over).
-        await client.query(
-          'DELETE FROM svc_rt_idempotency WHERE company_id = $1 AND at_ms <= $2 AND (claim IS NULL OR claim_until < $3)',
-          [company, nowMs - windowMs, nowMs],
-        );
-        await client.query(
-          `DELETE FROM svc_rt_idempotency WHERE company_id = $1 AND pos IN (
-             SELECT pos FROM svc_rt_idempotency WHERE company_id = $1 AND claim IS NULL ORDER BY pos
-             LIMIT greatest((SELECT count(*) FROM svc_rt_idempotency WHERE company_id = $1 AND claim IS NULL) - $2 + 1, 0))`,
-          [company, maxKeys],
-        );
-        await client.query(
-          `INSERT INTO svc_rt_idempotency (company_id, key, at_ms, doc) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (company_id, key) DO UPDATE
-             SET at_ms = EXCLUDED.at_ms, doc = EXCLUDED.doc, claim = NULL, claim_until = NULL, pos = DEFAULT`,
-          [
-            company,
-            keyOf(key),
-            nowMs,
-            JSON.stringify({ fingerprint: remembered.fingerprint, answer: remembered.answer }),
-          ],
-        );
-      }),
+    async remember(key, remembered, nowMs) {
+      await pool.query(REMEMBER, [
+        company,
+        keyOf(key),
+        nowMs,
+        JSON.stringify({ fingerprint: remembered.fingerprint, answer: remembered.answer }),
+        windowMs,
+      ]);
+      await capped.wrote();
+    },
   };
 }

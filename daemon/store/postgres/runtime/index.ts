@@ -40,7 +40,7 @@ export function createPostgresRuntimeStores(
       retentionMs: options.deliveryRetentionMs,
       maxIds: options.maxDeliveryIds,
     }),
-    idempotency: createIdempotencyStore(pool, companyId),
+    idempotency: createIdempotencyStore(pool, companyId, { maxKeys: options.maxIdempotencyKeys }),
     windows: createPostgresWindowStore(pool, companyId),
     flush: async () => {},
     close: async () => {},
