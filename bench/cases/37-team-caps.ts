@@ -1,4 +1,6 @@
+import type pg from 'pg';
 import { openDatabase } from '../../daemon/store/postgres/connect.js';
+import { createPostgresLimitStore } from '../../daemon/store/postgres/limit-store.js';
 import { runMigrations } from '../../daemon/store/postgres/migrate.js';
 import { createDeliveryStore } from '../../daemon/store/postgres/runtime/emitter-records.js';
 import { createIdempotencyStore } from '../../daemon/store/postgres/runtime/idempotency.js';
@@ -6,11 +8,12 @@ import type { BenchCase, BenchRow } from '../harness.js';
 import { benchDatabase } from '../team.js';
 
 /**
- * Team mode's per-Company caps, in-process on the bench cluster: the store work of one keyed
- * request (claim the Idempotency-Key, remember the answer) in a Company that already holds 100,000
- * answers (the cap) against one that holds 1,000, and one webhook delivery id taken at 50,000 ids
- * (the cap) against 1,000. Each store used to count its Company's rows on every write, so a keyed
- * request cost ~24 ms at the cap against ~3 ms; counting now happens every few hundred writes.
+ * Team mode's stores where rows pile up, in-process on the bench cluster: the store work of one
+ * keyed request (claim the Idempotency-Key, remember the answer) in a Company that already holds
+ * 100,000 answers (the cap) against one that holds 1,000; one webhook delivery id taken at 50,000
+ * ids (the cap) against 1,000; one failed sign-in while 100,000 accounts have recent failures (a
+ * password spray) against 1,000. The first two counted the Company's rows on every write (~24 ms a
+ * keyed request at the cap against ~3 ms), the third read the failures table whole for its sweep.
  */
 const SMALL = 1_000;
 const ROUNDS = 3;
@@ -18,19 +21,20 @@ const PER_ROUND = 300;
 const k = (n: number) => n.toLocaleString('en-US');
 
 const teamCaps: BenchCase = {
-  name: 'team mode caps (PostgreSQL)',
+  name: 'team mode at scale (PostgreSQL stores)',
   async run() {
     const db = await openDatabase(await benchDatabase(), { max: 2 });
+    const sprayed = await openDatabase(await benchDatabase(), { max: 2 });
+    const at = Date.now();
     try {
-      await runMigrations(db.pool);
+      await Promise.all([runMigrations(db.pool), runMigrations(sprayed.pool)]);
       const seed = async (table: string, company: string, n: number, doc: boolean) =>
         db.pool.query(
           `INSERT INTO ${table} (company_id, key, at_ms${doc ? ', doc' : ''})
            SELECT $1, convert_to('seed-' || g, 'UTF8'), $2${doc ? `, '{"fingerprint":"f","answer":null}'` : ''}
            FROM generate_series(1, $3::int) g`,
-          [company, Date.now(), n],
+          [company, at, n],
         );
-      const at = Date.now();
       let n = 0;
       const keyed = (company: string) => {
         const store = createIdempotencyStore(db.pool, company);
@@ -48,22 +52,42 @@ const teamCaps: BenchCase = {
       await seed('svc_rt_idempotency', 'cmp_caps_large', 100_000, true);
       await seed('svc_rt_deliveries', 'cmp_caps_small', SMALL, false);
       await seed('svc_rt_deliveries', 'cmp_caps_large', 50_000, false);
-      await db.pool.query('VACUUM ANALYZE svc_rt_idempotency, svc_rt_deliveries');
+      // Failures are the deployment's, not a Company's: the same statement on two databases.
+      const failing = (pool: pg.Pool) => {
+        const store = createPostgresLimitStore(pool);
+        return () => store.fail(`spray${++n}@example.com`, at, { max: 10, lockMs: 900_000 });
+      };
+      const tracked = (pool: pg.Pool, count: number) =>
+        pool.query(
+          `INSERT INTO svc_failures (key, failures, locked_until, last_at)
+           SELECT 'seed' || g || '@example.com', 3, 0, $1 FROM generate_series(1, $2::int) g`,
+          [at, count],
+        );
+      await Promise.all([tracked(db.pool, SMALL), tracked(sprayed.pool, 100_000)]);
+      await Promise.all([db, sprayed].map((d) => d.pool.query('VACUUM ANALYZE')));
       return [
-        row(`keyed request (claim + remember) at ${k(100_000)} answers`, await compare(keyed, 'answers')),
-        row(`webhook delivery id at ${k(50_000)} ids`, await compare(delivery, 'ids')),
+        row(
+          `keyed request (claim + remember) at ${k(100_000)} answers`,
+          await compare(keyed('cmp_caps_large'), keyed('cmp_caps_small'), `${k(SMALL)} answers`),
+        ),
+        row(
+          `webhook delivery id at ${k(50_000)} ids`,
+          await compare(delivery('cmp_caps_large'), delivery('cmp_caps_small'), `${k(SMALL)} ids`),
+        ),
+        row(
+          `failed sign-in while ${k(100_000)} accounts have failures`,
+          await compare(failing(sprayed.pool), failing(db.pool), k(SMALL)),
+        ),
       ];
     } finally {
-      await db.close();
+      await Promise.all([db.close(), sprayed.close()]);
     }
   },
 };
 export default teamCaps;
 
-/** Operations per second in the large Company and the small one, in alternating rounds (medians). */
-async function compare(make: (company: string) => () => Promise<unknown>, what: string) {
-  const small = make('cmp_caps_small');
-  const large = make('cmp_caps_large');
+/** Operations per second with many rows and with few, in alternating rounds (medians). */
+async function compare(large: () => Promise<unknown>, small: () => Promise<unknown>, baselineName: string) {
   const rate = async (op: () => Promise<unknown>) => {
     const started = performance.now();
     for (let i = 0; i < PER_ROUND; i++) await op();
@@ -77,7 +101,7 @@ async function compare(make: (company: string) => () => Promise<unknown>, what: 
     rates.large.push(await rate(large));
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { large: median(rates.large), small: median(rates.small), baselineName: `${k(SMALL)} ${what}` };
+  return { large: median(rates.large), small: median(rates.small), baselineName };
 }
 
 const row = (name: string, m: { large: number; small: number; baselineName: string }): BenchRow => ({

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { createFailureCeiling } from '../../../../daemon/http/failure-ceiling.js';
 import { createRateLimiter } from '../../../../daemon/http/rate-limit.js';
 import { createMemoryStores } from '../../../../daemon/store/index.js';
-import { createPostgresLimitStore } from '../../../../daemon/store/postgres/limit-store.js';
+import { withTransaction } from '../../../../daemon/store/postgres/connect.js';
+import { createPostgresLimitStore, FAIL } from '../../../../daemon/store/postgres/limit-store.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { storeDepsFor } from '../../../helpers/store-implementations.js';
@@ -78,6 +79,40 @@ if (cluster) {
     clock.advance(30 * 3600_000); // past a day since this suite's earlier failures too
     for (let i = 0; i < 3; i++) await b!.fail(`guess${i}@example.test`);
     assert.is(await a!.tracked(), 3, "rows idle for a day (these tests' included) are swept by later failures");
+    for (let i = 0; i < 10; i++) await a!.fail('carol@example.test');
+    assert.is(await a!.tracked(), 4);
+    clock.advance(15 * 60_000 + 1);
+    await b!.fail('dave@example.test');
+    assert.is(await a!.tracked(), 4, 'a row whose lock-out is over is swept too (and the new one counted)');
+    assert.is(await a!.lockedFor('carol@example.test'), null);
+  });
+
+  test('the sweep of every failure reads an index, not the table (a password spray over many accounts)', async () => {
+    const [d] = await daemons(1);
+    const plan = await withTransaction(d!.pool, async (client) => {
+      // Forbidden a whole-table read, which is the cheaper plan only while the table is this small.
+      await client.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await client.query(`EXPLAIN ${FAIL}`, ['x', 1, 10, 900_000, 86_400_000]);
+      return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+    });
+    assert.match(plan, /svc_failures_lock_ends/);
+    assert.match(plan, /svc_failures_quiet_since/);
+  });
+
+  test('the failure statement is planned once per connection, not on every failure', async () => {
+    const [d] = await daemons(1);
+    const client = await d!.pool.connect();
+    try {
+      // A named statement, as the pool makes of every text on each of its connections (connect.ts).
+      for (let i = 0; i < 12; i++)
+        await client.query({ name: 'fail', text: FAIL, values: [`plan${i}@example.test`, 1, 10, 900_000, 86_400_000] });
+      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'fail'",
+      );
+      assert.ok(Number(rows[0]!.generic_plans) >= 6, `planned for its values ${rows[0]!.custom_plans} times of 12`);
+    } finally {
+      client.release();
+    }
   });
 
   test.run();
