@@ -79,13 +79,16 @@ export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
 const MAX_NAMED = 2000;
 
 /**
- * Every `pool.query(text, values)` runs as a named (prepared) statement: each connection parses and
- * plans a text once and then only binds values, which takes most of the server's work off the
- * one-row lookups every authenticated request makes. Names are a hash of the text, so the same
- * text has the same name on every connection. (Transactions' `client.query` run unnamed.)
+ * Every statement with values runs as a named (prepared) statement, on whichever path it takes:
+ * `pool.query` and the `client.query` of a transaction (a rate-limit hit, a failure hold, an
+ * account write). Each connection parses and plans a text once and then only binds values, which
+ * takes most of the server's work off the one-row statements every request makes; a transaction's
+ * statements used to run unnamed, so they were parsed and planned on every call. Names are a hash
+ * of the text, so the same text has the same name on every connection. A text without values
+ * (BEGIN, COMMIT, a migration's several statements) stays a simple query: a prepared statement
+ * holds one command.
  */
 function prepareEveryStatement(pool: pg.Pool): void {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
@@ -95,10 +98,15 @@ function prepareEveryStatement(pool: pg.Pool): void {
     }
     return name;
   };
-  pool.query = ((text: unknown, values?: unknown, callback?: unknown) => {
-    if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined)
-      return query(text, values, callback);
-    const name = nameOf(text);
-    return query(name ? { name, text, values } : { text, values });
-  }) as typeof pool.query;
+  // pool.query checks out a client and calls its query, so naming the clients' covers both paths.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+      if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values, callback);
+      const name = nameOf(text);
+      const config = name ? { name, text, values } : { text, values };
+      // pool.query passes a callback; a transaction's awaits the promise.
+      return callback === undefined ? query(config) : query(config, callback);
+    }) as typeof client.query;
+  });
 }
