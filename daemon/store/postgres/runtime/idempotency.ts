@@ -87,9 +87,9 @@ export function createIdempotencyStore(
     windowMs,
     get,
     async claim(key, fingerprint, nowMs): Promise<IdempotencyClaim> {
-      // A repeat of an answered key (the common case) is a plain read: no row lock, no write.
-      const answered = await get(key, nowMs);
-      if (answered) return { remembered: answered };
+      // One statement whatever the key's state: a first try (what most keyed requests are) takes
+      // it in one round trip, and a repeat of an answered key finds the answer in the same one
+      // (the upsert's condition does not match, so nothing is written but the row's brief lock).
       const token = randomUUID();
       const doc = JSON.stringify({ fingerprint: HELD + fingerprint });
       const { rows } = await pool.query<{ taken: boolean; doc: RememberedAnswer | null; held: boolean | null }>(CLAIM, [
