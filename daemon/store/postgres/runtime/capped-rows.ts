@@ -4,7 +4,7 @@ import type pg from 'pg';
  * Keeps a per-Company table (webhook delivery ids, idempotent answers) at about `max` rows, the
  * oldest (lowest `pos`) forgotten first, as the record engine does. Counting a Company's rows takes
  * time in proportion to them (about 20 ms at 100,000), so a store does not count on every write, as
- * it once did: it trims on its first write and then after every `everyOf(max)` of its own writes.
+ * it once did: it trims on its first write and then after every `trimEvery(max)` of its own writes.
  * Between two trims each daemon may add that many rows beyond `max` (at most 1% of it).
  */
 export interface CappedRows {
