@@ -49,7 +49,10 @@ export function openPostgresEventLog(options: PostgresEventLogOptions): Postgres
     },
     async query(query) {
       const sql = buildEventQuery(company, query);
-      const { rows } = await pool.query<StoredEvent>(sql.text, sql.values);
+      // A config object, not a text, is left unnamed by the pool (connect.ts): planned for its values.
+      const { rows } = sql.planEachCall
+        ? await pool.query<StoredEvent>({ text: sql.text, values: sql.values })
+        : await pool.query<StoredEvent>(sql.text, sql.values);
       return pageOf(rows, sql.limit);
     },
     async lastId() {

@@ -19,6 +19,14 @@ export interface SqlQuery {
   text: string;
   values: unknown[];
   limit: number;
+  /**
+   * Run it unnamed, so PostgreSQL plans it for its values on every call. A time bound (`since`)
+   * needs that: where the page starts depends on the instant, and the generic plan, which a named
+   * statement keeps after five calls, guessed a third of the log matches and walked the Company's
+   * log in order from its first event, filtering on time: 158 ms for a page near the end of
+   * 1,000,000 events, against 0.5 ms through the time index. Planning costs about 0.25 ms a call.
+   */
+  planEachCall: boolean;
 }
 
 const FIRST_YEAR_MS = Date.parse('0001-01-01T00:00:00Z');
@@ -42,15 +50,17 @@ export function buildEventQuery(company: string, query: LogQuery): SqlQuery {
   }
   // Before year 1 every event matches: PostgreSQL has no year 0 and nothing before 4713 BC, which
   // JavaScript's dates have (`since=0000-01-01T00:00:00Z` is valid ISO 8601, and a 200 here too).
+  let planEachCall = false;
   if (plan.sinceMs !== null && plan.sinceMs >= FIRST_YEAR_MS) {
     // Past year 9999 JavaScript writes `+275760-…`, which PostgreSQL reads as a time zone: the
     // year without its sign is the same instant to it.
     values.push(new Date(plan.sinceMs).toISOString().replace(/^\+/, ''));
     where.push(`created_at >= $${values.length}::timestamptz`);
+    planEachCall = true;
   }
   values.push(plan.limit + 1);
   const text = `SELECT ${EVENT_COLUMNS} FROM svc_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${values.length}`;
-  return { text, values, limit: plan.limit };
+  return { text, values, limit: plan.limit, planEachCall };
 }
 
 export function pageOf(rows: StoredEvent[], limit: number): { events: EventRow[]; next_since_id: string | null } {

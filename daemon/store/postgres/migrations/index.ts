@@ -9,6 +9,8 @@ import { windowsSchema } from './103-windows.js';
 import { failureHoldsSchema } from './104-failure-holds.js';
 import { keyCompanySchema } from './105-key-company.js';
 import { idempotencyClaimsSchema } from './106-idempotency-claims.js';
+import { windowSweepSchema } from './107-window-sweep.js';
+import { retryLeasesSchema } from './108-retry-leases.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -33,4 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 104, name: 'failure-holds', sql: failureHoldsSchema },
   { version: 105, name: 'key-company', sql: keyCompanySchema },
   { version: 106, name: 'idempotency-claims', sql: idempotencyClaimsSchema },
+  { version: 107, name: 'window-sweep', sql: windowSweepSchema },
+  { version: 108, name: 'retry-leases', sql: retryLeasesSchema },
 ];

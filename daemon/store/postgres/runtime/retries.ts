@@ -38,6 +38,16 @@ export async function applyRetryChange(q: Queryable, company: string, change: Re
 }
 
 /**
+ * When the walker should wake: the first pending retry's due time or the first running one's lease
+ * end (an interrupted attempt is taken over then), each the first row of an index (migration 108),
+ * so it costs the same however many retries wait. `least` skips the side that has none.
+ */
+export const NEXT_DUE = `SELECT least(
+  (SELECT due_ms FROM svc_rt_retries WHERE company_id = $1 AND state = 'pending' ORDER BY due_ms LIMIT 1),
+  (SELECT lease_until_ms FROM svc_rt_retries WHERE company_id = $1 AND state = 'running' ORDER BY lease_until_ms LIMIT 1)
+) AS at`;
+
+/**
  * Pending retries of team mode. A claim is one conditional UPDATE … RETURNING: PostgreSQL locks
  * the row, re-checks the condition after a concurrent update, and so of several daemons walking
  * at once exactly one takes an attempt, and the others see no row.
@@ -53,11 +63,7 @@ export function createRetryStore(pool: pg.Pool, company: string): RetryStore {
       return rows.map(recordOf);
     },
     nextDueMs: async () => {
-      const { rows } = await pool.query<{ at: string | null }>(
-        `SELECT min(CASE WHEN state = 'pending' THEN due_ms ELSE lease_until_ms END) AS at
-         FROM svc_rt_retries WHERE company_id = $1`,
-        [company],
-      );
+      const { rows } = await pool.query<{ at: string | null }>(NEXT_DUE, [company]);
       return rows[0]?.at == null ? null : Number(rows[0].at);
     },
     claim: async (id, attempt, nowMs, leaseMs) => {

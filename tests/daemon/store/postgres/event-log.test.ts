@@ -156,5 +156,30 @@ if (cluster) {
     assert.is((bad as PromiseRejectedResult).reason.refusal, 'invalid');
   });
 
+  test('a page from an instant (since) is planned for that instant, never kept on a generic plan', async () => {
+    // One connection, so every query below meets the statements prepared on it.
+    const daemon = await fx.daemon(1);
+    const n = createEventNotifier({ url: fx.url, pool: daemon.pool });
+    notifiers.push(n);
+    const clock = new FakeClock();
+    const log = openPostgresEventLog({ pool: daemon.pool, notifier: n, company: 'cmp_since', clock });
+    for (let second = 0; second < 20; second++) {
+      await Promise.all(Array.from({ length: 100 }, () => log.append({ ...blank, type: 's:x' })));
+      clock.advance(1000);
+    }
+    const since = new Date(clock.now() - 1500).toISOString();
+    for (let i = 0; i < 12; i++) assert.is((await log.query({ since, limit: 10 })).events.length, 10);
+    // A generic plan guesses a third of the log matches any instant and walks it from the first
+    // event: a page near the end of 1,000,000 events read them all.
+    const { rows } = await daemon.pool.query<{ generic_plans: string }>(
+      "SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM svc_events WHERE%created_at >=%'",
+    );
+    assert.equal(
+      rows.map((r) => Number(r.generic_plans)),
+      rows.map(() => 0),
+      'planned once for all instants',
+    );
+  });
+
   test.run();
 }

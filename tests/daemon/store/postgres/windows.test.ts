@@ -91,5 +91,33 @@ if (cluster) {
     assert.is(await rows(), 1, 'only the live window is left');
   });
 
+  test("a hit's cleanup does not read the whole table on its generic plan", async () => {
+    const client = await daemons.a.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // A deployment of one Company with many live windows (all rolled back): its statistics make
+      // "this Company's rows expired by now" look like a third of the table.
+      await client.query(
+        `INSERT INTO svc_rt_windows (company_id, key, expires_at)
+         SELECT 'cmp_windows_many', 'k' || i, 9e15 FROM generate_series(1, 20000) i`,
+      );
+      await client.query('ALTER TABLE svc_rt_windows ALTER COLUMN company_id SET (n_distinct = 1)');
+      await client.query('ANALYZE svc_rt_windows');
+      // PL/pgSQL keeps a generic plan once five calls on a connection found it no costlier: ask for it now.
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const seqScans = async () =>
+        Number(
+          (await client.query("SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'svc_rt_windows'")).rows[0]
+            .seq_scan,
+        );
+      const before = await seqScans();
+      await client.query('SELECT svc_window_hit($1, $2, $3, 3, 1000, 0)', ['cmp_windows_many', 'k1', 1_000]);
+      assert.is((await seqScans()) - before, 0, "the cleanup read every Company's windows");
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
   test.run();
 }
