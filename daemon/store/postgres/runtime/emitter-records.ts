@@ -91,12 +91,17 @@ export function createQuestionStore(pool: pg.Pool, company: string): QuestionSto
 /**
  * Takes a delivery id in one statement (one round trip, its own transaction): a new row, or the
  * id's own row once it is past the retention (seen again as new). Of two daemons seeing one
- * delivery at once exactly one gets a row back. Beside it, ids past the retention go, found on the
- * time index; the id itself is left to the upsert (one statement must not delete and update a row).
+ * delivery at once exactly one gets a row back. Beside it, up to 100 ids past the retention go, the
+ * oldest first on the time index (bounded, as idempotency.ts's REMEMBER: bounded work per write,
+ * and a generic plan as cheap as one made for the values); the id itself is left to the upsert (one
+ * statement must not delete and update a row).
  */
 const FIRST_SEEN = `
 WITH expired AS (
-  DELETE FROM svc_rt_deliveries WHERE company_id = $1 AND at_ms <= $3::bigint - $4::bigint AND key <> $2
+  DELETE FROM svc_rt_deliveries WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM svc_rt_deliveries
+    WHERE company_id = $1 AND at_ms <= $3::bigint - $4::bigint AND key <> $2
+    ORDER BY at_ms LIMIT 100))
 )
 INSERT INTO svc_rt_deliveries (company_id, key, at_ms) VALUES ($1, $2, $3)
 ON CONFLICT (company_id, key) DO UPDATE SET at_ms = EXCLUDED.at_ms, pos = DEFAULT

@@ -40,15 +40,20 @@ LEFT JOIN svc_rt_idempotency r ON r.company_id = $1 AND r.key = $2
 
 /**
  * Remembers an answer in one statement (one round trip, its own transaction): the upsert ends this
- * key's claim and moves the key to the end (a fresh `pos`); beside it, answers past the window go,
- * and claims that ran out as long ago (no repeat came to take them over), found on the time index.
- * The key itself is left to the upsert: one statement must not both delete and update a row.
+ * key's claim and moves the key to the end (a fresh `pos`); beside it, up to 100 answers past the
+ * window go, and claims that ran out as long ago (no repeat came to take them over), the oldest
+ * first on the time index. The key itself is left to the upsert: one statement must not both
+ * delete and update a row. Bounded, a write's sweep is bounded work, and the generic plan a named
+ * statement keeps looks as cheap as one made for the values (an unbounded sweep's looked costlier
+ * at scale, so the statement was planned anew on every call).
  */
 const REMEMBER = `
 WITH expired AS (
-  DELETE FROM svc_rt_idempotency
-  WHERE company_id = $1 AND at_ms <= $3::bigint - $5::bigint AND key <> $2
-    AND (claim IS NULL OR claim_until < $3::bigint)
+  DELETE FROM svc_rt_idempotency WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM svc_rt_idempotency
+    WHERE company_id = $1 AND at_ms <= $3::bigint - $5::bigint AND key <> $2
+      AND (claim IS NULL OR claim_until < $3::bigint)
+    ORDER BY at_ms LIMIT 100))
 )
 INSERT INTO svc_rt_idempotency (company_id, key, at_ms, doc) VALUES ($1, $2, $3, $4)
 ON CONFLICT (company_id, key) DO UPDATE
