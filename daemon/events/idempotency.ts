@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflicting, invalid } from '../domain-error.js';
 import type { IdempotencyStore, RememberedAnswer } from '../store/runtime-types.js';
-import { recordingAppends } from './past-append.js';
+import { appendedBefore } from './past-append.js';
 
 /** Printable ASCII, like the header it usually comes in; long enough for a UUID plus a prefix. */
 const KEY = /^[\x21-\x7e]{1,200}$/;
@@ -95,11 +95,10 @@ export function createIdempotentRunner(store: IdempotencyStore, now: () => numbe
     };
     const runAndRemember = async (token?: string) => {
       let answer: T;
-      const appends: string[] = [];
       try {
-        answer = await recordingAppends(appends, run);
+        answer = await run();
       } catch (err) {
-        const appended = appends[0];
+        const appended = appendedBefore(err);
         // Refused before anything was appended: the key is given up at once, so a repeat runs
         // (the request may be sent again) instead of waiting for the claim to run out.
         if (!appended) {

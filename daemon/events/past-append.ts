@@ -1,26 +1,24 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
- * A request that emits has a point of no return: once one of its events is appended, running it
- * again would append a second. The Idempotency-Key runner (idempotency.ts) runs a request inside
- * `recordingAppends`, and the events bus reports each append it makes (`noteAppended`, in
- * service.ts), whatever route or tool made it: a request that then fails is remembered as having
- * appended, instead of giving its key up to a retry.
+ * A request that emits has a point of no return: once its event is appended, running it again
+ * would append a second one. An error thrown after that point carries the event's id, so the
+ * Idempotency-Key runner (idempotency.ts) remembers the failure instead of giving the key up.
  */
-interface Appends {
-  ids: string[];
-  /** An enclosing request (an idempotent emit inside an idempotent route) sees the appends too. */
-  outer: Appends | undefined;
+const APPENDED = Symbol('svc.appended');
+
+/** The id of the event appended before `err` was thrown, if it was thrown past that point. */
+export function appendedBefore(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const id = (err as { [APPENDED]?: unknown })[APPENDED];
+  return typeof id === 'string' ? id : undefined;
 }
 
-const current = new AsyncLocalStorage<Appends>();
-
-/** Runs `work`; `ids` receives the id of every event appended meanwhile in its async context. */
-export function recordingAppends<T>(ids: string[], work: () => Promise<T>): Promise<T> {
-  return current.run({ ids, outer: current.getStore() }, work);
-}
-
-/** Called by the events bus after each append. */
-export function noteAppended(eventId: string): void {
-  for (let at = current.getStore(); at; at = at.outer) at.ids.push(eventId);
+/** Runs what follows the append of `eventId`; whatever it throws is marked with the event. */
+export async function afterAppend<T>(eventId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const marked = typeof err === 'object' && err !== null ? err : new Error(String(err));
+    (marked as { [APPENDED]?: string })[APPENDED] = eventId;
+    throw marked;
+  }
 }

@@ -12,7 +12,7 @@ import {
   type EventsService,
 } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
-import { noteAppended } from './past-append.js';
+import { afterAppend } from './past-append.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
 import { whyArmed, type EmitterRegistry } from './emitters.js';
@@ -117,7 +117,6 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       correlation_id: parent?.correlation_id ?? null,
       source: input.source ?? (parent ? 'tool_call' : 'emitter'),
     });
-    noteAppended(row.id);
     tell(row);
     return row;
   };
@@ -136,14 +135,14 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     const type = checkPattern(body.type);
     // The configured events of the type are read beside the append, not after it: on a database
     // that takes one round trip off every emit (what was configured before the call is seen either way).
-    // The append is awaited first: a request that fails is then known to have appended or not
-    // (past-append.ts), never left with its append still in flight.
     const reading = configured.ofType(type);
     reading.catch(() => {}); // a failed append is the error to report; the read is awaited below
     const event = await append({ ...body, type });
-    const { fire, notFired } = await considerConfigured(event, await reading, deps);
-    const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
-    return { event, fired, not_fired } satisfies Emitted;
+    return afterAppend(event.id, async () => {
+      const { fire, notFired } = await considerConfigured(event, await reading, deps);
+      const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
+      return { event, fired, not_fired } satisfies Emitted;
+    });
   };
 
   const service: LocalEventsService = {
@@ -191,10 +190,12 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       // rule is tried before it is enabled) — but never when armed: nothing emits it (spec §3.5).
       const armed = whyArmed(deps.emitters, cfg.type) !== null;
       const skipped = armed ? 'armed' : options.skip;
-      const { fired, not_fired } = skipped
-        ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
-        : await dispatcher.dispatch(event, [cfg]);
-      return { event, fired, not_fired };
+      return afterAppend(event.id, async () => {
+        const { fired, not_fired } = skipped
+          ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
+          : await dispatcher.dispatch(event, [cfg]);
+        return { event, fired, not_fired };
+      });
     },
     once: (scope, key, request, run) => once(scope, key, request, run),
     trace: (eventId) => buildTrace(log, core.stores.firings, eventId),
