@@ -61,8 +61,6 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
         at_ms: Number(row.at_ms),
         fingerprint: doc.fingerprint,
         answer: doc.answer,
-        // A request that failed after its event was appended (never run again under its key).
-        ...(doc.failed ? { failed: doc.failed } : {}),
       };
     },
     insert: (client, company, r) =>
@@ -70,7 +68,7 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
         company,
         Buffer.from(String(r.id), 'utf8'),
         r.at_ms,
-        JSON.stringify({ fingerprint: r.fingerprint, answer: r.answer, ...(r.failed ? { failed: r.failed } : {}) }),
+        JSON.stringify({ fingerprint: r.fingerprint, answer: r.answer }),
       ]),
   },
 };

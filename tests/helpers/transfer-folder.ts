@@ -109,9 +109,6 @@ export async function runtimeFolder(company = 'cmp_transfer1'): Promise<string> 
   });
   await s.deliveries.firstSeen('github\u0000d1', Date.parse(AT));
   await s.idempotency.remember('trigger\u0000k1', { fingerprint: 'f1', answer: { ok: true } }, Date.parse(AT));
-  // A request that failed after its event was appended: remembered so, never run again.
-  const failed = { event_id: 'evt_0000000000000001', error: 'the database went away' };
-  await s.idempotency.remember('trigger\u0000k2', { fingerprint: 'f2', answer: null, failed }, Date.parse(AT));
   await s.close();
   const log = await openEventLog(folder, { clock: new FakeClock() });
   const none = { agent_id: null, session_id: null, quest_id: null, causation_id: null };
