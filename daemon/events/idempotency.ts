@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '../../shared/errors.js';
 import { conflicting, invalid } from '../domain-error.js';
 import type { IdempotencyStore, RememberedAnswer } from '../store/runtime-types.js';
-import { appendedBefore } from './past-append.js';
 
 /** Printable ASCII, like the header it usually comes in; long enough for a UUID plus a prefix. */
 const KEY = /^[\x21-\x7e]{1,200}$/;
@@ -22,13 +21,6 @@ const FIRST_LOOK_MS = 25;
 const LAST_LOOK_MS = 250;
 /** The longest pause between two tries to store an answer the database refused at first. */
 const LAST_RETRY_MS = 1_000;
-
-const failedBefore = (key: string, failed: NonNullable<RememberedAnswer['failed']>) =>
-  conflicting(
-    `Idempotency-Key '${key}': its first request appended ${failed.event_id} and then failed (${failed.error}); ` +
-      `it is not run again. See what it did with GET /api/events/${failed.event_id}/trace; a new key runs it anew.`,
-    ErrorCode.conflict,
-  );
 
 const reused = (key: string) =>
   conflicting(
@@ -76,42 +68,27 @@ export function createIdempotentRunner(store: IdempotencyStore, now: () => numbe
       .digest('base64url');
     const replay = (seen: RememberedAnswer) => {
       if (seen.fingerprint !== fingerprint) throw reused(key);
-      if (seen.failed) throw failedBefore(key, seen.failed);
       return { answer: seen.answer as T, replayed: true };
-    };
-    /**
-     * Stores what a run came to. It ran (its event is in the log), so if the store refuses now,
-     * giving the key up would let the client's retry run it again: the claim is kept, and the
-     * answer stored as soon as the database takes it; a repeat meanwhile waits for it, on any
-     * daemon. The refusal is still reported to this caller.
-     */
-    const remember = async (remembered: RememberedAnswer, token?: string) => {
-      try {
-        await store.remember(id, remembered, now());
-      } catch (err) {
-        if (token) keepRemembering(id, remembered);
-        throw err;
-      }
     };
     const runAndRemember = async (token?: string) => {
       let answer: T;
       try {
         answer = await run();
       } catch (err) {
-        const appended = appendedBefore(err);
-        // Refused before anything was appended: the key is given up at once, so a repeat runs
-        // (the request may be sent again) instead of waiting for the claim to run out.
-        if (!appended) {
-          if (token) await store.release?.(id, token).catch(() => {});
-          throw err;
-        }
-        // Failed after its event was appended: run again, it would append a second one. The
-        // failure is what is remembered, and a repeat is told what happened.
-        const failed = { event_id: appended, error: (err as Error).message || String(err) };
-        await remember({ fingerprint, answer: null, failed }, token).catch(() => {});
+        // Refused: the key is given up at once, so a repeat runs (the request may be sent again)
+        // instead of waiting for the claim to run out.
+        if (token) await store.release?.(id, token).catch(() => {});
         throw err;
       }
-      await remember({ fingerprint, answer }, token);
+      try {
+        await store.remember(id, { fingerprint, answer }, now());
+      } catch (err) {
+        // It ran (its event is in the log) but the answer could not be stored: giving the key up
+        // would let the client's retry run it again. The claim is kept, and the answer stored as
+        // soon as the database takes it; a repeat meanwhile waits for it, on any daemon.
+        if (token) keepRemembering(id, { fingerprint, answer });
+        throw err;
+      }
       return { answer, replayed: false };
     };
     // Set before the first await: of two concurrent requests with one key, the second waits for the first.

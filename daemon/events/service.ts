@@ -12,7 +12,6 @@ import {
   type EventsService,
 } from '../runtime/services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
-import { afterAppend } from './past-append.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
 import { whyArmed, type EmitterRegistry } from './emitters.js';
@@ -135,14 +134,10 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     const type = checkPattern(body.type);
     // The configured events of the type are read beside the append, not after it: on a database
     // that takes one round trip off every emit (what was configured before the call is seen either way).
-    const reading = configured.ofType(type);
-    reading.catch(() => {}); // a failed append is the error to report; the read is awaited below
-    const event = await append({ ...body, type });
-    return afterAppend(event.id, async () => {
-      const { fire, notFired } = await considerConfigured(event, await reading, deps);
-      const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
-      return { event, fired, not_fired } satisfies Emitted;
-    });
+    const [event, ofType] = await Promise.all([append({ ...body, type }), configured.ofType(type)]);
+    const { fire, notFired } = await considerConfigured(event, ofType, deps);
+    const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
+    return { event, fired, not_fired } satisfies Emitted;
   };
 
   const service: LocalEventsService = {
@@ -190,12 +185,10 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       // rule is tried before it is enabled) — but never when armed: nothing emits it (spec §3.5).
       const armed = whyArmed(deps.emitters, cfg.type) !== null;
       const skipped = armed ? 'armed' : options.skip;
-      return afterAppend(event.id, async () => {
-        const { fired, not_fired } = skipped
-          ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
-          : await dispatcher.dispatch(event, [cfg]);
-        return { event, fired, not_fired };
-      });
+      const { fired, not_fired } = skipped
+        ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
+        : await dispatcher.dispatch(event, [cfg]);
+      return { event, fired, not_fired };
     },
     once: (scope, key, request, run) => once(scope, key, request, run),
     trace: (eventId) => buildTrace(log, core.stores.firings, eventId),

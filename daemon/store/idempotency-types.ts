@@ -8,11 +8,6 @@ export interface RememberedAnswer {
   /** A hash of the request: the same key with another request is refused, never answered wrongly. */
   fingerprint: string;
   answer: unknown;
-  /**
-   * The request appended this event and then failed (its answer is null): a repeat is refused with
-   * what happened, never run again (that would append a second event).
-   */
-  failed?: { event_id: string; error: string };
 }
 
 export interface IdempotencyStore {

@@ -28,7 +28,7 @@ export function createIdempotencyStore(
     windowMs,
     get: async (key, nowMs) => {
       const r = live(table.get(key), nowMs);
-      return r && { fingerprint: r.fingerprint, answer: r.answer, ...(r.failed ? { failed: r.failed } : {}) };
+      return r && { fingerprint: r.fingerprint, answer: r.answer };
     },
     remember: (key, remembered, nowMs) =>
       space.write((tx) => {
@@ -39,13 +39,7 @@ export function createIdempotencyStore(
           size--;
         }
         // A remove and a put of the same id in one write: the put wins (the record moves to the end).
-        tx.put(table, {
-          id: key,
-          at_ms: nowMs,
-          fingerprint: remembered.fingerprint,
-          answer: remembered.answer,
-          ...(remembered.failed ? { failed: remembered.failed } : {}),
-        });
+        tx.put(table, { id: key, at_ms: nowMs, fingerprint: remembered.fingerprint, answer: remembered.answer });
       }),
   };
 }

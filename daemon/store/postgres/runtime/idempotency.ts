@@ -38,13 +38,6 @@ FROM (SELECT EXISTS (SELECT 1 FROM taken) AS taken) t
 LEFT JOIN svc_rt_idempotency r ON r.company_id = $1 AND r.key = $2
   AND r.at_ms > $3::bigint - $7::bigint AND (r.claim_until IS NULL OR r.claim_until >= $3::bigint)`;
 
-/** The fields of a remembered answer, as stored in `doc` and read back (nothing else a doc holds). */
-const answerOf = ({ fingerprint, answer, failed }: RememberedAnswer): RememberedAnswer => ({
-  fingerprint,
-  answer,
-  ...(failed ? { failed } : {}),
-});
-
 /**
  * Remembers an answer in one statement (one round trip, its own transaction): the upsert ends this
  * key's claim and moves the key to the end (a fresh `pos`); beside it, up to 100 answers past the
@@ -92,7 +85,8 @@ export function createIdempotencyStore(
       'SELECT doc FROM svc_rt_idempotency WHERE company_id = $1 AND key = $2 AND at_ms > $3 AND claim IS NULL',
       [company, keyOf(key), nowMs - windowMs],
     );
-    return rows[0]?.doc && answerOf(rows[0].doc);
+    const doc = rows[0]?.doc;
+    return doc && { fingerprint: doc.fingerprint, answer: doc.answer };
   };
   return {
     windowMs,
@@ -116,7 +110,8 @@ export function createIdempotencyStore(
       const seen = rows[0]!;
       if (seen.taken) return { token };
       if (!seen.doc) return { heldFor: null };
-      return seen.held ? { heldFor: seen.doc.fingerprint.slice(HELD.length) } : { remembered: answerOf(seen.doc) };
+      const { fingerprint: stored, answer } = seen.doc;
+      return seen.held ? { heldFor: stored.slice(HELD.length) } : { remembered: { fingerprint: stored, answer } };
     },
     async release(key, token) {
       // Only this run's own claim: one that ran out may have been taken over meanwhile.
@@ -127,7 +122,13 @@ export function createIdempotencyStore(
       ]);
     },
     async remember(key, remembered, nowMs) {
-      await pool.query(REMEMBER, [company, keyOf(key), nowMs, JSON.stringify(answerOf(remembered)), windowMs]);
+      await pool.query(REMEMBER, [
+        company,
+        keyOf(key),
+        nowMs,
+        JSON.stringify({ fingerprint: remembered.fingerprint, answer: remembered.answer }),
+        windowMs,
+      ]);
       await capped.wrote();
     },
   };

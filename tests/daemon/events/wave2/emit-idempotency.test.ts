@@ -68,38 +68,6 @@ for (const [name, open] of Object.entries(runtimeStoreImplementations)) {
   });
 }
 
-for (const [name, open] of Object.entries(runtimeStoreImplementations)) {
-  test(`${name}: an emit that fails after its append is not run again under its key: the repeat hears what happened`, async () => {
-    const clock = new FakeClock();
-    const { stores, reopen } = await open();
-    // The read of the type's configured events (beside the append) fails once: the store went away.
-    const list = stores.configured.list.bind(stores.configured);
-    let failures = 1;
-    stores.configured.list = (filter) =>
-      failures-- > 0 ? Promise.reject(new Error('the database went away')) : list(filter);
-    const log = createMemoryEventLog({ clock });
-    const events = eventsOver(stores, log, clock);
-    const input = { type: 'shell:command_failed', content: { exit_code: 1 }, idempotency_key: 'harness-8' };
-    const first = await events.emit(input).catch((e: Error) => e);
-    assert.is((first as Error).message, 'the database went away');
-    const appended = (await events.list({ event_type: 'shell:command_failed' })).events;
-    assert.is(appended.length, 1, 'the event was appended before the failure');
-    const latest = [events, ...(reopen ? [eventsOver(await reopen(), log, clock)] : [])];
-    for (const current of latest) {
-      const repeat = await current.emit(input).catch((e) => e);
-      assert.is(repeat.code, 'conflict');
-      assert.match(repeat.message, `appended ${appended[0]!.id} and then failed (the database went away)`);
-      assert.match(repeat.message, `/api/events/${appended[0]!.id}/trace`);
-    }
-    assert.is((await events.list({ event_type: 'shell:command_failed' })).events.length, 1, 'nothing appended again');
-    // A failure before the append leaves the key free: fixed and resent, the request runs.
-    const now = latest.at(-1)!;
-    const refused = await now.emit({ ...input, type: 'Bad Type', idempotency_key: 'harness-9' }).catch((e) => e);
-    assert.is(refused.refusal, 'invalid');
-    assert.ok((await now.emit({ ...input, idempotency_key: 'harness-9' })).event.id);
-  });
-}
-
 const post = (t: RuntimeTestApp, url: string, key: string | null, body: unknown) =>
   t.request({
     method: 'POST',
