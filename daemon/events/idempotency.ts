@@ -19,8 +19,6 @@ export const checkIdempotencyKey = (key: string): string => {
 /** How often a repeat looks again while another daemon runs its key: from 25 ms, doubling to 250. */
 const FIRST_LOOK_MS = 25;
 const LAST_LOOK_MS = 250;
-/** The longest pause between two tries to store an answer the database refused at first. */
-const LAST_RETRY_MS = 1_000;
 
 const reused = (key: string) =>
   conflicting(
@@ -34,28 +32,10 @@ const reused = (key: string) =>
  * wrong answer. Concurrent repeats wait for the first: on this daemon through an in-process map; on
  * a store shared by several daemons (`claim`) the first also takes the key in the store before it
  * runs, and a repeat on another daemon waits for its answer. Only answers are remembered: a refused
- * request fired nothing and may be retried. A request that ran but whose answer the store refused
- * keeps its claim while the answer is tried again, so a retry gets the answer, not a second run.
+ * request fired nothing and may be retried.
  */
 export function createIdempotentRunner(store: IdempotencyStore, now: () => number) {
   const inFlight = new Map<string, Promise<unknown>>();
-  /**
-   * Tries to store an answer again, from 25 ms doubling to 1 s, for as long as the claim holds the
-   * key (past that another run may have taken it over). Timers are unref'd: a stopping daemon does
-   * not wait for them; its claim then runs out as a dead daemon's does.
-   */
-  const keepRemembering = (id: string, remembered: RememberedAnswer) => {
-    // Counted in the pauses themselves, not on `now` (a test's clock may stand still).
-    let waited = 0;
-    const attempt = (wait: number) =>
-      setTimeout(() => {
-        waited += wait;
-        store.remember(id, remembered, now()).catch(() => {
-          if (waited < (store.claimMs ?? 0)) attempt(Math.min(wait * 2, LAST_RETRY_MS));
-        });
-      }, wait).unref();
-    attempt(FIRST_LOOK_MS);
-  };
   return async function once<T>(
     scope: string,
     key: string,
@@ -71,25 +51,16 @@ export function createIdempotentRunner(store: IdempotencyStore, now: () => numbe
       return { answer: seen.answer as T, replayed: true };
     };
     const runAndRemember = async (token?: string) => {
-      let answer: T;
       try {
-        answer = await run();
+        const answer = await run();
+        await store.remember(id, { fingerprint, answer }, now());
+        return { answer, replayed: false };
       } catch (err) {
-        // Refused: the key is given up at once, so a repeat runs (the request may be sent again)
-        // instead of waiting for the claim to run out.
+        // Refused, or its answer could not be stored: the key is given up at once, so a repeat
+        // runs (the request may be sent again) instead of waiting for the claim to run out.
         if (token) await store.release?.(id, token).catch(() => {});
         throw err;
       }
-      try {
-        await store.remember(id, { fingerprint, answer }, now());
-      } catch (err) {
-        // It ran (its event is in the log) but the answer could not be stored: giving the key up
-        // would let the client's retry run it again. The claim is kept, and the answer stored as
-        // soon as the database takes it; a repeat meanwhile waits for it, on any daemon.
-        if (token) keepRemembering(id, { fingerprint, answer });
-        throw err;
-      }
-      return { answer, replayed: false };
     };
     // Set before the first await: of two concurrent requests with one key, the second waits for the first.
     while (inFlight.has(id)) await inFlight.get(id)!.catch(() => undefined);

@@ -24,8 +24,6 @@ export interface IdempotencyStore {
    * time runs out (its daemon died).
    */
   claim?(key: string, fingerprint: string, nowMs: number): Promise<IdempotencyClaim>;
-  /** How long a claim holds its key without an answer (with `claim`): then another run may take it. */
-  readonly claimMs?: number;
   /** Gives up a claim whose run failed (nothing is remembered: the request may be sent again). */
   release?(key: string, token: string): Promise<void>;
 }

@@ -90,7 +90,6 @@ export function createIdempotencyStore(
   };
   return {
     windowMs,
-    claimMs: CLAIM_MS,
     get,
     async claim(key, fingerprint, nowMs): Promise<IdempotencyClaim> {
       // One statement whatever the key's state: a first try (what most keyed requests are) takes
