@@ -86,7 +86,9 @@ const MAX_NAMED = 2000;
  * statements used to run unnamed, so they were parsed and planned on every call. Names are a hash
  * of the text, so the same text has the same name on every connection. A text without values
  * (BEGIN, COMMIT, a migration's several statements) stays a simple query: a prepared statement
- * holds one command.
+ * holds one command. A config object (`pool.query({ text, values })`) passes through unnamed: the
+ * way to have a statement planned for its values on every call, where one plan cannot fit them
+ * all (event pages from an instant, event-query.ts).
  */
 function prepareEveryStatement(pool: pg.Pool): void {
   const names = new Map<string, string>();
