@@ -77,6 +77,8 @@ export type LocalEventsService = Required<EventsService> & {
    * the appending daemon ran it, so it runs once per event in the deployment.
    */
   wakeListeners(lastId: string): void;
+  /** Closing: answers of keyed requests the store refused get one last try (idempotency.ts). */
+  close(): Promise<void>;
 };
 
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
@@ -191,6 +193,7 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       return { event, fired, not_fired };
     },
     once: (scope, key, request, run) => once(scope, key, request, run),
+    close: () => once.close(),
     trace: (eventId) => buildTrace(log, core.stores.firings, eventId),
     releaseWaiters() {
       released = true;

@@ -164,6 +164,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     async close() {
       await emitters.scheduler.stop();
       await events.retries.stop();
+      await events.close();
       await stores.flush();
       await log.close();
       await stores.close();

@@ -14,8 +14,12 @@ export interface IdempotencyStore {
   readonly windowMs: number;
   /** The answer remembered under `key`, if it is still within the window at `nowMs`. */
   get(key: string, nowMs: number): Promise<RememberedAnswer | undefined>;
-  /** Remembers (or replaces) the answer under `key`; forgets keys past the window as it goes. */
-  remember(key: string, remembered: RememberedAnswer, nowMs: number): Promise<void>;
+  /**
+   * Remembers (or replaces) the answer under `key`; forgets keys past the window as it goes. With
+   * the `token` of a claim (stores with `claim`), only while that claim still holds the key: one
+   * that ran out and was taken over belongs to the run that took it, and is left alone.
+   */
+  remember(key: string, remembered: RememberedAnswer, nowMs: number, token?: string): Promise<void>;
   /**
    * Stores shared by several daemons: takes `key` for one run before it starts, so a repeat on
    * another daemon waits instead of running too. Answers the token of the claim taken, the answer

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ConfiguredEvent, Quest } from '../../../daemon/runtime/services.js';
 import type { RuntimeSessionRecord } from '../../../daemon/store/types.js';
+import type { IdempotencyStore } from '../../../daemon/store/runtime-types.js';
+import { createIdempotentRunner } from '../../../daemon/events/idempotency.js';
 import { runtimeStoreImplementations } from '../../helpers/store-implementations.js';
 
 /**
@@ -272,6 +275,33 @@ for (const [name, make] of Object.entries(runtimeStoreImplementations)) {
     assert.equal(await again.idempotency.get('s\u0000k30', t0 + 60), { fingerprint: 'f30', answer: 30 });
     assert.is(await again.idempotency.get('s\u0000k29', t0 + 60), undefined, 'past the cap: forgotten');
     assert.is(await again.idempotency.get('s\u0000k0', t0 + 60), undefined);
+  });
+
+  test('a keyed answer the store refuses once still reaches its caller, is replayed meanwhile, and is stored next', async () => {
+    const { stores, reopen } = await make();
+    const t0 = Date.parse(AT);
+    let refusals = 1;
+    const flaky: IdempotencyStore = {
+      ...stores.idempotency,
+      remember: (...args) =>
+        refusals-- > 0 ? Promise.reject(new Error('no space left on device')) : stores.idempotency.remember(...args),
+    };
+    let next!: () => void;
+    const once = createIdempotentRunner(flaky, () => t0, { pause: () => new Promise<void>((r) => (next = r)) });
+    let runs = 0;
+    const run = async () => ({ event: `evt_${++runs}` });
+    assert.equal(await once('emit', 'k', { type: 'x' }, run), { answer: { event: 'evt_1' }, replayed: false });
+    assert.equal(await once('emit', 'k', { type: 'x' }, run), { answer: { event: 'evt_1' }, replayed: true });
+    next();
+    await once.settled();
+    const again = reopen ? await reopen() : stores;
+    assert.equal(await again.idempotency.get('emit\u0000k', t0), {
+      fingerprint: createHash('sha256')
+        .update(JSON.stringify({ type: 'x' }))
+        .digest('base64url'),
+      answer: { event: 'evt_1' },
+    });
+    assert.is(runs, 1);
   });
 
   test.run();

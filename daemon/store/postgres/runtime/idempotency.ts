@@ -40,7 +40,11 @@ LEFT JOIN svc_rt_idempotency r ON r.company_id = $1 AND r.key = $2
 
 /**
  * Remembers an answer in one statement (one round trip, its own transaction): the upsert ends this
- * key's claim and moves the key to the end (a fresh `pos`); beside it, up to 100 answers past the
+ * key's claim and moves the key to the end (a fresh `pos`). With a token ($6) it only ends that
+ * claim: a run whose claim ran out and was taken over by another daemon (which is running the
+ * request again, or has answered it) leaves the row alone, so a late answer never overwrites a
+ * newer claim or answer (without a token, as a store without claims remembers, it always writes).
+ * Beside it, up to 100 answers past the
  * window go, and claims that ran out as long ago (no repeat came to take them over), the oldest
  * first on the time index. The key itself is left to the upsert: one statement must not both
  * delete and update a row. Bounded, a write's sweep is bounded work, and the generic plan a named
@@ -57,7 +61,8 @@ WITH expired AS (
 )
 INSERT INTO svc_rt_idempotency (company_id, key, at_ms, doc) VALUES ($1, $2, $3, $4)
 ON CONFLICT (company_id, key) DO UPDATE
-  SET at_ms = EXCLUDED.at_ms, doc = EXCLUDED.doc, claim = NULL, claim_until = NULL, pos = DEFAULT`;
+  SET at_ms = EXCLUDED.at_ms, doc = EXCLUDED.doc, claim = NULL, claim_until = NULL, pos = DEFAULT
+  WHERE $6::text IS NULL OR svc_rt_idempotency.claim = $6::text`;
 
 /**
  * Answers of idempotent requests, kept for `windowMs` (24 h, CONTRACT §8) and about `maxKeys`,
@@ -120,13 +125,14 @@ export function createIdempotencyStore(
         token,
       ]);
     },
-    async remember(key, remembered, nowMs) {
+    async remember(key, remembered, nowMs, token) {
       await pool.query(REMEMBER, [
         company,
         keyOf(key),
         nowMs,
         JSON.stringify({ fingerprint: remembered.fingerprint, answer: remembered.answer }),
         windowMs,
+        token ?? null,
       ]);
       await capped.wrote();
     },

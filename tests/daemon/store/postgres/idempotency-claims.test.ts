@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createIdempotentRunner } from '../../../../daemon/events/idempotency.js';
+import { createIdempotentRunner, STORE_FOR_MS } from '../../../../daemon/events/idempotency.js';
+import type { IdempotencyStore } from '../../../../daemon/store/runtime-types.js';
 import { CLAIM_MS, createIdempotencyStore } from '../../../../daemon/store/postgres/runtime/idempotency.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
@@ -18,10 +19,10 @@ const cluster = testPostgres();
 if (cluster) {
   const test = suite('postgres idempotency: one run per key across daemons');
   const daemons = new PgFixture(cluster).twoDaemons(test, 4);
-  let company = 0;
+  let company_ = 0;
   /** A runner on each daemon, for a Company of its own (each test starts from no keys). */
   const twoDaemons = (clock = new FakeClock()) => {
-    const id = `cmp_idem_${++company}`;
+    const id = `cmp_idem_${++company_}`;
     const stores = [createIdempotencyStore(daemons.a.pool, id), createIdempotencyStore(daemons.b.pool, id)];
     return { clock, stores, runners: stores.map((s) => createIdempotentRunner(s, () => clock.now())) };
   };
@@ -109,26 +110,98 @@ if (cluster) {
     }
   });
 
-  test('a run whose answer cannot be stored gives the key up at once: the repeat runs, it does not wait', async () => {
+  /**
+   * The database refuses to store this Company's answers (a real error raised by PostgreSQL, as when
+   * it fails over mid-request): a trigger on the row update that ends a claim. Dropped by `lift`.
+   */
+  const refuseAnswers = async (company: string) => {
+    const name = `refuse_${company}`;
+    await daemons.a.pool.query(`
+      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.company_id = '${company}' AND NEW.claim IS NULL THEN RAISE EXCEPTION 'the database went away'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER ${name} BEFORE UPDATE ON svc_rt_idempotency FOR EACH ROW EXECUTE FUNCTION ${name}();`);
+    return { lift: () => daemons.a.pool.query(`DROP TRIGGER ${name} ON svc_rt_idempotency; DROP FUNCTION ${name}();`) };
+  };
+  const fingerprintOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('base64url');
+
+  test('a late answer from a run whose claim was taken over leaves the newer claim and its answer alone', async () => {
     const { clock, stores } = twoDaemons();
-    const failing = { ...stores[0]!, remember: () => Promise.reject(new Error('the database went away')) };
-    const [onA, onB] = [
-      createIdempotentRunner(failing, () => clock.now()),
-      createIdempotentRunner(stores[1]!, () => clock.now()),
-    ];
+    const fingerprint = fingerprintOf({ type: 'x' });
+    const slow = await stores[0]!.claim!('emit\0k', fingerprint, clock.now());
+    clock.advance(CLAIM_MS + 1);
+    const fresh = await stores[1]!.claim!('emit\0k', fingerprint, clock.now());
+    assert.ok('token' in slow && 'token' in fresh);
+    // The slow run answers after the takeover: the key stays with the run that took it over.
+    await stores[0]!.remember('emit\0k', { fingerprint, answer: 'slow' }, clock.now(), slow.token);
+    assert.equal(await stores[0]!.claim!('emit\0k', fingerprint, clock.now()), { heldFor: fingerprint });
+    await stores[1]!.remember('emit\0k', { fingerprint, answer: 'fresh' }, clock.now(), fresh.token);
+    // And once that run has answered, the slow one's answer does not replace it either.
+    await stores[0]!.remember('emit\0k', { fingerprint, answer: 'slow' }, clock.now(), slow.token);
+    assert.is(await stores[0]!.get('emit\0k', clock.now()).then((x) => x?.answer), 'fresh');
+  });
+
+  test('an answer the database refuses still reaches its caller; the daemon stores it once the database takes it, and no repeat runs again', async () => {
+    const { clock, stores } = twoDaemons();
+    let lifted!: () => void;
+    const liftedNow = new Promise<void>((r) => (lifted = r));
+    const onA = createIdempotentRunner(stores[0]!, () => clock.now(), { pause: () => liftedNow });
+    const onB = createIdempotentRunner(stores[1]!, () => clock.now());
+    const company = `cmp_idem_${company_}`;
+    const refusal = await refuseAnswers(company);
     let runs = 0;
-    const run = async () => {
-      runs++;
-      await sleep(40);
-      return `run ${runs}`;
+    const run = async () => `event ${++runs}`;
+    const first = await onA('emit', 'k', { type: 'x' }, run);
+    assert.equal(first, { answer: 'event 1', replayed: false }, 'the event was appended: its caller hears so');
+    assert.is(onA.unstored(), 1);
+    // A repeat sent to the same daemon meanwhile is answered from memory; one sent to the other waits for the claim.
+    assert.equal(await onA('emit', 'k', { type: 'x' }, run), { answer: 'event 1', replayed: true });
+    assert.is((await onA('emit', 'k', { type: 'y' }, run).catch((e) => e)).code, 'idempotency_key_reused');
+    let onBAnswered = false;
+    const onBRepeat = onB('emit', 'k', { type: 'x' }, run).then((x) => ((onBAnswered = true), x));
+    await sleep(60);
+    assert.is(onBAnswered, false);
+    await refusal.lift();
+    lifted();
+    await onA.settled();
+    assert.is(onA.unstored(), 0);
+    assert.equal(await onBRepeat, { answer: 'event 1', replayed: true });
+    assert.is(runs, 1);
+  });
+
+  test('an answer refused for as long as a claim lasts is given up: the claim runs out and a repeat runs', async () => {
+    const { clock, stores } = twoDaemons();
+    let tries = 0;
+    const counted = {
+      ...stores[0]!,
+      remember: (...a: Parameters<IdempotencyStore['remember']>) => (tries++, stores[0]!.remember(...a)),
     };
-    const first = onA('emit', 'k', { type: 'x' }, run).catch((e: Error) => e.message);
-    await sleep(10);
-    const repeat = onB('emit', 'k', { type: 'x' }, run);
-    // Were the claim kept, the repeat would wait for it to run out (never, on this clock).
-    const outcome = await Promise.race([repeat, sleep(5000).then(() => 'still waiting')]);
-    assert.is(await first, 'the database went away');
-    assert.equal(outcome, { answer: 'run 2', replayed: false });
+    // Each pause moves the daemon's clock on by what it waits.
+    const onA = createIdempotentRunner(counted, () => clock.now(), { pause: async (ms) => clock.advance(ms) });
+    const refusal = await refuseAnswers(`cmp_idem_${company_}`);
+    let runs = 0;
+    const run = async () => `event ${++runs}`;
+    assert.equal(await onA('emit', 'k', { type: 'x' }, run), { answer: 'event 1', replayed: false });
+    await onA.settled();
+    await refusal.lift();
+    assert.is(onA.unstored(), 0);
+    assert.ok(tries > 5 && tries < 40, `tried ${tries} times in ${STORE_FOR_MS} ms`);
+    clock.advance(CLAIM_MS);
+    assert.equal(await onA('emit', 'k', { type: 'x' }, run), { answer: 'event 2', replayed: false });
+  });
+
+  test('a daemon closing makes its last try at once', async () => {
+    const { clock, stores } = twoDaemons();
+    const onA = createIdempotentRunner(stores[0]!, () => clock.now());
+    const refusal = await refuseAnswers(`cmp_idem_${company_}`);
+    assert.equal(await onA('emit', 'k', { type: 'x' }, async () => 'ran'), { answer: 'ran', replayed: false });
+    await refusal.lift();
+    // The next try is due in 25 ms; closing does not wait for it, it tries now.
+    await onA.close();
+    assert.is(onA.unstored(), 0);
+    assert.is(await stores[1]!.get('emit\0k', clock.now()).then((x) => x?.answer), 'ran');
   });
 
   test('a key held on a daemon of the new schema reads as another request to a daemon older than it', async () => {
