@@ -64,6 +64,8 @@ export interface EventsServiceDeps {
   retryTimer?: SchedulerTimer;
   schedulePolicy: Pick<DuePolicy, 'missed' | 'maxCatchUp'>;
   onRetryError?(err: unknown): void;
+  /** Answers of keyed requests the store refused, or gave up on (idempotency.ts). */
+  onProblem?(message: string, fields: Record<string, unknown>): void;
   /** Team mode: hears other daemons' appends to this log (runtime-storage.ts); returns an unwatch. */
   watch?: (wake: (lastId: string) => void) => () => void;
 }
@@ -97,7 +99,7 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     timer: deps.retryTimer ?? realTimer,
     onError: deps.onRetryError,
   });
-  const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now());
+  const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now(), { onProblem: deps.onProblem });
   const listeners = new Set<(event: EventRow) => void>();
   let unwatch: (() => void) | undefined;
   const releasers = new Set<() => void>();

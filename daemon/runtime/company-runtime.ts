@@ -100,6 +100,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     retryTimer: options.retryTimer,
     schedulePolicy: { ...DEFAULT_POLICY, ...options.schedulePolicy },
     onRetryError: (err) => problem('retry walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
+    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
     // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
     watch: opened.watch,
   });

@@ -32,4 +32,8 @@ export interface IdempotencyStore {
   release?(key: string, token: string): Promise<void>;
 }
 
-export type IdempotencyClaim = { token: string } | { remembered: RememberedAnswer } | { heldFor: string | null };
+/** A claim taken holds the key until `until` (the store's clock, ms) unless it ends before. */
+export type IdempotencyClaim =
+  | { token: string; until: number }
+  | { remembered: RememberedAnswer }
+  | { heldFor: string | null };

@@ -112,7 +112,7 @@ export function createIdempotencyStore(
         windowMs,
       ]);
       const seen = rows[0]!;
-      if (seen.taken) return { token };
+      if (seen.taken) return { token, until: nowMs + CLAIM_MS };
       if (!seen.doc) return { heldFor: null };
       const { fingerprint: stored, answer } = seen.doc;
       return seen.held ? { heldFor: stored.slice(HELD.length) } : { remembered: { fingerprint: stored, answer } };
