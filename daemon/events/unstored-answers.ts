@@ -103,6 +103,7 @@ export function createUnstoredAnswers(store: IdempotencyStore, now: () => number
     problem('idempotent answer not stored yet: the store refused it', { scope: scopeOf(id), err: why });
     if (closing.signal.aborted) return giveUp(id, 'the daemon is closing');
     const until = claim ? claim.until - CLAIM_MARGIN_MS : now() + store.windowMs;
+    unstored.delete(id); // a key run again goes to the end: oldest first stays true
     unstored.set(id, { remembered, ...(claim && { token: claim.token }), until });
     if (unstored.size > MAX_UNSTORED) giveUp(unstored.keys().next().value!, 'too many answers unstored');
     kick();
