@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { companyOwner, PROOF_PASSWORD, signUpVerified } from '../proof/lib/accounts.js';
@@ -128,6 +129,46 @@ if (team) {
     assert.is(events.length, 10);
     const quests = (await B.call('/api/quests', { headers: owner.tenant })).body.quests;
     assert.is(quests.filter((q: { title: string }) => q.title === 'exactly once').length, 10);
+  });
+
+  test('an answer the database refuses: A still answers, a repeat on B waits for it, one event in all', async () => {
+    const keyed = (d: TeamDaemon, key: string) =>
+      d.call('/api/events/trigger', {
+        headers: { ...owner.tenant, 'idempotency-key': key },
+        body: { type: 'session:quest_refused', content: { key } },
+      });
+    // The database refuses to store this Company's answers (a real error raised by PostgreSQL).
+    const db = new pg.Client({ connectionString: team!.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`
+        CREATE FUNCTION refuse_answers() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.company_id = '${owner.company.id}' AND NEW.claim IS NULL THEN RAISE EXCEPTION 'refused'; END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER refuse_answers BEFORE UPDATE ON svc_rt_idempotency FOR EACH ROW EXECUTE FUNCTION refuse_answers();`);
+      const first = await keyed(A, 'refused-1');
+      assert.is(first.status, 200, 'the event is in the log: its caller hears so, not an error to retry');
+      // The log reaches the test through a pipe, a moment after the answer.
+      await eventually('the daemon log says so', async () =>
+        A.log().includes('idempotent answer not stored yet') ? true : undefined,
+      );
+      // A retry through the load balancer reaches B meanwhile: it waits for A's claim.
+      const repeat = keyed(B, 'refused-1');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await db.query('DROP TRIGGER refuse_answers ON svc_rt_idempotency; DROP FUNCTION refuse_answers();');
+      const second = await repeat;
+      assert.is(second.status, 200);
+      assert.is(second.body.event.id, first.body.event.id);
+      assert.is(second.headers?.get('idempotent-replayed'), 'true');
+      assert.is((await pageAll(A, owner.tenant, 50, 'session:quest_refused')).length, 1);
+    } finally {
+      await db.query(
+        'DROP TRIGGER IF EXISTS refuse_answers ON svc_rt_idempotency; DROP FUNCTION IF EXISTS refuse_answers();',
+      );
+      await db.end();
+    }
   });
 
   test('a window matcher and loop detection count events from A and B together', async () => {
