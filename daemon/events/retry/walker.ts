@@ -53,6 +53,16 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
   let handle: unknown = null;
   let plannedAt: number | null = null;
   let running = false;
+  /**
+   * The store held no retry at all at the last look, and none was scheduled here since: an idle
+   * Company then polls with `due` alone, without the next-due read that would answer nothing again
+   * (on PostgreSQL one statement a minute fewer per Company on every daemon). A retry scheduled here
+   * wakes the walker; one scheduled by another daemon is found by the poll once due (that daemon
+   * runs it itself, unless it stopped).
+   */
+  let nonePending = false;
+  /** How many retries the last walk found due. */
+  let lastFound = 0;
 
   async function attempt(r: PendingRetry, report: RetryWalkReport): Promise<void> {
     const [event, cfg] = await Promise.all([deps.events.get(r.event_id), deps.configured.get(r.configured_event_id)]);
@@ -82,6 +92,7 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     const now = clock.now();
     const report: RetryWalkReport = { ran: [], interrupted: [], cancelled: [] };
     const due = await retries.due(now, BATCH);
+    lastFound = due.length;
     await Promise.all(
       due.map(async (r) => {
         if (runningHere.has(r.id)) return; // ours, still running: not interrupted
@@ -127,7 +138,12 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     const next = chain.then(walkOnce, walkOnce);
     // Re-armed whatever happened: a walk that failed (the database away for a moment) is tried again
     // at the next poll, never left asleep until some dispatch wakes it.
-    const rearm = async () => arm((await retries.nextDueMs()) ?? Number.POSITIVE_INFINITY);
+    const rearm = async () => {
+      if (nonePending && lastFound === 0) return arm(Number.POSITIVE_INFINITY);
+      const nextMs = await retries.nextDueMs();
+      nonePending = nextMs === null;
+      arm(nextMs ?? Number.POSITIVE_INFINITY);
+    };
     chain = next
       .then(rearm, (err) => {
         deps.onError?.(err);
@@ -143,6 +159,7 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
   return {
     walk,
     wake(dueMs) {
+      nonePending = false;
       if (running && (plannedAt === null || dueMs < plannedAt)) arm(dueMs);
     },
     start() {

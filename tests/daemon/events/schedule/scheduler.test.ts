@@ -276,4 +276,26 @@ test('many schedules sharing a few expressions: each due one fires once', async 
   assert.is((await scheduler.walk()).fired.length, 500);
 });
 
+test('a Company without schedules reads no tick cursors at its minute walks, once its last ones are forgotten', async () => {
+  const clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'));
+  const events = createFakeEvents(clock);
+  const stored = createMemoryRuntimeStores().ticks;
+  let reads = 0;
+  const ticks = { ...stored, cursors: () => (reads++, stored.cursors()) };
+  const scheduler = createScheduler({ clock, events: events.service, ticks });
+  const walks = async (n: number) => {
+    for (let i = 0; i < n; i++) clock.advance(_MIN), await scheduler.walk();
+  };
+  await walks(3);
+  assert.is(reads, 1, 'the first walk looks for cursors left from before; the next ones do not');
+  const cfg = await events.service.create({ type: 'schedule:* * * * *', tool_calls: call('x') });
+  await walks(2);
+  assert.is(reads, 3, 'with a schedule, every walk reads them');
+  assert.ok(await stored.get(cfg.id));
+  await events.service.delete(cfg.id);
+  await walks(3);
+  assert.is(reads, 4, 'the walk after the delete reads them once more, and forgets the cursor');
+  assert.is(await stored.get(cfg.id), undefined);
+});
+
 test.run();

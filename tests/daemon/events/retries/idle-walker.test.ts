@@ -1,0 +1,81 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createRetryWalker, RETRY_POLL_MS } from '../../../../daemon/events/retry/walker.js';
+import { cryptoRandom } from '../../../../daemon/random.js';
+import type { EventRow } from '../../../../daemon/runtime/services.js';
+import { createMemoryRuntimeStores } from '../../../../daemon/store/runtime/open.js';
+import type { PendingRetry } from '../../../../daemon/store/types.js';
+import { createFakeTimer } from '../../../helpers/emitters-app.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+
+/**
+ * The retry walker of a Company with no retries polls with `due` alone: the next-due read is made
+ * again only once a retry is scheduled here, or a poll finds one due (scheduled by another daemon).
+ */
+test('an idle Company polls without the next-due read; a retry scheduled or found brings it back', async () => {
+  const clock = new FakeClock();
+  const stores = createMemoryRuntimeStores();
+  let nextReads = 0;
+  const retries = { ...stores.retries, nextDueMs: () => (nextReads++, stores.retries.nextDueMs()) };
+  const timer = createFakeTimer();
+  const ran: string[] = [];
+  const walker = createRetryWalker({
+    clock,
+    random: cryptoRandom,
+    retries,
+    firings: stores.firings,
+    configured: { get: async (id) => ({ id, type: 'webhook:x', enabled: true, status: 'active' }) as never },
+    events: { get: async (id) => ({ id, type: 'webhook:x' }) as EventRow },
+    runCall: async (c, call, event) => {
+      ran.push(event.id);
+      return { firing: { configured_event_id: c.id, tool: call.tool, ok: true, result: null }, retryable: false };
+    },
+    timer,
+  });
+  const poll = async () => {
+    clock.advance(RETRY_POLL_MS);
+    timer.fire();
+    await walker.walk(); // after the timer's walk: its re-arm is done
+  };
+  walker.start();
+  await walker.walk();
+  assert.is(nextReads, 1, 'the walk at start looks once');
+  for (let i = 0; i < 5; i++) await poll();
+  assert.is(nextReads, 1, 'idle polls do not look again');
+  assert.ok(
+    timer.delays.every((ms) => ms <= RETRY_POLL_MS),
+    'it still polls every minute',
+  );
+
+  // A retry put by another daemon (straight into the store), due in 30 s: the next poll finds it.
+  const retry: PendingRetry = {
+    id: 'evt_1|cev_a|0',
+    event_id: 'evt_1',
+    configured_event_id: 'cev_a',
+    call_index: 0,
+    call: { tool: 'quests.create', args: { title: 'x' } },
+    policy: { max_attempts: 3, backoff: { initial_ms: 1000, max_ms: 1000, jitter: 'full' } },
+    attempt: 2,
+    due_ms: clock.now() + 30_000,
+    last_delay_ms: 1000,
+    state: 'pending',
+    lease_until_ms: null,
+  };
+  await stores.firings.add('evt_1', [{ configured_event_id: 'cev_a', tool: 'quests.create', ok: false }], [], {
+    put: [retry],
+  });
+  await poll();
+  assert.equal(ran, ['evt_1']);
+  const afterFound = nextReads;
+  assert.ok(afterFound > 1, 'a walk that found a retry looks for the next one');
+
+  // A retry scheduled here wakes the walker, and the walk after it looks again.
+  await poll();
+  const idle = nextReads;
+  walker.wake(clock.now() + 5_000);
+  await walker.walk();
+  assert.is(nextReads, idle + 1);
+  await walker.stop();
+});
+
+test.run();
