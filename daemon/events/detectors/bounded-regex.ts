@@ -25,11 +25,27 @@ export function createBoundedRegex(options: { maxInput?: number } = {}): Bounded
 
 const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
 
+/**
+ * Compiled patterns, shared by every Company runtime of the process: a compiled pattern is
+ * immutable (each test makes its own matcher), and every runtime compiles the same default
+ * guardrail rules when it opens, which made compiling the largest share of opening one (a team
+ * daemon opens every Company's at start). Bounded, like any cache of user-supplied patterns.
+ */
+const compiled = new Map<string, LinearRegex>();
+const MAX_COMPILED = 1_000;
+
 /** Compiles a JavaScript-syntax pattern for the linear engine; throws RE2's message when it cannot run there. */
 export function compileLinear(source: string, flags = ''): LinearRegex {
-  let bits = 0;
-  for (const f of flags) bits |= FLAG_BITS[f] ?? 0;
-  return RE2JS.compile(toRe2Syntax(source), bits);
+  const key = `${flags}/${source}`;
+  let re = compiled.get(key);
+  if (!re) {
+    let bits = 0;
+    for (const f of flags) bits |= FLAG_BITS[f] ?? 0;
+    re = RE2JS.compile(toRe2Syntax(source), bits);
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(key, re);
+  }
+  return re;
 }
 
 /** `\uXXXX` and `\u{X…}` (JavaScript) → `\x{…}` (RE2); every other escape is left as written. */

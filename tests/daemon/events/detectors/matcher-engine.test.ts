@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBoundedRegex } from '../../../../daemon/events/detectors/bounded-regex.js';
+import { compileLinear, createBoundedRegex } from '../../../../daemon/events/detectors/bounded-regex.js';
 import { createMatcherEngine } from '../../../../daemon/events/detectors/matcher-engine.js';
 import { createWindowCounter } from '../../../../daemon/events/detectors/window-counter.js';
 import type { ConfiguredEvent, EventRow, Matcher } from '../../../../daemon/runtime/services.js';
@@ -101,6 +101,17 @@ test('predicated: a stored matcher that fails the screen never matches', async (
   const engine = createMatcherEngine({ clock: new FakeClock() });
   const c = cfg('guardrail:violation', { kind: 'predicated', field: 'text', regex: '(a)\\1' });
   assert.not.ok(await engine.allows(c, ev('guardrail:violation', { content: { text: 'aaa' } })));
+});
+
+test('a pattern is compiled once per process and shared: each test makes its own matcher', () => {
+  const a = compileLinear('\\bdrop\\s+table\\b', 'i');
+  assert.is(compileLinear('\\bdrop\\s+table\\b', 'i'), a, 'every Company runtime gets the same compiled rule');
+  assert.is.not(compileLinear('\\bdrop\\s+table\\b', ''), a, 'flags are part of the pattern');
+  // Shared, it still answers each text on its own, however the tests interleave.
+  const regex = createBoundedRegex();
+  const results = ['DROP TABLE users', 'select 1', 'then drop   table x', ''].map((text) => regex.test(a, text));
+  assert.equal(results, [true, false, true, false]);
+  assert.is(compileLinear('select', '').matcher('x select y').find(), true);
 });
 
 test('window: the N-th event within T fires once, then the cooldown stops re-firing', async () => {
