@@ -1,4 +1,3 @@
-import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
@@ -26,6 +25,7 @@ import type { RuntimeCore } from './core.js';
 import { createMessenger } from './messages.js';
 import { createQuestsService } from './quests.js';
 import { runtimeRoutes } from './routes.js';
+import { routesOf } from './shared-router.js';
 import type { EmitInput } from './services.js';
 import type { OpenedRuntime } from './opened.js';
 import { createSessionsService } from './sessions.js';
@@ -132,13 +132,12 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     onError: problem,
   });
 
-  const router = new Router();
-  runtimeRoutes(router, services);
-  eventRoutes(router, services, options.clock.now);
-  emitters.routes(router);
-  const routes = router.routes();
-  // Not `throw: true`: its 501 for a method no route uses (TRACE, PROPFIND…) rendered as a 500 (issue 14).
-  const allowed = router.allowedMethods() as unknown as Middleware;
+  // Compiled once per process and shared (shared-router.ts): this runtime keeps only its handlers.
+  const { routes, allowed, router } = routesOf((register) => {
+    runtimeRoutes(register, services!);
+    eventRoutes(register, services!, options.clock.now);
+    emitters.routes(register);
+  });
 
   emitters.scheduler.start();
   events.retries.start();
