@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
