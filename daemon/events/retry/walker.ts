@@ -63,6 +63,13 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
   let nonePending = false;
   /** How many retries the last walk found due. */
   let lastFound = 0;
+  /**
+   * The earliest due time `wake` was given since the last re-arm used it. A wake can come while the
+   * re-arm's next-due read is in flight, and that read may not see the retry the wake is for (it
+   * committed after the read began): the re-arm then aims for both, and does not take the store
+   * for empty.
+   */
+  let woken = Number.POSITIVE_INFINITY;
 
   async function attempt(r: PendingRetry, report: RetryWalkReport): Promise<void> {
     const [event, cfg] = await Promise.all([deps.events.get(r.event_id), deps.configured.get(r.configured_event_id)]);
@@ -139,10 +146,12 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     // Re-armed whatever happened: a walk that failed (the database away for a moment) is tried again
     // at the next poll, never left asleep until some dispatch wakes it.
     const rearm = async () => {
-      if (nonePending && lastFound === 0) return arm(Number.POSITIVE_INFINITY);
-      const nextMs = await retries.nextDueMs();
-      nonePending = nextMs === null;
-      arm(nextMs ?? Number.POSITIVE_INFINITY);
+      if (nonePending && lastFound === 0 && woken === Number.POSITIVE_INFINITY) return arm(Number.POSITIVE_INFINITY);
+      const nextMs = (await retries.nextDueMs()) ?? Number.POSITIVE_INFINITY;
+      const aim = Math.min(nextMs, woken);
+      nonePending = aim === Number.POSITIVE_INFINITY;
+      woken = Number.POSITIVE_INFINITY;
+      arm(aim);
     };
     chain = next
       .then(rearm, (err) => {
@@ -160,6 +169,7 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     walk,
     wake(dueMs) {
       nonePending = false;
+      woken = Math.min(woken, dueMs);
       if (running && (plannedAt === null || dueMs < plannedAt)) arm(dueMs);
     },
     start() {
