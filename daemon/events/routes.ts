@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import type { RouteRegistrar } from '../http/route-registrar.js';
 import * as z from 'zod';
 import { ErrorCode } from '../../shared/errors.js';
 import { notFound } from '../http/api-error.js';
@@ -44,7 +44,7 @@ const traceInput = z.object({ event_id: id });
  * The events routes (CONTRACT §8 plus enable/disable/delete and live following). `/trace` and
  * `/trigger` come before `/:id` so they are never read as ids.
  */
-export function eventRoutes(router: Router, s: OpenedRuntime['services'], now: () => number = Date.now): void {
+export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services'], now: () => number = Date.now): void {
   const ev = s.events;
   const view = (cfg: ConfiguredEvent) => presentConfigured(cfg, now());
 

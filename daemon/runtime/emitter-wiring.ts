@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import type { RouteRegistrar } from '../http/route-registrar.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Random } from '../random.js';
@@ -33,7 +33,7 @@ export interface EmitterWiringOptions {
 export interface WiredEmitters {
   scheduler: Scheduler;
   questions: QuestionDesk;
-  routes(router: Router): void;
+  routes(router: RouteRegistrar): void;
 }
 
 /**

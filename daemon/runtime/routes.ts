@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import type { RouteRegistrar } from '../http/route-registrar.js';
 import { validate } from '../http/validate.js';
 import { orMissing } from './core.js';
 import type { OpenedRuntime } from './opened.js';
@@ -22,7 +22,7 @@ const asInput = <T>(body: unknown): T => body as T;
  * Agents, sessions, quests and messages over REST (paths are full `/api/...` paths; the gateway
  * selected the Company). Thin wrappers over the services, so REST and MCP behave the same.
  */
-export function runtimeRoutes(router: Router, s: Services): void {
+export function runtimeRoutes(router: RouteRegistrar, s: Services): void {
   router.post('/api/agents', async (ctx) => {
     ctx.status = 201;
     ctx.body = { ok: true, agent: await s.agents.create(asInput(ctx.request.body)) };

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
+import type { RouteRegistrar } from '../http/route-registrar.js';
 
 /**
  * One compiled router for every Company runtime of the process. Each runtime registers the same
@@ -36,18 +37,21 @@ const MAX_SHAPES = 16;
 const OWN = Symbol('svc.runtimeHandlers');
 
 /** Runs `register` against a recorder standing in for a Router; answers this runtime's routes. */
-export function routesOf(register: (router: Router) => void): RuntimeRoutes {
+export function routesOf(register: (router: RouteRegistrar) => void): RuntimeRoutes {
   const recorded: Recorded[] = [];
   const recorder = Object.fromEntries(
     METHODS.map((method) => [
       method,
-      (path: string, ...handlers: Middleware[]) => {
-        recorded.push({ method, path, handlers });
+      (path: unknown, ...handlers: unknown[]) => {
+        // Only (path, ...handlers): a named route or a path pattern object would be recorded wrong.
+        if (typeof path !== 'string' || !path.startsWith('/') || handlers.some((h) => typeof h !== 'function'))
+          throw new Error(`runtime route ${method.toUpperCase()} ${String(path)}: give a path and handlers only`);
+        recorded.push({ method, path, handlers: handlers as Middleware[] });
         return recorder;
       },
     ]),
   );
-  register(recorder as unknown as Router);
+  register(recorder as unknown as RouteRegistrar);
   const shape = recorded.map((r) => `${r.method} ${r.path} ${r.handlers.length}`).join('\n');
   let shared = shapes.get(shape);
   if (!shared) {

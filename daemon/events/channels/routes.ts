@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import type { RouteRegistrar } from '../../http/route-registrar.js';
 import type { Context } from 'koa';
 import * as z from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
@@ -43,7 +43,7 @@ const rotateBody = z
  * this runtime through app.ts's webhook router (its caller has no token: the signature is the
  * credential, so `via` is `webhook` and only this one route serves it).
  */
-export function channelRoutes(router: Router, deps: ChannelRouteDeps): void {
+export function channelRoutes(router: RouteRegistrar, deps: ChannelRouteDeps): void {
   const { channels, sealer, random, clock } = deps;
   const existing = async (name: string) => {
     const record = await channels.get(name);

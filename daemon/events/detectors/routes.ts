@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import type { RouteRegistrar } from '../../http/route-registrar.js';
 import * as z from 'zod';
 import { validate } from '../../http/validate.js';
 import { requireAgent, requireSession, type RuntimeCore } from '../../runtime/core.js';
@@ -71,7 +71,7 @@ const questionQuery = z.object({
  * the events the detectors emitted for it — none when the cause breaks no rule.
  */
 export function detectorRoutes(
-  router: Router,
+  router: RouteRegistrar,
   deps: { core: RuntimeCore; causes: CauseReporter; questions: QuestionDesk; events: Pick<EventsService, 'once'> },
 ): void {
   const { core, causes, questions, events } = deps;

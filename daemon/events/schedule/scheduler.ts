@@ -76,7 +76,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
    * Whether the store may hold tick cursors: false once a walk with no schedules has forgotten
    * them all. A Company without schedules (most of them) then reads no cursors at its minute walks:
    * on PostgreSQL that is one statement a minute fewer per Company on every daemon. Cursors another
-   * daemon leaves for a schedule deleted before this one saw it are forgotten by that daemon's walk.
+   * daemon leaves for a schedule deleted before this one saw it are forgotten by that daemon's walk
+   * (or, if it stopped first, by this one's once the Company has a schedule again: a harmless row till then).
    */
   let cursorsMayExist = true;
 

@@ -56,4 +56,12 @@ test('a runtime whose routes differ gets a router of its own shape', () => {
   assert.is.not(other.router, runtime('c').router);
 });
 
+test('the recorder refuses what it could not record right (a named route), rather than routing it wrong', () => {
+  const named = () =>
+    routesOf((router) => {
+      (router.get as (...a: unknown[]) => unknown)('thing', '/api/thing', async () => {});
+    });
+  assert.throws(named, /runtime route GET thing: give a path and handlers only/);
+});
+
 test.run();
