@@ -29,8 +29,8 @@ export interface RuntimeRoutes {
   router: Router;
 }
 
-/** Route shapes seen, bounded: a shape is fixed by code, so there are only ever a few. */
 type Compiled = { routes: Middleware; allowed: Middleware; router: Router };
+/** Route shapes seen, bounded: a shape is fixed by code, so there are only ever a few. */
 const shapes = new Map<string, Compiled>();
 const MAX_SHAPES = 16;
 /** Where a request finds the handlers of its runtime. */

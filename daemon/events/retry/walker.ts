@@ -146,7 +146,8 @@ export function createRetryWalker(deps: RetryWalkerDeps): RetryWalker {
     // Re-armed whatever happened: a walk that failed (the database away for a moment) is tried again
     // at the next poll, never left asleep until some dispatch wakes it.
     const rearm = async () => {
-      if (nonePending && lastFound === 0 && woken === Number.POSITIVE_INFINITY) return arm(Number.POSITIVE_INFINITY);
+      // (A wake clears `nonePending`, so a woken walker always reads.)
+      if (nonePending && lastFound === 0) return arm(Number.POSITIVE_INFINITY);
       const nextMs = (await retries.nextDueMs()) ?? Number.POSITIVE_INFINITY;
       const aim = Math.min(nextMs, woken);
       nonePending = aim === Number.POSITIVE_INFINITY;
