@@ -67,6 +67,7 @@ export const ErrorCode = {
   originNotAllowed: 'origin_not_allowed',
   hostNotAllowed: 'host_not_allowed',
   unsupportedProtocolVersion: 'unsupported_protocol_version',
+  invalidProtocolVersion: 'invalid_protocol_version',
   // runtime and events (issue 6)
   agentNotFound: 'agent_not_found',
   sessionNotFound: 'session_not_found',

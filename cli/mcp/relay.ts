@@ -48,6 +48,8 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
   const inFlight = new Set<Promise<void>>();
   let handshake: Promise<void> | null = null;
   let initialize: (JSONRPCMessage & { id: RequestId }) | null = null;
+  /** The id of the client's initialize until its answer has come back. */
+  let awaitingInitialize: RequestId | null = null;
   const internal = new Map<RequestId, (m: JSONRPCMessage) => void>();
   let internalIds = 0;
 
@@ -64,8 +66,12 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
       const id = (m as { id?: RequestId }).id;
       if (id !== undefined && internal.has(id) && !('method' in m)) return internal.get(id)!(m);
       // The negotiated revision goes on every later POST (MCP-Protocol-Version), as an SDK Client does.
-      if (initialize && id === initialize.id && isJSONRPCResultResponse(m))
-        upstream.setProtocolVersion?.(String((m.result as { protocolVersion?: unknown }).protocolVersion));
+      // Only the answer to the initialize still waiting counts: a client may use that id again later.
+      if (awaitingInitialize !== null && id === awaitingInitialize && !('method' in m)) {
+        awaitingInitialize = null;
+        const version = isJSONRPCResultResponse(m) ? (m.result as { protocolVersion?: unknown }).protocolVersion : null;
+        if (typeof version === 'string') upstream.setProtocolVersion?.(version);
+      }
       void reply(m);
     };
     // Background failures (a stream that broke and could not be resumed). Not: the abort of our own
@@ -132,6 +138,7 @@ export async function runRelay(io: RelayIO, target: RelayTarget): Promise<void> 
     }
     if (isInitializeRequest(m)) {
       initialize = m as JSONRPCMessage & { id: RequestId };
+      awaitingInitialize = initialize.id;
       handshake = send(m);
       return handshake.finally(() => (handshake = null));
     }

@@ -7,7 +7,13 @@ import { ApiError } from '../http/api-error.js';
 import { readRaw } from '../http/body.js';
 import type { CompanyServices } from '../runtime/services.js';
 import { answerBatch, batchRefusal } from './batch.js';
-import { checkAccept, checkContentType, checkProtocolVersion, refuseOtherMethods } from './http-rules.js';
+import {
+  checkAccept,
+  checkContentType,
+  checkProtocolVersion,
+  checkProtocolVersionShape,
+  refuseOtherMethods,
+} from './http-rules.js';
 import { checkRequest, classify, parseBody, rpcError } from './jsonrpc.js';
 import { createModernLeg } from './modern-serve.js';
 import { createMcpDispatcher } from './server.js';
@@ -42,6 +48,7 @@ export function mcpEndpoint(
     refuseOtherMethods(ctx);
     checkAccept(ctx);
     checkContentType(ctx);
+    checkProtocolVersionShape(ctx);
     const keyAuth = ctx.state.keyAuth as KeyAuth | undefined;
     if (!keyAuth) throw new ApiError(401, ErrorCode.unauthorized, 'Send a secret key: Authorization: Bearer sk_…');
 

@@ -34,6 +34,25 @@ export function checkContentType(ctx: Context): void {
   );
 }
 
+/** A revision is a date (YYYY-MM-DD); the two eras are told apart by comparing them as text. */
+const REVISION_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A header that is not a revision at all (`undefined`, `latest`, an empty list) is refused before
+ * anything reads it: compared as text it would sort after every real revision and be taken for the
+ * newest one.
+ */
+export function checkProtocolVersionShape(ctx: Context): void {
+  const version = ctx.get('MCP-Protocol-Version');
+  if (!version || REVISION_SHAPE.test(version)) return;
+  throw new ApiError(
+    400,
+    ErrorCode.invalidProtocolVersion,
+    `MCP-Protocol-Version '${version.slice(0, 64)}' is not a protocol revision: send a date such as ${SUPPORTED_PROTOCOL_VERSIONS[0]}, or leave the header out before initialize.`,
+    { supported_versions: SUPPORTED_PROTOCOL_VERSIONS },
+  );
+}
+
 /**
  * After initialize the client sends the negotiated revision in MCP-Protocol-Version; one we do not
  * speak is a 400. An absent header means 2025-03-26 (the spec's backwards-compatible default).

@@ -172,6 +172,22 @@ test('MCP-Protocol-Version: supported passes, unsupported is 400, initialize is 
   assert.is(future.body.error.code, -32602);
 });
 
+test('MCP-Protocol-Version that is not a revision: its own 400, before either era reads it, initialize included', async ({
+  t,
+}) => {
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  // Compared as text, "undefined" would sort after every real revision and pass for the newest one.
+  for (const value of ['undefined', 'latest', '2025-11-25, 2026-07-28', '20251125', 'null']) {
+    for (const body of [ping, init()]) {
+      const res = await t.mcp(body, { 'mcp-protocol-version': value });
+      assert.is(res.status, 400, value);
+      assert.is(res.body.code, 'invalid_protocol_version', value);
+      assert.match(res.body.error, /is not a protocol revision/);
+      assert.ok(res.body.supported_versions.includes('2025-11-25'));
+    }
+  }
+});
+
 test('401 without a key or with an unknown one, 402 on the trial tier, before any JSON-RPC', async ({ t }) => {
   const none = await t.raw({ payload: JSON.stringify(init()), headers: { authorization: '' } });
   assert.is(none.status, 401);
