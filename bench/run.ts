@@ -48,9 +48,13 @@ try {
         if (row.ratioRange) line.push(` (rounds ${row.ratioRange.map((r) => r.toFixed(2)).join('–')})`);
         if (row.cpuRatio !== undefined) line.push(`  cpu ratio ${row.cpuRatio.toFixed(2)}`);
         if (row.target) {
-          const ok = meets(ratio, row.target);
+          // Where there is no /proc (no cpu ratio), a cpu-ratio target falls back to the req/s ratio, and says so.
+          const onCpu = row.targetOn === 'cpu ratio' && row.cpuRatio !== undefined;
+          const ok = meets(onCpu ? row.cpuRatio! : ratio, row.target);
           if (!ok) missed++;
-          line.push(`  (target ${row.target}${ok ? '' : ' — MISSED'})`);
+          line.push(
+            `  (target ${row.targetOn ? `${onCpu ? 'cpu ratio' : 'ratio'} ` : ''}${row.target}${ok ? '' : ' — MISSED'})`,
+          );
         }
       } else if (row.target) {
         const ok = meets(row.value, row.target);
