@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: starts a bare Koa app and the daemon once, runs every case in bench/cases/
- * (or those whose name contains an argument), and prints each measurement with its ratio to the
- * baseline measured in the same run. `--duration S` and `--connections N` tune the load.
+ * `npm run bench`: starts a bare Koa app, the floor app and the daemon once, runs every case in
+ * bench/cases/ (or those whose name contains an argument), and prints each measurement with its
+ * ratio to the baseline measured in the same run. `--duration S` and `--connections N` tune the load.
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
