@@ -72,6 +72,18 @@ export interface BenchRow {
   targetOn?: 'ratio' | 'cpu ratio';
 }
 
+/** The row under a hot route's: the same measurement against the floor app, its target on the cpu ratio. */
+export function floorRow(floor: Comparison, target: string): BenchRow {
+  return {
+    name: '  the same, vs the floor app',
+    unit: 'req/s',
+    ...floor,
+    baselineName: 'floor app',
+    target,
+    targetOn: 'cpu ratio',
+  };
+}
+
 export interface BenchCase {
   name: string;
   run(env: BenchEnv): Promise<BenchRow[]>;
