@@ -3,6 +3,11 @@ import { cpuSeconds, load, type LoadOptions } from './load.js';
 export interface Side {
   url: string;
   pid?: number;
+  /**
+   * Driven with the daemon's request (method, headers, body): a baseline that does the route's
+   * work needs them. Otherwise a plain GET, which is all bare Koa answers.
+   */
+  sameRequest?: boolean;
 }
 
 export interface Comparison {
@@ -14,33 +19,53 @@ export interface Comparison {
 }
 
 /**
- * The daemon against the baseline in alternating slices (baseline, daemon, baseline, …).
- * Throughput is what the targets are about, but on a machine busy with other work it swings with
- * that work; alternating slices let both sides share the same disturbance, and the median pair
- * drops the worst slices. The CPU time each server spent per request is measured too: it barely
- * depends on other processes, so it is the steadier figure when the machine is busy.
+ * The daemon against one or more baselines in alternating slices (each baseline, then the daemon,
+ * round after round), one Comparison per baseline, in their order. Throughput is what the targets
+ * were first about, but on a machine busy with other work it swings with that work; alternating
+ * slices let every side share the same disturbance, and the median pair drops the worst slices.
+ * The CPU time each server spent per request is measured too: it barely depends on other
+ * processes, so it is the steadier figure when the machine is busy.
  */
 export async function compare(
-  baseline: Side,
+  baselines: Side[],
   daemon: Side,
   defaults: { duration: number; connections: number },
   options: LoadOptions & { rounds?: number } = {},
-): Promise<Comparison> {
+): Promise<Comparison[]> {
   const rounds = options.rounds ?? 3;
   const slice = Math.max(1, (options.duration ?? defaults.duration) / rounds);
-  const pairs: Array<{ value: number; baseline: number }> = [];
-  const cpuRatios: number[] = [];
+  const request = { ...options, duration: slice };
+  const plainGet = { duration: slice, connections: options.connections };
+  const pairs = baselines.map(() => [] as Pair[]);
   for (let i = 0; i < rounds; i++) {
-    const b = await measureSide(baseline, defaults, { duration: slice, connections: options.connections });
-    const d = await measureSide(daemon, defaults, { ...options, duration: slice });
-    pairs.push({ value: d.rps, baseline: b.rps });
-    if (b.cpuPerRequest && d.cpuPerRequest) cpuRatios.push(b.cpuPerRequest / d.cpuPerRequest);
+    const measured = [];
+    for (const side of baselines)
+      measured.push(await measureSide(side, defaults, side.sameRequest ? request : plainGet));
+    const d = await measureSide(daemon, defaults, request);
+    for (const [j, b] of measured.entries())
+      pairs[j]!.push({ value: d.rps, baseline: b.rps, cpuRatio: cpuRatioOf(b, d) });
   }
-  pairs.sort((a, b) => a.value / a.baseline - b.value / b.baseline);
-  const median = pairs[Math.floor(pairs.length / 2)]!;
-  cpuRatios.sort((a, b) => a - b);
-  return cpuRatios.length === rounds ? { ...median, cpuRatio: cpuRatios[Math.floor(rounds / 2)]! } : median;
+  return pairs.map(medianOf);
 }
+
+interface Pair {
+  value: number;
+  baseline: number;
+  cpuRatio: number | null;
+}
+
+function medianOf(pairs: Pair[]): Comparison {
+  const middle = Math.floor(pairs.length / 2);
+  const { value, baseline } = [...pairs].sort((a, b) => a.value / a.baseline - b.value / b.baseline)[middle]!;
+  const cpuRatios = pairs.map((p) => p.cpuRatio).filter((r) => r !== null);
+  cpuRatios.sort((a, b) => a - b);
+  return cpuRatios.length === pairs.length ? { value, baseline, cpuRatio: cpuRatios[middle]! } : { value, baseline };
+}
+
+const cpuRatioOf = (b: Measured, d: Measured) =>
+  b.cpuPerRequest && d.cpuPerRequest ? b.cpuPerRequest / d.cpuPerRequest : null;
+
+type Measured = Awaited<ReturnType<typeof measureSide>>;
 
 async function measureSide(side: Side, defaults: { duration: number; connections: number }, options: LoadOptions) {
   const before = cpuSeconds(side.pid);

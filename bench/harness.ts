@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { dataFiles } from '../shared/paths.js';
 import { compare, type Comparison } from './compare.js';
+import { addFloorRows, assertSameAnswer, captureAnswer, type FloorAnswer, type FloorRows } from './floor.js';
 import { load, type LoadOptions } from './load.js';
 import { seedOutbox } from './seed-outbox.js';
 
 /**
- * What every benchmark case gets: a bare Koa hello-world and the svc daemon, each in its own
- * process on loopback, started once per run, so every ratio compares two numbers measured in the
- * same run on the same machine.
+ * What every benchmark case gets: a bare Koa hello-world, the floor app (bench/floor-app.ts: the
+ * hot routes' own work and nothing else) and the svc daemon, each in its own process on loopback,
+ * started once per run, so every ratio compares numbers measured in the same run on the same machine.
  */
 export type { LoadOptions } from './load.js';
 
@@ -29,6 +31,21 @@ export interface BenchEnv {
    * then hits both sides alike instead of skewing one of two back-to-back runs.
    */
   compare(daemonUrl: string, options?: LoadOptions & { rounds?: number }): Promise<Comparison>;
+  /**
+   * The same request to `path` on the daemon against bare Koa and against the floor app, all three
+   * alternating in one run. The floor app must have its rows for the request (`floor.mirror`).
+   */
+  compareWithFloor(
+    path: string,
+    options?: LoadOptions & { rounds?: number },
+  ): Promise<{ bareKoa: Comparison; floor: Comparison }>;
+  floor: {
+    url: string;
+    /** The daemon's answer to `request` at `path`, to hand to the floor app in a row. */
+    capture(path: string, request?: LoadOptions): Promise<FloorAnswer>;
+    /** Hands the floor app `rows`, then fails unless it answers `request` at `path` as the daemon does. */
+    mirror(path: string, request: LoadOptions, rows: FloorRows): Promise<void>;
+  };
   /** A call against the daemon, for set-up (sign a user up, create a Company…). */
   call(
     method: string,
@@ -51,6 +68,20 @@ export interface BenchRow {
   ratioRange?: [number, number];
   /** e.g. '>= 0.6': printed next to the ratio, and marked when missed. */
   target?: string;
+  /** What the target holds to: the req/s ratio (the default) or the cpu ratio. */
+  targetOn?: 'ratio' | 'cpu ratio';
+}
+
+/** The row under a hot route's: the same measurement against the floor app, its target on the cpu ratio. */
+export function floorRow(floor: Comparison, target: string): BenchRow {
+  return {
+    name: '  the same, vs the floor app',
+    unit: 'req/s',
+    ...floor,
+    baselineName: 'floor app',
+    target,
+    targetOn: 'cpu ratio',
+  };
 }
 
 export interface BenchCase {
@@ -130,6 +161,7 @@ export async function openBenchEnv(options: {
   // The daemon starts on a data folder that already holds a realistic outbox (see seed-outbox.ts).
   await seedOutbox(dataDir);
   const baseline = await startServer(here('./baseline-koa.js'), []);
+  const floor = await startServer(here('./floor-app.js'), []);
   const daemon = await startServer(
     here('../cli/main.js'),
     ['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, '--default-tier', 'company'],
@@ -138,14 +170,37 @@ export async function openBenchEnv(options: {
     process.env.SVC_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SVC_BENCH_PROFILE] : [],
   );
   const operatorToken = readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
+  // The floor app checks session tokens with the daemon's own secret, so the daemon's tokens pass.
+  await addFloorRows(floor.url, { jwtSecret: readFileSync(join(dataDir, dataFiles.jwtSecret), 'utf8').trim() });
+  const bareKoa = { url: baseline.url, pid: baseline.child.pid };
   const env: BenchEnv = {
     baseline: { url: baseline.url },
     daemon: { url: daemon.url, dataDir, operatorToken },
     duration: options.duration,
     connections: options.connections,
     measure: async (url, o) => (await load(url, env, o)).rps,
-    compare: (url, o) =>
-      compare({ url: baseline.url, pid: baseline.child.pid }, { url, pid: daemon.child.pid }, env, o),
+    compare: async (url, o) => (await compare([bareKoa], { url, pid: daemon.child.pid }, env, o))[0]!,
+    async compareWithFloor(path, o) {
+      const floorSide = { url: floor.url + path, pid: floor.child.pid, sameRequest: true };
+      // A second of the same request on each side first: a route's first thousands of requests run
+      // before V8 has compiled its code, and the floor app has served none before its case.
+      for (const url of [floorSide.url, daemon.url + path]) await load(url, env, { ...o, duration: 1 });
+      const [bareKoaPair, floorPair] = await compare(
+        [bareKoa, floorSide],
+        { url: daemon.url + path, pid: daemon.child.pid },
+        env,
+        o,
+      );
+      return { bareKoa: bareKoaPair!, floor: floorPair! };
+    },
+    floor: {
+      url: floor.url,
+      capture: (path, request) => captureAnswer(daemon.url + path, request),
+      async mirror(path, request, rows) {
+        await addFloorRows(floor.url, rows);
+        await assertSameAnswer(daemon.url + path, floor.url + path, request);
+      },
+    },
     async call(method, path, body, headers) {
       const res = await fetch(daemon.url + path, {
         method,
@@ -159,7 +214,7 @@ export async function openBenchEnv(options: {
   return {
     ...env,
     async close() {
-      await Promise.all([baseline.stop(), daemon.stop()]);
+      await Promise.all([baseline.stop(), floor.stop(), daemon.stop()]);
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(logDir, { recursive: true, force: true });
     },
