@@ -11,7 +11,8 @@ import { RE2JS } from 're2js';
  * add up to at most SCAN_WINDOW / (SCAN_WINDOW - SCAN_OVERLAP) (4/3) times its length: still linear.
  * A match of at most SCAN_OVERLAP characters lies whole inside some window, wherever it is in the
  * field, so it is always found; a longer one (`drop` and `table` 5,000 spaces apart) is found when
- * it lies inside one window. Reading only the first 4 KiB let 4,100 spaces hide a `DROP TABLE`.
+ * it lies inside one window. Reading only a prefix would let padding hide a match (4,100 spaces
+ * before a `DROP TABLE`).
  * The price of reading it all: about 20 ms per rule for a 1 MiB field on one core.
  *
  * Patterns are written in JavaScript syntax (what the API documents and `regexProblem` checks);
