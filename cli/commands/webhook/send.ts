@@ -46,7 +46,9 @@ export async function runWebhookSend(opts: WebhookSendOptions, ctx: CliContext):
   // The API client sends JSON.stringify(parsed): sign exactly those bytes.
   const raw = JSON.stringify(parsed);
   const deliveryId = opts.delivery ?? `cli_${randomBytes(8).toString('hex')}`;
-  const signed = { 'X-Svc-Signature': signDelivery(secret, raw, ctx.now()), 'X-Svc-Delivery': deliveryId };
+  // v2 signs the delivery id with the body, so a captured delivery cannot be replayed under a new id.
+  const signature = signDelivery({ secret, deliveryId, rawBody: raw, nowMs: ctx.now() });
+  const signed = { 'X-Svc-Signature': signature, 'X-Svc-Delivery': deliveryId };
   const path = `/api/webhooks/${opts.channel}`;
   if (opts.dryRun) {
     if (ctx.json) return ctx.printJson({ method: 'POST', path, headers: signed, body: raw });

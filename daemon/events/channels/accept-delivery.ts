@@ -4,7 +4,7 @@ import type { EmitInput } from '../../runtime/services.js';
 import type { Sealer } from '../../store/sealer.js';
 import { secretsOf, type ChannelRecord } from './channel-secrets.js';
 import { DELIVERY_ID, type DeliveryDedup } from './delivery-dedup.js';
-import { signatureFailureMessages, verifySignature } from '../../../shared/webhook-signature.js';
+import { signatureFailureMessages, verifySignature, type SignatureScheme } from '../../../shared/webhook-signature.js';
 
 /**
  * The core of `POST /api/webhooks/{channel}`, free of HTTP: signature, replay window, delivery id
@@ -26,8 +26,8 @@ export interface DeliveryRequest {
 }
 
 export type DeliveryOutcome =
-  | { ok: true; duplicate: false; delivery_id: string; emit: EmitInput }
-  | { ok: true; duplicate: true; delivery_id: string }
+  | { ok: true; duplicate: false; delivery_id: string; scheme: SignatureScheme; emit: EmitInput }
+  | { ok: true; duplicate: true; delivery_id: string; scheme: SignatureScheme }
   | { ok: false; status: 400 | 401 | 413; code: string; message: string };
 
 export async function acceptDelivery(
@@ -43,7 +43,13 @@ export async function acceptDelivery(
     };
   const secrets = req.record ? secretsOf(req.record, deps.sealer, req.nowMs) : [];
   // With no channel there is no secret: verifying against none fails the same way a forgery does.
-  const check = verifySignature({ header: req.signature, secrets, rawBody: req.rawBody, nowMs: req.nowMs });
+  const check = verifySignature({
+    header: req.signature,
+    secrets,
+    deliveryId: req.deliveryId,
+    rawBody: req.rawBody,
+    nowMs: req.nowMs,
+  });
   if (!check.ok) {
     const expired = check.reason === 'too_old' || check.reason === 'in_future';
     return {
@@ -64,13 +70,20 @@ export async function acceptDelivery(
   const body = decodeBody(req.rawBody, req.contentType);
   if (!body.ok) return { ok: false, status: 400, code: ErrorCode.invalidJson, message: body.message };
   // Remembered only once accepted: a refused delivery may be fixed and resent under the same id.
-  if (!(await deps.dedup.firstSeen(`${req.companyId}/${req.channel}`, req.deliveryId, req.nowMs))) {
-    return { ok: true, duplicate: true, delivery_id: req.deliveryId };
-  }
+  const key = `${req.companyId}/${req.channel}`;
+  const v1Bytes = () => deps.dedup.firstSeenV1Bytes(key, check.timestamp, req.rawBody, req.nowMs);
+  const duplicate = { ok: true, duplicate: true, delivery_id: req.deliveryId, scheme: check.scheme } as const;
+  // v1 does not sign the id, so its signed bytes are the delivery: seen under any id, it is a
+  // duplicate. Asked first, so such a replay writes nothing (it cannot crowd real ids out either).
+  if (check.scheme === 'v1' && !(await v1Bytes())) return duplicate;
+  if (!(await deps.dedup.firstSeen(key, req.deliveryId, req.nowMs))) return duplicate;
+  // A sender signing both: its v1 entry, stripped of the v2 one, must not pass as a new v1 delivery.
+  if (check.alsoV1) await v1Bytes();
   return {
     ok: true,
     duplicate: false,
     delivery_id: req.deliveryId,
+    scheme: check.scheme,
     emit: {
       type: `webhook:${req.channel}`,
       source: 'webhook',

@@ -82,4 +82,8 @@ const noSealer: Sealer = {
     throw new Error('no sealer for an unknown Company');
   },
 };
-const noDedup: DeliveryDedup = { firstSeen: async () => false, size: async () => 0 };
+const noDedup: DeliveryDedup = {
+  firstSeen: async () => false,
+  firstSeenV1Bytes: async () => false,
+  size: async () => 0,
+};

@@ -9,7 +9,8 @@ import { decideMention, type GateDecision } from './mention-gate.js';
  */
 export interface ChannelMessage {
   channel: string;
-  from: string;
+  /** Who the body says wrote it (`from` / `user` / `sender`), cleaned; null when it names no one. */
+  author: string | null;
   text: string;
   direct?: boolean;
 }
@@ -32,20 +33,26 @@ export async function routeInboundMessage(
   for (const session of bridged) {
     const agent = await services.agents.get(session.agent_id);
     const decision = agent ? decideMention(agent, message) : 'append';
-    // A sender can write any `from`: one that names the agent (its id, its name, "agent") is kept
-    // visibly outside — the transcript never shows it as the agent, and the detectors never read it
-    // as the agent's own output (which would let a webhook trip guardrails in the agent's name).
-    const posing =
-      agent && [agent.id.toLowerCase(), agent.name.toLowerCase(), 'agent'].includes(message.from.toLowerCase());
-    const from = posing ? `webhook:${message.channel} (as ${message.from})` : message.from;
     await services.sessions.append(
       session.id,
-      { from, text: message.text },
+      { from: inboundLabel(message), text: message.text },
       { startTurn: decision === 'turn', caused_by: causedBy, external: true },
     );
     routed.push({ session_id: session.id, agent_id: session.agent_id, decision });
   }
   return routed;
+}
+
+/**
+ * The `from` an inbound message has in the transcript: always its channel, with the author the
+ * sender claimed after it — `webhook:<channel> (as <author>)`, or `webhook:<channel>`. A sender can
+ * write any author: the agent's name with a space or a look-alike letter ("Аda" with a Cyrillic А),
+ * "Ada (agent)", or "user" and "system", which is what the owner's own messages and the platform's
+ * say. No list of forbidden names can keep up with that, so no author is ever shown on its own.
+ * (Nor is an inbound message ever read as the agent's output: it is appended as `external`.)
+ */
+export function inboundLabel(message: Pick<ChannelMessage, 'channel' | 'author'>): string {
+  return message.author === null ? `webhook:${message.channel}` : `webhook:${message.channel} (as ${message.author})`;
 }
 
 /**
@@ -58,7 +65,25 @@ export function messageFromBody(channel: string, body: unknown): ChannelMessage 
   const b = body as Record<string, unknown>;
   const text = typeof b.text === 'string' ? b.text : typeof b.message === 'string' ? b.message : null;
   if (text === null || text.trim() === '') return null;
-  const from =
-    [b.from, b.user, b.sender].find((v): v is string => typeof v === 'string' && v !== '') ?? `webhook:${channel}`;
-  return { channel, from: from.slice(0, 200), text: text.slice(0, 16_384), direct: b.direct === true };
+  const claimed = [b.from, b.user, b.sender].find((v): v is string => typeof v === 'string' && v !== '');
+  return {
+    channel,
+    author: claimed === undefined ? null : cleanAuthor(claimed),
+    text: text.slice(0, 16_384),
+    direct: b.direct === true,
+  };
+}
+
+/**
+ * The author as shown inside the label: control and format characters (a newline that starts what
+ * looks like another message, a right-to-left override that turns the label around) become spaces,
+ * runs of space one, at most 200 characters. Null when nothing is left.
+ */
+function cleanAuthor(raw: string): string | null {
+  const flat = raw
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const clipped = Array.from(flat).slice(0, 200).join('');
+  return clipped === '' ? null : clipped;
 }

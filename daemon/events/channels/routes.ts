@@ -14,7 +14,7 @@ import { acceptDelivery } from './accept-delivery.js';
 import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret } from './channel-secrets.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import { messageFromBody, routeInboundMessage } from './inbound-router.js';
-import { DELIVERY_HEADER, SIGNATURE_HEADER } from '../../../shared/webhook-signature.js';
+import { DELIVERY_HEADER, SIGNATURE_HEADER, V1_SUNSET } from '../../../shared/webhook-signature.js';
 
 export interface ChannelRouteDeps {
   channels: ChannelStore;
@@ -114,6 +114,8 @@ async function receiveDelivery(ctx: Context, deps: ChannelRouteDeps): Promise<vo
     deps,
   );
   if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, outcome.message);
+  // RFC 8594: tells a v1 sender (and its logs) when its signatures stop being accepted.
+  if (outcome.scheme === 'v1') ctx.set('Sunset', new Date(V1_SUNSET).toUTCString());
   if (outcome.duplicate) {
     ctx.body = { ok: true, delivery_id: outcome.delivery_id, duplicate: true };
     return;

@@ -9,7 +9,7 @@ import { memoryWindows, type WindowStore } from './window-counter.js';
 /**
  * The dispatcher asks `allows(cfg, event)` for each configured event whose pattern (and scope)
  * matched an event: the matcher, if any, has the last word. Exact checks the agent; predicated
- * tests a regular expression on one field of `content` (linear time, bounded input); window lets
+ * tests a regular expression on one field of `content` (linear time, the whole field); window lets
  * the `count`-th matching event within `within_ms` through once, then cools down.
  */
 export interface MatcherEngine {

@@ -23,6 +23,7 @@ async function startDaemon() {
     const valid = verifySignature({
       header: req.headers['x-svc-signature'] as string,
       secrets: [SECRET],
+      deliveryId: req.headers['x-svc-delivery'] as string,
       rawBody: raw,
       nowMs: Date.now(),
     }).ok;
@@ -88,6 +89,7 @@ test('signs the exact bytes it sends, with X-Company, a delivery id and no beare
     const hit = daemon.seen[0]!;
     assert.is(hit.path, '/api/webhooks/github');
     assert.ok(hit.valid, 'the daemon verified the signature over the raw body');
+    assert.match(hit.headers['x-svc-signature'] as string, /^t=\d+,v2=[0-9a-f]{64}$/, 'v2: the delivery id is signed');
     assert.is(hit.raw, '{"text":"@bob build red","n":1}');
     assert.is(hit.headers['x-company'], 'co_1');
     assert.match(hit.headers['x-svc-delivery'] as string, /^cli_[0-9a-f]{16}$/);
@@ -138,6 +140,7 @@ test('--dry-run prints a request that verifies, without sending', async () => {
     verifySignature({
       header: printed.headers['X-Svc-Signature'],
       secrets: [SECRET],
+      deliveryId: printed.headers['X-Svc-Delivery'],
       rawBody: printed.body,
       nowMs: signedAt,
     }).ok,

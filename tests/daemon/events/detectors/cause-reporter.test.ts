@@ -38,6 +38,15 @@ test('guardrail: agent output breaking a rule emits guardrail:violation with the
   assert.equal((events.emits[1]!.content as { rules: string[] }).rules, ['api_key_leak']);
 });
 
+test('guardrail: a rule broken past the first 4 KiB of the output still fires', async () => {
+  const { events, reporter } = setup();
+  const [violation] = await reporter.reportOutput(scope, `${' '.repeat(4_100)}DROP TABLE users;`);
+  assert.is(violation?.event.type, 'guardrail:violation');
+  assert.equal((events.emits[0]!.content as { rules: string[] }).rules, ['destructive_sql']);
+  await reporter.reportOutput(scope, `${'ok '.repeat(100_000)}then git push --force origin main`);
+  assert.equal((events.emits[1]!.content as { rules: string[] }).rules, ['force_push']);
+});
+
 test('loop: the same message 3 times within 10 minutes emits loop:detected once, per session', async () => {
   const { clock, events, reporter } = setup();
   for (let i = 0; i < 2; i++) assert.equal(await reporter.reportOutput(scope, 'Let me try that again.'), []);

@@ -5,6 +5,13 @@ import { createPostgresRuntimeStores } from '../../../../daemon/store/postgres/r
 import { StoreConflict, type RuntimeSessionRecord, type RuntimeStores } from '../../../../daemon/store/types.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { PgFixture } from './pg-fixture.js';
+import { randomBytes } from 'node:crypto';
+import { acceptDelivery } from '../../../../daemon/events/channels/accept-delivery.js';
+import { createChannel } from '../../../../daemon/events/channels/channel-secrets.js';
+import { createDeliveryDedup } from '../../../../daemon/events/channels/delivery-dedup.js';
+import { cryptoRandom } from '../../../../daemon/random.js';
+import { createSealer } from '../../../../daemon/store/sealer.js';
+import { signDelivery, signDeliveryV1 } from '../../../../shared/webhook-signature.js';
 
 /**
  * The per-Company stores' compound operations with two daemons (two pools, no connection shared)
@@ -185,6 +192,39 @@ if (cluster) {
     const seen = await onEither(pair, 10, (s) => s.deliveries.firstSeen('co/ci\u0000d1', Date.parse(AT)));
     assert.is(seen.filter((r) => r.status === 'fulfilled' && r.value).length, 1);
     assert.ok(seen.every((r) => r.status === 'fulfilled'));
+  });
+
+  test('webhook replays across daemons: v1 bytes under fresh ids are emitted once, v2 under a fresh id never', async () => {
+    const pair = await two();
+    const sealer = createSealer(randomBytes(32));
+    const { record, secret } = createChannel('ci', { random: cryptoRandom, sealer, nowIso: AT });
+    const now = Date.parse(AT);
+    const raw = Buffer.from('{"text":"deploy"}');
+    const deliver = (s: RuntimeStores, deliveryId: string, signature: string) =>
+      acceptDelivery(
+        {
+          channel: 'ci',
+          companyId: 'co',
+          record,
+          signature,
+          deliveryId,
+          contentType: undefined,
+          rawBody: raw,
+          nowMs: now,
+        },
+        { sealer, dedup: createDeliveryDedup(s.deliveries) },
+      );
+    const v1 = signDeliveryV1(secret, raw, now);
+    const v1s = await onEither(pair, 10, (s, i) => deliver(s, `v1-${i}`, v1));
+    const emitted = v1s.filter((r) => r.status === 'fulfilled' && r.value.ok && !r.value.duplicate);
+    assert.is(emitted.length, 1, JSON.stringify(v1s));
+    assert.ok(v1s.every((r) => r.status === 'fulfilled' && r.value.ok && r.value.scheme === 'v1'));
+    const v2 = signDelivery({ secret, deliveryId: 'v2-0', rawBody: raw, nowMs: now });
+    const v2s = await onEither(pair, 10, (s, i) => deliver(s, `v2-${i}`, v2));
+    const outcomes = v2s.map((r) =>
+      r.status === 'fulfilled' ? (r.value.ok ? `${r.value.duplicate}` : r.value.status) : 'threw',
+    );
+    assert.equal(outcomes, ['false', ...Array(9).fill(401)]);
   });
 
   test('a session and its seeded events commit together or not at all; Companies never meet', async () => {
