@@ -52,6 +52,10 @@ export const ErrorCode = {
   // device pairing: `svc login --web` (issue 19)
   pairingNotFound: 'pairing_not_found',
   pairingDenied: 'pairing_denied',
+  /** The session that approved the pairing ended (revoked, expired, password changed or reset) before the CLI collected it; 403. */
+  pairingApprovalEnded: 'pairing_approval_ended',
+  /** Approving a pairing needs a login from the last few minutes (auth.factors.recentLoginMs); 403. */
+  reauthRequired: 'reauth_required',
   consoleNotBuilt: 'console_not_built',
   siweMessageInvalid: 'siwe_message_invalid',
   siweNonceInvalid: 'siwe_nonce_invalid',

@@ -28,6 +28,12 @@ export interface IssueSessionInput {
   method: AuthMethod[];
   /** The request, for the sessions list (user agent, client address). */
   ctx?: Pick<Context, 'get' | 'ip'>;
+  /**
+   * For a session made from another (a pairing): when that one's login happened, and when it
+   * ends. The new session inherits the login time and ends no later (row and JWT alike), so
+   * copying a session neither counts as a fresh login nor stretches a login past its lifetime.
+   */
+  from?: { authAt: number; expiresAt: number };
 }
 
 export interface IssuedSession {
@@ -41,13 +47,14 @@ export async function issueSession(
   input: IssueSessionInput,
 ): Promise<IssuedSession> {
   const now = deps.clock.now();
-  const ttl = deps.config.auth.sessionTtlMs;
+  const ttl = Math.min(deps.config.auth.sessionTtlMs, (input.from?.expiresAt ?? Infinity) - now);
   const session: SessionRecord = {
     id: deps.ids('ses'),
     user_id: input.user.id,
     kind: input.kind,
     method: input.method,
     created_at: isoAt(now),
+    auth_at: isoAt(input.from?.authAt ?? now),
     last_seen_at: isoAt(now),
     expires_at: isoAt(now + ttl),
     revoked_at: null,

@@ -160,6 +160,12 @@ export interface SessionRecord {
   /** How the user logged in: pwd, otp, email, wallet, passkey… (the JWT's amr). */
   method: string[];
   created_at: string;
+  /**
+   * When the login this session descends from happened: its own creation for a login, the
+   * approver's login for a session made by a pairing, so a session copied from another never
+   * passes for a fresh login. Rows from before the field fall back to `created_at` (recent-login.ts).
+   */
+  auth_at?: string;
   last_seen_at: string;
   expires_at: string;
   revoked_at: string | null;

@@ -62,6 +62,13 @@ export async function runWebLogin(ctx: CliContext, opts: WebLoginOptions = {}): 
       if (err instanceof ApiRequestError && err.code === 'pairing_denied')
         throw new CancelledError('the pairing was denied in the browser');
       if (err instanceof ApiRequestError && err.status === 429) continue;
+      // Approved, but the approving browser session ended before this poll (logged out, revoked, or
+      // the password was changed or reset): the daemon gives no session, and says why.
+      if (err instanceof ApiRequestError && err.code === 'pairing_approval_ended')
+        throw new FailedError(
+          'the browser session that approved this pairing has ended (logged out, revoked, or the password changed), so no login was saved',
+          "log in again in the browser, then run 'svc login --web' again",
+        );
       if (err instanceof ApiRequestError && err.code === 'pairing_not_found')
         throw new FailedError('the pairing expired or the daemon restarted', "run 'svc login --web' again");
       throw err;

@@ -22,6 +22,12 @@ export interface PairingRecord {
   user_id: string | null;
   approved_by_session: string | null;
   approved_method: string[] | null;
+  /**
+   * The approver's `password_changed_at` as the approval saw it. A password change keeps the
+   * changer's own session but ends every other, the pairing's session-to-be among them: when the
+   * value differs at collection, the approval is void (approval-standing.ts).
+   */
+  approver_password_changed_at: string | null;
 }
 
 export interface PairingStore {

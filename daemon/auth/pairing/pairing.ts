@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
-import type { SessionRecord } from '../../store/types.js';
+import type { SessionRecord, UserRecord } from '../../store/types.js';
 import { browserOrigins } from '../browser-origins.js';
-import { issueSession, type AuthMethod } from '../session-issuer.js';
 import type { PairingRecord, PairingStore } from './pairing-store.js';
 
 /**
@@ -29,7 +28,7 @@ const hashUserCode = (code: string) => sha256('pairing_code', normalizeUserCode(
 /** Also the key of the poll throttle: the throttle store never holds the device code itself. */
 export const hashDeviceCode = (code: string) => sha256('pairing_device', code);
 
-type PairingDeps = Pick<Deps, 'clock' | 'ids' | 'random' | 'config' | 'stores' | 'secrets'>;
+export type PairingDeps = Pick<Deps, 'clock' | 'ids' | 'random' | 'config' | 'stores' | 'secrets'>;
 
 export async function startPairing(
   deps: PairingDeps,
@@ -53,6 +52,7 @@ export async function startPairing(
     user_id: null,
     approved_by_session: null,
     approved_method: null,
+    approver_password_changed_at: null,
   };
   await store.create(record);
   const page = `${browserOrigins(deps.config).consoleUrl}#/pair`;
@@ -89,21 +89,27 @@ export const presentPairing = (r: PairingRecord, userCode: string) => ({
   expires_at: r.expires_at,
 });
 
-/** The approval: binds the pairing to the approving user and records how that session logged in. */
+/**
+ * The approval: binds the pairing to the approving session and user, and records how that session
+ * logged in and the password as it stood (the collection checks both still hold). The route has
+ * checked the login is recent. `user` is what the request's guard read, at or before this moment:
+ * a password change racing the approval then makes the collection refuse, never pass.
+ */
 export function approvePairing(
   deps: Pick<Deps, 'clock'>,
   store: PairingStore,
   record: PairingRecord,
-  approver: SessionRecord,
+  approver: { session: SessionRecord; user: UserRecord },
 ) {
   return store.transition(
     record.id,
     'pending',
     {
       status: 'approved',
-      user_id: approver.user_id,
-      approved_by_session: approver.id,
-      approved_method: approver.method,
+      user_id: approver.session.user_id,
+      approved_by_session: approver.session.id,
+      approved_method: approver.session.method,
+      approver_password_changed_at: approver.user.password_changed_at ?? null,
     },
     isoAt(deps.clock.now()),
   );
@@ -111,40 +117,4 @@ export function approvePairing(
 
 export function denyPairing(deps: Pick<Deps, 'clock'>, store: PairingStore, record: PairingRecord) {
   return store.transition(record.id, 'pending', { status: 'denied' }, isoAt(deps.clock.now()));
-}
-
-export type PollResult =
-  | { state: 'pending'; expires_at: string }
-  | { state: 'approved'; token: string; session_id: string }
-  | { state: 'denied' }
-  | { state: 'gone' };
-
-/**
- * The CLI's poll. An approved pairing is collected in one check-and-set, so two racing polls get
- * one session between them; the session is the CLI's own (its user agent and address), and its
- * `method` says it came from a pairing followed by the approving session's factors.
- */
-export async function pollPairing(
-  deps: PairingDeps,
-  store: PairingStore,
-  ctx: Pick<Context, 'get' | 'ip'>,
-  deviceCode: string,
-): Promise<PollResult> {
-  const record = await store.findByDevice(hashDeviceCode(deviceCode));
-  const nowIso = isoAt(deps.clock.now());
-  if (!record || record.expires_at <= nowIso) return { state: 'gone' };
-  if (record.status === 'pending') return { state: 'pending', expires_at: record.expires_at };
-  if (record.status === 'denied') {
-    await store.transition(record.id, 'denied', { status: 'collected' }, nowIso);
-    return { state: 'denied' };
-  }
-  const collected =
-    record.status === 'approved'
-      ? await store.transition(record.id, 'approved', { status: 'collected' }, nowIso)
-      : null;
-  const user = collected?.user_id ? await deps.stores.users.findById(collected.user_id) : undefined;
-  if (!collected || !user) return { state: 'gone' };
-  const method = ['pairing', ...(collected.approved_method ?? [])] as AuthMethod[];
-  const { token, session } = await issueSession(deps, { user, kind: 'full', method, ctx });
-  return { state: 'approved', token, session_id: session.id };
 }

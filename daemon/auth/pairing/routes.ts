@@ -7,15 +7,16 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import { requireUser, userOf } from '../../http/user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
+import { assertRecentLogin } from '../recent-login.js';
 import {
   approvePairing,
   denyPairing,
   findPendingPairing,
   hashDeviceCode,
-  pollPairing,
   presentPairing,
   startPairing,
 } from './pairing.js';
+import { pollPairing } from './pairing-poll.js';
 import { createMemoryPairingStore, type PairingStore } from './pairing-store.js';
 import {
   pairingCodeBody as codeBody,
@@ -24,6 +25,8 @@ import {
 } from '../../../shared/schemas/auth-factors.js';
 
 const GONE = 'This pairing is unknown, has expired or was used already. Run svc login --web again.';
+const APPROVAL_ENDED =
+  'The browser session that approved this pairing has ended (logged out, revoked, expired, or the password was changed or reset). Run svc login --web again and approve it from a current login.';
 
 /**
  * `/api/auth/pairing/*` (docs/console.md): the CLI starts and polls without credentials; the
@@ -57,6 +60,8 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
     if (result.state === 'gone') throw notFound(GONE, ErrorCode.pairingNotFound);
     if (result.state === 'denied')
       throw new ApiError(403, ErrorCode.pairingDenied, 'The pairing was denied in the browser.');
+    // Its own code, not "gone": the person approved, so they need to know why no session came.
+    if (result.state === 'approval_ended') throw new ApiError(403, ErrorCode.pairingApprovalEnded, APPROVAL_ENDED);
     ctx.body =
       result.state === 'pending'
         ? { ok: true, status: 'pending', expires_at: result.expires_at }
@@ -81,9 +86,11 @@ export function pairingRoutes(deps: Deps, store: PairingStore = deps.pairings ??
   });
 
   router.post('/approve', signedIn, async (ctx) => {
+    // Approving hands out a new session: a left-open or stolen one must not be enough for that.
+    // Checked before the code, so a stale session spends no guesses either.
+    assertRecentLogin(deps, userOf(ctx).session, 'Approving a terminal', ErrorCode.reauthRequired);
     const { record } = await pending(ctx);
-    if (!(await approvePairing(deps, store, record, userOf(ctx).session)))
-      throw notFound(GONE, ErrorCode.pairingNotFound);
+    if (!(await approvePairing(deps, store, record, userOf(ctx)))) throw notFound(GONE, ErrorCode.pairingNotFound);
     ctx.body = { ok: true, status: 'approved' };
   });
 

@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runWebLogin as runWebLoginIn } from '../../../cli/commands/auth/login-web.js';
+import { FailedError } from '../../../cli/errors.js';
 import { createUser, type TestUser } from '../../helpers/accounts.js';
+import { createFakeCli } from '../../helpers/cli.js';
 import { startConsoleDaemon, type ConsoleDaemon } from '../../helpers/console-daemon.js';
 import { CLI_MAIN } from '../../helpers/daemon-process.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { createTestApp, serveTestApp } from '../../helpers/test-app.js';
 
 /**
  * `svc login --web` as a process without a terminal; the test approves or denies through the API
@@ -65,6 +69,34 @@ test('denied in the browser: the CLI stops with exit 130, stores nothing', async
   assert.is(run.exit, 130, run.stderr);
   assert.match(run.stderr, /denied/);
   assert.is(run.stdout, '');
+});
+
+test('approved, then the approving browser session ended before the poll: one clear line, nothing saved', async () => {
+  const t = await createTestApp();
+  const server = await serveTestApp(t);
+  try {
+    const u = await createUser(t);
+    const cli = createFakeCli({ url: server.url });
+    // The CLI's wait between polls: the browser approves, then logs out, before the first poll.
+    const sleep = async () => {
+      const code = /Your pairing code: (\S+)/.exec(cli.stderr())![1];
+      assert.is((await t.post('/api/auth/pairing/approve', { user_code: code }, u.auth)).status, 200);
+      assert.is((await t.post('/api/auth/logout', {}, u.auth)).status, 200);
+      t.clock.advance(2000);
+    };
+    try {
+      await runWebLoginIn(cli.ctx, { noBrowser: true, sleep });
+      assert.unreachable('the poll is refused');
+    } catch (err) {
+      assert.instance(err, FailedError);
+      assert.match((err as FailedError).message, /session that approved this pairing has ended/);
+      assert.not.match((err as FailedError).message, /\n/);
+      assert.match(String((err as FailedError).hint), /svc login --web/);
+    }
+    assert.equal([...cli.credentials.keys()], [], 'no login saved');
+  } finally {
+    await server.close();
+  }
 });
 
 test.run();

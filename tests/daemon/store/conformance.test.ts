@@ -155,7 +155,8 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     assert.is((await stores.sessions.find('t1'))?.revoked_at, null);
     assert.is(await stores.sessions.revoke('s1', 'u1', '2026-01-01T01:00:00.000Z'), true);
     assert.is(await stores.sessions.revoke('s1', 'u1', 'again'), false);
-    await stores.sessions.create(session('s4', 'u1'));
+    // auth_at (the login a paired session descends from) is optional: kept as given, across a reopen.
+    await stores.sessions.create({ ...session('s4', 'u1'), auth_at: '2025-12-31T23:55:00.000Z' });
     assert.is(await stores.sessions.revokeAll('u1', '2026-01-01T01:00:00.000Z', 's4'), 2);
     await stores.sessions.touch('s4', '2026-01-01T02:00:00.000Z');
     const check = reopen ? await reopen() : stores;
@@ -164,6 +165,8 @@ for (const [name, make] of Object.entries(storeImplementations)) {
       ['s4'],
     );
     assert.is((await check.sessions.find('s4'))?.last_seen_at, '2026-01-01T02:00:00.000Z');
+    assert.is((await check.sessions.find('s4'))?.auth_at, '2025-12-31T23:55:00.000Z');
+    assert.is((await check.sessions.find('s1'))?.auth_at, undefined);
     assert.is((await check.sessions.find('t1'))?.revoked_at, null);
   });
 
@@ -174,6 +177,8 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     await stores.sessions.create(session('t1', 'u2'));
     assert.is(await stores.users.setPassword('u1', 'scrypt$new', '2026-01-01T01:00:00.000Z', 's2'), 2);
     assert.is((await stores.users.findById('u1'))?.password_hash, 'scrypt$new');
+    // A pairing approved before this change is void at collection: it compares this stamp.
+    assert.is((await stores.users.findById('u1'))?.password_changed_at, '2026-01-01T01:00:00.000Z');
     assert.equal(
       (await stores.sessions.listActive('u1', '2026-01-01T01:00:00.000Z')).map((s) => s.id),
       ['s2'],

@@ -111,5 +111,56 @@ if (browser) {
     }
   });
 
+  test('approving from a login over 10 minutes old: the page says so, logs in again keeping the code, then approves', async () => {
+    const d = await startConsoleDaemon();
+    const { page, errors, close } = await openPage(browser);
+    try {
+      const u = await createUser(d.t);
+      await page.goto(`${d.consoleUrl}#/pair`);
+      await waitForHeading(page, 'Log in to approve a terminal');
+      await fill(page, 'E-mail', u.user.email!);
+      await fill(page, 'Password', u.password);
+      await press(page, 'Log in');
+      await waitForHeading(page, 'Log in a terminal');
+      // The tab stays open past the recent-login window; then a terminal asks.
+      d.t.clock.advance(11 * 60_000);
+      const started = (
+        await d.t.post('/api/auth/pairing/start', { client: 'svc CLI on e2e' }, { 'user-agent': 'svc/0.1.0 node/20' })
+      ).body;
+      await fill(page, 'Pairing code', started.user_code);
+      await press(page, 'Continue');
+      await page.waitForSelector('.pair-code');
+      await press(page, 'Approve');
+      await waitForText(page, 'Your login is too old to approve a terminal.');
+      await waitForText(page, 'log in again');
+      await assertLabelled(page);
+      await screenshot(page, 'pair-reauth');
+      await press(page, 'Log in again');
+      await waitForHeading(page, 'Log in to approve a terminal');
+      await fill(page, 'E-mail', u.user.email!);
+      await fill(page, 'Password', u.password);
+      await press(page, 'Log in');
+      await waitForHeading(page, 'Log in a terminal');
+      await page.waitForSelector('.pair-code');
+      assert.is(await page.$eval('.pair-code', (el) => el.textContent), started.user_code, 'the code was kept');
+      await press(page, 'Approve');
+      await waitForText(page, 'Your terminal is logged in');
+      d.t.clock.advance(2000);
+      const polled = await d.t.post('/api/auth/pairing/poll', { device_code: started.device_code });
+      assert.is(polled.body.status, 'approved', polled.text);
+      // The stale browser session was ended, not just forgotten by the page: one browser login is live.
+      const live = await d.t.deps.stores.sessions.listActive(u.user.id, new Date(d.t.clock.now()).toISOString());
+      assert.is(live.filter((s) => /Chrome/.test(s.user_agent ?? '') && s.method[0] === 'pwd').length, 1);
+      // The refused approval (403) and a lookup racing the logout (401) log as failed loads; nothing else may.
+      assert.equal(
+        errors.filter((e) => !/Failed to load resource: the server responded with a status of 40[13]/.test(e)),
+        [],
+      );
+    } finally {
+      await close();
+      await d.close();
+    }
+  });
+
   test.run();
 }

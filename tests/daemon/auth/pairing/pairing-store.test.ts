@@ -45,6 +45,7 @@ const record = (id: string, over: Partial<PairingRecord> = {}): PairingRecord =>
   user_id: null,
   approved_by_session: null,
   approved_method: null,
+  approver_password_changed_at: null,
   ...over,
 });
 const at = (minute: number) => `2026-01-15T12:${String(minute).padStart(2, '0')}:00.000Z`;

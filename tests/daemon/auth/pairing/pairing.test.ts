@@ -1,12 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyToken } from '../../../../daemon/auth/tokens.js';
-import {
-  approvePairing,
-  findPendingPairing,
-  pollPairing,
-  startPairing,
-} from '../../../../daemon/auth/pairing/pairing.js';
+import { approvePairing, findPendingPairing, startPairing } from '../../../../daemon/auth/pairing/pairing.js';
+import { pollPairing } from '../../../../daemon/auth/pairing/pairing-poll.js';
 import { createMemoryPairingStore } from '../../../../daemon/auth/pairing/pairing-store.js';
 import { createUser } from '../../../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../../../helpers/test-app.js';
@@ -84,14 +80,10 @@ test('twenty racing polls of an approved pairing yield exactly one session (the 
   const ctx = { get: () => 'svc-cli/test', ip: '127.0.0.1' };
   const p = await startPairing(t.deps, store, ctx, null);
   const record = (await findPendingPairing(t.deps, store, p.user_code))!;
-  assert.ok(
-    await approvePairing(
-      t.deps,
-      store,
-      record,
-      (await t.deps.stores.sessions.find(verifyToken(t.deps.secrets.jwtSecret, u.token, t.clock.now())!.sid))!,
-    ),
-  );
+  const session = (await t.deps.stores.sessions.find(
+    verifyToken(t.deps.secrets.jwtSecret, u.token, t.clock.now())!.sid,
+  ))!;
+  assert.ok(await approvePairing(t.deps, store, record, { session, user: u.user }));
   const results = await Promise.all(Array.from({ length: 20 }, () => pollPairing(t.deps, store, ctx, p.device_code)));
   assert.is(results.filter((r) => r.state === 'approved').length, 1);
   assert.is(results.filter((r) => r.state === 'gone').length, 19);
@@ -107,8 +99,10 @@ test('deny: the CLI gets 403 pairing_denied and no session; an expired code is r
 
   const late = await start(t);
   t.clock.advance(10 * 60_000 + 1);
+  // A user who just logged in (approving needs a recent login) finds the code expired.
+  const fresh = await createUser(t);
   assert.is(
-    (await t.post('/api/auth/pairing/approve', { user_code: late.user_code }, u.auth)).body.code,
+    (await t.post('/api/auth/pairing/approve', { user_code: late.user_code }, fresh.auth)).body.code,
     'pairing_not_found',
   );
   assert.is((await poll(t, late.device_code)).body.code, 'pairing_not_found');
