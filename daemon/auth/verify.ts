@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 import { ApiError } from '../http/api-error.js';
 import { bearerToken, requireUser, userOf } from '../http/user-guard.js';
 import { validate } from '../http/validate.js';
-import { sendInBackground, sendVerifyCode } from './account-mail.js';
+import { sendAfterAnswer, sendVerifyCode } from './account-mail.js';
 import { codeRefusal } from './code-errors.js';
 import { consumeEmailCode, issueEmailCode, normalizeEmail } from './email-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
@@ -75,7 +75,7 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
       email,
       'A code was sent to this address moments ago. Wait a minute before asking again.',
     );
-    if (waiting) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user!.id, email));
+    if (waiting) sendAfterAnswer(deps, ctx, 'resend code', () => sendNewCode(deps, user!.id, email));
     ctx.body = { ok: true, message: `If ${email} has an account waiting for verification, a new code is on its way.` };
   };
 }
