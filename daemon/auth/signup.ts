@@ -41,6 +41,9 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
       email,
       'A code was sent to this address moments ago. Wait a minute before asking again.',
     );
+    // The code this signup may send counts in the {email} resend bucket too (spec: resend shares the
+    // signup's bucket), on both paths alike; a full bucket does not stop the signup.
+    await limits.resendEmail.hit(email);
 
     const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
     const now = isoAt(deps.clock.now());
@@ -60,6 +63,8 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
       ctx.body = { ok: true, token: decoyToken(deps, email), pending_verification: true };
       return;
     }
+    // The new account's own resend bucket starts with this code in it: a resend right after is a 429.
+    await limits.resendAccount.hit(user.id);
     const { code } = await issueEmailCode(deps, { purpose: 'verify', email, userId: user.id });
     const { token } = await issueSession(deps, { user, kind: 'unverified', method: ['signup'], ctx });
     sendAfterAnswer(deps, ctx, 'signup code', () => sendVerifyCode(deps, email, code!));
