@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon-process.js';
+import { startDaemonProcess, testSettingsEnv, type DaemonProcess } from '../helpers/daemon-process.js';
 import { moduleLog } from '../helpers/module-log.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { mailedCode } from '../proof/lib/accounts.js';
@@ -23,7 +23,7 @@ let atBanner: string[] = [];
 test.before(async () => {
   daemon = await startDaemonProcess(dataDir, ['--default-tier', 'company'], {
     args: hook.args,
-    env: { ...hook.env, SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_CACHE_DIR: cacheDir },
+    env: { ...hook.env, ...testSettingsEnv(), SVC_CACHE_DIR: cacheDir },
   });
   atBanner = hook.read();
 });
