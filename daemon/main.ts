@@ -55,7 +55,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const leftovers = removeLeftoverTempFiles(config.dataDir);
     if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
     storage = await openDaemonStorage(config, { clock, ids, log });
-    const { secrets, stores, pairings } = storage;
+    const { secrets, stores, pairings, checkOperatorToken } = storage;
     if (storage.team) log.info('team mode: everything is stored in the database', { database: storage.label });
     const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
@@ -76,6 +76,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
       log,
       runtimes,
       ...(pairings ? { pairings } : {}),
+      ...(checkOperatorToken ? { checkOperatorToken } : {}),
     };
     server.on('request', createApp(deps).callback());
     lock.update(url);
