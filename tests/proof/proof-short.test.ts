@@ -37,10 +37,16 @@ if (cluster)
     assert.ok((await databaseDigest(database)).records > 20);
   });
 
-test('load: 16 clients for 10 s: no error but intended 429s, every acknowledged event reaches every follower', async () => {
+// The load's bounds (appends kept while logins run, p99s) are timings: `npm run load` judges them over
+// a minute; in 10 s on a shared machine they would say more about the machine than the daemon.
+test('load: 16 clients for 10 s: no error, no 429 a client did not ask for, every acknowledged event reaches every follower', async () => {
   const report = await runLoad({ clients: 16, seconds: 10, out: quiet });
   assert.equal(report.violations, [], formatLoad(report).join('\n'));
   assert.ok(report.appends > 0);
+  assert.ok(
+    report.routes.some((r) => r.route === 'POST /api/auth/login'),
+    'the login clients ran',
+  );
 });
 
 if (cluster)
