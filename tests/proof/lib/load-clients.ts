@@ -10,10 +10,10 @@ import { ThrottleLedger } from './throttle-ledger.js';
 /**
  * The load's clients, one loop each until the deadline. The only 429s a client may get are the
  * ones it asks for: a login client past the per-address login throttle (or, with more clients than
- * the hashing queue holds, a full queue), an MCP client past its key's tool calls per minute. Every
- * other 429, on any route, is a violation. A throttled client does what a well-behaved one does:
- * the MCP client waits for Retry-After, the login client moves to a fresh loopback address, so the
- * hashing threads stay as busy as the phase asks.
+ * the hashing queue holds, a full queue), an MCP client past its key's tool calls per minute (it
+ * keeps under them, so only a throttle that counts wrong answers it so). Every other 429, on any
+ * route, is a violation. A throttled login client moves to a fresh loopback address, so the hashing
+ * threads stay as busy as the phase asks.
  */
 export const ROUTES = {
   login: 'POST /api/auth/login',
@@ -43,7 +43,7 @@ let loginsInFlight = 0;
 /** Client `i`'s logins come from 127.0.(1+i).1, then .2, … each time the throttle bites. */
 export async function loginClient(run: ClientRun, url: string, world: LoadWorld, i: number): Promise<void> {
   let address = 1;
-  let agent = new Agent({ connect: { localAddress: `127.0.${1 + i}.${address}` } });
+  let agent = new Agent({ localAddress: `127.0.${1 + i}.${address}` });
   let ledger = new ThrottleLedger(loginLimit!.limit, loginLimit!.windowMs);
   for (;;) {
     const wait = waitForWindow(run.schedule, performance.now(), true);
@@ -63,17 +63,22 @@ export async function loginClient(run: ClientRun, url: string, world: LoadWorld,
     if (a.status !== 429 || crowded) ledger.count(performance.now());
     if (a.status === 429 && deserved && !crowded) {
       await agent.close();
-      agent = new Agent({ connect: { localAddress: `127.0.${1 + i}.${++address}` } });
+      agent = new Agent({ localAddress: `127.0.${1 + i}.${++address}` });
       ledger = new ThrottleLedger(loginLimit!.limit, loginLimit!.windowMs);
-    } else if (a.status === 429) await sleep(retryAfterMs(a));
+    } else if (a.status === 429) await sleep(Math.min(retryAfterMs(a), run.deadline - performance.now()));
   }
   await agent.close();
 }
 
-/** An MCP client with a key of its own, calling tools as fast as it is answered. */
+/**
+ * An MCP client with a key of its own, keeping to the key's tool calls per minute as an agent
+ * should: one that called as fast as it was answered would spend its minute in the first window and
+ * sleep through the others, and the phases would differ by more than the logins.
+ */
 export async function mcpClient(run: ClientRun, url: string, key: string, tool: 'whoami' | 'quests'): Promise<void> {
   const perMinute = Number(process.env.SVC_MCP_TOOL_CALLS_PER_MINUTE ?? DEFAULT_TOOL_CALLS_PER_MINUTE);
   const ledger = new ThrottleLedger(perMinute, 60_000);
+  const spacing = perMinute > 0 ? (60_000 / perMinute) * 1.05 : 0;
   const headers = { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' };
   for (let n = 1; performance.now() < run.deadline; n++) {
     const params = { name: tool, arguments: tool === 'whoami' ? {} : { action: 'list' } };
@@ -82,7 +87,8 @@ export async function mcpClient(run: ClientRun, url: string, key: string, tool: 
     const deserved = a.status === 429 && ledger.deserves429(sent);
     run.record({ route: ROUTES.mcp, status: a.status, from: sent, to: performance.now() }, a, [200], deserved);
     if (a.status !== 429) ledger.count(performance.now());
-    else await sleep(Math.min(retryAfterMs(a), run.deadline - performance.now()));
+    const wait = a.status === 429 ? retryAfterMs(a) : sent + spacing - performance.now();
+    await sleep(Math.min(wait, run.deadline - performance.now()));
   }
 }
 
