@@ -10,9 +10,8 @@ import { ThrottleLedger } from './throttle-ledger.js';
 /**
  * The load's clients, one loop each until the deadline. The only 429s a client may get are the
  * ones it asks for: a login client past the per-address login throttle (or, with more clients than
- * the hashing queue holds, a full queue), an MCP client past its key's tool calls per minute (it
- * keeps under them, so only a throttle that counts wrong answers it so). Every other 429, on any
- * route, is a violation. A throttled login client moves to a fresh loopback address, so the hashing
+ * the hashing queue holds, a full queue), an MCP client past its key's tool calls per minute
+ * (which it keeps under, so it asks for none). Every other 429, on any route, is a violation. A throttled login client moves to a fresh loopback address, so the hashing
  * threads stay as busy as the phase asks.
  */
 export const ROUTES = {
