@@ -7,6 +7,7 @@ import { createUser } from '../helpers/accounts.js';
 import { waitForMail } from '../helpers/mail.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { signUp } from '../helpers/signup.js';
+import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { inviteCode, signInMessage } from '../helpers/siwe.js';
 import { createTestApp, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import { codeNow, enableTotp } from '../helpers/totp.js';
@@ -86,6 +87,25 @@ const lifetimes: Lifetime[] = [
       // Signed when used, so only the nonce is old.
       return async () =>
         t.post('/api/auth/wallet/login', await signInMessage(t, wallet, (f) => void (f.nonce = nonce)));
+    },
+    statuses: [200, 401],
+  },
+  {
+    name: 'WebAuthn login challenge: 5 min',
+    ms: 5 * 60_000,
+    end: 'exclusive',
+    async issue(t) {
+      const u = await createUser(t);
+      const authenticator = new SoftAuthenticator();
+      const register = await t.post('/api/auth/passkey/register-begin', { name: 'key' }, u.auth);
+      const made = await t.post(
+        '/api/auth/passkey/register-finish',
+        { response: authenticator.register(register.body) },
+        u.auth,
+      );
+      assert.is(made.status, 201, made.text);
+      const begin = (await t.post('/api/auth/passkey/login-begin', {})).body;
+      return () => t.post('/api/auth/passkey/login-finish', { response: authenticator.assert(begin) });
     },
     statuses: [200, 401],
   },
