@@ -158,16 +158,17 @@ const sites: Site[] = [
     },
   },
   {
-    name: 'inbound webhook signature (HMAC of the time and the body)',
+    name: 'inbound webhook signature (HMAC of the time, the delivery id and the body)',
     async arrange(t) {
       const u = await createUser(t, { tier: 'company' });
       const company = await createCompany(t, u);
       const made = await t.post('/api/channels', { name: 'ci' }, { ...u.auth, 'x-company': company.id });
       assert.is(made.status, 201, made.text);
       const raw = JSON.stringify({ status: 'red' });
-      const header = signDelivery(made.body.secret, raw, t.clock.now());
-      const right = /v1=([0-9a-f]+)/.exec(header)![1]!;
-      let seq = 0;
+      // One delivery id for both tries: v2 signs it, and a refused delivery is not remembered.
+      const deliveryId = 'ct-1';
+      const header = signDelivery({ secret: made.body.secret, deliveryId, rawBody: raw, nowMs: t.clock.now() });
+      const right = /v2=([0-9a-f]+)/.exec(header)![1]!;
       const send = (sig: string) =>
         t.request({
           method: 'POST',
@@ -176,7 +177,7 @@ const sites: Site[] = [
           headers: {
             'content-type': 'application/json',
             'x-company': company.id,
-            'x-svc-delivery': `ct-${++seq}`,
+            'x-svc-delivery': deliveryId,
             'x-svc-signature': header.replace(right, sig),
           },
         });

@@ -130,7 +130,13 @@ test('rotation: any entry of the scheme may match, and either of two secrets', (
 // <= swapped at either end.
 test('a timestamp exactly 300 s old or ahead passes; 301 s does not', () => {
   const check = (signedAtMs: number) =>
-    verifySignature({ header: signDelivery(secret, body, signedAtMs), secrets: [secret], rawBody: body, nowMs: now });
+    verifySignature({
+      header: signDelivery({ secret, deliveryId: 'edge', rawBody: body, nowMs: signedAtMs }),
+      secrets: [secret],
+      deliveryId: 'edge',
+      rawBody: body,
+      nowMs: now,
+    });
   assert.ok(check(now - 300_000).ok);
   assert.ok(check(now + 300_000).ok);
   assert.equal(check(now - 301_000), { ok: false, reason: 'too_old' });
