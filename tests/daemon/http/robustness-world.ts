@@ -16,8 +16,11 @@ import { createTestApp } from '../../helpers/test-app.js';
 /** Throttles out of the way, so every bad input reaches the route's own checks instead of a 429. */
 const NO_THROTTLE = [{ limit: 1_000_000, windowMs: 60_000 }];
 
-/** `database`: the same world in team mode, every store on that PostgreSQL database. */
-export async function setUp(options: { database?: string } = {}) {
+/**
+ * `database`: the same world in team mode, every store on that PostgreSQL database; `storage:
+ * 'file'`: on the JSON store in a temp data folder (default: the memory stores).
+ */
+export async function setUp(options: { database?: string; storage?: 'file' } = {}) {
   const errors: string[] = [];
   const log = {
     info() {},
@@ -27,7 +30,10 @@ export async function setUp(options: { database?: string } = {}) {
   const t = await createTestApp({
     log,
     ...(options.database ? { database: options.database } : {}),
+    ...(options.storage ? { storage: options.storage } : {}),
     config: {
+      // The tool-call limit off too (0), so every tool call reaches the tool.
+      mcpToolCallsPerMinute: 0,
       auth: {
         signupPerEmail: NO_THROTTLE,
         mailPerAddress: NO_THROTTLE,
