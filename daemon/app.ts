@@ -10,6 +10,7 @@ import { parseJsonBody } from './http/body.js';
 import { errorRenderer } from './http/error-renderer.js';
 import { hostGuard } from './http/host-guard.js';
 import { requestLog } from './http/request-log.js';
+import { refuseUnstorableUrl } from './http/url-text.js';
 import { billingRoutes } from './gateway/billing-routes.js';
 import { companiesRoutes } from './gateway/companies-routes.js';
 import { tenantGateway } from './gateway/tenant-gateway.js';
@@ -30,7 +31,7 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
 /**
  * The daemon as a Koa app, with no port and no process concerns (those are main.ts's).
  * The middleware order is the whole story of a request:
- *   request id + access log → error renderer → Host check → JSON body → 404 fallback → routes.
+ *   request id + access log → error renderer → Host check → URL text → JSON body → 404 fallback → routes.
  */
 export function createApp(deps: Deps): Koa {
   // Behind a proxy (SVC_TRUST_PROXY): only the last X-Forwarded-For entry, the one our proxy added,
@@ -42,6 +43,7 @@ export function createApp(deps: Deps): Koa {
   app.use(requestLog(deps.log, deps.clock.now));
   app.use(errorRenderer(deps.log));
   app.use(hostGuard(deps.config));
+  app.use(refuseUnstorableUrl);
   app.use(
     parseJsonBody({
       limitFor: (path) =>
