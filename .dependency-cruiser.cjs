@@ -28,9 +28,9 @@ module.exports = {
       name: 'stores-not-http',
       severity: 'error',
       comment:
-        'Stores hold records; HTTP, routes and services sit above them. The event log format and its query rules (daemon/events/log/) are the storage contract that the PostgreSQL log implements too.',
+        'Stores hold records; HTTP, routes and services sit above them. The event log format and its query rules (daemon/store/event-log/) are the storage contract that the PostgreSQL log implements too.',
       from: { path: '^daemon/store/' },
-      to: { path: '^daemon/(http|gateway|auth|keys|mcp|events|runtime|console|dev)/', pathNot: '^daemon/events/log/' },
+      to: { path: '^daemon/(http|gateway|auth|keys|mcp|events|runtime|console|dev)/', pathNot: '^daemon/store/event-log/' },
     },
     {
       name: 'shared-stands-alone',

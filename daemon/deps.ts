@@ -8,7 +8,7 @@ import type { Random } from './random.js';
 import type { Stores } from './store/types.js';
 import type { RuntimeHost } from './gateway/seam.js';
 import type { AuthLimits } from './auth/limits.js';
-import type { PairingStore } from './auth/pairing/pairing-store.js';
+import type { PairingStore } from './store/pairing-store.js';
 
 /** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
 export interface Deps {

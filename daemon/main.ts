@@ -9,7 +9,7 @@ import { createApp } from './app.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
 import { ensureDataDir } from './data-dir.js';
-import { openDaemonStorage, type DaemonStorage } from './daemon-storage.js';
+import { openDaemonStorage, type DaemonStorage } from './store/open.js';
 import { redactDatabaseUrl } from './store/postgres/connect.js';
 import type { Deps } from './deps.js';
 export { resolveConfig, splitList, type DaemonOptions } from './daemon-options.js';

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { formatEventId } from '../../daemon/events/log/event-id.js';
-import { encodeEventLine } from '../../daemon/events/log/line-format.js';
+import { formatEventId } from '../../daemon/store/event-log/event-id.js';
+import { encodeEventLine } from '../../daemon/store/event-log/line-format.js';
 import type { EventRow } from '../../daemon/runtime/services.js';
 
 /**

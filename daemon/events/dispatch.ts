@@ -1,6 +1,6 @@
 import { reportCause, type RuntimeCore } from '../runtime/core.js';
 import type { CompanyServices, ConfiguredEvent, EventRow, Firing, NotFired } from '../runtime/services.js';
-import type { EventLog } from './log/types.js';
+import type { EventLog } from '../store/event-log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { hasReferences, resolveReferences } from './references.js';
 import type { ToolRegistry } from './tools.js';

@@ -8,7 +8,7 @@ import type { OpenedRuntime } from '../runtime/opened.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent } from '../runtime/services.js';
 import { presentConfigured } from './emitter-input.js';
 import { isSchedulePattern } from '../../shared/cron.js';
-import { MAX_LIMIT } from './log/index.js';
+import { MAX_LIMIT } from '../store/event-log/index.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from './follow.js';
 import { streamEvents } from './stream.js';
 import { answerOnce } from './idempotent-route.js';

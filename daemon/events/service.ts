@@ -16,7 +16,7 @@ import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
 import { whyArmed, type EmitterRegistry } from './emitters.js';
 import { createIdempotentRunner } from './idempotency.js';
-import type { EventLog } from './log/types.js';
+import type { EventLog } from '../store/event-log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { buildTrace } from './trace.js';
 import type { ToolRegistry } from './tools.js';

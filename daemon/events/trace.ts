@@ -1,6 +1,6 @@
 import type { EventRow, TraceNode } from '../runtime/services.js';
 import type { FiringStore } from '../store/runtime-types.js';
-import type { EventLog } from './log/types.js';
+import type { EventLog } from '../store/event-log/types.js';
 
 /** How far up `path` goes: far past the depth guard (8), so a real chain is never cut. */
 export const MAX_PATH = 64;

@@ -30,7 +30,7 @@ import type { EmitInput } from './services.js';
 import type { OpenedRuntime } from './opened.js';
 import { createSessionsService } from './sessions.js';
 import { createCompaction, type CompactionOptions } from './compaction.js';
-import { openRuntimeStorage, type RuntimeStorage } from './runtime-storage.js';
+import { openRuntimeStorage, type RuntimeStorage } from '../store/runtime-storage.js';
 
 export interface RuntimeOptions {
   company: CompanyRef;

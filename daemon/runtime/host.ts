@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { cryptoRandom, type Random } from '../random.js';
 import { createSealer, type Sealer } from '../store/sealer.js';
 import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './company-runtime.js';
-import type { RuntimeStorage } from './runtime-storage.js';
+import type { RuntimeStorage } from '../store/runtime-storage.js';
 
 export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids' | 'log'> {
   /**

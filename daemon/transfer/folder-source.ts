@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
-import { openEventLog } from '../events/log/index.js';
+import { openEventLog } from '../store/event-log/index.js';
 import { companyDataDir } from '../gateway/seam.js';
 import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
 import { LEGACY_FILES as ACCOUNT_LEGACY } from '../store/accounts/legacy-import.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { formatEventId, parseEventId } from '../events/log/event-id.js';
+import { formatEventId, parseEventId } from '../store/event-log/event-id.js';
 import { EVENT_SOURCES, type EventRow } from '../runtime/services.js';
 import { EVENT_COLUMNS, rowFromStored, type StoredEvent } from '../store/postgres/event-rows.js';
 

@@ -12,7 +12,7 @@ import { createMemoryStores, openFileStores, type StoreDeps } from '../../daemon
 import type { Stores } from '../../daemon/store/types.js';
 import { createSealer } from '../../daemon/store/sealer.js';
 import { createRuntimeHost } from '../../daemon/runtime/host.js';
-import { openDaemonStorage } from '../../daemon/daemon-storage.js';
+import { openDaemonStorage } from '../../daemon/store/open.js';
 import type { RuntimeHost } from '../../daemon/gateway/seam.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';

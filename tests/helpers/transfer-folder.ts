@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeClock } from './fake-clock.js';
-import { openEventLog } from '../../daemon/events/log/index.js';
+import { openEventLog } from '../../daemon/store/event-log/index.js';
 import { openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import { companyDataDir } from '../../daemon/gateway/seam.js';
 import { readDataFolder } from '../../daemon/transfer/folder-source.js';

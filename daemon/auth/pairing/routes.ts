@@ -17,7 +17,7 @@ import {
   startPairing,
 } from './pairing.js';
 import { pollPairing } from './pairing-poll.js';
-import { createMemoryPairingStore, type PairingStore } from './pairing-store.js';
+import { createMemoryPairingStore, type PairingStore } from '../../store/pairing-store.js';
 import {
   pairingCodeBody as codeBody,
   pairingPollBody as pollBody,

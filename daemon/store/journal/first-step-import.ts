@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../disk/atomic-file.js';
-import { segmentName } from '../../disk/segment-io.js';
+import { writeFileAtomicSync } from '../disk/atomic-file.js';
+import { segmentName } from '../disk/segment-io.js';
 
 /**
  * Data folders written by the journal's first step (one file `<name>.jsonl`, a JSON array of

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { nodeSegmentIo, type SegmentIo } from '../../disk/segment-io.js';
+import { nodeSegmentIo, type SegmentIo } from '../disk/segment-io.js';
 import type { Space } from '../engine/types.js';
 import { JournalRecordSpace, type JournalStats } from './journal-space.js';
 import { importFirstStepFile } from './first-step-import.js';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { createBoundedRegex } from '../../../../daemon/events/detectors/bounded-regex.js';
 import { createMatcherEngine } from '../../../../daemon/events/detectors/matcher-engine.js';
 import { defaultEmitters } from '../../../../daemon/events/emitters.js';
-import { createMemoryEventLog, type EventLog } from '../../../../daemon/events/log/index.js';
+import { createMemoryEventLog, type EventLog } from '../../../../daemon/store/event-log/index.js';
 import { createEventsService } from '../../../../daemon/events/service.js';
 import { createToolRegistry } from '../../../../daemon/events/tools.js';
 import { createIdGenerator } from '../../../../daemon/ids.js';

@@ -6,7 +6,7 @@ import { openPostgresEventLog } from '../../../../daemon/store/postgres/event-lo
 import type { Database } from '../../../../daemon/store/postgres/connect.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
-import { runLogConformance } from '../../events/log/log-conformance.js';
+import { runLogConformance } from '../event-log/log-conformance.js';
 import { PgFixture } from './pg-fixture.js';
 
 const cluster = testPostgres();

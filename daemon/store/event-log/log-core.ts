@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { ErrorCode } from '../../../shared/errors.js';
 import { invalid } from '../../domain-error.js';
-import type { EventRow } from '../../runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { formatEventId, parseEventId } from './event-id.js';
 import { EventIndex } from './event-index.js';
 import { fieldsOf } from './index-fields.js';

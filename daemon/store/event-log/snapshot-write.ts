@@ -1,5 +1,5 @@
-import { AtomicFileWriter, writeFileAtomicSync } from '../../disk/atomic-file.js';
-import { nextTurn } from '../../disk/group-commit.js';
+import { AtomicFileWriter, writeFileAtomicSync } from '../disk/atomic-file.js';
+import { nextTurn } from '../disk/group-commit.js';
 import type { TypedArray } from './growable.js';
 import { FILE, VERSION, type Header, type KINDS, type SnapshotParts } from './index-snapshot.js';
 

@@ -1,4 +1,4 @@
-import type { EventFilter, EventRow } from '../../runtime/services.js';
+import type { EventFilter, EventRow } from '../../../shared/runtime-records.js';
 
 /**
  * One Company's event log (spec §2.1, kept forever). The JSON Lines implementation (segment files,

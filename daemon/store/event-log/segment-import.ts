@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { segmentPath, syncFolder } from '../../disk/segment-io.js';
-import type { EventRow } from '../../runtime/services.js';
+import { segmentPath, syncFolder } from '../disk/segment-io.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { parseEventId } from './event-id.js';
 import { decodeEventLine, encodeEventLine } from './line-format.js';
 

@@ -1,5 +1,5 @@
-import { readSegmentLines } from '../../disk/line-reader.js';
-import { segmentName } from '../../disk/segment-io.js';
+import { readSegmentLines } from '../disk/line-reader.js';
+import { segmentName } from '../disk/segment-io.js';
 import { parseEventId } from './event-id.js';
 import { fieldsOf, type IndexFields } from './index-fields.js';
 import { decodeEventLine } from './line-format.js';

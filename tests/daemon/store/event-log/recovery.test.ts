@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEventLog, type NewEventRow } from '../../../../daemon/events/log/index.js';
+import { openEventLog, type NewEventRow } from '../../../../daemon/store/event-log/index.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 

@@ -4,11 +4,11 @@ import {
   createMemoryPairingStore,
   type PairingRecord,
   type PairingStore,
-} from '../../../../daemon/auth/pairing/pairing-store.js';
-import { createPostgresPairingStore } from '../../../../daemon/auth/pairing/postgres-pairing-store.js';
-import { openDatabase } from '../../../../daemon/store/postgres/connect.js';
-import { runMigrations } from '../../../../daemon/store/postgres/migrate.js';
-import { testPostgres } from '../../../helpers/postgres.js';
+} from '../../../daemon/store/pairing-store.js';
+import { createPostgresPairingStore } from '../../../daemon/store/postgres/pairings.js';
+import { openDatabase } from '../../../daemon/store/postgres/connect.js';
+import { runMigrations } from '../../../daemon/store/postgres/migrate.js';
+import { testPostgres } from '../../helpers/postgres.js';
 
 /**
  * The pairing store's contract on every backend: in memory (one daemon) and PostgreSQL (team

@@ -8,8 +8,8 @@ import {
   type EventLog,
   type NewEventRow,
   type SegmentIo,
-} from '../../../../daemon/events/log/index.js';
-import { nodeSegmentIo } from '../../../../daemon/disk/segment-io.js';
+} from '../../../../daemon/store/event-log/index.js';
+import { nodeSegmentIo } from '../../../../daemon/store/disk/segment-io.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';

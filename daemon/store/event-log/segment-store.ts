@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { Growable } from './growable.js';
 import type { SnapshotParts } from './index-snapshot.js';
 import type { LineSource } from './log-core.js';
-import { segmentPath } from '../../disk/segment-io.js';
+import { segmentPath } from '../disk/segment-io.js';
 
 /** Neighbouring lines closer than this are read with one pread instead of two. */
 const MERGE_GAP = 16 * 1024;

@@ -1,4 +1,4 @@
-import { createMemoryEventLog, openEventLog } from '../../../../daemon/events/log/index.js';
+import { createMemoryEventLog, openEventLog } from '../../../../daemon/store/event-log/index.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 import { runLogConformance } from './log-conformance.js';
 

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { segmentPath } from '../../disk/segment-io.js';
+import { segmentPath } from '../disk/segment-io.js';
 import type { Growable, TypedArray } from './growable.js';
 import { PositionList } from './position-list.js';
 

@@ -1,4 +1,4 @@
-import type { EventRow } from '../../runtime/services.js';
+import type { EventRow } from '../../../shared/runtime-records.js';
 import { parseEventId } from './event-id.js';
 
 /** What the indexes need of one event: its sequence, time and keys — not its content. */

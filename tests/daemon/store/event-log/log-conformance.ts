@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { EventLog, LogQuery } from '../../../../daemon/events/log/index.js';
+import type { EventLog, LogQuery } from '../../../../daemon/store/event-log/index.js';
 import { DomainError } from '../../../../daemon/domain-error.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';

@@ -1,4 +1,4 @@
-import type { LogQuery, NewEventRow } from '../../../../daemon/events/log/index.js';
+import type { LogQuery, NewEventRow } from '../../../../daemon/store/event-log/index.js';
 import type { EventRow } from '../../../../daemon/runtime/services.js';
 
 /** A small deterministic generator, so a failing randomized case replays the same way. */

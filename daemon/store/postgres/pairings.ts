@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { withTransaction } from '../../store/postgres/connect.js';
-import type { PairingRecord, PairingStore } from './pairing-store.js';
+import { withTransaction } from './connect.js';
+import type { PairingRecord, PairingStore } from '../pairing-store.js';
 
 /**
  * Team mode's pairings (`svc_pairings`, migration 90): every daemon on the database sees the same

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import type { Clock } from '../clock.js';
-import { createMemoryEventLog, openEventLog } from '../events/log/index.js';
-import type { EventLog } from '../events/log/types.js';
-import type { RuntimeStores } from '../store/runtime-types.js';
-import { openRuntimeStores } from '../store/runtime/open.js';
-import { openPostgresEventLog } from '../store/postgres/event-log.js';
-import type { EventNotifier } from '../store/postgres/event-notifier.js';
-import { createPostgresRuntimeStores } from '../store/postgres/runtime/index.js';
+import { createMemoryEventLog, openEventLog } from './event-log/index.js';
+import type { EventLog } from './event-log/types.js';
+import type { RuntimeStores } from './runtime-types.js';
+import { openRuntimeStores } from './runtime/open.js';
+import { openPostgresEventLog } from './postgres/event-log.js';
+import type { EventNotifier } from './postgres/event-notifier.js';
+import { createPostgresRuntimeStores } from './postgres/runtime/index.js';
 
 /**
  * Where a Company runtime keeps its records and its event log: in memory (tests), in the Company's

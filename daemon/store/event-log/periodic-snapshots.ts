@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { listSegments, segmentPath } from '../../disk/segment-io.js';
+import { listSegments, segmentPath } from '../disk/segment-io.js';
 import type { SnapshotParts } from './index-snapshot.js';
 import { captureSnapshot, writeSnapshot, writeSnapshotInPieces } from './snapshot-write.js';
 

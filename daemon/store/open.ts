@@ -1,21 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataFiles } from '../shared/paths.js';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import { loadSecrets, type Secrets } from './data-dir.js';
-import type { IdGenerator } from './ids.js';
-import type { Logger } from './logger.js';
-import type { PairingStore } from './auth/pairing/pairing-store.js';
-import { createPostgresPairingStore } from './auth/pairing/postgres-pairing-store.js';
-import type { RuntimeStorage } from './runtime/runtime-storage.js';
-import { openFileStores } from './store/index.js';
-import { createEventNotifier } from './store/postgres/event-notifier.js';
-import { openTeamDatabase } from './store/postgres/index.js';
-import { createPostgresLimitStore } from './store/postgres/limit-store.js';
-import { openPostgresAccountStores } from './store/postgres/accounts/index.js';
-import { createSealer } from './store/sealer.js';
-import type { Stores } from './store/types.js';
+import { dataFiles } from '../../shared/paths.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { loadSecrets, type Secrets } from '../data-dir.js';
+import type { IdGenerator } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { PairingStore } from './pairing-store.js';
+import { createPostgresPairingStore } from './postgres/pairings.js';
+import type { RuntimeStorage } from './runtime-storage.js';
+import { openFileStores } from './index.js';
+import { createEventNotifier } from './postgres/event-notifier.js';
+import { openTeamDatabase } from './postgres/index.js';
+import { createPostgresLimitStore } from './postgres/limit-store.js';
+import { openPostgresAccountStores } from './postgres/accounts/index.js';
+import { createSealer } from './sealer.js';
+import type { Stores } from './types.js';
 
 /** Where one daemon keeps everything: its data folder (the JSON store) or team mode's database. */
 export interface DaemonStorage {

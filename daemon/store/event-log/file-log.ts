@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../clock.js';
-import { removeTempFiles } from '../../disk/atomic-file.js';
-import { GroupCommitWriter } from '../../disk/group-commit.js';
+import { removeTempFiles } from '../disk/atomic-file.js';
+import { GroupCommitWriter } from '../disk/group-commit.js';
 import { readSnapshot, type SnapshotParts } from './index-snapshot.js';
 import { LogCore, type PreparedEvent } from './log-core.js';
-import { listSegments, nodeSegmentIo, type SegmentIo } from '../../disk/segment-io.js';
+import { listSegments, nodeSegmentIo, type SegmentIo } from '../disk/segment-io.js';
 import { PeriodicSnapshots } from './periodic-snapshots.js';
 import { scanSegments } from './segment-scan.js';
 import { SegmentStore } from './segment-store.js';

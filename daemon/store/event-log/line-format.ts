@@ -1,4 +1,4 @@
-import { EVENT_SOURCES, type EventRow, type EventSource } from '../../runtime/services.js';
+import { EVENT_SOURCES, type EventRow, type EventSource } from '../../../shared/runtime-records.js';
 import { parseEventId } from './event-id.js';
 
 /**

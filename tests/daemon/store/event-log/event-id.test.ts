@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatEventId, parseEventId } from '../../../../daemon/events/log/index.js';
+import { formatEventId, parseEventId } from '../../../../daemon/store/event-log/index.js';
 
 test('ids are fixed-width, so string order is sequence order', () => {
   assert.is(formatEventId(1), 'evt_0000000000000001');
