@@ -52,7 +52,7 @@ export async function openRuntimeStorage(
       recovery: [],
     };
   }
-  const opened = await openRuntimeStores(storage, dir, { now: () => new Date(clock.now()).toISOString() });
+  const opened = await openRuntimeStores(storage, dir, {});
   try {
     const log = storage === 'file' ? await openEventLog(dir, { clock }) : createMemoryEventLog({ clock });
     return { stores: opened.stores, log, notes: opened.notes, recovery: log.recovery };
