@@ -70,4 +70,3 @@ async function* readCompany(dir: string, company: string): AsyncGenerator<Archiv
     await log.close();
   }
 }
-
