@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { Random } from './random.js';
 import type { Stores } from './store/types.js';
-import type { RuntimeHost } from './gateway/seam.js';
+import type { RuntimeHost } from './company/seam.js';
 import type { AuthLimits } from './auth/limits.js';
 import type { PairingStore } from './store/pairing-store.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { formatEventId } from '../../daemon/store/event-log/event-id.js';
 import { encodeEventLine } from '../../daemon/store/event-log/line-format.js';
-import type { EventRow } from '../../daemon/runtime/services.js';
+import type { EventRow } from '../../daemon/company/company-services.js';
 
 /**
  * The benchmark's events, the same for the log and for SQLite: 10 types over 4 prefixes,

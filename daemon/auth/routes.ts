@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Deps } from '../deps.js';
-import { requireUser } from '../http/user-guard.js';
-import { meRoutes } from '../me/routes.js';
+import { requireUser } from './user-guard.js';
+import { meRoutes } from './me-routes.js';
 import { updateAvatar } from './avatar.js';
 import { authLimitsFor } from './limits.js';
 import { loginWithPassword } from './login-password.js';

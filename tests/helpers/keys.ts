@@ -1,5 +1,5 @@
-import type { CompanyRef, CompanyRuntime, RuntimeHost } from '../../daemon/gateway/seam.js';
-import type { CompanyServices } from '../../daemon/runtime/services.js';
+import type { CompanyRef, CompanyRuntime, RuntimeHost } from '../../daemon/company/seam.js';
+import type { CompanyServices } from '../../daemon/company/company-services.js';
 import type { TestApp, TestResponse } from './test-app.js';
 import type { TestUser } from './accounts.js';
 

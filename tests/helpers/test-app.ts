@@ -11,9 +11,9 @@ import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores, type StoreDeps } from '../../daemon/store/index.js';
 import type { Stores } from '../../daemon/store/types.js';
 import { createSealer } from '../../daemon/store/sealer.js';
-import { createRuntimeHost } from '../../daemon/runtime/host.js';
+import { createRuntimeHost } from '../../daemon/company/host.js';
 import { openDaemonStorage } from '../../daemon/store/open.js';
-import type { RuntimeHost } from '../../daemon/gateway/seam.js';
+import type { RuntimeHost } from '../../daemon/company/seam.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 

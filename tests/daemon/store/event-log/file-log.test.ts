@@ -10,7 +10,7 @@ import {
   type SegmentIo,
 } from '../../../../daemon/store/event-log/index.js';
 import { nodeSegmentIo } from '../../../../daemon/store/disk/segment-io.js';
-import type { EventRow } from '../../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../../daemon/company/company-services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';
 import { tempDir } from '../../../helpers/temp-dir.js';

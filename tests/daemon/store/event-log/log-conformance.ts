@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EventLog, LogQuery } from '../../../../daemon/store/event-log/index.js';
 import { DomainError } from '../../../../daemon/domain-error.js';
-import type { EventRow } from '../../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../../daemon/company/company-services.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { bruteForce, randomEvent, randomQuery, seededRandom } from './log-fixtures.js';
 

@@ -1,5 +1,5 @@
 import type { LogQuery, NewEventRow } from '../../../../daemon/store/event-log/index.js';
-import type { EventRow } from '../../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../../daemon/company/company-services.js';
 
 /** A small deterministic generator, so a failing randomized case replays the same way. */
 export function seededRandom(seed: number): () => number {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { EventRow } from '../../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../../daemon/company/company-services.js';
 import { createEventNotifier, type EventNotifier } from '../../../../daemon/store/postgres/event-notifier.js';
 import { openPostgresEventLog } from '../../../../daemon/store/postgres/event-log.js';
 import type { Database } from '../../../../daemon/store/postgres/connect.js';
