@@ -7,10 +7,11 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /**
- * Test hook for a daemon PROCESS (SVC_TEST_CLOCK_FILE; in-process tests use the fake clock): the
- * system time plus the milliseconds written in `file` (missing or empty = 0), re-read on every
- * call (a test setting: the cost does not matter), so a security suite can step past a code's
- * 10 minutes without waiting for them.
+ * Test hook for a daemon PROCESS (SVC_TEST_CLOCK_FILE, honoured only with SVC_ALLOW_TEST_SETTINGS=1:
+ * daemon/test-settings.ts; in-process tests use the fake clock): the system time plus the
+ * milliseconds written in `file` (missing or empty = 0), re-read on every call so a security suite
+ * can step past a code's 10 minutes without waiting for them. Whoever can write the file moves
+ * every expiry and throttle window, which is why nothing but a test may turn it on.
  */
 export function offsetClock(file: string, read: (f: string) => string): Clock {
   return {

@@ -77,7 +77,7 @@ export interface AuthConfig {
   /** Issue 4: second factors and passwordless logins (daemon/auth/factors-config.ts). */
   factors: FactorsConfig;
   // accounts (issue 3): the signup/resend bucket, the login throttle and the reset-link lifetime
-  /** Signup + resend-code, per e-mail: 1 per 60 s and 5 per hour. */
+  /** The rule of the signup and resend-code buckets (daemon/auth/limits.ts): 1 per 60 s and 5 per hour. */
   signupPerEmail: { limit: number; windowMs: number }[];
   /** Routes that send e-mail (signup, resend, forgot-password, e-mail change), per client address: 30 per 5 min. */
   mailPerAddress: { limit: number; windowMs: number }[];

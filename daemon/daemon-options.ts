@@ -4,6 +4,7 @@ import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import type { LineOutput } from './logger.js';
 import { checkSmtpUrl } from './smtp-mailer.js';
 import { checkDatabaseUrl } from './store/postgres/connect.js';
+import { readTestSettings } from './test-settings.js';
 
 /**
  * The daemon's flags and environment → Config: the only place the daemon reads the environment.
@@ -45,6 +46,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
   if (databaseUrl) checkDatabaseUrl(databaseUrl);
   const smtpUrl = options.smtp || env.SVC_SMTP_URL || undefined;
   if (smtpUrl) checkSmtpUrl(smtpUrl);
+  const tests = readTestSettings(env);
   return defaultConfig({
     host: options.host ?? DEFAULT_HOST,
     port,
@@ -57,10 +59,8 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       headersMs: positiveMs(env.SVC_HEADERS_TIMEOUT_MS, 'SVC_HEADERS_TIMEOUT_MS') ?? 5_000,
       requestMs: positiveMs(env.SVC_REQUEST_TIMEOUT_MS, 'SVC_REQUEST_TIMEOUT_MS') ?? 15_000,
     },
-    // Test settings of a daemon process (the security suite): a cheaper password hash, never the default.
-    ...(env.SVC_TEST_SCRYPT_N
-      ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: testScryptN(env.SVC_TEST_SCRYPT_N) } } }
-      : {}),
+    // Test settings of a daemon process (the security suite), honoured only with their opt-in.
+    ...(tests.scryptN ? { auth: { passwordHash: { ...DEFAULT_AUTH.passwordHash, N: tests.scryptN } } } : {}),
     ...(env.SVC_SCHEDULE_MISSED ? { scheduleMissed: scheduleMissedOf(env.SVC_SCHEDULE_MISSED) } : {}),
     ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE
       ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) }
@@ -85,16 +85,6 @@ export function splitList(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-}
-
-/** SVC_TEST_SCRYPT_N: checked here, so a typo stops the start instead of failing every login later. */
-function testScryptN(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 2 ** 10 || n > DEFAULT_AUTH.passwordHash.N || (n & (n - 1)) !== 0)
-    throw new Error(
-      `invalid SVC_TEST_SCRYPT_N ${value}: a test setting; use a power of two from 1024 to ${DEFAULT_AUTH.passwordHash.N}, or unset it`,
-    );
-  return n;
 }
 
 function positiveMs(value: string | undefined, name: string): number | undefined {

@@ -9,6 +9,7 @@ import type { Stores } from './store/types.js';
 import type { RuntimeHost } from './company/seam.js';
 import type { AuthLimits } from './auth/limits.js';
 import type { PairingStore } from './store/pairing-store.js';
+import type { OperatorTokenCheck } from './http/operator-guard.js';
 
 /** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
 export interface Deps {
@@ -26,4 +27,6 @@ export interface Deps {
   authLimits?: AuthLimits;
   /** Pending `svc login --web` pairings (issue 19); in memory when absent (daemon/auth/pairing/pairing-store.ts). */
   pairings?: PairingStore;
+  /** Team mode: the operator tokens registered in the database; absent, `secrets.operatorToken` is the only one. */
+  checkOperatorToken?: OperatorTokenCheck;
 }

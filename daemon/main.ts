@@ -24,12 +24,15 @@ import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './se
 import { createSealer } from './store/sealer.js';
 import { createRuntimeHost } from './company/host.js';
 import { removeLeftoverTempFiles } from './temp-sweep.js';
+import { readTestSettings } from './test-settings.js';
 import { configureHashPool } from './auth/passwords.js';
 
 export interface RunningDaemon {
   url: string;
   server: Server;
   deps: Deps;
+  /** The test settings honoured (SVC_ALLOW_TEST_SETTINGS=1); empty on any daemon that serves users. */
+  testSettings: string[];
   /** Stops accepting, waits for in-flight requests, flushes the stores, releases the lock. */
   stop(): Promise<void>;
 }
@@ -41,19 +44,18 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   const lock = acquireLock(config.dataDir, VERSION);
   let storage: DaemonStorage | undefined;
   try {
-    const clock = env.SVC_TEST_CLOCK_FILE
-      ? offsetClock(env.SVC_TEST_CLOCK_FILE, (f) => readFileSync(f, 'utf8'))
-      : systemClock;
+    // resolveConfig has refused test settings without their opt-in already.
+    const tests = readTestSettings(env);
+    const clock = tests.clockFile ? offsetClock(tests.clockFile, (f) => readFileSync(f, 'utf8')) : systemClock;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
-    const testSettings = ['SVC_TEST_SCRYPT_N', 'SVC_TEST_CLOCK_FILE'].filter((name) => env[name]);
-    if (testSettings.length)
-      log.warn('test settings in use: never set these on a daemon that serves real users', { set: testSettings });
+    if (tests.names.length)
+      log.warn('TEST SETTINGS IN USE: this daemon must not serve real users', { set: tests.names });
     const leftovers = removeLeftoverTempFiles(config.dataDir);
     if (leftovers.length) log.info('removed unfinished temp files of an earlier run', { count: leftovers.length });
     storage = await openDaemonStorage(config, { clock, ids, log });
-    const { secrets, stores, pairings } = storage;
+    const { secrets, stores, pairings, checkOperatorToken } = storage;
     if (storage.team) log.info('team mode: everything is stored in the database', { database: storage.label });
     const mailer = createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log });
 
@@ -74,6 +76,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
       log,
       runtimes,
       ...(pairings ? { pairings } : {}),
+      ...(checkOperatorToken ? { checkOperatorToken } : {}),
     };
     server.on('request', createApp(deps).callback());
     lock.update(url);
@@ -98,7 +101,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
         lock.release();
         log.flush();
       })());
-    return { url, server, deps, stop };
+    return { url, server, deps, testSettings: tests.names, stop };
   } catch (err) {
     await storage?.close().catch(() => {});
     lock.release();
@@ -159,6 +162,9 @@ export async function runDaemon(
               ? [
                   `database: ${redactDatabaseUrl(daemon.deps.config.databaseUrl)}  (team mode: everything is stored there)`,
                 ]
+              : []),
+            ...(daemon.testSettings.length
+              ? [`WARNING: test settings in use (${daemon.testSettings.join(', ')}): never serve real users with them`]
               : []),
             `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
             ...nextSteps(dataDir, invite),

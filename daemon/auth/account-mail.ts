@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { Deps } from '../deps.js';
 
 /**
@@ -78,9 +79,46 @@ export function sendEmailChangeNotice(deps: MailDeps, to: string, newEmail: stri
 }
 
 /**
- * Sends mail without making the caller wait: the answer for a known e-mail then takes the same
- * time as for an unknown one, which sends nothing (SECURITY.md, enumeration). Failures are logged.
+ * Sends mail without making the caller wait; failures are logged. The work starts on a later turn
+ * of the event loop, so even a mailer's synchronous part (sealing the message, queueing its write)
+ * runs after the answer.
  */
 export function sendInBackground(deps: Pick<Deps, 'log'>, label: string, work: () => Promise<unknown>): void {
-  work().catch((err) => deps.log.error(`background mail failed: ${label}`, { err }));
+  setImmediate(() => runLogged(deps, label, work));
+}
+
+/**
+ * For the routes that must answer alike for known and unknown e-mails (SECURITY.md, enumeration):
+ * the mail work (a code row, sealing, an outbox write or SMTP) starts only once the answer is out,
+ * so neither its time nor its failure can tell a known address from an unknown one, which sends nothing.
+ */
+export function sendAfterAnswer(
+  deps: Pick<Deps, 'log'>,
+  ctx: Pick<Context, 'res'>,
+  label: string,
+  work: () => Promise<unknown>,
+): void {
+  const res = ctx.res;
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    sendInBackground(deps, label, work);
+  };
+  if (res.writableFinished || res.destroyed) {
+    start();
+    return;
+  }
+  // 'close' too: a client that hangs up early still gets its mail.
+  res.once('finish', start);
+  res.once('close', start);
+}
+
+function runLogged(deps: Pick<Deps, 'log'>, label: string, work: () => Promise<unknown>): void {
+  const failed = (err: unknown) => deps.log.error(`background mail failed: ${label}`, { err });
+  try {
+    work().catch(failed);
+  } catch (err) {
+    failed(err); // a mailer that throws before returning its promise
+  }
 }

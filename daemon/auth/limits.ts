@@ -12,13 +12,20 @@ import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
  * in `deps.stores.limits`, so it outlives a restart.
  */
 export interface AuthLimits {
-  /** Signup and resend-code share this bucket per e-mail: 1 per 60 s, 5 per hour. */
+  /** Signup per e-mail: 1 per 60 s, 5 per hour, known address or not. */
   signupEmail: RateLimiter;
   /**
-   * Resend-code for an address with no account waiting: the same rules as `signupEmail`, so the
-   * answer looks the same, but its own bucket, so a stranger cannot spend a person's signup codes.
+   * Resend-code by `{email}`, per e-mail, with the same rules: anyone may ask, so this is the
+   * anti-mail-bomb limit of an address. Every ask draws on it, whether or not an account waits
+   * there (the 429 tells nothing), and a signup counts one in it.
    */
-  resendUnknown: RateLimiter;
+  resendEmail: RateLimiter;
+  /**
+   * Resend-code by the account's own unverified session, per account, with the same rules; the
+   * signup's code counts one. Only the holder of that session can spend it, so strangers asking
+   * by `{email}` never lock the owner out of a new code.
+   */
+  resendAccount: RateLimiter;
   /** Forgot-password per e-mail, same rules but its own bucket (a reset request must not block a signup code). */
   recoveryEmail: RateLimiter;
   /** Every route that sends e-mail, per client address: 30 per 5 min. */
@@ -44,7 +51,8 @@ export function createAuthLimits(deps: LimitDeps): AuthLimits {
   const store = deps.stores.limits;
   return {
     signupEmail: createRateLimiter(store, clock, 'signup_email', config.auth.signupPerEmail),
-    resendUnknown: createRateLimiter(store, clock, 'resend_unknown', config.auth.signupPerEmail),
+    resendEmail: createRateLimiter(store, clock, 'resend_email', config.auth.signupPerEmail),
+    resendAccount: createRateLimiter(store, clock, 'resend_account', config.auth.signupPerEmail),
     recoveryEmail: createRateLimiter(store, clock, 'recovery_email', config.auth.signupPerEmail),
     mailAddress: createRateLimiter(store, clock, 'mail_address', config.auth.mailPerAddress),
     loginAddress: createRateLimiter(store, clock, 'login_address', config.auth.loginPerAddress),

@@ -8,6 +8,7 @@ import { normalizeEmail } from './email-codes.js';
 import { attemptUnlocked, enforceLimit, type AuthLimits } from './limits.js';
 import { completeFirstFactor } from './login-outcome.js';
 import { dummyHash, verifyPassword } from './passwords.js';
+import { upgradeWeakHash } from './password-upgrade.js';
 import { issueSession } from './session-issuer.js';
 import { findUserByEmail } from './find-account.js';
 import { loginBody } from '../../shared/schemas/auth.js';
@@ -36,6 +37,7 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
       Boolean,
     );
     if (!user) throw invalidCredentials();
+    await upgradeWeakHash(deps, user, input.password);
     if (!user.email_verified_at) {
       // The password is right but the signup code was never entered: a session that reaches only verify and resend.
       const { token } = await issueSession(deps, { user, kind: 'unverified', method: ['pwd'], ctx });

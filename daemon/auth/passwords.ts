@@ -45,6 +45,20 @@ export async function verifyPassword(password: string, stored: string, maxmem: n
 }
 
 /**
+ * True when `stored` was made weaker than `params` asks: a lower N, r or p, or a shorter salt or
+ * hash (a hash made under a test setting, or before the default cost was raised). The next login
+ * that proves the password rehashes it (password-upgrade.ts). A stronger stored hash is kept as is.
+ */
+export function isWeakerHash(stored: string, params: ScryptParams): boolean {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const salt = Buffer.from(parts[4]!, 'base64');
+  const hash = Buffer.from(parts[5]!, 'base64');
+  return N < params.N || r < params.r || p < params.p || salt.length < 16 || hash.length < KEY_LENGTH;
+}
+
+/**
  * A hash to verify against when the e-mail is unknown, so an unknown account costs the same scrypt
  * work as a known one and the answer time does not tell them apart. Made once per cost setting.
  */

@@ -5,7 +5,7 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { badRequest } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
-import { sendInBackground, sendPasswordChangedNotice, sendResetLink } from './account-mail.js';
+import { sendAfterAnswer, sendInBackground, sendPasswordChangedNotice, sendResetLink } from './account-mail.js';
 import { consumeLinkToken, issueEmailCode, normalizeEmail } from './email-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -13,8 +13,8 @@ import { forgotPasswordBody as forgotBody, resetPasswordBody as resetBody } from
 
 /**
  * POST /api/auth/forgot-password {email} → the same 200 for known and unknown addresses. A known
- * one gets a single-use reset link (256 random bits, hashed at rest, 30 min), sent in the background
- * so the answer time does not tell the two apart either.
+ * one gets a single-use reset link (256 random bits, hashed at rest, 30 min), made and sent after
+ * the answer, so the answer time does not tell the two apart either.
  */
 export function forgotPassword(deps: Deps, limits: AuthLimits): Middleware {
   return async (ctx) => {
@@ -28,7 +28,7 @@ export function forgotPassword(deps: Deps, limits: AuthLimits): Middleware {
     );
     const user = await findUserByEmail(deps.stores.users, input.email);
     if (user) {
-      sendInBackground(deps, 'reset link', async () => {
+      sendAfterAnswer(deps, ctx, 'reset link', async () => {
         const { linkToken } = await issueEmailCode(deps, {
           purpose: 'password_reset',
           email,

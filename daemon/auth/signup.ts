@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { badRequest } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
-import { sendInBackground, sendSignupAttemptNotice, sendVerifyCode } from './account-mail.js';
+import { sendAfterAnswer, sendSignupAttemptNotice, sendVerifyCode } from './account-mail.js';
 import { issueEmailCode, normalizeEmail } from './email-codes.js';
 import { hashInviteCode } from './invite-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
@@ -22,7 +22,7 @@ const inviteRefused = () => badRequest('The invite code is unknown or was used a
  * A taken e-mail gets the very same answer (SECURITY.md: no enumeration): the token is a signed
  * decoy naming no session, the invite is left unspent (it is consumed only when an account is
  * made), and the address's owner is told that someone tried. The password is hashed on both paths
- * so the scrypt work does not tell them apart.
+ * so the scrypt work does not tell them apart, and the mail of either path is sent after the answer.
  */
 export function signup(deps: Deps, limits: AuthLimits): Middleware {
   return async (ctx) => {
@@ -41,6 +41,9 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
       email,
       'A code was sent to this address moments ago. Wait a minute before asking again.',
     );
+    // The code this signup may send counts in the {email} resend bucket too (spec: resend shares the
+    // signup's bucket), on both paths alike; a full bucket does not stop the signup.
+    await limits.resendEmail.hit(email);
 
     const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
     const now = isoAt(deps.clock.now());
@@ -56,13 +59,15 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
     const result = await deps.stores.users.createWithInvite(user, inviteHash, now);
     if (result === 'invite_invalid') throw inviteRefused(); // spent by a concurrent signup meanwhile
     if (result === 'email_taken') {
-      sendInBackground(deps, 'signup attempt notice', () => sendSignupAttemptNotice(deps, email));
+      sendAfterAnswer(deps, ctx, 'signup attempt notice', () => sendSignupAttemptNotice(deps, email));
       ctx.body = { ok: true, token: decoyToken(deps, email), pending_verification: true };
       return;
     }
+    // The new account's own resend bucket starts with this code in it: a resend right after is a 429.
+    await limits.resendAccount.hit(user.id);
     const { code } = await issueEmailCode(deps, { purpose: 'verify', email, userId: user.id });
-    await sendVerifyCode(deps, email, code!);
     const { token } = await issueSession(deps, { user, kind: 'unverified', method: ['signup'], ctx });
+    sendAfterAnswer(deps, ctx, 'signup code', () => sendVerifyCode(deps, email, code!));
     ctx.body = { ok: true, token, pending_verification: true };
   };
 }

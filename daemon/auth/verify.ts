@@ -7,7 +7,7 @@ import { ApiError } from '../http/api-error.js';
 import { bearerToken } from '../http/bearer.js';
 import { requireUser, userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
-import { sendInBackground, sendVerifyCode } from './account-mail.js';
+import { sendAfterAnswer, sendVerifyCode } from './account-mail.js';
 import { codeRefusal } from './code-errors.js';
 import { consumeEmailCode, issueEmailCode, normalizeEmail } from './email-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
@@ -36,9 +36,12 @@ export function verifyEmail(deps: Deps): Middleware {
 
 /**
  * POST /api/auth/resend-code: a new signup code, which ends the old one. Takes the unverified
- * signup token (Authorization: Bearer) or `{email}`. It draws on the signup bucket of the address
- * when it sends a code. With `{email}` the answer is the same whether or not an account waits for
- * verification there.
+ * signup token (Authorization: Bearer) or `{email}`, and the two draw on different buckets: the
+ * token's is the account's own (signup counted one in it), which nobody without that session can
+ * spend; `{email}` is open to anyone, so it has a per-address bucket of the same shape, drawn
+ * whether or not an account waits there. A stranger asking by `{email}` can therefore use up only
+ * the `{email}` form, never the owner's resend. With `{email}` the answer is the same whether or
+ * not an account waits for verification there.
  */
 export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
   const guard = requireUser(deps, { allowUnverified: true });
@@ -50,11 +53,7 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
       const { user } = userOf(ctx);
       if (user.email_verified_at || !user.email)
         throw new ApiError(409, ErrorCode.alreadyVerified, 'This account is verified already.');
-      await enforceLimit(
-        limits.signupEmail,
-        user.email,
-        'A code was sent to this address moments ago. Wait a minute before asking again.',
-      );
+      await enforceLimit(limits.resendAccount, user.id, RESENT_MOMENTS_AGO);
       await sendNewCode(deps, user.id, user.email);
       ctx.body = { ok: true, message: `A new code was sent to ${user.email}.` };
       return;
@@ -66,20 +65,15 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
         'Send the signup token (Authorization: Bearer) or {"email": "..."}.',
       );
     const email = normalizeEmail(input.email);
+    await enforceLimit(limits.resendEmail, email, RESENT_MOMENTS_AGO);
     const user = await findUserByEmail(deps.stores.users, input.email);
-    const waiting = user && !user.email_verified_at;
-    // Only a resend that sends a code spends the address's signup bucket: otherwise anyone could use
-    // up a stranger's codes before they sign up. The other answers draw on a bucket of the same
-    // shape, so a 429 (or its absence) does not tell whether an account waits at the address.
-    await enforceLimit(
-      waiting ? limits.signupEmail : limits.resendUnknown,
-      email,
-      'A code was sent to this address moments ago. Wait a minute before asking again.',
-    );
-    if (waiting) sendInBackground(deps, 'resend code', () => sendNewCode(deps, user!.id, email));
+    if (user && !user.email_verified_at)
+      sendAfterAnswer(deps, ctx, 'resend code', () => sendNewCode(deps, user.id, email));
     ctx.body = { ok: true, message: `If ${email} has an account waiting for verification, a new code is on its way.` };
   };
 }
+
+const RESENT_MOMENTS_AGO = 'A code was sent to this address moments ago. Wait a minute before asking again.';
 
 async function sendNewCode(deps: Deps, userId: string, email: string) {
   const { code } = await issueEmailCode(deps, { purpose: 'verify', email, userId });

@@ -4,7 +4,7 @@ import { Router } from '@koa/router';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/api-error.js';
-import { requireOperator } from '../http/operator-guard.js';
+import { matchOperatorToken, requireOperator } from '../http/operator-guard.js';
 import { validate } from '../http/validate.js';
 import { createInvite } from './invites.js';
 import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared/schemas/dev.js';
@@ -12,7 +12,7 @@ import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared
 /** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
 export function devRoutes(deps: Deps): Router {
   const router = new Router({ prefix: '/api/dev' });
-  router.use(requireOperator(deps.secrets.operatorToken));
+  router.use(requireOperator(deps.checkOperatorToken ?? matchOperatorToken(deps.secrets.operatorToken)));
 
   router.get('/mail', async (ctx) => {
     const query = validate(mailQuery, ctx.query);

@@ -3,17 +3,24 @@ import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
 
+/** Whether a presented bearer value is an operator token; the data folder's one, or team mode's registered ones. */
+export type OperatorTokenCheck = (presented: string) => Promise<boolean>;
+
 /**
- * Guards the operator surface (CONTRACT §3): `Authorization: Bearer <operator token>` and nothing else.
- * Both sides are hashed before the constant-time compare so neither the length nor the matching
- * prefix of the token leaks through timing.
+ * The check of a local daemon: its one token from the data folder. Both sides are hashed before
+ * the constant-time compare so neither the length nor the matching prefix leaks through timing.
  */
-export function requireOperator(operatorToken: string): Middleware {
+export function matchOperatorToken(operatorToken: string): OperatorTokenCheck {
   const expected = sha256(operatorToken);
+  return async (presented) => timingSafeEqual(sha256(presented), expected);
+}
+
+/** Guards the operator surface (CONTRACT §3): `Authorization: Bearer <operator token>` and nothing else. */
+export function requireOperator(check: OperatorTokenCheck): Middleware {
   return async function operatorGuard(ctx, next) {
     const header = ctx.get('Authorization');
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match || !timingSafeEqual(sha256(match[1]!), expected)) {
+    if (!match || !(await check(match[1]!))) {
       throw new ApiError(
         401,
         ErrorCode.operatorTokenRequired,

@@ -37,6 +37,9 @@ const NOT_MOVED = new Set([
   'svc_rt_windows',
   // Attempts in flight under a failure ceiling (migration 104): seconds of state, held by live requests.
   'svc_failure_holds',
+  // Hashes of team mode's operator tokens (migration 4): no token can be rebuilt from one. A data
+  // folder's daemon makes its own token at first start; a database's daemons register theirs.
+  'svc_operator_tokens',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {

@@ -28,11 +28,39 @@ test('SVC_PUBLIC_URL sets where links point; SVC_TRUST_PROXY=1 trusts the proxy,
   assert.throws(() => resolveConfig({ data }, { SVC_PUBLIC_URL: 'ftp://svc.example.com' }), /invalid SVC_PUBLIC_URL/);
 });
 
-test('SVC_TEST_SCRYPT_N takes a power of two from 1024 to the default; anything else stops the start', () => {
-  assert.is(resolveConfig({ data }, { SVC_TEST_SCRYPT_N: '1024' }).auth.passwordHash.N, 1024);
+test('SVC_TEST_SCRYPT_N takes a power of two from 1024 to the default, with its opt-in; anything else stops the start', () => {
+  const allow = { SVC_ALLOW_TEST_SETTINGS: '1' };
+  assert.is(resolveConfig({ data }, { ...allow, SVC_TEST_SCRYPT_N: '1024' }).auth.passwordHash.N, 1024);
   assert.is(resolveConfig({ data }, {}).auth.passwordHash.N, 2 ** 17, 'the default cost when unset');
+  assert.is(resolveConfig({ data }, allow).auth.passwordHash.N, 2 ** 17, 'the opt-in alone changes nothing');
   for (const bad of ['abc', '1000', '512', String(2 ** 18), '-1024'])
-    assert.throws(() => resolveConfig({ data }, { SVC_TEST_SCRYPT_N: bad }), /invalid SVC_TEST_SCRYPT_N/, bad);
+    assert.throws(
+      () => resolveConfig({ data }, { ...allow, SVC_TEST_SCRYPT_N: bad }),
+      /invalid SVC_TEST_SCRYPT_N/,
+      bad,
+    );
+});
+
+test('a test setting without SVC_ALLOW_TEST_SETTINGS=1 stops the start with one line naming it', () => {
+  for (const env of [
+    { SVC_TEST_SCRYPT_N: '1024' },
+    { SVC_TEST_CLOCK_FILE: '/tmp/offset' },
+    { SVC_TEST_SCRYPT_N: '1024', SVC_ALLOW_TEST_SETTINGS: '' },
+  ]) {
+    const name = Object.keys(env)[0]!;
+    assert.throws(
+      () => resolveConfig({ data }, env),
+      (err: Error) =>
+        err.message.startsWith(`${name} is a test setting`) &&
+        err.message.includes('SVC_ALLOW_TEST_SETTINGS=1') &&
+        !err.message.includes('\n'),
+      name,
+    );
+  }
+  assert.throws(
+    () => resolveConfig({ data }, { SVC_TEST_SCRYPT_N: '1024', SVC_ALLOW_TEST_SETTINGS: 'yes' }),
+    /invalid SVC_ALLOW_TEST_SETTINGS yes: use 1/,
+  );
 });
 
 test.run();

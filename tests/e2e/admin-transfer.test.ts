@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli } from '../helpers/daemon-process.js';
+import { runCli, testSettingsEnv } from '../helpers/daemon-process.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { companyOwner, PROOF_PASSWORD } from '../proof/lib/accounts.js';
@@ -16,7 +16,7 @@ import { startProofDaemon } from '../proof/lib/daemon.js';
  * PostgreSQL (where it is installed), back out to a second archive and into a new data folder;
  * a daemon started there is the same deployment (same login, keys, Companies, events, transcripts).
  */
-const CHEAP = { SVC_TEST_SCRYPT_N: String(2 ** 10) };
+const CHEAP = testSettingsEnv();
 const svc = (args: string[]) => runCli(args, { HOME: tempDir('svc-home'), SVC_KEYCHAIN: 'off' });
 const cluster = testPostgres();
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWalk, decodeClaims } from '../helpers/contract-walk.js';
 import { startDaemonProcess } from '../helpers/daemon-process.js';
+import { mailedCode } from '../proof/lib/accounts.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
@@ -81,6 +82,8 @@ test('signup → mail → verify (new users start on trial)', async () => {
     input: PASSWORD + '\n',
   });
   assert.is(up.pending_verification, true);
+  // The code is mailed once the answer is out (enumeration safety): wait for it.
+  await mailedCode(daemon.url, dataDir, EMAIL);
   const mail = await http('GET', `/api/dev/mail?to=${encodeURIComponent(EMAIL)}`, { token: s.op });
   assert.is(mail.body.mail.length, 1);
   const [msg] = mail.body.mail;
@@ -310,9 +313,8 @@ test("§4 403 on another user's Company", async () => {
   const other = await http('POST', '/api/auth/signup', {
     body: { email: 'bo@example.com', password: PASSWORD, invite_code: invite.body.code },
   });
-  const mail = await http('GET', '/api/dev/mail?to=bo%40example.com', { token: s.op });
   const verified = await http('POST', '/api/auth/verify', {
-    body: { email: 'bo@example.com', code: mail.body.mail[0].code },
+    body: { email: 'bo@example.com', code: await mailedCode(daemon.url, dataDir, 'bo@example.com') },
   });
   assert.type(other.body.token, 'string');
   const res = await http('GET', '/api/agents', { token: verified.body.token, headers: { 'x-company': s.company } });

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/daemon-process.js';
+import { startDaemonProcess, testSettingsEnv, type DaemonProcess } from '../helpers/daemon-process.js';
 import { moduleLog } from '../helpers/module-log.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { mailedCode } from '../proof/lib/accounts.js';
 
 /**
  * `svc daemon start --foreground` runs the daemon's bundle (scripts/build-daemon.mjs), not tsc's
@@ -22,7 +23,7 @@ let atBanner: string[] = [];
 test.before(async () => {
   daemon = await startDaemonProcess(dataDir, ['--default-tier', 'company'], {
     args: hook.args,
-    env: { ...hook.env, SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_CACHE_DIR: cacheDir },
+    env: { ...hook.env, ...testSettingsEnv(), SVC_CACHE_DIR: cacheDir },
   });
   atBanner = hook.read();
 });
@@ -81,8 +82,10 @@ test('the first wallet, passkey and MCP requests load their libraries and answer
   const password = 'correct horse battery staple';
   const invite = (await call('POST', '/api/dev/invites', {}, op)).body.code;
   assert.is((await call('POST', '/api/auth/signup', { email, password, invite_code: invite })).status, 200);
-  const mail = await call('GET', `/api/dev/mail?to=${encodeURIComponent(email)}`, undefined, op);
-  const verified = await call('POST', '/api/auth/verify', { email, code: mail.body.mail[0].code });
+  const verified = await call('POST', '/api/auth/verify', {
+    email,
+    code: await mailedCode(daemon.url, dataDir, email),
+  });
   assert.is(verified.status, 200, verified.text);
   const user = { authorization: `Bearer ${verified.body.token}` };
   const company = await call('POST', '/api/companies', { name: 'bundled' }, user);

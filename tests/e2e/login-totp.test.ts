@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { totpCodeAt } from '../../daemon/auth/totp/totp-codes.js';
 import { runCli as svc, startDaemonProcess } from '../helpers/daemon-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { mailedCode } from '../proof/lib/accounts.js';
 
 /**
  * `svc login` with a password and TOTP, end to end: the built CLI against a real daemon process
@@ -29,8 +30,10 @@ test('svc login with a password and --totp-code against a real daemon; no code â
     const email = 'totp-e2e@example.com';
     const { code: invite } = (await call('POST', '/api/dev/invites', {}, operator)).body;
     assert.is((await call('POST', '/api/auth/signup', { email, password: PASSWORD, invite_code: invite })).status, 200);
-    const mail = (await call('GET', `/api/dev/mail?to=${email}`, undefined, operator)).body.mail;
-    const verified = await call('POST', '/api/auth/verify', { email, code: mail.at(-1).code });
+    const verified = await call('POST', '/api/auth/verify', {
+      email,
+      code: await mailedCode(daemon.url, dataDir, email),
+    });
     const auth = { authorization: `Bearer ${verified.body.token}` };
     const secret = (await call('POST', '/api/auth/totp/enroll', {}, auth)).body.secret as string;
     const confirm = await call(

@@ -3,6 +3,19 @@ import { fileURLToPath } from 'node:url';
 
 export const CLI_MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
+/**
+ * The environment of a daemon process that a test wants cheap: a low scrypt cost, plus the opt-in
+ * without which a daemon refuses to start with a test setting (daemon/test-settings.ts). With
+ * `clockFile`, the clock offset file a test steps to move the daemon's time.
+ */
+export function testSettingsEnv(options: { clockFile?: string } = {}): Record<string, string> {
+  return {
+    SVC_ALLOW_TEST_SETTINGS: '1',
+    SVC_TEST_SCRYPT_N: String(2 ** 10),
+    ...(options.clockFile ? { SVC_TEST_CLOCK_FILE: options.clockFile } : {}),
+  };
+}
+
 export interface DaemonProcess {
   url: string;
   /** The invite code of the start-up banner (its text line, or `invite_code` of the `--json` line). */

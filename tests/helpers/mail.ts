@@ -20,9 +20,24 @@ export async function waitForMail(
   throw new Error(`no mail to ${to} arrived`);
 }
 
-/** Lets background work (mail sent after the answer) finish, then lists the mail to `to`. */
-export async function settledMail(t: TestApp, to: string): Promise<MailMessage[]> {
+/** Lets background work (mail sent after the answer) finish and reach the stores. */
+export async function settleBackground(t: TestApp): Promise<void> {
   for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
   await t.deps.stores.flush();
+}
+
+/** Lets background work (mail sent after the answer) finish, then lists the mail to `to`. */
+export async function settledMail(t: TestApp, to: string): Promise<MailMessage[]> {
+  await settleBackground(t);
   return t.deps.stores.outbox.list({ to });
+}
+
+/**
+ * Runs `send` (a request that mails `to` after answering) and waits for the one new message it
+ * caused: mail that answers-first routes send arrives after their answer.
+ */
+export async function mailAfter(t: TestApp, to: string, send: () => Promise<unknown>): Promise<MailMessage> {
+  const seen = new Set((await t.deps.stores.outbox.list({ to })).map((m) => m.id));
+  await send();
+  return waitForMail(t, to, (m) => !seen.has(m.id));
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, expectStatus, type Answer, type CallOptions } from '../proof/lib/client.js';
 import { startProofDaemon, type ProofDaemon } from '../proof/lib/daemon.js';
+import { testSettingsEnv } from './daemon-process.js';
 import { testPostgres } from './postgres.js';
 import { tempDir } from './temp-dir.js';
 
@@ -36,7 +37,7 @@ export async function openTeam(): Promise<Team | null> {
   return {
     databaseUrl,
     async start(dataDir = tempDir('svc-team-data')) {
-      const env = { SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_TEST_CLOCK_FILE: clockFile };
+      const env = testSettingsEnv({ clockFile });
       // Half the daemons get the flag, half the variable: both ways into team mode are exercised.
       const daemon =
         started++ % 2 === 0

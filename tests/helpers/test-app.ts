@@ -117,6 +117,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     runtimes,
     mailer: createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log }),
     ...(team?.pairings ? { pairings: team.pairings } : {}),
+    ...(team?.checkOperatorToken ? { checkOperatorToken: team.checkOperatorToken } : {}),
   };
   const app = createApp(deps);
   const handler = app.callback();

@@ -7,11 +7,12 @@ import { startProofDaemon, type ProofDaemon } from '../proof/lib/daemon.js';
 import type { TestApp, TestResponse } from '../helpers/test-app.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { testPostgres } from '../helpers/postgres.js';
+import { testSettingsEnv } from '../helpers/daemon-process.js';
 
 /**
  * The security suite's daemon: a real process over loopback (SECURITY.md attack cases), with the
- * two test settings a process can take — a cheap scrypt cost (SVC_TEST_SCRYPT_N) and a clock
- * offset file (SVC_TEST_CLOCK_FILE) to step past expiries and throttle windows. `app` speaks the
+ * two test settings a process can take, with their opt-in — a cheap scrypt cost (SVC_TEST_SCRYPT_N)
+ * and a clock offset file (SVC_TEST_CLOCK_FILE) to step past expiries and throttle windows. `app` speaks the
  * in-process TestApp's few methods over HTTP, so the helpers that drive passkeys, SIWE and TOTP
  * (tests/helpers) run unchanged against the process.
  */
@@ -48,7 +49,7 @@ export async function startRemote(options: { database?: string } = {}): Promise<
   let offset = 0;
   const daemon = await startProofDaemon(
     dataDir,
-    { SVC_TEST_SCRYPT_N: String(2 ** 10), SVC_TEST_CLOCK_FILE: clockFile },
+    testSettingsEnv({ clockFile }),
     options.database ? ['--database', options.database] : [],
   );
   const advance = (ms: number) => {

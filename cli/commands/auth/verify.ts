@@ -30,16 +30,24 @@ export async function runVerify(opts: VerifyOptions, ctx: CliContext): Promise<v
   ctx.out(`Verified ${email}. You are logged in.`);
 }
 
-/** The newest code a local daemon "sent" to `email`. */
-export async function codeFromMail(ctx: CliContext, email: string, dataDir?: string): Promise<string> {
-  const { mail } = await operatorApi(ctx, dataDir).get<MailListResponse>('/api/dev/mail', { query: { to: email } });
-  const code = mail.filter((m) => m.code).at(-1)?.code;
-  if (!code)
-    throw new FailedError(
-      `no code in the mail to ${email} yet`,
-      "ask for a new one with 'svc verify --resend' or check 'svc mail'",
-    );
-  return code;
+/**
+ * The newest code a local daemon "sent" to `email`. The daemon mails it just after answering the
+ * signup (so known and unknown addresses answer alike): a verify run right after may wait a moment.
+ */
+export async function codeFromMail(ctx: CliContext, email: string, dataDir?: string, waitMs = 10_000): Promise<string> {
+  const api = operatorApi(ctx, dataDir);
+  const deadline = ctx.now() + waitMs;
+  for (;;) {
+    const { mail } = await api.get<MailListResponse>('/api/dev/mail', { query: { to: email } });
+    const code = mail.filter((m) => m.code).at(-1)?.code;
+    if (code) return code;
+    if (ctx.now() >= deadline)
+      throw new FailedError(
+        `no code in the mail to ${email} yet`,
+        "ask for a new one with 'svc verify --resend' or check 'svc mail'",
+      );
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function askEmail(ctx: CliContext): Promise<string> {

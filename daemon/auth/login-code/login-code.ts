@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
-import type { UserRecord } from '../../store/types.js';
+import type { NewMail, UserRecord } from '../../store/types.js';
 import { consumeEmailCode, consumeLinkToken, issueEmailCode } from '../email-codes.js';
 import { completeFirstFactor, type LoginOutcome } from '../login-outcome.js';
 import { findUserByEmail } from '../find-account.js';
@@ -11,43 +11,34 @@ export const magicLinkUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, '')}/auth/magic?token=${encodeURIComponent(token)}`;
 
 /**
- * E-mails a 6-digit code and a magic link, both in ONE row (spec §2.6): consuming either ends the
- * other in the same atomic step. Unknown addresses get no mail but the caller answers the same,
- * so the route does not reveal who has an account.
+ * Stores a 6-digit code and a magic link, both in ONE row (spec §2.6): consuming either ends the
+ * other in the same atomic step. An unknown address gets a row too, one nobody is ever sent, so
+ * both cost the same store work; the caller answers the same either way and sends the returned
+ * mail (known addresses only) after the answer, so the route does not reveal who has an account.
  */
-export async function sendLoginCode(deps: Deps, email: string): Promise<void> {
+export async function issueLoginCode(deps: Deps, email: string): Promise<NewMail | null> {
   const user = await findUserByEmail(deps.stores.users, email);
-  if (!user?.email) {
-    // Unknown address: store a row nobody is ever sent, so the answer costs about the same time
-    // as for a real account and does not reveal which addresses exist.
-    await issueEmailCode(deps, { purpose: 'login', email, userId: null, withLink: true });
-    return;
-  }
   const { code, linkToken } = await issueEmailCode(deps, {
     purpose: 'login',
-    email: user.email,
-    userId: user.id,
+    email: user?.email ?? email,
+    userId: user?.email ? user.id : null,
     withLink: true,
   });
+  if (!user?.email) return null;
   const link = magicLinkUrl(deps.config.publicUrl, linkToken!);
-  // Not awaited: the answer must not wait on the mailer (a second durable write, or SMTP), nor fail
-  // with it, or its time and status would tell known addresses from unknown ones. The row is stored.
-  const to = user.email;
-  void deps.mailer
-    .send({
-      to: user.email,
-      subject: `Your svc login code: ${code}`,
-      text: [
-        `Your login code is ${code}. It works once, for 10 minutes.`,
-        '',
-        `Or open this link to log in: ${link}`,
-        '',
-        'Using either the code or the link ends both. If you did not ask to log in, ignore this message.',
-      ].join('\n'),
-      code,
-      link,
-    })
-    .catch((err: unknown) => deps.log.error('login code mail not sent', { to, err }));
+  return {
+    to: user.email,
+    subject: `Your svc login code: ${code}`,
+    text: [
+      `Your login code is ${code}. It works once, for 10 minutes.`,
+      '',
+      `Or open this link to log in: ${link}`,
+      '',
+      'Using either the code or the link ends both. If you did not ask to log in, ignore this message.',
+    ].join('\n'),
+    code,
+    link,
+  };
 }
 
 export type CodeLoginResult =

@@ -6,7 +6,8 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import { validate } from '../../http/validate.js';
 import { normalizeEmail } from '../email-codes.js';
 import { createFactorLimits } from '../factor-limits.js';
-import { loginWithCode, loginWithLink, sendLoginCode } from './login-code.js';
+import { issueLoginCode, loginWithCode, loginWithLink } from './login-code.js';
+import { sendAfterAnswer } from '../account-mail.js';
 import {
   loginCodeBody as codeBody,
   loginCodeRequestBody as requestBody,
@@ -35,7 +36,8 @@ export function loginCodeRoutes(deps: Deps): Router {
     const wait = await perEmail.hit(normalizeEmail(email));
     if (wait !== null)
       throw tooManyRequests(wait, 'A code was sent to this address moments ago. Wait before asking again.');
-    await sendLoginCode(deps, email);
+    const mail = await issueLoginCode(deps, email);
+    if (mail) sendAfterAnswer(deps, ctx, 'login code', () => deps.mailer.send(mail));
     ctx.body = SENT;
   });
 

@@ -1,16 +1,16 @@
-import type { Secrets } from '../../data-dir.js';
 import { openDatabase, type Database, type DatabaseOptions } from './connect.js';
 import { runMigrations, type MigrationResult } from './migrate.js';
-import { loadDatabaseSecrets } from './secrets.js';
+import { type DatabaseSecrets, loadDatabaseSecrets } from './secrets.js';
 
 export { checkDatabaseUrl, redactDatabaseUrl, type Database } from './connect.js';
 export { openPostgresEventLog, type PostgresEventLog } from './event-log.js';
 export { createEventNotifier, type EventNotifier } from './event-notifier.js';
 export { createPostgresLimitStore } from './limit-store.js';
+export { createOperatorTokenStore, type OperatorTokenStore } from './operator-tokens.js';
 
 export interface TeamDatabase {
   db: Database;
-  secrets: Secrets;
+  secrets: DatabaseSecrets;
   migration: MigrationResult;
 }
 

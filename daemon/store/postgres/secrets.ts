@@ -3,13 +3,16 @@ import type pg from 'pg';
 import type { Secrets } from '../../data-dir.js';
 
 /**
- * The deployment's secrets in team mode: the same four the data folder holds as 0600 files
+ * The deployment's keys in team mode: three of the four secrets the data folder holds as 0600 files
  * (daemon/data-dir.ts), here rows of `svc_secrets`, so every daemon on one database signs, seals
- * and checks with the same keys and nothing else has to be copied between machines.
+ * and checks with the same keys and nothing else has to be copied between machines. The fourth,
+ * the operator token, is not among them: the database keeps only hashes of operator tokens
+ * (operator-tokens.ts).
  */
+export type DatabaseSecrets = Omit<Secrets, 'operatorToken'>;
+
 const GENERATORS: Record<string, () => string> = {
   jwt_secret: () => randomBytes(32).toString('hex'),
-  operator_token: () => `op_${randomBytes(32).toString('base64url')}`,
   mail_key: () => randomBytes(32).toString('hex'),
   code_key: () => randomBytes(32).toString('hex'),
 };
@@ -19,7 +22,7 @@ const GENERATORS: Record<string, () => string> = {
  * its own fresh value with ON CONFLICT DO NOTHING, exactly one insert wins, and everyone then reads
  * the winner's row. Values are returned, never logged; errors name the secret, not its value.
  */
-export async function loadDatabaseSecrets(pool: pg.Pool): Promise<Secrets> {
+export async function loadDatabaseSecrets(pool: pg.Pool): Promise<DatabaseSecrets> {
   const names = Object.keys(GENERATORS);
   await pool.query(
     'INSERT INTO svc_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (name) DO NOTHING',
@@ -36,7 +39,6 @@ export async function loadDatabaseSecrets(pool: pg.Pool): Promise<Secrets> {
   };
   return {
     jwtSecret: hexKey('jwt_secret', value('jwt_secret')),
-    operatorToken: value('operator_token'),
     mailKey: hexKey('mail_key', value('mail_key')),
     codeKey: hexKey('code_key', value('code_key')),
   };

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyPassword } from '../../../daemon/auth/passwords.js';
 import { createUser } from '../../helpers/accounts.js';
+import { mailAfter } from '../../helpers/mail.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
@@ -10,9 +11,10 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.js';
  * address. The attacker's password must not survive that, or it logs into the victim's verified account.
  */
 async function mailFor(t: TestApp, email: string) {
-  assert.is((await t.post('/api/auth/login/code/request', { email })).status, 200);
-  const mail = (await t.get(`/api/dev/mail?to=${encodeURIComponent(email)}`, t.operator)).body.mail.at(-1);
-  return { code: mail.code as string, token: new URL(mail.link).searchParams.get('token')! };
+  const mail = await mailAfter(t, email, async () => {
+    assert.is((await t.post('/api/auth/login/code/request', { email })).status, 200);
+  });
+  return { code: mail.code!, token: new URL(mail.link!).searchParams.get('token')! };
 }
 
 async function assertAttackerLockedOut(t: TestApp, attacker: Awaited<ReturnType<typeof createUser>>) {
