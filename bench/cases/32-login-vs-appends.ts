@@ -48,7 +48,8 @@ const appendsVsLogins: BenchCase = {
       let logins = 0;
       const until = Date.now() + seconds * 1000;
       const loginClients = Array.from({ length: 8 }, async (_, i) => {
-        const dispatcher = new Agent({ connect: { localAddress: `127.0.0.${10 + i}` } });
+        // localAddress on the Agent itself: undici ignores it under `connect`.
+        const dispatcher = new Agent({ localAddress: `127.0.0.${10 + i}` });
         while (Date.now() < until) {
           const email = i % 2 ? w.owner.email : `nobody-${i}@example.com`;
           const res = await fetch(`${daemon.url}/api/auth/login`, {

@@ -2,8 +2,12 @@
  * `npm run test:crash`: writers drive event appends, quests, signups, logins, key creations and
  * revocations against a real daemon while it is killed with SIGKILL at random moments. After each
  * restart, every acknowledged write must be there, nothing deleted or revoked may come back, and
- * the log must report no repair. Prints its figures; exits 1 on a violation.
+ * the log must report no repair. A SIGKILL leaves the page cache behind, so first a daemon runs
+ * under strace and every write it acknowledged must have been synced before its answer was sent
+ * (lib/sync-order.ts; skipped, with one line saying why, where strace cannot run). Prints its
+ * figures; exits 1 on a violation.
  *   --cycles N (SVC_CRASH_CYCLES, default 20)   --writers N (SVC_CRASH_WRITERS, default 6)
+ *   --sync-seconds S (SVC_CRASH_SYNC_SECONDS, default 10; 0 leaves the order check out)
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,20 +16,29 @@ import { fileURLToPath } from 'node:url';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
 import { bearer, call, operatorHeaders } from './lib/client.js';
 import { option, readFlags, startProofDaemon, type ProofDaemon } from './lib/daemon.js';
+import { runSyncOrder, type SyncOrderReport } from './lib/sync-order.js';
 
 export interface CrashReport {
   cycles: number;
   acknowledged: { events: number; quests: number; signups: number; logins: number; keys: number; revocations: number };
   tmpFilesSeen: number;
+  /** The order check under strace: how many acknowledged writes it checked, or why it was skipped. */
+  syncOrder: SyncOrderReport;
   violations: string[];
 }
 
 export async function runCrash(opts: {
   cycles: number;
   writers: number;
+  /** Seconds of writes under strace for the order check; 0 leaves it out. */
+  syncSeconds: number;
   out?: (line: string) => void;
 }): Promise<CrashReport> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
+  const syncOrder = opts.syncSeconds
+    ? await runSyncOrder({ seconds: opts.syncSeconds, writers: opts.writers })
+    : { checked: 0, skipped: 'not asked for (--sync-seconds 0)', violations: [] };
+  out(formatSyncOrder(syncOrder));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
   let daemon = await startProofDaemon(dataDir);
   const world = await companyOwner(daemon.url, dataDir, 'crash-owner@example.com');
@@ -37,7 +50,7 @@ export async function runCrash(opts: {
     keys: new Map<string, string>(),
     revoked: new Map<string, string>(),
   };
-  const violations: string[] = [];
+  const violations: string[] = syncOrder.violations.slice(0, 20).map((v) => `sync order: ${v}`);
   let tmpFilesSeen = 0;
   let n = 0;
 
@@ -136,8 +149,15 @@ export async function runCrash(opts: {
       revocations: ack.revoked.size,
     },
     tmpFilesSeen,
+    syncOrder,
     violations,
   };
+}
+
+export function formatSyncOrder(r: SyncOrderReport): string {
+  if (r.skipped) return `sync order: skipped: ${r.skipped}`;
+  // One line per write found out of order, so the rest were in order.
+  return `sync order: ${r.checked} acknowledged writes traced: ${r.checked - r.violations.length} synced to disk between their write and their answer, ${r.violations.length} not`;
 }
 
 type World = Awaited<ReturnType<typeof companyOwner>>;
@@ -209,6 +229,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const flags = readFlags('crash', () => ({
     cycles: option('cycles', 'SVC_CRASH_CYCLES', 20),
     writers: option('writers', 'SVC_CRASH_WRITERS', 6),
+    syncSeconds: option('sync-seconds', 'SVC_CRASH_SYNC_SECONDS', 10),
   }));
   const report = await runCrash(flags);
   const a = report.acknowledged;

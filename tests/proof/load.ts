@@ -1,8 +1,11 @@
 /**
  * `npm run load`: N clients for D seconds against a real daemon, mixing password logins, MCP
- * calls, event appends, profile reads and followers (long-poll and SSE). Violations: any error
- * but an intended 429, and an acknowledged event that did not reach every follower. Prints
- * p50/p99 per route and RSS before/peak/after; exits 1 on a violation.
+ * calls, event appends, profile reads and followers (long-poll and SSE). The login clients run
+ * only in every other pair of windows (lib/load-phases.ts), so one run measures appends per second
+ * with and without them. Violations: any error, a 429 no client asked for (lib/load-clients.ts),
+ * an acknowledged event that did not reach every follower. Bounds: appends while logins run keep
+ * at least half their rate without them, and each route's p99 stays within its bound. Prints the
+ * rates, p50/p99 per route and RSS before/peak/after; exits 1 on a violation or a bound crossed.
  *   --clients N (SVC_LOAD_CLIENTS, default 50)   --seconds S (SVC_LOAD_SECONDS, default 60)
  *   --database URL: team mode, two daemons on that (empty, throwaway) PostgreSQL database; clients
  *   and followers are spread over both, so every follower must also see what the other daemon took.
@@ -11,20 +14,45 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
-import { bearer, call, expectStatus, type Answer } from './lib/client.js';
-import { databaseOption, option, percentile, readFlags, startProofDaemon } from './lib/daemon.js';
+import { companyOwner } from './lib/accounts.js';
+import { call, expectStatus, type Answer } from './lib/client.js';
+import { databaseOption, option, readFlags, startProofDaemon } from './lib/daemon.js';
 import { followByLongPoll, followBySse, type Follower } from './lib/followers.js';
+import { burnHashes } from './lib/hash-burner.js';
+import {
+  appendClient,
+  type ClientRun,
+  HASH_THREADS,
+  loginClient,
+  mcpClient,
+  profileClient,
+  ROUTES,
+} from './lib/load-clients.js';
+import {
+  checkBounds,
+  makeSchedule,
+  MIN_APPEND_RATIO,
+  type RouteFigures,
+  type Sample,
+  type Starvation,
+  summarize,
+} from './lib/load-phases.js';
 
 export interface LoadReport {
   clients: number;
   seconds: number;
   requests: number;
   appends: number;
+  /** 429s the clients asked for (throttles they exceeded on purpose); any other 429 is a violation. */
   throttled: number;
-  routes: { route: string; count: number; p50: number; p99: number }[];
+  loginClients: number;
+  starvation: Starvation;
+  routes: RouteFigures[];
   rss: { before: number; peak: number; after: number };
+  /** Wrong answers: an error, a 429 no client asked for, an acknowledged event a follower missed. */
   violations: string[];
+  /** Bounds crossed: appends starved by logins, a p99 past its bound (docs/robustness.md). */
+  breaches: string[];
 }
 
 const MB = 1024 * 1024;
@@ -46,24 +74,36 @@ export async function runLoad(opts: {
   const urlOf = (i: number) => daemons[i % daemons.length]!.url;
   const rssNow = () => daemons.reduce((sum, d) => sum + (d.rss() ?? 0), 0);
   const world = await companyOwner(url, dataDir, 'load-owner@example.com');
-  const mcpHeaders = { ...bearer(world.sk), accept: 'application/json, text/event-stream' };
   const start = expectStatus(
     await call(url, '/api/events/trigger', { headers: world.tenant, body: { type: 'agent:load' } }),
     200,
     'first event',
   ).body.event.id as string;
 
-  const latencies = new Map<string, number[]>();
+  const followerCount = Math.max(2 * daemons.length, Math.floor(opts.clients / 10) * 2);
+  const clientCount = opts.clients - followerCount;
+  // Roles by i % 8: 0 logs in, 1–2 call MCP tools (each client with a key of its own), 3–6 append, 7 reads.
+  const mcpKeys = new Map<number, string>();
+  for (let i = 0; i < clientCount; i++)
+    if (i % 8 === 1 || i % 8 === 2) {
+      const body = { root: world.company.id, name: `load-${i}` };
+      const key = expectStatus(await call(url, '/api/keys', { headers: world.owner.auth, body }), 201, 'key');
+      mcpKeys.set(i, key.body.secret_key);
+    }
+
+  const samples: Sample[] = [];
   const violations: string[] = [];
   const acked = new Set<string>();
   let throttled = 0;
-  const record = (route: string, a: Answer, ok: number[]) => {
-    (latencies.get(route) ?? latencies.set(route, []).get(route)!).push(a.ms);
-    if (a.status === 429) throttled++;
-    else if (!ok.includes(a.status)) violations.push(`${route} → ${a.status} ${a.text.slice(0, 160)}`);
+  const record = (sample: Sample, a: Answer, ok: number[], deserved429: boolean) => {
+    samples.push(sample);
+    if (a.status === 429 && deserved429) throttled++;
+    else if (a.status === 429) violations.push(`${sample.route} → 429 no client asked for: ${a.text.slice(0, 160)}`);
+    else if (!ok.includes(a.status)) violations.push(`${sample.route} → ${a.status} ${a.text.slice(0, 160)}`);
+    else if (sample.route === ROUTES.mcp && a.body?.error)
+      violations.push(`MCP error: ${JSON.stringify(a.body.error).slice(0, 160)}`);
   };
 
-  const followerCount = Math.max(2 * daemons.length, Math.floor(opts.clients / 10) * 2);
   // Long-poll and SSE followers alike on every daemon (pairs: follower 2k and 2k+1 share one).
   const followers: Follower[] = Array.from({ length: followerCount }, (_, i) =>
     i % 2 === 0
@@ -72,45 +112,29 @@ export async function runLoad(opts: {
   );
   const rss = { before: rssNow(), peak: 0, after: 0 };
   const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, rssNow())), 200);
-  const deadline = Date.now() + opts.seconds * 1000;
+  const schedule = makeSchedule(opts.seconds, performance.now());
+  const run: ClientRun = { deadline: schedule.start + opts.seconds * 1000, schedule, record };
+  // Login clients per daemon (client i is on daemon (i >> 3) % n), and so the hashing threads they keep busy.
+  const loginsOn = daemons.map((_, d) =>
+    Array.from({ length: clientCount }, (_, i) => i).filter((i) => i % 8 === 0 && (i >> 3) % daemons.length === d),
+  );
+  const burning = burnHashes(
+    schedule,
+    run.deadline,
+    loginsOn.reduce((sum, l) => sum + Math.min(l.length, HASH_THREADS), 0),
+  );
 
-  const client = async (i: number) => {
+  const client = (i: number) => {
     const role = i % 8;
     // Each role has clients on every daemon (i and i + 8 differ in their daemon when there are two).
     const url = urlOf(i >> 3);
-    let n = 0;
-    while (Date.now() < deadline) {
-      n++;
-      if (role === 0) {
-        record(
-          'POST /api/auth/login',
-          await call(url, '/api/auth/login', { body: { email: world.owner.email, password: PROOF_PASSWORD } }),
-          [200],
-        );
-      } else if (role <= 2) {
-        const body = {
-          jsonrpc: '2.0',
-          id: n,
-          method: 'tools/call',
-          params: { name: role === 1 ? 'whoami' : 'quests', arguments: role === 1 ? {} : { action: 'list' } },
-        };
-        const a = await call(url, '/api/mcp', { headers: mcpHeaders, body });
-        record('POST /api/mcp tools/call', a, [200]);
-        if (a.status === 200 && a.body?.error)
-          violations.push(`MCP error: ${JSON.stringify(a.body.error).slice(0, 160)}`);
-      } else if (role <= 6) {
-        const a = await call(url, '/api/events/trigger', {
-          headers: world.tenant,
-          body: { type: 'agent:load', content: { client: i, n } },
-        });
-        record('POST /api/events/trigger', a, [200]);
-        if (a.status === 200) acked.add(a.body.event.id);
-      } else {
-        record('GET /api/me', await call(url, '/api/me', { headers: world.owner.auth }), [200]);
-      }
-    }
+    if (role === 0) return loginClient(run, url, world, i >> 3);
+    if (role <= 2) return mcpClient(run, url, mcpKeys.get(i)!, role === 1 ? 'whoami' : 'quests');
+    if (role <= 6) return appendClient(run, url, world, i, acked);
+    return profileClient(run, url, world);
   };
-  await Promise.all(Array.from({ length: opts.clients - followerCount }, (_, i) => client(i)));
+  await Promise.all(Array.from({ length: clientCount }, (_, i) => client(i)));
+  const burns = await burning;
 
   // Every acknowledged event must reach every follower (they get 15 s to catch up).
   for (
@@ -133,28 +157,33 @@ export async function runLoad(opts: {
   rss.after = rssNow();
   await Promise.all(daemons.map((d) => d.stop()));
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  const routes = [...latencies].map(([route, ms]) => {
-    const sorted = ms.sort((a, b) => a - b);
-    return { route, count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-  });
+  const { routes, starvation } = summarize(schedule, samples, burns, ROUTES);
+  const hashesPerLogin = Math.max(...loginsOn.map((l) => Math.ceil(l.length / HASH_THREADS)));
   return {
     clients: opts.clients,
     seconds: opts.seconds,
-    requests: routes.reduce((s, r) => s + r.count, 0),
+    requests: samples.length,
     appends: acked.size,
     throttled,
+    loginClients: loginsOn.flat().length,
+    starvation,
     routes,
     rss,
     violations,
+    breaches: checkBounds(starvation, routes, { route: ROUTES.login, hashesPerLogin }),
   };
 }
 
 export function formatLoad(r: LoadReport): string[] {
+  const s = r.starvation;
+  const ms = (v: number | null) => (v === null ? '-' : v.toFixed(0));
   return [
-    `load: ${r.clients} clients for ${r.seconds} s: ${r.requests} requests, ${r.appends} acknowledged appends (each seen by every follower unless listed below), ${r.throttled} intended 429s; ${r.violations.length} violations`,
+    `load: ${r.clients} clients for ${r.seconds} s: ${r.requests} requests, ${r.appends} acknowledged appends (each seen by every follower unless listed below), ${r.throttled} intended 429s; ${r.violations.length} violations, ${r.breaches.length} bounds crossed`,
+    `  appends/s: ${s.appendsPerSecondWithout.toFixed(1)} without logins (${s.secondsWithout.toFixed(0)} s, as many threads hashing in the load's own process), ${s.appendsPerSecondWith.toFixed(1)} while ${r.loginClients} clients log in (${s.secondsWith.toFixed(0)} s): ratio ${s.ratio.toFixed(2)} (bound ${MIN_APPEND_RATIO}); one hash ${s.hashMs.toFixed(0)} ms`,
+    `  ${'route'.padEnd(28)} ${'requests'.padStart(8)} ${'429s'.padStart(6)}  p50 / p99 ms  (p99 without logins / with)`,
     ...r.routes.map(
       (x) =>
-        `  ${x.route.padEnd(28)} ${String(x.count).padStart(7)} requests  p50 ${x.p50.toFixed(1)} ms  p99 ${x.p99.toFixed(1)} ms`,
+        `  ${x.route.padEnd(28)} ${String(x.count).padStart(8)} ${String(x.throttled).padStart(6)}  ${x.p50.toFixed(1)} / ${x.p99.toFixed(1)}  (${ms(x.p99Without)} / ${ms(x.p99With)})`,
     ),
     `  RSS before ${(r.rss.before / MB).toFixed(0)} MB, peak ${(r.rss.peak / MB).toFixed(0)} MB, after ${(r.rss.after / MB).toFixed(0)} MB`,
   ];
@@ -169,6 +198,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }));
   const report = await runLoad(flags);
   process.stdout.write(formatLoad(report).join('\n') + '\n');
+  for (const b of report.breaches) process.stdout.write(`  BOUND ${b}\n`);
   for (const v of report.violations.slice(0, 50)) process.stdout.write(`  VIOLATION ${v}\n`);
-  process.exit(report.violations.length ? 1 : 0);
+  process.exit(report.violations.length || report.breaches.length ? 1 : 0);
 }

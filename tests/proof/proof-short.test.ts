@@ -13,10 +13,13 @@ import { formatLoad, runLoad } from './load.js';
  */
 const quiet = () => undefined;
 
-test('crash: 2 SIGKILL cycles lose no acknowledged write and bring nothing revoked back', async () => {
-  const report = await runCrash({ cycles: 2, writers: 4, out: quiet });
+test('crash: 2 SIGKILL cycles lose no acknowledged write and bring nothing revoked back; 2 s under strace sync every acknowledged write before its answer', async () => {
+  const report = await runCrash({ cycles: 2, writers: 4, syncSeconds: 2, out: quiet });
   assert.equal(report.violations, []);
   assert.ok(report.acknowledged.events > 0, 'some appends were acknowledged');
+  if (report.syncOrder.skipped)
+    process.stdout.write(`crash: the sync order check was skipped: ${report.syncOrder.skipped}\n`);
+  else assert.ok(report.syncOrder.checked > 0, 'the order check saw acknowledged writes');
 });
 
 test('fuzz: 1200 generated bad requests over every route and MCP tool: no 5xx, no hang, nothing written by a refusal', async () => {
@@ -37,10 +40,16 @@ if (cluster)
     assert.ok((await databaseDigest(database)).records > 20);
   });
 
-test('load: 16 clients for 10 s: no error but intended 429s, every acknowledged event reaches every follower', async () => {
+// The load's bounds (appends kept while logins run, p99s) are timings: `npm run load` judges them over
+// a minute; in 10 s on a shared machine they would say more about the machine than the daemon.
+test('load: 16 clients for 10 s: no error, no 429 a client did not ask for, every acknowledged event reaches every follower', async () => {
   const report = await runLoad({ clients: 16, seconds: 10, out: quiet });
   assert.equal(report.violations, [], formatLoad(report).join('\n'));
   assert.ok(report.appends > 0);
+  assert.ok(
+    report.routes.some((r) => r.route === 'POST /api/auth/login'),
+    'the login clients ran',
+  );
 });
 
 if (cluster)

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 
 /**
  * A small HTTP client for the proof commands: every call is bounded in time (a hang is a finding,
@@ -21,6 +22,8 @@ export interface CallOptions {
   /** Raw bytes or text sent as is (bad JSON, invalid UTF-8). */
   raw?: string | Uint8Array;
   timeoutMs?: number;
+  /** An undici dispatcher, e.g. an Agent bound to its own loopback address (the daemon throttles per address). */
+  dispatcher?: Dispatcher;
 }
 
 /** Methods fetch refuses to send; the fuzz sends them anyway, over node:http. */
@@ -75,7 +78,8 @@ export async function call(base: string, path: string, options: CallOptions = {}
         | BodyInit
         | undefined,
       signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-    });
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    } as RequestInit);
     // A stream that opened is an answer: read no further (it only ends when the daemon stops).
     if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       await res.body?.cancel();

@@ -21,15 +21,15 @@ export async function startProofDaemon(
   dataDir: string,
   env: Record<string, string> = {},
   args: string[] = [],
+  /** A command that runs the daemon (e.g. strace and its flags): signals then go to the daemon, not to it. */
+  wrapper: string[] = [],
 ): Promise<ProofDaemon> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, ...args],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    },
-  );
+  const command = [process.execPath, CLI_MAIN, 'daemon', 'start', '--foreground', '--port', '0', '--data', dataDir];
+  const [file, ...rest] = [...wrapper, ...command, ...args];
+  const child: ChildProcess = spawn(file!, rest, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c) => (err += c));
@@ -47,15 +47,23 @@ export async function startProofDaemon(
   });
   child.removeAllListeners('exit');
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // strace, for one, passes no signal on to what it runs: the daemon is its only child.
+  const pid = wrapper.length
+    ? Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8'))
+    : child.pid!;
   const signal = async (sig: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    try {
+      if (child.exitCode === null && child.signalCode === null) process.kill(pid, sig);
+    } catch {
+      // The daemon is gone already; its wrapper follows.
+    }
     await exited;
   };
   return {
     url,
-    pid: child.pid!,
+    pid,
     log: () => err,
-    rss: () => rssOf(child.pid!),
+    rss: () => rssOf(pid),
     kill: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),
   };
