@@ -22,7 +22,7 @@ import { createConfiguredMailer } from './configured-mailer.js';
 import { cryptoRandom } from './random.js';
 import { closeGracefully, listen, serverTimeouts, SHUTDOWN_GRACE_MS } from './server.js';
 import { createSealer } from './store/sealer.js';
-import { createRuntimeHost } from './company/host.js';
+import { createRuntimeHost } from './company/index.js';
 import { removeLeftoverTempFiles } from './temp-sweep.js';
 import { readTestSettings } from './test-settings.js';
 import { configureHashPool } from './auth/passwords.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../daemon/clock.js';
 import { defaultConfig } from '../../daemon/config.js';
-import type { KeyAuth } from '../../daemon/company/seam.js';
+import type { KeyAuth } from '../../daemon/access/key-guard.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger } from '../../daemon/logger.js';
 import { createMcpDispatcher } from '../../daemon/mcp/server.js';

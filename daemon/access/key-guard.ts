@@ -4,7 +4,8 @@ import { ErrorCode } from '../../shared/errors.js';
 import { looksLikeJwt } from '../auth/tokens.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import type { KeyAuth } from '../company/seam.js';
+import type { CompanyRef } from '../company/index.js';
+import type { UserRecord } from '../store/types.js';
 import { ApiError } from '../http/api-error.js';
 import { claimTouch } from '../http/touch-throttle.js';
 import { bearerToken } from '../http/bearer.js';
@@ -12,6 +13,15 @@ import { hashKey } from './key-material.js';
 import { assertKeyTier } from './tier-gate.js';
 
 type GuardDeps = Pick<Deps, 'clock' | 'stores'>;
+
+/** What the key guard (`Authorization: Bearer sk_…`, optional `X-Api-Key: ak_…`) resolves to, on `ctx.state.keyAuth`. */
+export interface KeyAuth {
+  user: UserRecord;
+  company: CompanyRef;
+  keyId: string;
+  /** True when a matching `X-Api-Key` was sent as well. */
+  accountKey: boolean;
+}
 
 /** `last_used_at` is written at most this often per key, so using a key does not turn every call into a disk write. */
 const TOUCH_EVERY_MS = 60_000;

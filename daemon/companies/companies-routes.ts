@@ -5,7 +5,6 @@ import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
 import { companyView, createCompany } from './companies.js';
 import { answeringCompanyRefusals } from './company-errors.js';
-import { seedDefaultSchedules } from '../company/schedules/defaults.js';
 
 /** `POST /api/companies {name}` → 201 `{ ok, id, name, created_at }`; `GET /api/companies` → `{ companies }` (CONTRACT §4). */
 export function companiesRoutes(deps: Deps): Router {
@@ -19,7 +18,7 @@ export function companiesRoutes(deps: Deps): Router {
     // The Company exists either way: a failure here is logged, never answered as a failed create.
     try {
       const runtime = await deps.runtimes.open({ id: company.id, name: company.name, owner_id: company.owner_id });
-      await seedDefaultSchedules(runtime.services.events);
+      await runtime.seedDefaults();
     } catch (err) {
       deps.log.error('could not seed the default schedules of a new Company', {
         company_id: company.id,

@@ -3,7 +3,7 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { StoreConflict, type CompanyRecord, type UserRecord } from '../store/types.js';
 import { CompanyRefused } from './company-errors.js';
-import { companyDataDir } from '../company/seam.js';
+import { companyDataDir } from '../company/index.js';
 
 type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
 

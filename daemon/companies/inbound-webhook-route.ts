@@ -1,18 +1,10 @@
 import { Router } from '@koa/router';
-import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
-import { ApiError, tooManyRequests } from '../http/api-error.js';
+import { tooManyRequests } from '../http/api-error.js';
 import { readRaw } from '../http/body.js';
 import { createRateLimiter } from '../http/rate-limit.js';
 import { readCompanySelector } from './tenant-selection.js';
-import type { TenantCaller } from '../company/seam.js';
-import type { Context } from 'koa';
-import { acceptDelivery, MAX_WEBHOOK_BODY } from '../company/channels/accept-delivery.js';
-import { SIGNATURE_HEADER, signatureFailureMessages } from '../../shared/webhook-signature.js';
-import type { DeliveryDedup } from '../company/channels/delivery-dedup.js';
-import type { Sealer } from '../store/sealer.js';
-
-export const WEBHOOK_PATH = /^\/api\/webhooks\/[^/]+\/?$/i;
+import { MAX_WEBHOOK_BODY, refuseDelivery, type TenantCaller } from '../company/index.js';
 
 /** Per client address: generous for a CI system, low enough that guessing secrets goes nowhere. */
 export const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
@@ -29,26 +21,6 @@ export const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
 export function inboundWebhookRoutes(deps: Deps): Router {
   const router = new Router();
   const limiter = createRateLimiter(deps.stores.limits, deps.clock, 'webhook_address', WEBHOOK_RATE);
-  // Answered exactly as the runtime answers an unknown channel: the same check against no secret.
-  const refused = async (ctx: Context): Promise<ApiError> => {
-    const outcome = await acceptDelivery(
-      {
-        channel: '-',
-        companyId: '-',
-        record: undefined,
-        signature: ctx.get(SIGNATURE_HEADER) || undefined,
-        deliveryId: undefined,
-        contentType: undefined,
-        rawBody: ctx.request.rawBody ?? Buffer.alloc(0),
-        nowMs: deps.clock.now(),
-      },
-      { sealer: noSealer, dedup: noDedup },
-    );
-    return outcome.ok
-      ? new ApiError(401, ErrorCode.signatureInvalid, signatureFailureMessages.mismatch)
-      : new ApiError(outcome.status, outcome.code, outcome.message);
-  };
-
   router.post('/api/webhooks/:channel', async (ctx) => {
     const wait = await limiter.hit(ctx.ip);
     if (wait !== null) throw tooManyRequests(wait, 'Too many webhook deliveries from this address. Try again later.');
@@ -57,11 +29,11 @@ export function inboundWebhookRoutes(deps: Deps): Router {
     try {
       selector = readCompanySelector(ctx);
     } catch {
-      throw await refused(ctx);
+      throw await refuseDelivery(ctx, deps.clock.now());
     }
     const company = selector ? await deps.stores.companies.findById(selector.id) : undefined;
     const owner = company ? await deps.stores.users.findById(company.owner_id) : undefined;
-    if (!company || !owner) throw await refused(ctx);
+    if (!company || !owner) throw await refuseDelivery(ctx, deps.clock.now());
     const tenant: TenantCaller = {
       user: owner,
       company: { id: company.id, name: company.name, owner_id: company.owner_id },
@@ -72,18 +44,3 @@ export function inboundWebhookRoutes(deps: Deps): Router {
   });
   return router;
 }
-
-// Never reached with no channel record (the signature check fails first); here to satisfy the shape.
-const noSealer: Sealer = {
-  seal: () => {
-    throw new Error('no sealer for an unknown Company');
-  },
-  open: () => {
-    throw new Error('no sealer for an unknown Company');
-  },
-};
-const noDedup: DeliveryDedup = {
-  firstSeen: async () => false,
-  firstSeenV1Bytes: async () => false,
-  size: async () => 0,
-};

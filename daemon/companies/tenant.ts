@@ -7,7 +7,7 @@ import { bearerToken } from '../http/bearer.js';
 import { authenticateKeys } from '../access/key-guard.js';
 import type { UserRecord } from '../store/types.js';
 import { notYours, unknownCompany } from './company-errors.js';
-import type { CompanyRef, TenantCaller } from '../company/seam.js';
+import type { CompanyRef, TenantCaller } from '../company/index.js';
 import { companyRequired, isTenantPath, readCompanySelector } from './tenant-selection.js';
 
 /**

@@ -1,4 +1,7 @@
-import type { Deps } from '../deps.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { IdGenerator } from '../ids.js';
+import type { Logger } from '../logger.js';
 import { companyDataDir, type CompanyRef, type RuntimeHost } from './seam.js';
 import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +10,11 @@ import { createSealer, type Sealer } from '../store/sealer.js';
 import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './open-company.js';
 import type { RuntimeStorage } from '../store/runtime-storage.js';
 
-export interface RuntimeHostOptions extends Pick<Deps, 'config' | 'clock' | 'ids' | 'log'> {
+export interface RuntimeHostOptions {
+  config: Config;
+  clock: Clock;
+  ids: IdGenerator;
+  log: Logger;
   /**
    * 'file' keeps each Company's runtime under its data folder; 'memory' keeps nothing (tests);
    * team mode's PostgreSQL storage keeps every Company in the shared tables (runtime-storage.ts).

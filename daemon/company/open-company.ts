@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { tenantOf, type CompanyRef } from './seam.js';
+import { tenantOf, WEBHOOK_PATH, type CompanyRef } from './seam.js';
 import { defaultEmitters, type EmitterRegistry } from './bus/emitters.js';
 import { DEFAULT_MAX_DEPTH } from './bus/dispatch.js';
 import type { MatcherHook } from './bus/matchers.js';
@@ -15,8 +15,8 @@ import type { DuePolicy } from './schedules/due-ticks.js';
 import { DEFAULT_POLICY } from './schedules/scheduler.js';
 import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
-import { WEBHOOK_PATH } from '../companies/inbound-webhook-route.js';
 import { wireEmitters } from './emitter-wiring.js';
+import { seedDefaultSchedules } from './schedules/defaults.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { createEventsService } from './bus/events-service.js';
 import { createToolRegistry, type ToolDefinition } from './bus/tools.js';
@@ -147,6 +147,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     scheduler: emitters.scheduler,
     retries: events.retries,
     questions: emitters.questions,
+    seedDefaults: async () => void (await seedDefaultSchedules(events)),
     recovery: opened.recovery,
     storeNotes: opened.notes,
     // Unmatched paths fall through with 404 and no body: the app's fallback renders that.

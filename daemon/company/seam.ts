@@ -11,6 +11,9 @@ import type { CompanyRef, CompanyServices } from './company-services.js';
  */
 export type { CompanyRef } from './company-services.js';
 
+/** The one path an unauthenticated inbound webhook delivery (`via: 'webhook'`) may reach. */
+export const WEBHOOK_PATH = /^\/api\/webhooks\/[^/]+\/?$/i;
+
 /** Who a runtime request is for: set on `ctx.state.tenant` before `CompanyRuntime.handle`. */
 export interface TenantCaller {
   user: UserRecord;
@@ -24,20 +27,13 @@ export interface TenantCaller {
   keyId?: string;
 }
 
-/** What the key guard (`Authorization: Bearer sk_…`, optional `X-Api-Key: ak_…`) resolves to, on `ctx.state.keyAuth`. */
-export interface KeyAuth {
-  user: UserRecord;
-  company: CompanyRef;
-  keyId: string;
-  /** True when a matching `X-Api-Key` was sent as well. */
-  accountKey: boolean;
-}
-
 export interface CompanyRuntime {
   /** Serves one request routed to this Company (`ctx.state.tenant` is set). Leaves 404 untouched when no route matches. */
   handle(ctx: Context): Promise<void>;
-  /** The same runtime for callers that are not HTTP (MCP tools, scheduler, channels): daemon/runtime/services.ts. */
+  /** The same runtime for callers that are not HTTP (MCP tools, scheduler, channels): company-services.ts. */
   services: CompanyServices;
+  /** Gives a new Company the default schedules (paused): once, right after it is created. */
+  seedDefaults(): Promise<void>;
 }
 
 export interface RuntimeHost {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import { openEventLog } from '../store/event-log/index.js';
-import { companyDataDir } from '../company/seam.js';
+import { companyDataDir } from '../company/index.js';
 import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
 import { openJournalSpace } from '../store/journal/index.js';
 import { findRetiredLayout, refuseRetiredLayout } from '../store/old-layouts.js';

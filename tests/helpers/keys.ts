@@ -43,10 +43,9 @@ export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
     open: async (company) => {
       opened.push(company);
       const runtime: CompanyRuntime = {
-        // Only what Company creation calls (seeding the default schedules); the echo never runs them.
-        services: {
-          events: { create: async (input: unknown) => ({ ...(input as object), id: 'cev_echo' }) },
-        } as unknown as CompanyServices,
+        // Company creation seeds the default schedules; the echo has none to run.
+        services: {} as unknown as CompanyServices,
+        seedDefaults: async () => {},
         handle: async (ctx) => {
           if (ctx.path === '/api/nothing-here') return;
           const tenant = ctx.state.tenant;

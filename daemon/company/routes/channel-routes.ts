@@ -11,7 +11,12 @@ import type { OpenedServices } from '../opened.js';
 import { StoreConflict, type ChannelStore } from '../../store/types.js';
 import type { Sealer } from '../../store/sealer.js';
 import { acceptDelivery } from '../channels/accept-delivery.js';
-import { channelNameProblem, createChannel, describeChannel, rotateChannelSecret } from '../channels/channel-secrets.js';
+import {
+  channelNameProblem,
+  createChannel,
+  describeChannel,
+  rotateChannelSecret,
+} from '../channels/channel-secrets.js';
 import type { DeliveryDedup } from '../channels/delivery-dedup.js';
 import { messageFromBody, routeInboundMessage } from '../channels/inbound-router.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, V1_SUNSET } from '../../../shared/webhook-signature.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
-import { orMissing } from '../../company/core.js';
+import { orMissing } from '../../company/index.js';
 
 const input = z.object({
   action: z.enum(['list', 'get', 'create', 'stop', 'compact']),
