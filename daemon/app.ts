@@ -14,6 +14,7 @@ import { requestLog } from './http/request-log.js';
 import { billingRoutes } from './companies/billing-routes.js';
 import { companiesRoutes } from './companies/companies-routes.js';
 import { tenantGateway } from './companies/tenant.js';
+import { refuseUnstorableUrl } from './http/url-text.js';
 import { keyRoutes } from './keys/routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
 import { totpRoutes } from './auth/totp/routes.js';
@@ -32,7 +33,7 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
 /**
  * The daemon as a Koa app, with no port and no process concerns (those are main.ts's).
  * The middleware order is the whole story of a request:
- *   request id + access log → error renderer → Host check → JSON body → 404 fallback → routes.
+ *   request id + access log → error renderer → Host check → URL text → JSON body → 404 fallback → routes.
  */
 export interface AppParts {
   /** The app's one set of signup, login and recovery throttles; made here unless given (tests lock accounts through it). */
@@ -49,6 +50,7 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
   app.use(requestLog(deps.log, deps.clock.now));
   app.use(errorRenderer(deps.log));
   app.use(hostGuard(deps.config));
+  app.use(refuseUnstorableUrl);
   app.use(
     parseJsonBody({
       limitFor: (path) =>

@@ -18,9 +18,10 @@ export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']
  * The host of publicUrl is always allowed. A request with no Host (HTTP/1.0) cannot be a rebinding.
  */
 export function hostGuard(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>): Middleware {
+  // An entry is matched as a Host name is read: lower-cased, without the root's trailing dot.
   const allowed = new Set([
     ...LOOPBACK_HOSTS,
-    ...(config.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean),
+    ...(config.allowedHosts ?? []).map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean),
   ]);
   allowed.add(hostnameOf(new URL(config.publicUrl).host));
   const openToAll = allowed.has('*');
@@ -28,7 +29,10 @@ export function hostGuard(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHo
   const loopbackBind = isLoopback(config.host);
   const accepts = (name: string) =>
     allowed.has(name) ||
-    suffixes.some((s) => name.endsWith(s) || name === s.slice(1)) ||
+    // `.corp.example` is corp.example and names ending in `.corp.example` (the dot is part of the
+    // suffix, so evilcorp.example is not one), and only names a browser can send: a Host such as
+    // `evil.example/.corp.example` is no sub-domain, whatever it ends with.
+    (DNS_NAME.test(name) && suffixes.some((s) => name.endsWith(s) || name === s.slice(1))) ||
     (!loopbackBind && isIP(name.replace(/^\[|\]$/g, '')) !== 0);
 
   return async function checkHost(ctx, next) {
@@ -44,10 +48,18 @@ export function hostGuard(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHo
   };
 }
 
+/** Dot-separated labels of letters, digits, `-` and `_`, none empty (a name, lower-cased). */
+const DNS_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
+
 /** `Example.com:7878` → `example.com`; `[::1]:7878` → `[::1]`. */
 function hostnameOf(host: string): string {
   const lower = host.trim().toLowerCase();
-  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1);
+  if (lower.startsWith('[')) {
+    // `[v6]` or `[v6]:port`; with anything else after the bracket the whole value is kept, and it
+    // then matches no name and no address.
+    const end = lower.indexOf(']') + 1;
+    return end > 0 && /^(:\d*)?$/.test(lower.slice(end)) ? lower.slice(0, end) : lower;
+  }
   const colon = lower.lastIndexOf(':');
   return (colon >= 0 && lower.indexOf(':') === colon ? lower.slice(0, colon) : lower).replace(/\.$/, '');
 }

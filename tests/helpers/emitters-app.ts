@@ -89,7 +89,7 @@ export async function createEmitterTestApp(options: EmitterTestOptions = {}): Pr
     storage: options.storage ?? 'memory',
     sealer: options.sealer ?? createSealer(randomBytes(32)),
     // Matching bounded at 5 s here: these tests check the wiring, and a loaded test machine must not
-    // turn a match into a timeout (the bound itself is tested in tests/daemon/events/detectors/).
+    // turn a match into a timeout (the bound itself is tested in tests/daemon/company/detectors/).
     runtime: {
       schedulerTimer: timer,
       schedulePolicy: options.policy,

@@ -13,6 +13,7 @@ const run = (script: string, ...args: string[]) =>
 for (const [script, args, message] of [
   ['fuzz', ['--database', 'mysql://x'], 'fuzz: --database needs a postgres:// URL'],
   ['fuzz', ['--database'], 'fuzz: --database needs a postgres:// URL of an empty, throwaway database, got nothing'],
+  ['fuzz', ['--sweep', 'some'], 'fuzz: --sweep (SVC_FUZZ_SWEEP) must be one of all, quick, off, got some'],
   ['load', ['--seconds', 'ten'], 'load: --seconds (SVC_LOAD_SECONDS) must be a number, got ten'],
   ['crash', ['--cycles=-1'], 'crash: --cycles (SVC_CRASH_CYCLES) must be a number, got -1'],
 ] as const) {

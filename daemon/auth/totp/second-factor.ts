@@ -1,6 +1,13 @@
 import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
-import { hashRecoveryCode, looksLikeRecoveryCode, matchTotpStep, totpOf, totpSealer } from './totp-codes.js';
+import {
+  findRecoveryCode,
+  hashRecoveryCode,
+  looksLikeRecoveryCode,
+  matchTotpStep,
+  totpOf,
+  totpSealer,
+} from './totp-codes.js';
 
 export type SecondFactorMethod = 'otp' | 'recovery_code';
 
@@ -27,8 +34,7 @@ export async function spendSecondFactor(
       totp.last_step = step;
       method = 'otp';
     } else if (looksLikeRecoveryCode(code)) {
-      const hash = hashRecoveryCode(deps.secrets.codeKey, code);
-      const entry = totp.recovery.find((r) => r.hash === hash && !r.used_at);
+      const entry = findRecoveryCode(totp.recovery, hashRecoveryCode(deps.secrets.codeKey, code));
       if (!entry) return;
       entry.used_at = isoAt(now);
       method = 'recovery_code';

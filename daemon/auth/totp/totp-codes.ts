@@ -81,4 +81,23 @@ export const hashRecoveryCode = (codeKey: Buffer, code: string) =>
     .update(`recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`)
     .digest('hex');
 
+/**
+ * The unused recovery code whose keyed hash is `hash`, or undefined. Every stored hash is compared
+ * in constant time and the loop never stops early, so the answer time tells neither how much of a
+ * hash matched nor which of the ten codes (or a used one) was hit.
+ */
+export function findRecoveryCode(
+  recovery: TotpState['recovery'],
+  hash: string,
+): TotpState['recovery'][number] | undefined {
+  const typed = Buffer.from(hash, 'hex');
+  let found: TotpState['recovery'][number] | undefined;
+  for (const entry of recovery) {
+    const stored = Buffer.from(entry.hash, 'hex');
+    const same = stored.length === typed.length && timingSafeEqual(stored, typed);
+    if (same && !entry.used_at && !found) found = entry;
+  }
+  return found;
+}
+
 export const looksLikeRecoveryCode = (code: string) => /^[0-9a-z]{5}-?[0-9a-z]{5}$/i.test(code.trim());

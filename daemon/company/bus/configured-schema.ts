@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { boundedJson } from '../../http/json-depth.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 
 /**
  * The shapes of creating and changing a configured event. Fields with their own checks (matcher,
@@ -11,13 +12,15 @@ const toolCallSchema = z.object({
   args: z.record(z.string(), boundedJson).default({}),
 });
 const toolCallsSchema = z.array(toolCallSchema).max(50);
+const scopeId = z.string().min(1).max(200).check(storableText);
 
 export const newConfiguredSchema = z.object({
   type: z.string().min(1).max(200),
   tool_calls: toolCallsSchema.default([]),
-  agent_id: z.string().min(1).max(200).nullable().optional(),
-  session_id: z.string().min(1).max(200).nullable().optional(),
-  quest_id: z.string().min(1).max(200).nullable().optional(),
+  // The scope a configured event matches on: ids, compared with the event log's columns.
+  agent_id: scopeId.nullable().optional(),
+  session_id: scopeId.nullable().optional(),
+  quest_id: scopeId.nullable().optional(),
   enabled: z.boolean().optional(),
   matcher: z.unknown().optional(),
   timezone: z.string().min(1).max(100).nullable().optional(),

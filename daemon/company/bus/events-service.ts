@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../shared/errors.js';
 import { boundedJson } from '../../http/json-depth.js';
 import { missing, parseInput } from '../../domain-error.js';
 import type { RuntimeCore } from '../core.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 import {
   EVENT_SOURCES,
   type CompanyServices,
@@ -25,9 +26,12 @@ import type { DuePolicy } from '../schedules/due-ticks.js';
 import { realTimer, type SchedulerTimer } from '../schedules/minute-loop.js';
 import { createRetryWalker, type RetryWalker } from './retry/walker.js';
 
-const idField = z.string().min(1).max(200).nullable().optional();
+// Ids and types are compared with the event log's columns, so they are checked as stored text
+// here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
+const key = z.string().min(1).max(200).check(storableText);
+const idField = key.nullable().optional();
 export const emitSchema = z.object({
-  type: z.string().min(1).max(200),
+  type: key,
   agent_id: idField,
   session_id: idField,
   quest_id: idField,
@@ -40,10 +44,10 @@ const fireSchema = z.object({ content: boundedJson.optional(), source: z.enum(EV
 
 /** The same checks GET /api/events makes, for callers that are not HTTP (MCP tools). */
 const filterSchema = z.object({
-  event_type: z.string().min(1).max(200).optional(),
-  agent_id: z.string().min(1).max(200).optional(),
-  session_id: z.string().min(1).max(200).optional(),
-  quest_id: z.string().min(1).max(200).optional(),
+  event_type: key.optional(),
+  agent_id: key.optional(),
+  session_id: key.optional(),
+  quest_id: key.optional(),
   since: z.iso
     .datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' })
     .optional(),

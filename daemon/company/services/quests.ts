@@ -14,6 +14,7 @@ import {
 } from '../core.js';
 import type { CompanyServices, Quest, QuestStatus } from '../company-services.js';
 import { QUEST_STATUSES } from '../../../shared/schemas/runtime.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 
 export { QUEST_STATUSES };
 
@@ -25,17 +26,19 @@ const NEXT: Record<QuestStatus, QuestStatus[]> = {
   failed: [],
 };
 
+const id = z.string().min(1).max(200).check(storableText);
+
 export const newQuestSchema = z.object({
   title: z.string().trim().min(1).max(500),
-  agent_id: z.string().min(1).max(200).nullable().optional(),
-  session_id: z.string().min(1).max(200).nullable().optional(),
+  agent_id: id.nullable().optional(),
+  session_id: id.nullable().optional(),
 });
 
 export const questChangeSchema = z.object({
   status: z.enum(QUEST_STATUSES).optional(),
   result: boundedJson.optional(),
-  agent_id: z.string().min(1).max(200).nullable().optional(),
-  session_id: z.string().min(1).max(200).nullable().optional(),
+  agent_id: id.nullable().optional(),
+  session_id: id.nullable().optional(),
   title: z.string().trim().min(1).max(500).optional(),
 });
 

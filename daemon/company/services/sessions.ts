@@ -5,13 +5,14 @@ import { conflicting, parseInput } from '../../domain-error.js';
 import { nowIso, orMissing, reportCause, requireAgent, requireSession, type RuntimeCore } from '../core.js';
 import type { RuntimeSessionRecord } from '../../store/runtime-types.js';
 import type { CompanyServices, ConfiguredEvent, RuntimeSession, TranscriptEntry } from '../company-services.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 
 /** Characters of transcript a session holds before `context:budget:exceeded`, unless it says otherwise. */
 export const DEFAULT_CONTEXT_BUDGET = 100_000;
 
 export const newSessionSchema = z.object({
-  agent_id: z.string().min(1).max(200),
-  gateway_channel_id: z.string().min(1).max(200).nullable().optional(),
+  agent_id: z.string().min(1).max(200).check(storableText),
+  gateway_channel_id: z.string().min(1).max(200).check(storableText).nullable().optional(),
   context_budget: z.number().int().min(1).nullable().optional(),
 });
 

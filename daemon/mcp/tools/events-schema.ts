@@ -1,7 +1,8 @@
 import * as z from 'zod';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 
 /** The MCP `events` tool's input and output schemas (its handler is events.ts). */
-const id = z.string().min(1);
+const id = z.string().min(1).check(storableText);
 const jsonObject = z.record(z.string(), z.unknown());
 
 /** The runtime tools a configured event can call (the runtime checks each one's args when the event is created). */

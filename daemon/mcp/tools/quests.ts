@@ -2,19 +2,27 @@ import * as z from 'zod';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 import { orMissing } from '../../company/index.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 
 const status = z.enum(['open', 'in_progress', 'done', 'failed']);
 
 const input = z.object({
   action: z.enum(['create', 'list', 'get', 'update']),
-  id: z.string().min(1).optional().describe('get, update: the quest.'),
+  id: z.string().min(1).check(storableText).optional().describe('get, update: the quest.'),
   title: z.string().min(1).max(500).optional().describe('create (required), update.'),
   status: status.optional().describe('update: the new status; list: filter.'),
   result: z.unknown().optional().describe('update: what the quest produced.'),
-  agent_id: z.string().min(1).nullable().optional().describe('create/update: the agent on it; list: filter.'),
+  agent_id: z
+    .string()
+    .min(1)
+    .check(storableText)
+    .nullable()
+    .optional()
+    .describe('create/update: the agent on it; list: filter.'),
   session_id: z
     .string()
     .min(1)
+    .check(storableText)
     .nullable()
     .optional()
     .describe('create/update: the session it belongs to; list: filter.'),

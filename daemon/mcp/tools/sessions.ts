@@ -2,10 +2,11 @@ import * as z from 'zod';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 import { orMissing } from '../../company/index.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 
 const input = z.object({
   action: z.enum(['list', 'get', 'create', 'stop', 'compact']),
-  id: z.string().min(1).optional().describe('get, stop, compact: the session.'),
+  id: z.string().min(1).check(storableText).optional().describe('get, stop, compact: the session.'),
   role: z
     .string()
     .trim()
@@ -13,7 +14,7 @@ const input = z.object({
     .max(200)
     .optional()
     .describe("compact: the role (or agent id) to hand the transcript to; default: the daemon's compaction role."),
-  agent_id: z.string().min(1).optional().describe('create: the agent (required); list: filter.'),
+  agent_id: z.string().min(1).check(storableText).optional().describe('create: the agent (required); list: filter.'),
   gateway_channel_id: z.string().min(1).max(200).optional().describe('create: the channel the session talks on.'),
   context_budget: z
     .number()

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { ErrorCode } from '../../../shared/errors.js';
+import { storableTextProblem } from '../../../shared/schemas/storable-text.js';
 import { invalid } from '../../domain-error.js';
 import type { EventRow } from '../../../shared/runtime-records.js';
 import { formatEventId, parseEventId } from './event-id.js';
@@ -114,11 +115,20 @@ export class LogCore {
 
 const optionalId = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.length > 0);
 
+/**
+ * The checks every log makes on an append (a 400 for bad input). The type and ids are kept in
+ * columns and compared by queries, so they must be text every log can hold (storable-text.ts):
+ * the file log could store a NUL, PostgreSQL cannot, and both refuse it alike.
+ */
 export function checkInput(input: NewEventRow): void {
   if (typeof input?.type !== 'string' || input.type.length === 0)
     throw invalid('An event needs a type.', ErrorCode.validationFailed);
   for (const field of ['agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
     if (!optionalId(input[field]))
       throw invalid(`${field} must be a non-empty string or null.`, ErrorCode.validationFailed);
+  }
+  for (const field of ['type', 'agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'] as const) {
+    const problem = typeof input[field] === 'string' ? storableTextProblem(input[field]) : null;
+    if (problem) throw invalid(`${field} ${problem}.`, ErrorCode.validationFailed);
   }
 }

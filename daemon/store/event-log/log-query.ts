@@ -1,5 +1,6 @@
 import { ErrorCode } from '../../../shared/errors.js';
 import { invalid } from '../../domain-error.js';
+import { storableTextProblem } from '../../../shared/schemas/storable-text.js';
 import { parseEventId } from './event-id.js';
 import type { LogQuery } from './types.js';
 
@@ -18,6 +19,17 @@ export interface PlannedQuery {
   limit: number;
 }
 
+/** Each filter by the name the caller gave it (LogQuery's fields). */
+const FILTER_NAMES: Record<IndexedField, string> = {
+  type: 'event_type',
+  prefix: 'prefix',
+  agent: 'agent_id',
+  session: 'session_id',
+  quest: 'quest_id',
+  correlation: 'correlation_id',
+  causation: 'causation_id',
+};
+
 const given = (v: string | undefined | null): v is string => typeof v === 'string';
 
 /** Checks a query; a malformed cursor or timestamp is the caller's mistake (400), never an empty page. */
@@ -31,6 +43,12 @@ export function planQuery(query: LogQuery): PlannedQuery {
   if (given(query.quest_id)) filters.push({ field: 'quest', key: query.quest_id });
   if (given(query.correlation_id)) filters.push({ field: 'correlation', key: query.correlation_id });
   if (given(query.causation_id)) filters.push({ field: 'causation', key: query.causation_id });
+  // A filter is compared with the logs' columns: the same text rule as an append (checkInput), so
+  // a NUL is a 400 on every log rather than an empty page on one and a failed query on PostgreSQL.
+  for (const { field, key } of filters) {
+    const problem = storableTextProblem(key);
+    if (problem) throw invalid(`${FILTER_NAMES[field]} ${problem}.`, ErrorCode.validationFailed);
+  }
 
   let afterSeq: number | null = null;
   if (given(query.since_id)) {

@@ -67,6 +67,56 @@ test('the allow-list (and the public URL host) add names; a non-loopback bind al
   assert.is((await get(open, '/healthz', 'anything.example')).status, 200, '* switches the check off');
 });
 
+// A suffix rule is easy to get wrong in a way that still passes a test of an unrelated name: with
+// endsWith('corp.example') instead of '.corp.example', evilcorp.example gets in.
+test('an allow-list domain (.corp.example) is the name and its sub-domains only; case, a port and the root dot do not matter', async () => {
+  const t = await createTestApp({ config: { host: '127.0.0.1', allowedHosts: ['.corp.example'] } });
+  for (const host of [
+    'corp.example',
+    'a.corp.example',
+    'deep.a.corp.example',
+    'A.Corp.EXAMPLE',
+    'CORP.EXAMPLE:8443',
+    'a.corp.example:7878',
+    'a.corp.example.',
+    'corp.example.:7878',
+  ]) {
+    assert.is((await get(t, '/healthz', host)).status, 200, host);
+  }
+  for (const host of [
+    'evilcorp.example',
+    'EVILCORP.EXAMPLE:443',
+    'xcorp.example',
+    '-corp.example',
+    'corp.example.evil.test',
+    'a.corp.example.evil.test:7878',
+    'corp.examples',
+    'corp.example..',
+    'example',
+    'evil.example/.corp.example',
+    'evil.example@a.corp.example',
+    'a..corp.example',
+  ]) {
+    assert.is((await get(t, '/healthz', host)).status, 421, host);
+  }
+});
+
+test('an allow-list name written with its root dot or in capitals still matches', async () => {
+  const t = await createTestApp({
+    config: { host: '127.0.0.1', allowedHosts: ['SVC.Example.com.', '.Corp.Example.'] },
+  });
+  for (const host of ['svc.example.com', 'a.corp.example', 'corp.example:1'])
+    assert.is((await get(t, '/healthz', host)).status, 200, host);
+  assert.is((await get(t, '/healthz', 'evilcorp.example')).status, 421);
+});
+
+test('a bracketed IPv6 Host is the literal and an optional port, nothing after it', async () => {
+  const t = await createTestApp({ config: { host: '127.0.0.1' } });
+  for (const host of ['[::1]', '[::1]:7878', '[::1]:']) assert.is((await get(t, '/healthz', host)).status, 200, host);
+  for (const host of ['[::1].evil.example', '[::1]evil.example', '[::1]:7878.evil.example'])
+    assert.is((await get(t, '/healthz', host)).status, 421, host);
+});
+
 test('--allowed-hosts wins over SVC_ALLOWED_HOSTS, which is a comma-separated list', () => {
   const data = tempDir('svc-data');
   assert.equal(resolveConfig({ data }, { SVC_ALLOWED_HOSTS: 'a.example, b.example' }).allowedHosts, [

@@ -7,6 +7,8 @@ import { createUser } from '../../helpers/accounts.js';
 import { listRoutes, type RouteRef } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { createTestApp } from '../../helpers/test-app.js';
+import type { SlotProbe } from '../../helpers/input-slots.js';
+import type { Templates } from './robustness-templates.js';
 
 /**
  * The world the robustness sweep runs in: an app with the throttles out of the way, a verified
@@ -16,8 +18,11 @@ import { createTestApp } from '../../helpers/test-app.js';
 /** Throttles out of the way, so every bad input reaches the route's own checks instead of a 429. */
 const NO_THROTTLE = [{ limit: 1_000_000, windowMs: 60_000 }];
 
-/** `database`: the same world in team mode, every store on that PostgreSQL database. */
-export async function setUp(options: { database?: string } = {}) {
+/**
+ * `database`: the same world in team mode, every store on that PostgreSQL database; `storage:
+ * 'file'`: on the JSON store in a temp data folder (default: the memory stores).
+ */
+export async function setUp(options: { database?: string; storage?: 'file' } = {}) {
   const errors: string[] = [];
   const log = {
     info() {},
@@ -27,7 +32,10 @@ export async function setUp(options: { database?: string } = {}) {
   const t = await createTestApp({
     log,
     ...(options.database ? { database: options.database } : {}),
+    ...(options.storage ? { storage: options.storage } : {}),
     config: {
+      // The tool-call limit off too (0), so every tool call reaches the tool.
+      mcpToolCallsPerMinute: 0,
       auth: {
         signupPerEmail: NO_THROTTLE,
         mailPerAddress: NO_THROTTLE,
@@ -137,4 +145,21 @@ export async function headersFor(w: World, path: string, via: 'session' | 'key')
   // A fresh session per route: a battery that logs out (or revokes) must not blind the next route.
   const { token } = await issueSession(w.t.deps, { user: w.owner.user, kind: 'full', method: ['pwd'] });
   return { authorization: `Bearer ${token}`, ...(isTenantPath(path) ? { 'x-company': w.company.id } : {}) };
+}
+
+/**
+ * How input-slots.ts runs a route of this world once: with a real id in its path, its valid
+ * templates, and, on a Company route, once more without X-Company so the query's Company
+ * selectors (`company_id`, `trust_id`) are read too.
+ */
+export function slotProbes(w: World, templates: Templates): (route: RouteRef) => Promise<SlotProbe[]> {
+  return async (route) => {
+    const url = route.path.replace(/:[A-Za-z_]+/g, realId(w, route.path) ?? 'x');
+    const headers = await headersFor(w, route.path, 'session');
+    const bodies = route.method === 'GET' ? [] : [templates[`${route.method} ${route.path}`] ?? {}].flat();
+    const { 'x-company': selected, ...unselected } = headers;
+    const probes: SlotProbe[] = [{ label: 'selected', url, headers, bodies }];
+    if (selected !== undefined) probes.push({ label: 'unselected', url, headers: unselected, bodies });
+    return probes;
+  };
 }

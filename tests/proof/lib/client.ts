@@ -28,12 +28,17 @@ export interface CallOptions {
 
 /** Methods fetch refuses to send; the fuzz sends them anyway, over node:http. */
 const FORBIDDEN_TO_FETCH = new Set(['TRACE', 'TRACK', 'CONNECT']);
+/**
+ * A path with characters U+0080–U+00FF: fetch would percent-encode them as UTF-8, node:http sends
+ * each as one byte, which is how the fuzz puts invalid UTF-8 in a URL.
+ */
+const RAW_BYTES = /[\u0080-\u00ff]/;
 
 function callRaw(base: string, path: string, options: CallOptions, started: number): Promise<Answer> {
+  const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
     const req = request(
-      base + path,
-      { method: options.method, headers: options.headers, timeout: options.timeoutMs ?? 15_000 },
+      { hostname, port, path, method: options.method, headers: options.headers, timeout: options.timeoutMs ?? 15_000 },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -65,7 +70,8 @@ function callRaw(base: string, path: string, options: CallOptions, started: numb
 
 export async function call(base: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const started = performance.now();
-  if (options.method && FORBIDDEN_TO_FETCH.has(options.method)) return callRaw(base, path, options, started);
+  if ((options.method && FORBIDDEN_TO_FETCH.has(options.method)) || RAW_BYTES.test(path))
+    return callRaw(base, path, options, started);
   const headers: Record<string, string> = {
     ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
     ...options.headers,

@@ -114,3 +114,14 @@ export function option(name: string, envName: string, fallback: number): number 
 
 export const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
+
+/** `--name value` (else the environment variable, else the default) that must be one of `choices`. */
+export function choiceOption<T extends string>(name: string, envName: string, choices: readonly T[], fallback: T): T {
+  const argv = process.argv.slice(2);
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const raw = i < 0 ? process.env[envName] : argv[i]!.includes('=') ? argv[i]!.split('=')[1] : argv[i + 1];
+  if (raw === undefined) return fallback;
+  if (!choices.includes(raw as T))
+    throw new Error(`--${name} (${envName}) must be one of ${choices.join(', ')}, got ${raw}`);
+  return raw as T;
+}

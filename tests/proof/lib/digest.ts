@@ -19,8 +19,16 @@ const SKIP =
   /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$/;
 const VOLATILE = new Set(['last_used_at']);
 
-export function recordsDigest(dataDir: string): { digest: string; records: number } {
+/** A digest of records, and one per file or table (`parts`), so a change can be named. */
+export interface Digest {
+  digest: string;
+  records: number;
+  parts: Record<string, string>;
+}
+
+export function recordsDigest(dataDir: string): Digest {
   const hashes: string[] = [];
+  const parts: Record<string, string[]> = {};
   for (const entry of readdirSync(dataDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
@@ -32,11 +40,24 @@ export function recordsDigest(dataDir: string): { digest: string; records: numbe
     } catch {
       continue; // renamed away meanwhile: the next digest sees its successor
     }
-    for (const record of recordsOf(text)) hashes.push(createHash('sha256').update(record).digest('hex'));
+    for (const record of recordsOf(text)) {
+      const hash = createHash('sha256').update(record).digest('hex');
+      hashes.push(hash);
+      (parts[rel] ??= []).push(hash);
+    }
   }
-  hashes.sort();
-  return { digest: createHash('sha256').update(hashes.join('\n')).digest('hex'), records: hashes.length };
+  return digestOf(hashes, parts);
 }
+
+function digestOf(hashes: string[], parts: Record<string, string[]>): Digest {
+  const join = (list: string[]) => createHash('sha256').update(list.sort().join('\n')).digest('hex');
+  const named = Object.fromEntries(Object.entries(parts).map(([name, list]) => [name, join(list)]));
+  return { digest: join(hashes), records: hashes.length, parts: named };
+}
+
+/** The files or tables whose records differ between two digests. */
+export const changedParts = (a: Digest, b: Digest): string[] =>
+  [...new Set([...Object.keys(a.parts), ...Object.keys(b.parts)])].filter((k) => a.parts[k] !== b.parts[k]).sort();
 
 /** Stable JSON of each record: one document, or the rows a journal leaves, or one per JSON line; a line that is not JSON counts as its text. */
 function recordsOf(text: string): string[] {
@@ -100,7 +121,7 @@ const NOT_RECORDS = new Set([
   'svc_pairings',
 ]);
 
-export async function databaseDigest(url: string): Promise<{ digest: string; records: number }> {
+export async function databaseDigest(url: string): Promise<Digest> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -109,20 +130,21 @@ export async function databaseDigest(url: string): Promise<{ digest: string; rec
        WHERE table_schema = current_schema() AND table_name LIKE 'svc\\_%' ORDER BY 1`,
     );
     const hashes: string[] = [];
+    const parts: Record<string, string[]> = {};
     for (const { name } of tables) {
       // Names come from the catalogue, and only plain ones are read.
       if (NOT_RECORDS.has(name) || !/^svc_[a-z_]+$/.test(name)) continue;
       // As json text, parsed here: jsonb would refuse the NUL escapes and lone surrogates a stored doc may hold.
       const { rows } = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${name} t`);
-      for (const { row } of rows)
-        hashes.push(
-          createHash('sha256')
-            .update(`${name}:${stable(JSON.parse(row))}`)
-            .digest('hex'),
-        );
+      for (const { row } of rows) {
+        const hash = createHash('sha256')
+          .update(`${name}:${stable(JSON.parse(row))}`)
+          .digest('hex');
+        hashes.push(hash);
+        (parts[name] ??= []).push(hash);
+      }
     }
-    hashes.sort();
-    return { digest: createHash('sha256').update(hashes.join('\n')).digest('hex'), records: hashes.length };
+    return digestOf(hashes, parts);
   } finally {
     await client.end();
   }

@@ -18,6 +18,8 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   raw?: string | Uint8Array;
+  /** The sweep's requests: which input slot got which value (`query event_type = %00`). */
+  slot?: string;
 }
 
 export interface FuzzTarget {

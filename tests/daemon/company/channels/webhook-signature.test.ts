@@ -126,4 +126,21 @@ test('rotation: any entry of the scheme may match, and either of two secrets', (
   assert.ok(check(`${v1a},${signDeliveryV1(secret, body, now).split(',')[1]}`).ok);
 });
 
+// The tolerance is 300 s either way, inclusive: tests 1 s inside and far outside it pass with < and
+// <= swapped at either end.
+test('a timestamp exactly 300 s old or ahead passes; 301 s does not', () => {
+  const check = (signedAtMs: number) =>
+    verifySignature({
+      header: signDelivery({ secret, deliveryId: 'edge', rawBody: body, nowMs: signedAtMs }),
+      secrets: [secret],
+      deliveryId: 'edge',
+      rawBody: body,
+      nowMs: now,
+    });
+  assert.ok(check(now - 300_000).ok);
+  assert.ok(check(now + 300_000).ok);
+  assert.equal(check(now - 301_000), { ok: false, reason: 'too_old' });
+  assert.equal(check(now + 301_000), { ok: false, reason: 'in_future' });
+});
+
 test.run();

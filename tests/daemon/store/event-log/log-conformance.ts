@@ -120,6 +120,34 @@ export function runLogConformance(name: string, open: OpenLog, hooks: { before?:
     await log.close();
   });
 
+  // PostgreSQL cannot hold a NUL in text, nor a lone surrogate exactly: every log refuses both in
+  // what it keeps in columns and in filters, so the answer (a 400) is the same on every store.
+  test('a NUL or a lone surrogate in a type, an id or a filter is refused as invalid', async () => {
+    const log = await open(new FakeClock());
+    for (const field of ['type', 'agent_id', 'session_id', 'quest_id', 'causation_id', 'correlation_id'])
+      for (const odd of ['a\u0000b', 'x\ud800']) {
+        const err = await log.append({ ...blank, type: 'a:b', [field]: odd }).catch((e) => e);
+        assert.ok(err instanceof DomainError && err.refusal === 'invalid', `${field} ${JSON.stringify(odd)}`);
+        assert.match(err.message, field);
+      }
+    for (const field of [
+      'event_type',
+      'prefix',
+      'agent_id',
+      'session_id',
+      'quest_id',
+      'correlation_id',
+      'causation_id',
+    ])
+      for (const odd of ['\u0000', 'y\udfff']) {
+        const err = await log.query({ [field]: odd }).catch((e) => e);
+        assert.ok(err instanceof DomainError && err.refusal === 'invalid', `${field} ${JSON.stringify(odd)}`);
+        assert.match(err.message, field);
+      }
+    assert.is(await log.lastId(), null);
+    await log.close();
+  });
+
   test('every filter, alone and combined', async () => {
     const clock = new FakeClock();
     const log = await open(clock);
