@@ -24,13 +24,88 @@ module.exports = {
       from: { path: '^daemon/' },
       to: { path: '^cli/' },
     },
+    // The daemon's rooms, lowest first (docs/architecture.md): store/ → http/ → auth/ → access/ and
+    // company/ → companies/ → keys/ and mcp/ → app.ts. Each rule says what a room may not import.
     {
-      name: 'stores-not-http',
+      name: 'store-imports-nothing-above',
       severity: 'error',
       comment:
-        'Stores hold records; HTTP, routes and services sit above them. The event log format and its query rules (daemon/events/log/) are the storage contract that the PostgreSQL log implements too.',
+        'Storage is the ground floor: shared/ and the root utilities only. The event log, the journals and PostgreSQL know records, never requests or features.',
       from: { path: '^daemon/store/' },
-      to: { path: '^daemon/(http|gateway|auth|keys|mcp|events|runtime|console|dev)/', pathNot: '^daemon/events/log/' },
+      to: {
+        path: '^daemon/',
+        pathNot: '^daemon/(store/|(clock|ids|logger|random|domain-error|data-dir|config|factors-config)[.]ts$)',
+      },
+    },
+    {
+      name: 'http-is-no-feature',
+      severity: 'error',
+      comment:
+        'http/ is the frame every room stands on (errors, bodies, limits, generic guards): it takes verifiers and checks as arguments and imports no feature room.',
+      from: { path: '^daemon/http/' },
+      to: {
+        path: '^daemon/',
+        pathNot: '^daemon/(http/|store/|(clock|ids|logger|random|domain-error|config|factors-config)[.]ts$)',
+      },
+    },
+    {
+      name: 'auth-below-access',
+      severity: 'error',
+      comment: 'Accounts know users and sessions; who may reach a Company (access, companies, keys) is decided above them.',
+      from: { path: '^daemon/auth/' },
+      to: { path: '^daemon/(access|keys|companies|company|mcp|console|dev|transfer)/' },
+    },
+    {
+      name: 'access-below-companies',
+      severity: 'error',
+      comment: 'access/ resolves principals (a session, a key) and their tier; the rooms that select and manage Companies use it.',
+      from: { path: '^daemon/access/' },
+      to: { path: '^daemon/(keys|companies|mcp|console|dev|transfer)/' },
+    },
+    {
+      name: 'company-serves-one-company',
+      severity: 'error',
+      comment:
+        'A Company runtime sees one Company and never how it was chosen or by whom: no accounts, keys, tenant selection or transports.',
+      from: { path: '^daemon/company/' },
+      to: { path: '^daemon/(auth|access|keys|companies|mcp|console|dev|transfer|health)/' },
+    },
+    {
+      name: 'company-through-its-face',
+      severity: 'error',
+      comment:
+        "Outside daemon/company/, the Company room is reached through company/index.ts only, so its layers can change without its callers noticing.",
+      from: { path: '^daemon/', pathNot: '^daemon/company/' },
+      to: { path: '^daemon/company/', pathNot: '^daemon/company/index[.]ts$' },
+    },
+    {
+      name: 'companies-below-keys-and-mcp',
+      severity: 'error',
+      comment: 'Companies and tenant selection stand below the rooms that manage keys and serve MCP.',
+      from: { path: '^daemon/companies/' },
+      to: { path: '^daemon/(keys|mcp|console|dev|transfer)/' },
+    },
+    {
+      name: 'keys-and-mcp-apart',
+      severity: 'error',
+      comment: 'Key management and the MCP endpoint are siblings: each stands on access/ and the Company face, not on the other.',
+      from: { path: '^daemon/(keys|mcp)/' },
+      // $1: the room the import is from; a room may import itself.
+      to: { path: '^daemon/(keys|mcp|console|dev|transfer)/', pathNot: '^daemon/$1/' },
+    },
+    {
+      name: 'edge-rooms-stand-alone',
+      severity: 'error',
+      comment: 'The console, the operator surface, health and transfer sit at the edge: they use lower rooms, not each other.',
+      from: { path: '^daemon/(console|dev|health|transfer)/' },
+      to: { path: '^daemon/(access|keys|companies|mcp|console|dev|health|transfer)/', pathNot: '^daemon/$1/' },
+    },
+    {
+      name: 'nothing-imports-the-entry',
+      severity: 'error',
+      comment: 'app.ts and main.ts compose the rooms; no room depends on them.',
+      from: { path: '^daemon/[^/]+/' },
+      to: { path: '^daemon/(app|main|bundled-main|daemon-options)[.]ts$' },
     },
     {
       name: 'shared-stands-alone',

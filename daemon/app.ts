@@ -3,6 +3,7 @@ import type { Router } from '@koa/router';
 import { ErrorCode } from '../shared/errors.js';
 import type { Deps } from './deps.js';
 import { accountRouters } from './auth/routes.js';
+import { createAuthLimits, type AuthLimits } from './auth/limits.js';
 import { devRoutes } from './dev/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { ApiError } from './http/api-error.js';
@@ -10,10 +11,10 @@ import { parseJsonBody } from './http/body.js';
 import { errorRenderer } from './http/error-renderer.js';
 import { hostGuard } from './http/host-guard.js';
 import { requestLog } from './http/request-log.js';
+import { billingRoutes } from './companies/billing-routes.js';
+import { companiesRoutes } from './companies/companies-routes.js';
+import { tenantGateway } from './companies/tenant.js';
 import { refuseUnstorableUrl } from './http/url-text.js';
-import { billingRoutes } from './gateway/billing-routes.js';
-import { companiesRoutes } from './gateway/companies-routes.js';
-import { tenantGateway } from './gateway/tenant-gateway.js';
 import { keyRoutes } from './keys/routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
 import { totpRoutes } from './auth/totp/routes.js';
@@ -21,7 +22,8 @@ import { loginCodeRoutes } from './auth/login-code/routes.js';
 import { walletRoutes } from './auth/wallet/routes.js';
 import { passkeyRoutes } from './auth/passkeys/routes.js';
 import { dispatchRoutes } from './http/route-dispatch.js';
-import { inboundWebhookRoutes, WEBHOOK_PATH } from './events/channels/inbound-route.js';
+import { inboundWebhookRoutes } from './companies/inbound-webhook-route.js';
+import { WEBHOOK_PATH } from './company/index.js';
 import { consoleRoutes } from './console/routes.js';
 import { pairingRoutes } from './auth/pairing/routes.js';
 
@@ -33,7 +35,12 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
  * The middleware order is the whole story of a request:
  *   request id + access log → error renderer → Host check → URL text → JSON body → 404 fallback → routes.
  */
-export function createApp(deps: Deps): Koa {
+export interface AppParts {
+  /** The app's one set of signup, login and recovery throttles; made here unless given (tests lock accounts through it). */
+  authLimits?: AuthLimits;
+}
+
+export function createApp(deps: Deps, parts: AppParts = {}): Koa {
   // Behind a proxy (SVC_TRUST_PROXY): only the last X-Forwarded-For entry, the one our proxy added,
   // is the client; earlier entries are whatever the client sent.
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
@@ -56,7 +63,7 @@ export function createApp(deps: Deps): Koa {
   );
 
   app.use(answerUnmatchedWith404);
-  app.use(dispatchRoutes(routeGroups(deps)));
+  app.use(dispatchRoutes(routeGroups(deps, parts.authLimits)));
   // After every route group: only requests no route answered reach the Company runtimes (issue 5).
   app.use(tenantGateway(deps));
   return app;
@@ -71,12 +78,12 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
 };
 
 /** Exported so tests can walk every route the app serves (tests/daemon/http/robustness.test.ts). */
-export function routeGroups(deps: Deps): Router[] {
+export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimits(deps)): Router[] {
   return [
     healthRoutes(),
     devRoutes(deps),
     // accounts: signup, login, recovery, profile, sessions (issue 3)
-    ...accountRouters(deps),
+    ...accountRouters(deps, authLimits),
     // second factors and passwordless logins (issue 4)
     totpRoutes(deps),
     loginCodeRoutes(deps),

@@ -1,6 +1,6 @@
 import type { Tier } from '../shared/wire.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../shared/paths.js';
-import { DEFAULT_FACTORS, type FactorsConfig } from './auth/factors-config.js';
+import { DEFAULT_FACTORS, type FactorsConfig } from './factors-config.js';
 
 /**
  * Everything the daemon can be told. Security values default to SECURITY.md; tests may lower

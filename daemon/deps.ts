@@ -6,9 +6,8 @@ import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { Random } from './random.js';
 import type { Stores } from './store/types.js';
-import type { RuntimeHost } from './gateway/seam.js';
-import type { AuthLimits } from './auth/limits.js';
-import type { PairingStore } from './auth/pairing/pairing-store.js';
+import type { RuntimeHost } from './company/index.js';
+import type { PairingStore } from './store/pairing-store.js';
 import type { OperatorTokenCheck } from './http/operator-guard.js';
 
 /** Everything createApp needs, injected: main.ts builds the real set, tests a fake one. */
@@ -23,8 +22,6 @@ export interface Deps {
   /** The Company runtimes behind the gateway (daemon/gateway/seam.ts). */
   runtimes: RuntimeHost;
   log: Logger;
-  /** Signup/resend/login throttles (issue 3); built once by the auth routes when absent, injectable for tests. */
-  authLimits?: AuthLimits;
   /** Pending `svc login --web` pairings (issue 19); in memory when absent (daemon/auth/pairing/pairing-store.ts). */
   pairings?: PairingStore;
   /** Team mode: the operator tokens registered in the database; absent, `secrets.operatorToken` is the only one. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type DatabaseType from 'better-sqlite3';
 import { loadBenchDependency } from '../bench-deps.js';
 import { systemClock } from '../../daemon/clock.js';
-import { formatEventId } from '../../daemon/events/log/event-id.js';
-import { openEventLog, type LogQuery } from '../../daemon/events/log/index.js';
-import type { EventRow } from '../../daemon/runtime/services.js';
+import { formatEventId } from '../../daemon/store/event-log/event-id.js';
+import { openEventLog, type LogQuery } from '../../daemon/store/event-log/index.js';
+import type { EventRow } from '../../daemon/company/company-services.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 import {
   AGENTS,

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScheduler } from '../../daemon/events/schedule/scheduler.js';
-import type { ConfiguredEvent, EventsService } from '../../daemon/runtime/services.js';
+import { createScheduler } from '../../daemon/company/schedules/scheduler.js';
+import type { ConfiguredEvent, EventsService } from '../../daemon/company/company-services.js';
 import { openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 

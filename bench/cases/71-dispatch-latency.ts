@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { systemClock } from '../../daemon/clock.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { cryptoRandom } from '../../daemon/random.js';
-import { openCompanyRuntime } from '../../daemon/runtime/company-runtime.js';
+import { openCompanyRuntime } from '../../daemon/company/open-company.js';
 import { createSealer } from '../../daemon/store/sealer.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../daemon/clock.js';
 import { defaultConfig } from '../../daemon/config.js';
-import type { KeyAuth } from '../../daemon/gateway/seam.js';
+import type { KeyAuth } from '../../daemon/access/key-guard.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger } from '../../daemon/logger.js';
 import { createMcpDispatcher } from '../../daemon/mcp/server.js';
@@ -11,7 +11,7 @@ import { runTool } from '../../daemon/mcp/tool-runner.js';
 import { eventsTool } from '../../daemon/mcp/tools/events.js';
 import type { ToolContext } from '../../daemon/mcp/tools/types.js';
 import { cryptoRandom } from '../../daemon/random.js';
-import { createRuntimeHost } from '../../daemon/runtime/host.js';
+import { createRuntimeHost } from '../../daemon/company/host.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 
 const CALLS = 5000;

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { formatEventId } from '../../daemon/events/log/event-id.js';
-import { encodeEventLine } from '../../daemon/events/log/line-format.js';
-import type { EventRow } from '../../daemon/runtime/services.js';
+import { formatEventId } from '../../daemon/store/event-log/event-id.js';
+import { encodeEventLine } from '../../daemon/store/event-log/line-format.js';
+import type { EventRow } from '../../daemon/company/company-services.js';
 
 /**
  * The benchmark's events, the same for the log and for SQLite: 10 types over 4 prefixes,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { companyDataDir } from '../../daemon/gateway/seam.js';
+import { companyDataDir } from '../../daemon/company/seam.js';
 import { startServer, type Started } from '../harness.js';
 import { login } from './daemon-at-scale.js';
 import { inProcessDaemon } from './in-process.js';

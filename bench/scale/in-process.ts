@@ -8,7 +8,7 @@ import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger } from '../../daemon/logger.js';
 import { createOutboxMailer } from '../../daemon/mailer.js';
 import { cryptoRandom } from '../../daemon/random.js';
-import { createRuntimeHost } from '../../daemon/runtime/host.js';
+import { createRuntimeHost } from '../../daemon/company/host.js';
 import { closeGracefully, listen } from '../../daemon/server.js';
 import { openFileStores } from '../../daemon/store/index.js';
 import { createSealer } from '../../daemon/store/sealer.js';

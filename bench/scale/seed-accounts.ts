@@ -1,7 +1,7 @@
 import { systemClock } from '../../daemon/clock.js';
 import { ensureDataDir, loadSecrets } from '../../daemon/data-dir.js';
-import { openEventLog } from '../../daemon/events/log/index.js';
-import { companyDataDir } from '../../daemon/gateway/seam.js';
+import { openEventLog } from '../../daemon/store/event-log/index.js';
+import { companyDataDir } from '../../daemon/company/seam.js';
 import { ACCOUNT_TABLE_SPECS } from '../../daemon/store/accounts/tables.js';
 import type { Table } from '../../daemon/store/engine/types.js';
 import { openJournalSpace } from '../../daemon/store/journal/index.js';

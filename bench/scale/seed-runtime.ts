@@ -1,5 +1,5 @@
-import { companyDataDir } from '../../daemon/gateway/seam.js';
-import type { Quest } from '../../daemon/runtime/services.js';
+import { companyDataDir } from '../../daemon/company/seam.js';
+import type { Quest } from '../../daemon/company/company-services.js';
 import { openJournalSpace } from '../../daemon/store/journal/index.js';
 import { defineRuntimeTables } from '../../daemon/store/runtime/tables.js';
 

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../daemon/clock.js';
-import { openEventLog } from '../../daemon/events/log/index.js';
+import { openEventLog } from '../../daemon/store/event-log/index.js';
 import { openJournalSpace } from '../../daemon/store/journal/index.js';
 import { benchSession, sessionSpec } from './synthetic.js';
 

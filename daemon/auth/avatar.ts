@@ -3,10 +3,10 @@ import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { badRequest } from '../http/api-error.js';
-import { userOf } from '../http/user-guard.js';
+import { userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
-import { presentUser } from '../me/view.js';
+import { presentUser } from './me-view.js';
 import { avatarBody } from '../../shared/schemas/auth.js';
 
 /**

@@ -1,9 +1,11 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
- * HS256 JWT verification with node:crypto, in place of jsonwebtoken's verify on the request path
- * (that one decodes the token twice, re-imports the key and builds error objects for every "no":
- * about a tenth of an authenticated request's CPU). It checks what jsonwebtoken checked for us:
+ * HS256 JWTs with node:crypto: the daemon's one JWT code path, signing and verifying. A library's
+ * verify (jsonwebtoken's decodes the token twice, re-imports the key and builds error objects for
+ * every "no") cost about a tenth of an authenticated request's CPU; HS256 is one HMAC, and the
+ * rules below are all of what a verifier must check for a token only this daemon signs. The tests
+ * hold both directions against jsonwebtoken (tests/daemon/auth/jwt-hs256.test.ts). Verify checks:
  *
  * - exactly three base64url parts, the whole token at most MAX_TOKEN_CHARS;
  * - the header is a JSON object whose `alg` is exactly "HS256" — the algorithm is pinned, so
@@ -20,6 +22,15 @@ export const MAX_TOKEN_CHARS = 8192;
 
 const PART = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE_CHARS = 43; // 32 bytes of HMAC-SHA256 in unpadded base64url
+
+/** The one header this daemon signs with (the bytes jsonwebtoken writes for HS256). */
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/** `header.payload.signature` for `claims`, signed with HMAC-SHA256 under `secret`. */
+export function signHs256(secret: Buffer, claims: Record<string, unknown>): string {
+  const signed = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${signed}.${createHmac('sha256', keyFor(secret)).update(signed).digest('base64url')}`;
+}
 
 export function verifyHs256(secret: Buffer, token: string, nowSeconds: number): Record<string, unknown> | null {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_CHARS) return null;

@@ -60,19 +60,6 @@ export function createAuthLimits(deps: LimitDeps): AuthLimits {
   };
 }
 
-/**
- * The app's one set of throttles: `deps.authLimits` when given (tests), else made on first use and
- * kept per deps object, so every router that asks (password login here, login codes or TOTP
- * elsewhere) counts against the same buckets and the same per-account ceiling.
- */
-const perDeps = new WeakMap<object, AuthLimits>();
-export function authLimitsFor(deps: LimitDeps & { authLimits?: AuthLimits }): AuthLimits {
-  if (deps.authLimits) return deps.authLimits;
-  let limits = perDeps.get(deps);
-  if (!limits) perDeps.set(deps, (limits = createAuthLimits(deps)));
-  return limits;
-}
-
 /** Counts one attempt against `limiter`, or throws the 429 with Retry-After. */
 export async function enforceLimit(limiter: RateLimiter, key: string, message?: string): Promise<void> {
   const wait = await limiter.hit(key);

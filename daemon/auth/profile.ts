@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { userOf } from '../http/user-guard.js';
+import { userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
-import { presentUser } from '../me/view.js';
+import { presentUser } from './me-view.js';
 import { profileBody, welcomeNameBody as welcomeBody } from '../../shared/schemas/auth.js';
 
 /** POST /api/auth/update-profile {display_name?, timezone?, locale?} → { ok, user }; null clears a field. */

@@ -1,9 +1,9 @@
 import { Router } from '@koa/router';
 import type { Deps } from '../deps.js';
-import { requireUser } from '../http/user-guard.js';
-import { meRoutes } from '../me/routes.js';
+import { requireUser } from './user-guard.js';
+import { meRoutes } from './me-routes.js';
 import { updateAvatar } from './avatar.js';
-import { authLimitsFor } from './limits.js';
+import type { AuthLimits } from './limits.js';
 import { loginWithPassword } from './login-password.js';
 import { changePassword } from './password-change.js';
 import { setWelcomeName, updateProfile } from './profile.js';
@@ -16,11 +16,11 @@ import { resendCode, verifyEmail } from './verify.js';
 
 /**
  * The account routes (issue 3): signup and verification, password login, recovery, profile and
- * sessions under /api/auth, and the caller's own account under /api/me. The throttles come from
- * authLimitsFor(deps): one set per app (or deps.authLimits, for tests), shared by every route.
+ * sessions under /api/auth, and the caller's own account under /api/me. `limits` is the app's one
+ * set of throttles (createApp makes it), so every route counts against the same buckets and the
+ * same per-account ceiling.
  */
-export function accountRouters(deps: Deps): Router[] {
-  const limits = authLimitsFor(deps);
+export function accountRouters(deps: Deps, limits: AuthLimits): Router[] {
   const router = new Router({ prefix: '/api/auth' });
   const fullUser = requireUser(deps);
 

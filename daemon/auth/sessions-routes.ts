@@ -3,7 +3,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/api-error.js';
-import { userOf } from '../http/user-guard.js';
+import { userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
 import type { SessionRecord } from '../store/types.js';
 import { revokeSessionBody as revokeBody } from '../../shared/schemas/auth.js';

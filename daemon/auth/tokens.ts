@@ -1,6 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
-import { verifyHs256 } from './jwt-hs256.js';
+import { signHs256, verifyHs256 } from './jwt-hs256.js';
 
 /**
  * Session JWTs (spec §2.5 + SECURITY.md): HS256 with the data folder's 256-bit secret, the
@@ -28,14 +26,13 @@ export function signToken(
   ttlMs: number,
 ): string {
   const iat = Math.floor(nowMs / 1000);
-  // No noTimestamp option: jsonwebtoken would then delete the iat we set, and verifyToken requires it.
-  return jwt.sign({ ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) }, keyFor(secret), { algorithm: 'HS256' });
+  return signHs256(secret, { ...claims, iat, exp: iat + Math.floor(ttlMs / 1000) });
 }
 
 /**
  * The claims of a well-formed, correctly signed, unexpired token; null for anything else.
- * Verified by jwt-hs256.ts (node:crypto; HS256 pinned, exp required, constant-time compare),
- * not jsonwebtoken: this runs on every authenticated request.
+ * Verified by jwt-hs256.ts (node:crypto; HS256 pinned, `crit` refused, exp required, constant-time
+ * compare): this runs on every authenticated request.
  */
 export function verifyToken(secret: Buffer, token: string, nowMs: number): TokenClaims | null {
   const c = verifyHs256(secret, token, Math.floor(nowMs / 1000)) as Partial<TokenClaims> | null;
@@ -51,14 +48,3 @@ export function verifyToken(secret: Buffer, token: string, nowMs: number): Token
 
 /** Token-shaped strings only: three base64url parts. Keeps `sk_…` and junk away from the JWT parser. */
 export const looksLikeJwt = (value: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value);
-
-/**
- * The secret as a KeyObject, made once per secret. Given a raw Buffer, jsonwebtoken first tries to
- * parse it as a public key and builds the secret key only after that throws: ~1.5 ms per request.
- */
-const keys = new WeakMap<Buffer, KeyObject>();
-function keyFor(secret: Buffer): KeyObject {
-  let key = keys.get(secret);
-  if (!key) keys.set(secret, (key = createSecretKey(secret)));
-  return key;
-}

@@ -3,7 +3,7 @@ import { ErrorCode, type ErrorBody } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
 import { DomainError, type Refusal } from '../domain-error.js';
 import type { Logger } from '../logger.js';
-import { isDatabaseUnavailable, isTransientConflict } from '../store/postgres/unavailable.js';
+import { isDatabaseUnavailable, isTransientConflict } from '../store/unavailable.js';
 
 /**
  * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status; a

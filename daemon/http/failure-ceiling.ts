@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
-import { isDatabaseUnavailable, isTransientConflict } from '../store/postgres/unavailable.js';
+import { isDatabaseUnavailable, isTransientConflict } from '../store/unavailable.js';
 import type { CeilingRule, LimitStore } from '../store/limit-types.js';
 
 /** What one attempt under a failure ceiling came to. */

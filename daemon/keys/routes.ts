@@ -3,14 +3,14 @@ import { keyCreateBody as createBody } from '../../shared/schemas/key-create.js'
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { resolveOwnedCompany } from '../gateway/companies.js';
-import { answeringCompanyRefusals } from '../gateway/company-errors.js';
+import { resolveOwnedCompany } from '../companies/companies.js';
+import { answeringCompanyRefusals } from '../companies/company-errors.js';
 import { notFound } from '../http/api-error.js';
-import { requireUser, userOf } from '../http/user-guard.js';
+import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
 import type { SecretKeyRecord } from '../store/types.js';
-import { generateKey } from './key-material.js';
-import { assertKeyTier } from './tier-gate.js';
+import { generateKey } from '../access/key-material.js';
+import { assertKeyTier } from '../access/tier-gate.js';
 
 export const SAVE_NOTE =
   'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';

@@ -2,10 +2,10 @@ import type { Context, Middleware } from 'koa';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
-import type { KeyAuth } from '../gateway/seam.js';
+import type { KeyAuth } from '../access/key-guard.js';
 import { ApiError } from '../http/api-error.js';
 import { readRaw } from '../http/body.js';
-import type { CompanyServices } from '../runtime/services.js';
+import type { CompanyServices } from '../company/index.js';
 import { answerBatch, batchRefusal } from './batch.js';
 import {
   checkAccept,

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Deps } from '../deps.js';
-import { keyAuthOf, requireKeys } from '../keys/key-guard.js';
+import { keyAuthOf, requireKeys } from '../access/key-guard.js';
 import { withBearerChallenge } from './auth-challenge.js';
 import { loadLazily } from '../lazy-module.js';
 import { mcpOriginAndCors, trustedOrigins } from './origin-cors.js';

@@ -6,13 +6,13 @@ import type { Space } from './engine/types.js';
 import { openJournalSpace } from './journal/index.js';
 import { createCodeStore } from './accounts/codes.js';
 import { createChallengeStore, createPasskeyStore, createWalletStore } from './accounts/factors.js';
-import { importLegacyFiles } from './accounts/legacy-import.js';
 import { createLimitStore } from './accounts/limits.js';
 import { createOutbox } from './accounts/outbox.js';
 import { createSessionStore } from './accounts/sessions.js';
 import { defineAccountTables } from './accounts/tables.js';
 import { createCompanyStore, createKeyStore } from './accounts/tenancy.js';
 import { createInviteStore, createUserStore } from './accounts/users.js';
+import { findRetiredLayout, refuseRetiredLayout } from './old-layouts.js';
 import type { Sealer } from './sealer.js';
 import type { Stores } from './types.js';
 
@@ -24,40 +24,26 @@ export interface StoreDeps {
 }
 
 /**
- * The account stores of the data folder: one JSON Lines journal, `accounts/`. On the first
- * start over a folder of an earlier release, its lowdb documents are imported (legacy-import.ts).
+ * The account stores of the data folder: one JSON Lines journal, `accounts/`. A folder that holds
+ * a retired layout's files is refused before anything is opened (old-layouts.ts).
  */
 export async function openFileStores(
   dataDir: string,
   deps: StoreDeps,
   log?: Pick<Logger, 'info' | 'warn'>,
 ): Promise<Stores> {
+  refuseRetiredLayout(findRetiredLayout(dataDir));
   const space = await openJournalSpace(dataDir, { name: 'accounts' });
   for (const problem of space.recovery) log?.warn('accounts journal recovered at open', { problem });
-  try {
-    const stores = buildStores(space, deps);
-    const imported = await importLegacyFiles(dataDir, stores.tables, {
-      outboxMax: deps.outboxMax,
-      nowMs: deps.clock.now(),
-    });
-    if (imported.length > 0) {
-      log?.info('data folder upgraded to the journal format; the old files are kept as backups', {
-        imported: imported.map((n) => `${n}.json → ${n}.json.pre-journal`),
-      });
-    }
-    return stores.stores;
-  } catch (err) {
-    await space.close();
-    throw err;
-  }
+  return buildStores(space, deps);
 }
 
 /** The in-memory stores: the same domain code over the memory backend of the record engine. */
 export async function createMemoryStores(deps: StoreDeps): Promise<Stores> {
-  return buildStores(createMemorySpace(), deps).stores;
+  return buildStores(createMemorySpace(), deps);
 }
 
-function buildStores(space: Space, deps: StoreDeps) {
+function buildStores(space: Space, deps: StoreDeps): Stores {
   const tables = defineAccountTables(space);
   const stores: Stores = {
     users: createUserStore(tables),
@@ -74,5 +60,5 @@ function buildStores(space: Space, deps: StoreDeps) {
     flush: () => space.flush(),
     close: () => space.close(),
   };
-  return { stores, tables };
+  return stores;
 }

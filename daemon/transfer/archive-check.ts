@@ -1,4 +1,4 @@
-import { parseEventId } from '../events/log/event-id.js';
+import { parseEventId } from '../store/event-log/event-id.js';
 import type { ArchiveHeader } from './archive-format.js';
 import { ArchiveRefused, readArchive } from './archive-reader.js';
 import { EVENTS } from './archive-tables.js';

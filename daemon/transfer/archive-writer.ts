@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { syncFolder } from '../disk/segment-io.js';
+import { syncFolder } from '../store/disk/segment-io.js';
 import { ARCHIVE_FORMAT, type ArchiveHeader } from './archive-format.js';
 import type { ArchiveRecord } from './archive-tables.js';
 

@@ -1,12 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
-import { openEventLog } from '../events/log/index.js';
-import { companyDataDir } from '../gateway/seam.js';
+import { openEventLog } from '../store/event-log/index.js';
+import { companyDataDir } from '../company/index.js';
 import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
-import { LEGACY_FILES as ACCOUNT_LEGACY } from '../store/accounts/legacy-import.js';
 import { openJournalSpace } from '../store/journal/index.js';
-import { LEGACY_FILES as RUNTIME_LEGACY } from '../store/runtime/import-legacy.js';
+import { findRetiredLayout, refuseRetiredLayout } from '../store/old-layouts.js';
 import { runtimeTablesOf } from './runtime-table-map.js';
 import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
 
@@ -17,7 +16,7 @@ import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord 
  * write of its own.
  */
 export async function* readDataFolder(dir: string): AsyncGenerator<ArchiveRecord> {
-  refuseUnupgraded(dir);
+  refuseRetiredLayout(findRetiredLayout(dir));
   for (const [name, file] of Object.entries(SECRET_FILES).sort()) {
     const path = join(dir, file);
     if (existsSync(path))
@@ -70,20 +69,4 @@ async function* readCompany(dir: string, company: string): AsyncGenerator<Archiv
   } finally {
     await log.close();
   }
-}
-
-/** A folder of an earlier release is upgraded by the daemon's first start; the export reads only the current layout. */
-function refuseUnupgraded(dir: string): void {
-  const old = ACCOUNT_LEGACY.map((n) => join(dir, `${n}.json`)).find(existsSync);
-  const folders = join(dir, 'companies');
-  const oldRuntime = existsSync(folders)
-    ? readdirSync(folders)
-        .flatMap((id) => RUNTIME_LEGACY.map((n) => join(folders, id, n)))
-        .find(existsSync)
-    : undefined;
-  const file = old ?? oldRuntime;
-  if (file)
-    throw new Error(
-      `the data folder ${dir} is from an earlier svc release (${file}): start the daemon on it once to upgrade it, then export`,
-    );
 }

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir } from '../data-dir.js';
-import { syncFolder } from '../disk/segment-io.js';
-import { createSegmentImporter, type SegmentImporter } from '../events/log/segment-import.js';
-import { companyDataDir } from '../gateway/seam.js';
-import type { EventRow } from '../runtime/services.js';
+import { syncFolder } from '../store/disk/segment-io.js';
+import { createSegmentImporter, type SegmentImporter } from '../store/event-log/segment-import.js';
+import { companyDataDir } from '../company/index.js';
+import type { EventRow } from '../../shared/runtime-records.js';
 import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
 import { openJournalSpace } from '../store/journal/index.js';
 import { EVENTS, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';

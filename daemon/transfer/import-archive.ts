@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { processIsAlive, readLock } from '../lock.js';
-import { syncFolder } from '../disk/segment-io.js';
+import { syncFolder } from '../store/disk/segment-io.js';
 import { checkArchive } from './archive-check.js';
 import { readArchive } from './archive-reader.js';
 import { writeDataFolder } from './folder-target.js';

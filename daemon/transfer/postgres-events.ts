@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { formatEventId, parseEventId } from '../events/log/event-id.js';
-import { EVENT_SOURCES, type EventRow } from '../runtime/services.js';
+import { formatEventId, parseEventId } from '../store/event-log/event-id.js';
+import { EVENT_SOURCES, type EventRow } from '../../shared/runtime-records.js';
 import { EVENT_COLUMNS, rowFromStored, type StoredEvent } from '../store/postgres/event-rows.js';
 
 const PAGE = 1000;

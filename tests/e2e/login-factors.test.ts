@@ -4,52 +4,51 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newTotpSecret, totpCodeAt, totpSealer } from '../../daemon/auth/totp/totp-codes.js';
+import { openFileStores } from '../../daemon/store/index.js';
+import type { UserRecord } from '../../daemon/store/types.js';
 import { startDaemonProcess, runCli } from '../helpers/daemon-process.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { storeDepsFor } from '../helpers/store-implementations.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * `svc login` against a real daemon process. Signup is issue 3's route, so the accounts are
- * seeded into the data folder before the daemon starts (one plain user, two with TOTP on).
+ * `svc login` against a real daemon process. The accounts are seeded into the data folder before
+ * the daemon starts (one plain user, two with TOTP on), so no signup and no mail is needed.
  */
 const dataDir = tempDir('svc-e2e-data');
 const codeKey = randomBytes(32);
 const secret = newTotpSecret();
 const now = new Date().toISOString();
 writeFileSync(join(dataDir, 'code-key'), codeKey.toString('hex') + '\n', { mode: 0o600 });
-writeFileSync(
-  join(dataDir, 'accounts.json'),
-  JSON.stringify({
-    users: [
-      {
-        id: 'usr_plain',
-        email: 'plain@example.com',
-        tier: 'trial',
-        created_at: now,
-        email_verified_at: now,
-        password_hash: null,
-      },
-      ...['totp', 'totp2'].map((name) => ({
-        id: `usr_${name}`,
-        email: `${name}@example.com`,
-        tier: 'trial',
-        created_at: now,
-        email_verified_at: now,
-        password_hash: null,
-        totp: {
-          secret_sealed: totpSealer(codeKey).seal(secret),
-          enabled_at: now,
-          pending_until: null,
-          last_step: null,
-          recovery: [],
-        },
-      })),
-    ],
-    invites: [],
-    sessions: [],
-    codes: [],
-  }),
-  { mode: 0o600 },
-);
+// Written through the data folder's own stores, as the daemon will read them.
+const stores = await openFileStores(dataDir, storeDepsFor(new FakeClock()));
+for (const user of [
+  {
+    id: 'usr_plain',
+    email: 'plain@example.com',
+    tier: 'trial',
+    created_at: now,
+    email_verified_at: now,
+    password_hash: null,
+  },
+  ...['totp', 'totp2'].map((name) => ({
+    id: `usr_${name}`,
+    email: `${name}@example.com`,
+    tier: 'trial',
+    created_at: now,
+    email_verified_at: now,
+    password_hash: null,
+    totp: {
+      secret_sealed: totpSealer(codeKey).seal(secret),
+      enabled_at: now,
+      pending_until: null,
+      last_step: null,
+      recovery: [],
+    },
+  })),
+])
+  await stores.users.create(user as UserRecord);
+await stores.close();
 
 let daemon: Awaited<ReturnType<typeof startDaemonProcess>>;
 test.before(async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_FACTORS } from '../../daemon/auth/factors-config.js';
+import { DEFAULT_FACTORS } from '../../daemon/factors-config.js';
 import { createTestApp, CHEAP_AUTH, type TestApp, type TestAppOptions } from './test-app.js';
 
 export interface ConsoleDaemon {

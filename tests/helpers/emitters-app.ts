@@ -3,13 +3,13 @@ import { defaultConfig } from '../../daemon/config.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger } from '../../daemon/logger.js';
 import { cryptoRandom } from '../../daemon/random.js';
-import { createRuntimeHost } from '../../daemon/runtime/host.js';
-import type { OpenedRuntime } from '../../daemon/runtime/company-runtime.js';
-import type { DuePolicy } from '../../daemon/events/schedule/due-ticks.js';
-import type { SchedulerTimer } from '../../daemon/events/schedule/scheduler.js';
+import { createRuntimeHost } from '../../daemon/company/host.js';
+import type { OpenedRuntime } from '../../daemon/company/open-company.js';
+import type { DuePolicy } from '../../daemon/company/schedules/due-ticks.js';
+import type { SchedulerTimer } from '../../daemon/company/schedules/scheduler.js';
 import { createSealer, type Sealer } from '../../daemon/store/sealer.js';
-import { createMatcherEngine } from '../../daemon/events/detectors/matcher-engine.js';
-import { createBoundedRegex } from '../../daemon/events/detectors/bounded-regex.js';
+import { createMatcherEngine } from '../../daemon/company/detectors/matcher-engine.js';
+import { createBoundedRegex } from '../../daemon/company/detectors/bounded-regex.js';
 import { createUser, type TestUser } from './accounts.js';
 import { FakeClock } from './fake-clock.js';
 import { createCompany } from './keys.js';
@@ -89,7 +89,7 @@ export async function createEmitterTestApp(options: EmitterTestOptions = {}): Pr
     storage: options.storage ?? 'memory',
     sealer: options.sealer ?? createSealer(randomBytes(32)),
     // Matching bounded at 5 s here: these tests check the wiring, and a loaded test machine must not
-    // turn a match into a timeout (the bound itself is tested in tests/daemon/events/detectors/).
+    // turn a match into a timeout (the bound itself is tested in tests/daemon/company/detectors/).
     runtime: {
       schedulerTimer: timer,
       schedulePolicy: options.policy,

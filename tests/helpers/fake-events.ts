@@ -6,7 +6,7 @@ import type {
   EventRow,
   EventsService,
   NewConfiguredEvent,
-} from '../../daemon/runtime/services.js';
+} from '../../daemon/company/company-services.js';
 
 const KNOWN_PREFIXES = [
   'schedule',

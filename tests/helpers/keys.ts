@@ -1,5 +1,5 @@
-import type { CompanyRef, CompanyRuntime, RuntimeHost } from '../../daemon/gateway/seam.js';
-import type { CompanyServices } from '../../daemon/runtime/services.js';
+import type { CompanyRef, CompanyRuntime, RuntimeHost } from '../../daemon/company/seam.js';
+import type { CompanyServices } from '../../daemon/company/company-services.js';
 import type { TestApp, TestResponse } from './test-app.js';
 import type { TestUser } from './accounts.js';
 
@@ -43,10 +43,9 @@ export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
     open: async (company) => {
       opened.push(company);
       const runtime: CompanyRuntime = {
-        // Only what Company creation calls (seeding the default schedules); the echo never runs them.
-        services: {
-          events: { create: async (input: unknown) => ({ ...(input as object), id: 'cev_echo' }) },
-        } as unknown as CompanyServices,
+        // Company creation seeds the default schedules; the echo has none to run.
+        services: {} as unknown as CompanyServices,
+        seedDefaults: async () => {},
         handle: async (ctx) => {
           if (ctx.path === '/api/nothing-here') return;
           const tenant = ctx.state.tenant;

@@ -1,5 +1,5 @@
-import type { CompanyRef } from '../../daemon/gateway/seam.js';
-import type { CompanyServices } from '../../daemon/runtime/services.js';
+import type { CompanyRef } from '../../daemon/company/seam.js';
+import type { CompanyServices } from '../../daemon/company/company-services.js';
 import { createUser, type TestUser } from './accounts.js';
 import { createCompany, createSecretKey, rotateAccountKey } from './keys.js';
 import { createTestApp, type TestApp, type TestAppOptions, type TestResponse } from './test-app.js';

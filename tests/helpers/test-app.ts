@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject, type InjectOptions } from 'light-my-request';
 import type Koa from 'koa';
 import { createApp } from '../../daemon/app.js';
+import { createAuthLimits, type AuthLimits } from '../../daemon/auth/limits.js';
 import { defaultConfig, type ConfigOverrides } from '../../daemon/config.js';
 import type { Deps } from '../../daemon/deps.js';
 import { createIdGenerator } from '../../daemon/ids.js';
@@ -11,9 +12,9 @@ import { cryptoRandom } from '../../daemon/random.js';
 import { createMemoryStores, openFileStores, type StoreDeps } from '../../daemon/store/index.js';
 import type { Stores } from '../../daemon/store/types.js';
 import { createSealer } from '../../daemon/store/sealer.js';
-import { createRuntimeHost } from '../../daemon/runtime/host.js';
-import { openDaemonStorage } from '../../daemon/daemon-storage.js';
-import type { RuntimeHost } from '../../daemon/gateway/seam.js';
+import { createRuntimeHost } from '../../daemon/company/host.js';
+import { openDaemonStorage } from '../../daemon/store/open.js';
+import type { RuntimeHost } from '../../daemon/company/seam.js';
 import { FakeClock } from './fake-clock.js';
 import { tempDir } from './temp-dir.js';
 
@@ -45,6 +46,8 @@ export interface TestAppOptions {
 export interface TestApp {
   app: Koa;
   deps: Deps;
+  /** The app's one set of auth throttles (what createApp was given). */
+  authLimits: AuthLimits;
   clock: FakeClock;
   request(options: InjectOptions): Promise<TestResponse>;
   get(url: string, headers?: Record<string, string>): Promise<TestResponse>;
@@ -119,7 +122,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(team?.pairings ? { pairings: team.pairings } : {}),
     ...(team?.checkOperatorToken ? { checkOperatorToken: team.checkOperatorToken } : {}),
   };
-  const app = createApp(deps);
+  const authLimits = createAuthLimits(deps);
+  const app = createApp(deps, { authLimits });
   const handler = app.callback();
 
   const request = async (opts: InjectOptions): Promise<TestResponse> => {
@@ -135,6 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     deps,
+    authLimits,
     clock,
     request,
     get: (url, headers) => request({ method: 'GET', url, headers }),

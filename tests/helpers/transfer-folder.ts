@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeClock } from './fake-clock.js';
-import { openEventLog } from '../../daemon/events/log/index.js';
+import { openEventLog } from '../../daemon/store/event-log/index.js';
 import { openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
-import { companyDataDir } from '../../daemon/gateway/seam.js';
+import { companyDataDir } from '../../daemon/company/seam.js';
 import { readDataFolder } from '../../daemon/transfer/folder-source.js';
 import type { ArchiveRecord } from '../../daemon/transfer/archive-tables.js';
 import { tempDir } from './temp-dir.js';

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isTenantPath } from '../../daemon/gateway/tenant-selection.js';
+import { isTenantPath } from '../../daemon/companies/tenant-selection.js';
 import { allRoutes, idsOf, realIdIn, setUp, slotProbes } from '../daemon/http/robustness-world.js';
 import { validTemplates } from '../daemon/http/robustness-templates.js';
 import { discoverSlots } from '../helpers/input-slots.js';

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { hashLinkToken } from '../../daemon/auth/email-codes.js';
 import { hashInviteCode } from '../../daemon/auth/invite-codes.js';
 import { hashOneTime } from '../../daemon/auth/one-time.js';
-import { hashKey } from '../../daemon/keys/key-material.js';
+import { hashKey } from '../../daemon/access/key-material.js';
 import { formatKey } from '../../shared/keys.js';
 import { createUser } from '../helpers/accounts.js';
 import { createCompany, createSecretKey, rotateAccountKey } from '../helpers/keys.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { SessionRecord, UserRecord } from '../../store/types.js';
 import { loginTimeOf } from '../recent-login.js';
-import type { PairingRecord } from './pairing-store.js';
+import type { PairingRecord } from '../../store/pairing-store.js';
 
 /** What an approval still stands on at collection: the approver's user, live session and login time. */
 export interface ApprovalStanding {

@@ -3,7 +3,7 @@ import { isoAt } from '../../clock.js';
 import { issueSession, type AuthMethod } from '../session-issuer.js';
 import { approvalStanding } from './approval-standing.js';
 import { hashDeviceCode, type PairingDeps } from './pairing.js';
-import type { PairingStore } from './pairing-store.js';
+import type { PairingStore } from '../../store/pairing-store.js';
 
 export type PollResult =
   | { state: 'pending'; expires_at: string }

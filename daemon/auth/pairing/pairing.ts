@@ -4,7 +4,7 @@ import { isoAt } from '../../clock.js';
 import type { Deps } from '../../deps.js';
 import type { SessionRecord, UserRecord } from '../../store/types.js';
 import { browserOrigins } from '../browser-origins.js';
-import type { PairingRecord, PairingStore } from './pairing-store.js';
+import type { PairingRecord, PairingStore } from '../../store/pairing-store.js';
 
 /**
  * Device pairing for `svc login --web` (RFC 8628's device flow, in short). The CLI holds a long

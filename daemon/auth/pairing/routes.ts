@@ -4,7 +4,7 @@ import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound, tooManyRequests } from '../../http/api-error.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
-import { requireUser, userOf } from '../../http/user-guard.js';
+import { requireUser, userOf } from '../user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { assertRecentLogin } from '../recent-login.js';
@@ -17,7 +17,7 @@ import {
   startPairing,
 } from './pairing.js';
 import { pollPairing } from './pairing-poll.js';
-import { createMemoryPairingStore, type PairingStore } from './pairing-store.js';
+import { createMemoryPairingStore, type PairingStore } from '../../store/pairing-store.js';
 import {
   pairingCodeBody as codeBody,
   pairingPollBody as pollBody,

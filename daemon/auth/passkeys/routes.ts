@@ -3,7 +3,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, conflict, notFound } from '../../http/api-error.js';
-import { requireUser, userOf } from '../../http/user-guard.js';
+import { requireUser, userOf } from '../user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { assertRecentLogin } from '../recent-login.js';

@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, badRequest, conflict } from '../../http/api-error.js';
-import { requireUser, userOf } from '../../http/user-guard.js';
+import { requireUser, userOf } from '../user-guard.js';
 import { validate } from '../../http/validate.js';
 import { createFactorLimits } from '../factor-limits.js';
 import { assertRecentLogin } from '../recent-login.js';

@@ -10,7 +10,7 @@ import { createFactorLimits } from '../factor-limits.js';
 import { completeFirstFactor } from '../login-outcome.js';
 import { createChallenge } from '../one-time.js';
 import { assertRecentLogin } from '../recent-login.js';
-import { requireUser, userOf } from '../../http/user-guard.js';
+import { requireUser, userOf } from '../user-guard.js';
 import { checkSiweMessage, expectedSiweScope, type SiweCheck } from './siwe-check.js';
 import { findWalletUser, signUpWallet } from './wallet-accounts.js';
 import { loadWalletLibs } from './wallet-libs.js';

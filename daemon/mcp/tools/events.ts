@@ -1,4 +1,4 @@
-import { presentConfigured } from '../../events/emitter-input.js';
+import { presentConfigured } from '../../company/index.js';
 import { ErrorCode } from '../../../shared/errors.js';
 import { notFound } from '../../http/api-error.js';
 import { requireFields } from './require.js';

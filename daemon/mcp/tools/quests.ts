@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
-import { orMissing } from '../../runtime/core.js';
+import { orMissing } from '../../company/index.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
 
 const status = z.enum(['open', 'in_progress', 'done', 'failed']);

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { KeyAuth } from '../../gateway/seam.js';
-import type { CompanyServices } from '../../runtime/services.js';
+import type { KeyAuth } from '../../access/key-guard.js';
+import type { CompanyServices } from '../../company/index.js';
 
 /** What a tool gets: who calls (the key's user and Company) and that Company's runtime, opened on first use. */
 export interface ToolContext {

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { listSegments, segmentPath, syncFolderAsync } from '../../disk/segment-io.js';
+import { listSegments, segmentPath, syncFolderAsync } from '../disk/segment-io.js';
 import { writeSnapshotFile, type CapturedState } from './snapshot-file.js';
 
 export interface CompactionHost {

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { nodeSegmentIo, type SegmentIo } from '../../disk/segment-io.js';
+import { nodeSegmentIo, type SegmentIo } from '../disk/segment-io.js';
 import type { Space } from '../engine/types.js';
 import { JournalRecordSpace, type JournalStats } from './journal-space.js';
-import { importFirstStepFile } from './first-step-import.js';
 import { loadJournal } from './load-journal.js';
 
 export type { JournalStats } from './journal-space.js';
@@ -38,9 +37,7 @@ export interface JournalSpace extends Space {
 export async function openJournalSpace(dir: string, options: JournalOptions = {}): Promise<JournalSpace> {
   const name = options.name ?? 'journal';
   const folder = join(dir, name);
-  const moved = importFirstStepFile(dir, name);
   const loaded = loadJournal(folder);
-  if (moved) loaded.recovery.unshift(moved);
   return new JournalRecordSpace(folder, loaded, {
     io: options.io ?? nodeSegmentIo,
     segmentBytes: options.segmentBytes ?? 16 * 1024 * 1024,

@@ -1,5 +1,5 @@
-import { GroupCommitWriter, type Written } from '../../disk/group-commit.js';
-import type { SegmentIo } from '../../disk/segment-io.js';
+import { GroupCommitWriter, type Written } from '../disk/group-commit.js';
+import type { SegmentIo } from '../disk/segment-io.js';
 import { MemorySpace, type Change } from '../engine/memory-space.js';
 import { fingerprintOf } from '../engine/record-text.js';
 import type { TableSpec, Table } from '../engine/types.js';

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeTempFiles } from '../../disk/atomic-file.js';
-import { readSegmentLines } from '../../disk/line-reader.js';
-import { listSegments, segmentName, segmentPath, syncFolder } from '../../disk/segment-io.js';
+import { removeTempFiles } from '../disk/atomic-file.js';
+import { readSegmentLines } from '../disk/line-reader.js';
+import { listSegments, segmentName, segmentPath, syncFolder } from '../disk/segment-io.js';
 import { applyStored, decodeEntry, type Rows } from './entry-format.js';
 import { SNAPSHOT_FILE } from './snapshot-file.js';
 import { readSnapshotFile } from './snapshot-read.js';

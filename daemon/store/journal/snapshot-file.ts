@@ -1,5 +1,5 @@
-import { AtomicFileWriter } from '../../disk/atomic-file.js';
-import { nextTurn } from '../../disk/group-commit.js';
+import { AtomicFileWriter } from '../disk/atomic-file.js';
+import { nextTurn } from '../disk/group-commit.js';
 import type { StoredLines } from '../engine/types.js';
 
 export const SNAPSHOT_FILE = 'snapshot.jsonl';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { formatEventId } from '../../events/log/event-id.js';
+import { formatEventId } from '../event-log/event-id.js';
 import type { EventRow } from '../../../shared/runtime-records.js';
 import { rowOf, type PendingEvent } from './event-rows.js';
 

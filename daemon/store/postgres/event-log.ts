@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import { formatEventId, parseEventId } from '../../events/log/event-id.js';
-import type { EventLog } from '../../events/log/types.js';
+import { formatEventId, parseEventId } from '../event-log/event-id.js';
+import type { EventLog } from '../event-log/types.js';
 import { EventBatcher } from './event-batch.js';
 import type { EventNotifier, HeadListener } from './event-notifier.js';
 import { buildEventQuery, pageOf } from './event-query.js';

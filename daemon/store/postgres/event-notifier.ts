@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { formatEventId } from '../../events/log/event-id.js';
+import { formatEventId } from '../event-log/event-id.js';
 import { EVENTS_CHANNEL } from './event-batch.js';
 
 export type HeadListener = (lastId: string) => void;

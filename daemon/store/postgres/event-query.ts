@@ -1,6 +1,6 @@
-import { formatEventId } from '../../events/log/event-id.js';
-import { planQuery, type IndexedField } from '../../events/log/log-query.js';
-import type { LogQuery } from '../../events/log/types.js';
+import { formatEventId } from '../event-log/event-id.js';
+import { planQuery, type IndexedField } from '../event-log/log-query.js';
+import type { LogQuery } from '../event-log/types.js';
 import type { EventRow } from '../../../shared/runtime-records.js';
 import { EVENT_COLUMNS, rowFromStored, type StoredEvent } from './event-rows.js';
 

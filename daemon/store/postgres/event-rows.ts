@@ -1,10 +1,10 @@
 import { ErrorCode } from '../../../shared/errors.js';
 import type { Clock } from '../../clock.js';
-import { checkInput } from '../../events/log/log-core.js';
-import type { NewEventRow } from '../../events/log/types.js';
+import { checkInput } from '../event-log/log-core.js';
+import type { NewEventRow } from '../event-log/types.js';
 import { invalid } from '../../domain-error.js';
 import type { EventRow } from '../../../shared/runtime-records.js';
-import { inferSource } from '../../events/log/line-format.js';
+import { inferSource } from '../event-log/line-format.js';
 
 /** An append checked and rendered, waiting for its sequence number (given at commit). */
 export interface PendingEvent {

@@ -9,7 +9,7 @@ import { UsageError, ApiRequestError } from '../../../cli/errors.js';
 import { createFakeCli } from '../../helpers/cli.js';
 import { createRuntimeApi } from '../../helpers/runtime-api.js';
 import { createRuntimeTestApp } from '../../helpers/runtime-app.js';
-import { createEmitterRegistry, RUNTIME_EMITTERS } from '../../../daemon/events/emitters.js';
+import { createEmitterRegistry, RUNTIME_EMITTERS } from '../../../daemon/company/bus/emitters.js';
 
 async function setup(json = false, runtime?: Parameters<typeof createRuntimeTestApp>[0]) {
   const t = await createRuntimeTestApp(runtime);

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { buildEventRow } from '../../../cli/ui/event-row.js';
 import { createLiveFeed } from '../../../cli/ui/live-feed.js';
 import { mountLiveView } from '../../../cli/ui/live-view.js';
-import type { EventRow } from '../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../daemon/company/company-services.js';
 import { createFakeTerminal } from '../../helpers/fake-terminal.js';
 
 const event = (n: number, extra: Partial<EventRow> = {}): EventRow => ({

@@ -20,13 +20,28 @@ function forge(header: unknown, payload: unknown, secret = SECRET): string {
 const HS256 = { alg: 'HS256', typ: 'JWT' };
 const good = () => signToken(SECRET, CLAIMS, NOW_MS, 3600_000);
 
-test('a token from signToken (jsonwebtoken) verifies, with every claim', () => {
+test('a token from signToken verifies, with every claim', () => {
   const claims = verifyToken(SECRET, good(), NOW_MS + 1000)!;
   assert.is(claims.user_id, 'usr_1');
   assert.is(claims.sid, 'ses_1');
   assert.is(claims.typ, 'session');
   assert.equal(claims.amr, ['pwd']);
   assert.is(claims.exp - claims.iat, 3600);
+});
+
+test('interoperable with jsonwebtoken both ways: its HS256 tokens verify here, ours verify there, byte for byte the same', () => {
+  const ours = good();
+  const payload = jwt.verify(ours, SECRET, { algorithms: ['HS256'], clockTimestamp: NOW + 1 }) as Record<
+    string,
+    unknown
+  >;
+  assert.is(payload.sid, 'ses_1');
+  const iat = NOW;
+  const theirs = jwt.sign({ ...CLAIMS, iat, exp: iat + 3600 }, SECRET, { algorithm: 'HS256' });
+  assert.is(theirs, ours, 'the same header, payload order and signature');
+  assert.is(verifyToken(SECRET, theirs, NOW_MS + 1000)?.sid, 'ses_1');
+  // And a different secret on either side fails on the other.
+  assert.throws(() => jwt.verify(ours, Buffer.alloc(32, 8), { algorithms: ['HS256'], clockTimestamp: NOW + 1 }));
 });
 
 test('expiry: valid until the second before exp, refused at exp and after (as jsonwebtoken)', () => {

@@ -5,7 +5,6 @@ import { createTestApp } from '../../helpers/test-app.js';
 import { createUser } from '../../helpers/accounts.js';
 import { bearer, GOOD_PASSWORD, signUp } from '../../helpers/signup.js';
 import { verifyToken } from '../../../daemon/auth/tokens.js';
-import { authLimitsFor } from '../../../daemon/auth/limits.js';
 
 test('password login and its alias /login/email return a full token recording the method', async () => {
   const t = await createTestApp();
@@ -167,10 +166,9 @@ test('login validates its body: missing fields → 400 naming the field, not JSO
 
 test('the throttles are one set per app, shared by every route that asks for them', async () => {
   const t = await createTestApp();
-  assert.is(authLimitsFor(t.deps), authLimitsFor(t.deps), 'one set per deps');
-  // Lock the account through the shared instance: the login route sees it.
+  // Lock the account through the set createApp was given: the login route sees it.
   const { password } = await createUser(t, { email: 'shared@example.com' });
-  for (let i = 0; i < 10; i++) authLimitsFor(t.deps).failures.fail('pwd:shared@example.com');
+  for (let i = 0; i < 10; i++) t.authLimits.failures.fail('pwd:shared@example.com');
   assert.is((await t.post('/api/auth/login', { email: 'shared@example.com', password })).body.code, 'account_locked');
 });
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_FACTORS } from '../../../daemon/auth/factors-config.js';
+import { DEFAULT_FACTORS } from '../../../daemon/factors-config.js';
 import { completeFirstFactor } from '../../../daemon/auth/login-outcome.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createTestApp } from '../../helpers/test-app.js';

@@ -1,8 +1,8 @@
 import { routeGroups } from '../../../daemon/app.js';
-import { DEFAULT_FACTORS } from '../../../daemon/auth/factors-config.js';
+import { DEFAULT_FACTORS } from '../../../daemon/factors-config.js';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { isTenantPath } from '../../../daemon/gateway/tenant-selection.js';
-import type { OpenedRuntime } from '../../../daemon/runtime/company-runtime.js';
+import { isTenantPath } from '../../../daemon/companies/tenant-selection.js';
+import type { OpenedRuntime } from '../../../daemon/company/open-company.js';
 import { createUser } from '../../helpers/accounts.js';
 import { listRoutes, type RouteRef } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { isTenantPath } from '../../../daemon/gateway/tenant-selection.js';
+import { isTenantPath } from '../../../daemon/companies/tenant-selection.js';
 import { discoverSlots } from '../../helpers/input-slots.js';
 import { testPostgres } from '../../helpers/postgres.js';
 import type { FuzzRequest } from '../../proof/lib/fuzz-cases.js';

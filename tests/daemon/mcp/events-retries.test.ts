@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { OpenedRuntime } from '../../../daemon/runtime/company-runtime.js';
+import type { OpenedRuntime } from '../../../daemon/company/open-company.js';
 import { callEventsTool as tool, createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
 /** Issue 18 points 3 and 7 through the MCP `events` tool: retries in trace, and per-schedule policy. */

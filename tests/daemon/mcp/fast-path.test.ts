@@ -6,7 +6,7 @@ import { ApiError } from '../../../daemon/http/api-error.js';
 import { silentLogger } from '../../../daemon/logger.js';
 import { createMcpDispatcher } from '../../../daemon/mcp/server.js';
 import { defineTool, type ToolContext } from '../../../daemon/mcp/tools/types.js';
-import type { KeyAuth } from '../../../daemon/gateway/seam.js';
+import type { KeyAuth } from '../../../daemon/access/key-guard.js';
 
 /** Tools for every kind of tools/call outcome: a result, bad arguments, a refusal, a bug. */
 const TOOLS = [

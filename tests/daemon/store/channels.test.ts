@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { createChannel, rotateChannelSecret, secretsOf } from '../../../daemon/events/channels/channel-secrets.js';
+import { createChannel, rotateChannelSecret, secretsOf } from '../../../daemon/company/channels/channel-secrets.js';
 import { cryptoRandom } from '../../../daemon/random.js';
 import { createSealer } from '../../../daemon/store/sealer.js';
 import { StoreConflict, type ChannelStore } from '../../../daemon/store/types.js';

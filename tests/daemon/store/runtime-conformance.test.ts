@@ -3,10 +3,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ConfiguredEvent, Quest } from '../../../daemon/runtime/services.js';
+import type { ConfiguredEvent, Quest } from '../../../daemon/company/company-services.js';
 import type { RuntimeSessionRecord } from '../../../daemon/store/types.js';
 import type { IdempotencyStore } from '../../../daemon/store/runtime-types.js';
-import { createIdempotentRunner } from '../../../daemon/events/idempotency.js';
+import { createIdempotentRunner } from '../../../daemon/company/bus/idempotency.js';
 import { runtimeStoreImplementations } from '../../helpers/store-implementations.js';
 
 /**

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { verifyToken } from '../../../../daemon/auth/tokens.js';
 import { approvePairing, findPendingPairing, startPairing } from '../../../../daemon/auth/pairing/pairing.js';
 import { pollPairing } from '../../../../daemon/auth/pairing/pairing-poll.js';
-import { createMemoryPairingStore } from '../../../../daemon/auth/pairing/pairing-store.js';
+import { createMemoryPairingStore } from '../../../../daemon/store/pairing-store.js';
 import { createUser } from '../../../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../../../helpers/test-app.js';
 

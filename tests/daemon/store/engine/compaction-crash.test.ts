@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listSegments, segmentPath } from '../../../../daemon/disk/segment-io.js';
+import { listSegments, segmentPath } from '../../../../daemon/store/disk/segment-io.js';
 import { openJournalSpace } from '../../../../daemon/store/journal/index.js';
 import { contents, crashCopy, journalFolder, people, person, type Person } from './journal-fixtures.js';
 import { tempDir } from '../../../helpers/temp-dir.js';

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeSegmentIo, type SegmentIo } from '../../../../daemon/disk/segment-io.js';
+import { nodeSegmentIo, type SegmentIo } from '../../../../daemon/store/disk/segment-io.js';
 import type { Space, TableSpec } from '../../../../daemon/store/engine/types.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeSegmentIo, type SegmentIo } from '../../../../daemon/disk/segment-io.js';
+import { nodeSegmentIo, type SegmentIo } from '../../../../daemon/store/disk/segment-io.js';
 import { openJournalSpace } from '../../../../daemon/store/journal/index.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 import { contents, crashCopy, filesIn, journalFolder, people, person, type Person, until } from './journal-fixtures.js';

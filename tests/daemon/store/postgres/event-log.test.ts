@@ -1,12 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { EventRow } from '../../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../../daemon/company/company-services.js';
 import { createEventNotifier, type EventNotifier } from '../../../../daemon/store/postgres/event-notifier.js';
 import { openPostgresEventLog } from '../../../../daemon/store/postgres/event-log.js';
 import type { Database } from '../../../../daemon/store/postgres/connect.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
-import { runLogConformance } from '../../events/log/log-conformance.js';
+import { runLogConformance } from '../event-log/log-conformance.js';
 import { PgFixture } from './pg-fixture.js';
 
 const cluster = testPostgres();

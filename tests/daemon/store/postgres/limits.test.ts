@@ -8,7 +8,7 @@ import { createPostgresLimitStore, FAIL } from '../../../../daemon/store/postgre
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { storeDepsFor } from '../../../helpers/store-implementations.js';
-import { seededRandom } from '../../events/log/log-fixtures.js';
+import { seededRandom } from '../event-log/log-fixtures.js';
 import { PgFixture } from './pg-fixture.js';
 
 const cluster = testPostgres();

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRetryWalker } from '../../../../daemon/events/retry/walker.js';
+import { createRetryWalker } from '../../../../daemon/company/bus/retry/walker.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
-import type { EventRow } from '../../../../daemon/runtime/services.js';
+import type { EventRow } from '../../../../daemon/company/company-services.js';
 import { withTransaction } from '../../../../daemon/store/postgres/connect.js';
 import { createPostgresRuntimeStores } from '../../../../daemon/store/postgres/runtime/index.js';
 import { NEXT_DUE } from '../../../../daemon/store/postgres/runtime/retries.js';

@@ -1,14 +1,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ConfiguredEvent, Quest } from '../../../../daemon/runtime/services.js';
+import type { ConfiguredEvent, Quest } from '../../../../daemon/company/company-services.js';
 import { createPostgresRuntimeStores } from '../../../../daemon/store/postgres/runtime/index.js';
 import { StoreConflict, type RuntimeSessionRecord, type RuntimeStores } from '../../../../daemon/store/types.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { PgFixture } from './pg-fixture.js';
 import { randomBytes } from 'node:crypto';
-import { acceptDelivery } from '../../../../daemon/events/channels/accept-delivery.js';
-import { createChannel } from '../../../../daemon/events/channels/channel-secrets.js';
-import { createDeliveryDedup } from '../../../../daemon/events/channels/delivery-dedup.js';
+import { acceptDelivery } from '../../../../daemon/company/channels/accept-delivery.js';
+import { createChannel } from '../../../../daemon/company/channels/channel-secrets.js';
+import { createDeliveryDedup } from '../../../../daemon/company/channels/delivery-dedup.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
 import { createSealer } from '../../../../daemon/store/sealer.js';
 import { signDelivery, signDeliveryV1 } from '../../../../shared/webhook-signature.js';

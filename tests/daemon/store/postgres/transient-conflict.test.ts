@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { errorRenderer } from '../../../../daemon/http/error-renderer.js';
 import { silentLogger } from '../../../../daemon/logger.js';
-import { isTransientConflict } from '../../../../daemon/store/postgres/unavailable.js';
+import { isTransientConflict } from '../../../../daemon/store/unavailable.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   memoryWindows,
   type WindowRule,
   type WindowStore,
-} from '../../../../daemon/events/detectors/window-counter.js';
+} from '../../../../daemon/company/detectors/window-counter.js';
 import { createPostgresWindowStore } from '../../../../daemon/store/postgres/runtime/windows.js';
 import { testPostgres } from '../../../helpers/postgres.js';
 import { PgFixture } from './pg-fixture.js';

@@ -1,0 +1,114 @@
+import type { Context, Middleware } from 'koa';
+import { describeKeyProblem, keyProblem } from '../../shared/keys.js';
+import { ErrorCode } from '../../shared/errors.js';
+import { looksLikeJwt } from '../auth/tokens.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import type { CompanyRef } from '../company/index.js';
+import type { UserRecord } from '../store/types.js';
+import { ApiError } from '../http/api-error.js';
+import { claimTouch } from '../http/touch-throttle.js';
+import { bearerToken } from '../http/bearer.js';
+import { hashKey } from './key-material.js';
+import { assertKeyTier } from './tier-gate.js';
+
+type GuardDeps = Pick<Deps, 'clock' | 'stores'>;
+
+/** What the key guard (`Authorization: Bearer sk_…`, optional `X-Api-Key: ak_…`) resolves to, on `ctx.state.keyAuth`. */
+export interface KeyAuth {
+  user: UserRecord;
+  company: CompanyRef;
+  keyId: string;
+  /** True when a matching `X-Api-Key` was sent as well. */
+  accountKey: boolean;
+}
+
+/** `last_used_at` is written at most this often per key, so using a key does not turn every call into a disk write. */
+const TOUCH_EVERY_MS = 60_000;
+
+const refuse = (message: string, code: string = ErrorCode.invalidKey) => new ApiError(401, code, message);
+
+/**
+ * The key guard (spec §5.3): `Authorization: Bearer sk_…`, plus an optional `X-Api-Key: ak_…` that
+ * must belong to the same user. Authentication first (401), then the tier gate (402), so a bad key
+ * on a trial account is a 401. Sets `ctx.state.keyAuth`.
+ */
+export function requireKeys(deps: GuardDeps): Middleware {
+  return async function keyGuard(ctx, next) {
+    ctx.state.keyAuth = await authenticateKeys(deps, ctx);
+    await next();
+  };
+}
+
+export function keyAuthOf(ctx: Context): KeyAuth {
+  const auth = ctx.state.keyAuth as KeyAuth | undefined;
+  if (!auth) throw new Error(`route ${ctx.path} reads the key caller without requireKeys in front of it`);
+  return auth;
+}
+
+/** Authenticates the key headers and applies the tier gate; throws the 401/402 answers. */
+export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'>): Promise<KeyAuth> {
+  const secret = bearerToken(ctx);
+  if (!secret)
+    throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
+  // The key with its user and Company in one lookup: one query on a database.
+  const { key: sk, user, company } = await findSecretKey(deps, secret);
+  if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
+
+  const accountHeader = ctx.get('X-Api-Key').trim();
+  const ak = accountHeader ? await findAccountKey(deps, accountHeader) : null;
+  if (ak && ak.user_id !== sk.user_id) {
+    throw refuse(
+      'X-Api-Key belongs to another account than the secret key: send the account key of the same user, or none.',
+      ErrorCode.accountKeyMismatch,
+    );
+  }
+
+  assertKeyTier(user.tier);
+
+  const now = deps.clock.now();
+  await touchIfStale(deps, 'secret', sk, now);
+  if (ak) await touchIfStale(deps, 'account', ak, now);
+  return {
+    user,
+    company: { id: company.id, name: company.name, owner_id: company.owner_id },
+    keyId: sk.id,
+    accountKey: ak !== null,
+  };
+}
+
+/**
+ * The format is checked before any lookup, so a malformed value (a JWT, a truncated key, the
+ * wrong prefix) never reaches the store. The lookup is by SHA-256: its timing can only reveal
+ * something about a hash, not about the key.
+ */
+async function findSecretKey(deps: GuardDeps, value: string) {
+  if (looksLikeJwt(value))
+    throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
+  const problem = keyProblem('secret', value);
+  if (problem) throw refuse(describeKeyProblem('secret', problem), ErrorCode.malformedKey);
+  const record = await deps.stores.keys.findSecretKeyWithOwner(hashKey(value));
+  if (!record) throw refuse('This secret key is not valid: it was revoked or never existed.');
+  return record;
+}
+
+async function findAccountKey(deps: GuardDeps, value: string) {
+  if (looksLikeJwt(value))
+    throw refuse('X-Api-Key takes an account key (ak_…), not a session token.', ErrorCode.malformedKey);
+  const problem = keyProblem('account', value);
+  if (problem) throw refuse(`X-Api-Key: ${describeKeyProblem('account', problem)}`, ErrorCode.malformedKey);
+  const record = await deps.stores.keys.findAccountKeyByHash(hashKey(value));
+  if (!record) throw refuse('This account key is not valid: it was rotated or never existed.');
+  return record;
+}
+
+async function touchIfStale(
+  deps: GuardDeps,
+  kind: 'secret' | 'account',
+  key: { id: string; last_used_at: string | null },
+  now: number,
+) {
+  if (key.last_used_at && now - Date.parse(key.last_used_at) < TOUCH_EVERY_MS) return;
+  if (!claimTouch(deps.stores, `${kind}:${key.id}`, now, TOUCH_EVERY_MS)) return;
+  await deps.stores.keys.touch(kind, key.id, isoAt(now));
+}

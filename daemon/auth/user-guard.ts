@@ -1,0 +1,89 @@
+import type { Context, Middleware } from 'koa';
+import { ErrorCode } from '../../shared/errors.js';
+import { looksLikeJwt, verifyToken, type TokenClaims } from './tokens.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import type { SessionRecord, UserRecord } from '../store/types.js';
+import { ApiError } from '../http/api-error.js';
+import { bearerToken } from '../http/bearer.js';
+import { claimTouch } from '../http/touch-throttle.js';
+
+/** Who is calling, once `requireUser` let the request through. */
+export interface UserAuth {
+  user: UserRecord;
+  session: SessionRecord;
+  claims: TokenClaims;
+}
+
+export interface RequireUserOptions {
+  /** Verify, resend-code and GET /api/me accept an unverified signup token; nothing else does. */
+  allowUnverified?: boolean;
+}
+
+/** `last_seen_at` is written at most this often, so reading does not turn every request into a disk write. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * The user guard: `Authorization: Bearer <JWT>` → a live session row → the user.
+ * Every request loads the row named by `sid` (no cache), so a revoked session fails on its very
+ * next request. Partial (TOTP-pending) tokens are refused here: they only work at /api/auth/totp/login.
+ */
+export function requireUser(
+  deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>,
+  options: RequireUserOptions = {},
+): Middleware {
+  return async function userGuard(ctx, next) {
+    ctx.state.auth = await authenticateUser(deps, ctx, options);
+    const { session } = ctx.state.auth as UserAuth;
+    const now = deps.clock.now();
+    if (
+      now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS &&
+      claimTouch(deps.stores, session.id, now, TOUCH_EVERY_MS)
+    )
+      await deps.stores.sessions.touch(session.id, isoAt(now));
+    await next();
+  };
+}
+
+/** The caller set by `requireUser`; throws when the route forgot the guard. */
+export function userOf(ctx: Context): UserAuth {
+  const auth = ctx.state.auth as UserAuth | undefined;
+  if (!auth) throw new Error(`route ${ctx.path} reads the user without requireUser in front of it`);
+  return auth;
+}
+
+async function authenticateUser(
+  deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>,
+  ctx: Context,
+  options: RequireUserOptions,
+): Promise<UserAuth> {
+  const token = bearerToken(ctx);
+  if (!token)
+    throw new ApiError(401, ErrorCode.unauthorized, 'Authentication required: send Authorization: Bearer <token>.');
+  const now = deps.clock.now();
+  const claims = looksLikeJwt(token) ? verifyToken(deps.secrets.jwtSecret, token, now) : null;
+  if (!claims) throw new ApiError(401, ErrorCode.invalidToken, 'The token is invalid or expired. Log in again.');
+  if (claims.typ === 'partial') {
+    throw new ApiError(
+      401,
+      ErrorCode.invalidToken,
+      'This token only completes a two-factor login at /api/auth/totp/login.',
+    );
+  }
+  // The session and its user in one lookup (the signature is checked already): one query on a database.
+  const found = await deps.stores.sessions.findWithUser(claims.sid);
+  const session = found?.session;
+  const user = found?.user;
+  if (!session || session.user_id !== claims.user_id || session.revoked_at || Date.parse(session.expires_at) <= now) {
+    throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
+  }
+  if (!user) throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
+  if ((claims.typ === 'unverified' || session.kind === 'unverified') && !options.allowUnverified) {
+    throw new ApiError(
+      403,
+      ErrorCode.verificationPending,
+      'Verify your e-mail address first: enter the 6-digit code we sent (POST /api/auth/verify).',
+    );
+  }
+  return { user, session, claims };
+}

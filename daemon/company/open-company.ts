@@ -1,0 +1,174 @@
+import type { Context } from 'koa';
+import { answerWrongMethod } from '../http/route-dispatch.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import { tenantOf, WEBHOOK_PATH, type CompanyRef } from './seam.js';
+import { defaultEmitters, type EmitterRegistry } from './bus/emitters.js';
+import { DEFAULT_MAX_DEPTH } from './bus/dispatch.js';
+import type { MatcherHook } from './bus/matchers.js';
+import { createMatcherEngine } from './detectors/matcher-engine.js';
+import { createCauseReporter } from './detectors/cause-reporter.js';
+import { memoryWindows } from './detectors/window-counter.js';
+import { createBoundedRegex } from './detectors/bounded-regex.js';
+import type { SchedulerTimer } from './schedules/scheduler.js';
+import type { DuePolicy } from './schedules/due-ticks.js';
+import { DEFAULT_POLICY } from './schedules/scheduler.js';
+import type { Random } from '../random.js';
+import type { Sealer } from '../store/sealer.js';
+import { wireEmitters } from './emitter-wiring.js';
+import { seedDefaultSchedules } from './schedules/defaults.js';
+import { eventRoutes } from './routes/event-routes.js';
+import { createEventsService } from './bus/events-service.js';
+import { createToolRegistry, type ToolDefinition } from './bus/tools.js';
+import { createAgentsService } from './services/agents.js';
+import type { RuntimeCore } from './core.js';
+import { createMessenger } from './services/messages.js';
+import { createQuestsService } from './services/quests.js';
+import { runtimeRoutes } from './routes/service-routes.js';
+import { routesOf } from './routes/shared-router.js';
+import type { EmitInput } from './company-services.js';
+import type { OpenedRuntime } from './opened.js';
+import { createSessionsService } from './services/sessions.js';
+import { createCompaction, type CompactionOptions } from './services/compaction.js';
+import { openRuntimeStorage, type RuntimeStorage } from '../store/runtime-storage.js';
+
+export interface RuntimeOptions {
+  company: CompanyRef;
+  /** The Company's data folder (companyDataDir); used by file storage only. */
+  dir: string;
+  storage: RuntimeStorage;
+  clock: Clock;
+  ids: IdGenerator;
+  emitters?: EmitterRegistry;
+  matcher?: MatcherHook;
+  /** More tools for configured events (beyond quests.create, quests.update, message_to, sessions.update). */
+  tools?: ToolDefinition[];
+  maxDepth?: number;
+  /** Seals webhook channel secrets at rest (the daemon's sealing key). */
+  sealer: Sealer;
+  random: Random;
+  /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
+  schedulerTimer?: SchedulerTimer;
+  schedulePolicy?: Partial<DuePolicy>;
+  /** Issue 18: the retry walker's timer (tests: a fake one that never fires; they call `retries.walk()`). */
+  retryTimer?: SchedulerTimer;
+  /** Issue 18: compaction as delegation (the daemon's --compaction-role); unset: a crossing only fires its event. */
+  compaction?: CompactionOptions;
+  /** Problems worth a line in the daemon log (a failed schedule walk, a detector error). */
+  onProblem?(message: string, fields: Record<string, unknown>): void;
+}
+
+export type { OpenedRuntime, OpenedServices } from './opened.js';
+
+/** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
+export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
+  const opened = await openRuntimeStorage(options.storage, options.company.id, options.dir, options.clock);
+  const { stores, log } = opened;
+  let services: OpenedRuntime['services'] | undefined;
+  const problem = options.onProblem ?? (() => {});
+  const company_id = options.company.id;
+  // Per Company: window counts and cooldowns never leak from one Company to another.
+  // Matchers and guardrails run on the linear-time engine: no time-out, so never a silent "no match".
+  const regex = createBoundedRegex();
+  // Team mode counts windows in the database (every daemon into the same rows); else in memory.
+  const windows = stores.windows ?? memoryWindows();
+  const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, regex, windows });
+  const causes = createCauseReporter({
+    clock: options.clock,
+    events: { emit: (input) => events.emit(input) },
+    regex,
+    windows,
+  });
+  const core: RuntimeCore = {
+    company: options.company,
+    clock: options.clock,
+    ids: options.ids,
+    stores,
+    emit: (input: EmitInput) => events.emit(input),
+    causes,
+    onDetectorError: (err) => problem('detector failed', { company_id, err: String((err as Error)?.message ?? err) }),
+  };
+  const events = createEventsService({
+    core,
+    log,
+    emitters: options.emitters ?? defaultEmitters,
+    matcher,
+    tools: createToolRegistry(options.tools),
+    services: () => services!,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    random: options.random,
+    retryTimer: options.retryTimer,
+    schedulePolicy: { ...DEFAULT_POLICY, ...options.schedulePolicy },
+    onRetryError: (err) => problem('retry walk failed', { company_id, err: String((err as Error)?.message ?? err) }),
+    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
+    // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
+    watch: opened.watch,
+  });
+  const sessions = createSessionsService(core);
+  core.compaction = createCompaction(core, options.compaction ?? {}, {
+    services: () => services!,
+    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
+  });
+  services = {
+    company: options.company,
+    agents: createAgentsService(core),
+    sessions,
+    quests: createQuestsService(core),
+    messageTo: createMessenger(core, sessions),
+    events,
+  };
+
+  const emitters = wireEmitters({
+    core,
+    services,
+    stores,
+    causes,
+    clock: options.clock,
+    ids: options.ids,
+    sealer: options.sealer,
+    random: options.random,
+    schedulePolicy: options.schedulePolicy,
+    timer: options.schedulerTimer,
+    onError: problem,
+  });
+
+  // Compiled once per process and shared (shared-router.ts): this runtime keeps only its handlers.
+  const { routes, allowed, router } = routesOf((register) => {
+    runtimeRoutes(register, services!);
+    eventRoutes(register, services!, options.clock.now);
+    emitters.routes(register);
+  });
+
+  emitters.scheduler.start();
+  events.retries.start();
+  return {
+    services,
+    router,
+    scheduler: emitters.scheduler,
+    retries: events.retries,
+    questions: emitters.questions,
+    seedDefaults: async () => void (await seedDefaultSchedules(events)),
+    recovery: opened.recovery,
+    storeNotes: opened.notes,
+    // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
+    handle: (ctx: Context) => {
+      // Defence in depth: the gateway chose this Company for this caller; a request for another
+      // Company reaching this runtime is a wiring bug, and must never read or write its data.
+      const tenant = tenantOf(ctx);
+      if (tenant.company.id !== options.company.id)
+        throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
+      // An unauthenticated webhook delivery may reach its one route and nothing else.
+      if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path))
+        throw new Error(`webhook caller reached ${ctx.path}`);
+      return answerWrongMethod(ctx, () => routes(ctx as Parameters<typeof routes>[0], async () => {}), allowed);
+    },
+    async close() {
+      await emitters.scheduler.stop();
+      await events.retries.stop();
+      await events.close();
+      await stores.flush();
+      await log.close();
+      await stores.close();
+    },
+  };
+}
