@@ -16,6 +16,7 @@ import { createRuntimeHost } from '../../daemon/company/host.js';
 import { openDaemonStorage } from '../../daemon/store/open.js';
 import type { RuntimeHost } from '../../daemon/company/seam.js';
 import { FakeClock } from './fake-clock.js';
+import { testPostgres } from './postgres.js';
 import { tempDir } from './temp-dir.js';
 
 /** Tests set a cheap password-hash cost themselves (SECURITY.md: never by default). */
@@ -175,4 +176,19 @@ export async function serveTestApp(t: TestApp): Promise<{ url: string; close(): 
         server.close(() => r());
       }),
   };
+}
+
+/**
+ * The two ways a suite runs the in-process app: on the memory stores, and in team mode on a fresh
+ * database of the run's throwaway PostgreSQL cluster when one can be started (else that mode is
+ * left out, and the cluster helper has said why in one line).
+ */
+export function testAppModes(): Array<{ name: string; open: () => Promise<TestApp> }> {
+  const cluster = testPostgres();
+  return [
+    { name: 'memory store', open: () => createTestApp() },
+    ...(cluster
+      ? [{ name: 'team mode', open: async () => createTestApp({ database: await (await cluster()).createDatabase() }) }]
+      : []),
+  ];
 }

@@ -9,9 +9,8 @@ import { createUser } from '../helpers/accounts.js';
 import { comparedPair, recordTimingSafeEqual } from '../helpers/compare-spy.js';
 import { createCompany } from '../helpers/keys.js';
 import { waitForMail } from '../helpers/mail.js';
-import { testPostgres } from '../helpers/postgres.js';
 import { signUp } from '../helpers/signup.js';
-import { createTestApp, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { testAppModes, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import { codeNow, enableTotp } from '../helpers/totp.js';
 
 /**
@@ -186,13 +185,7 @@ const sites: Site[] = [
   },
 ];
 
-const cluster = testPostgres();
-const modes: Array<{ name: string; open: () => Promise<TestApp> }> = [
-  { name: 'memory store', open: () => createTestApp() },
-  ...(cluster
-    ? [{ name: 'team mode', open: async () => createTestApp({ database: await (await cluster()).createDatabase() }) }]
-    : []),
-];
+const modes = testAppModes();
 
 for (const mode of modes) {
   const test = suite(`secrets are compared with crypto.timingSafeEqual (${mode.name})`);

@@ -5,11 +5,10 @@ import { isoAt } from '../../daemon/clock.js';
 import { signToken } from '../../daemon/auth/tokens.js';
 import { createUser } from '../helpers/accounts.js';
 import { waitForMail } from '../helpers/mail.js';
-import { testPostgres } from '../helpers/postgres.js';
 import { signUp } from '../helpers/signup.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { inviteCode, signInMessage } from '../helpers/siwe.js';
-import { createTestApp, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { testAppModes, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import { codeNow, enableTotp } from '../helpers/totp.js';
 
 /**
@@ -161,13 +160,7 @@ const lifetimes: Lifetime[] = [
   },
 ];
 
-const cluster = testPostgres();
-const modes: Array<{ name: string; open: () => Promise<TestApp> }> = [
-  { name: 'memory store', open: () => createTestApp() },
-  ...(cluster
-    ? [{ name: 'team mode', open: async () => createTestApp({ database: await (await cluster()).createDatabase() }) }]
-    : []),
-];
+const modes = testAppModes();
 
 for (const mode of modes) {
   const test = suite(`lifetimes end to the millisecond (${mode.name})`);

@@ -10,10 +10,9 @@ import { formatKey } from '../../shared/keys.js';
 import { createUser } from '../helpers/accounts.js';
 import { createCompany, createSecretKey, rotateAccountKey } from '../helpers/keys.js';
 import { waitForMail } from '../helpers/mail.js';
-import { testPostgres } from '../helpers/postgres.js';
 import { GOOD_PASSWORD, newInvite } from '../helpers/signup.js';
 import { inviteCode, signInMessage } from '../helpers/siwe.js';
-import { createTestApp, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { testAppModes, type TestApp, type TestResponse } from '../helpers/test-app.js';
 
 /**
  * Secrets of 80 bits or more (keys, link tokens, invite codes, SIWE nonces) are not compared: they
@@ -171,13 +170,7 @@ async function recordArguments<T>(store: object, method: string, run: () => Prom
   }
 }
 
-const cluster = testPostgres();
-const modes: Array<{ name: string; open: () => Promise<TestApp> }> = [
-  { name: 'memory store', open: () => createTestApp() },
-  ...(cluster
-    ? [{ name: 'team mode', open: async () => createTestApp({ database: await (await cluster()).createDatabase() }) }]
-    : []),
-];
+const modes = testAppModes();
 
 for (const mode of modes) {
   const test = suite(`secrets found by their hash never reach the store themselves (${mode.name})`);
