@@ -19,7 +19,7 @@ export interface StartOptions {
   defaultTier?: string;
   /** SMTP URL for real mail (else $SVC_SMTP_URL). */
   smtp?: string;
-  /** Team mode's PostgreSQL URL (refused by the daemon until team mode is complete). */
+  /** Team mode's PostgreSQL URL (else $SVC_DATABASE_URL; docs/deploy.md). */
   database?: string;
   /** Host names to answer besides loopback's (DNS-rebinding defence); comma-separated on the command line. */
   allowedHosts?: string;
