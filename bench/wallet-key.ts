@@ -7,7 +7,7 @@ import type { BenchEnv } from './harness.js';
  * no e-mail signup: an operator invite, then Sign-In with Ethereum signup (POST /api/auth/wallet/signup)
  * with a fresh ethers wallet. The bench daemon runs with --default-tier company, so the key passes
  * the tier gate. (The operator surface cannot create users; wallet signup is the one public signup
- * route that does not depend on the e-mail signup issue.)
+ * route that needs no e-mailed code read back from the outbox.)
  */
 export async function createWalletSecretKey(env: BenchEnv, companyName: string): Promise<string> {
   const operator = { authorization: `Bearer ${env.daemon.operatorToken}` };

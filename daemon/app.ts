@@ -64,7 +64,7 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
 
   app.use(answerUnmatchedWith404);
   app.use(dispatchRoutes(routeGroups(deps, parts.authLimits)));
-  // After every route group: only requests no route answered reach the Company runtimes (issue 5).
+  // After every route group: only requests no route answered reach the Company runtimes.
   app.use(tenantGateway(deps));
   return app;
 }
@@ -82,21 +82,21 @@ export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimit
   return [
     healthRoutes(),
     devRoutes(deps),
-    // accounts: signup, login, recovery, profile, sessions (issue 3)
+    // accounts: signup, login, recovery, profile, sessions
     ...accountRouters(deps, authLimits),
-    // second factors and passwordless logins (issue 4)
+    // second factors and passwordless logins
     totpRoutes(deps),
     loginCodeRoutes(deps),
     walletRoutes(deps),
     passkeyRoutes(deps),
-    // Companies, keys, billing, MCP (issue 5)
+    // Companies, keys, billing, MCP
     companiesRoutes(deps),
     keyRoutes(deps),
     billingRoutes(deps),
     mcpRoutes(deps),
-    // inbound webhooks: signed, no token, before the gateway (issue 7; the exception is explained there)
+    // inbound webhooks: signed, no token, before the gateway (companies/inbound-webhook-route.ts says why)
     inboundWebhookRoutes(deps),
-    // the web console at / and `svc login --web`'s device pairing (issue 19)
+    // the web console at / and `svc login --web`'s device pairing
     consoleRoutes(),
     pairingRoutes(deps),
   ];

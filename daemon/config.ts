@@ -20,7 +20,7 @@ export interface Config {
     bodyBytes: number;
   };
   /**
-   * Slow-loris defence (issue 14): a connection that has not sent all its headers within
+   * Slow-loris defence: a connection that has not sent all its headers within
    * `headersMs`, or its whole request within `requestMs`, is answered 408 and closed. Node's own
    * defaults (60 s / 300 s, checked every 30 s) let a trickling client hold a socket for minutes.
    */
@@ -38,19 +38,19 @@ export interface Config {
   allowedHosts?: string[];
   /** Password hashing threads and queue bound (auth/hash-pool.ts); unset: DEFAULT_HASH_POOL (2 threads, 32 waiting). */
   hashPool?: { threads: number; queue: number };
-  /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence, issue 8). */
+  /** Browser origins /api/mcp accepts besides loopback and publicUrl's (DNS-rebinding defence). */
   mcpAllowedOrigins?: string[];
   /** tools/call per secret key per minute on /api/mcp (the tools spec: servers MUST rate limit); default 120; 0 turns it off (benchmarks only). */
   mcpToolCallsPerMinute?: number;
-  /** Issue 7: what the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
+  /** What the scheduler does with ticks missed while the daemon was down (docs/emitters.md). */
   scheduleMissed?: 'latest' | 'skip' | 'all';
-  /** Issue 18: compaction as delegation (`--compaction-role` / SVC_COMPACTION_ROLE, SVC_COMPACTION_TIMEOUT_MS); unset: off. */
+  /** Compaction as delegation (`--compaction-role` / SVC_COMPACTION_ROLE, SVC_COMPACTION_TIMEOUT_MS); unset: off. */
   compaction?: { role: string; timeoutMs?: number };
-  /** Issue 15: send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */
+  /** Send mail over SMTP (`--smtp` / SVC_SMTP_URL); unset, mail is captured in the outbox. */
   smtpUrl?: string;
   /**
-   * Issue 15: team mode (`--database` / SVC_DATABASE_URL): everything is stored in this PostgreSQL
-   * database instead of the data folder (daemon/daemon-storage.ts). It holds a password: never log it.
+   * Team mode (`--database` / SVC_DATABASE_URL): everything is stored in this PostgreSQL
+   * database instead of the data folder (daemon/store/open.ts). It holds a password: never log it.
    */
   databaseUrl?: string;
 }
@@ -74,9 +74,9 @@ export interface AuthConfig {
   /** Consecutive failures per account and factor before a lock-out, and its length. */
   failureCeiling: number;
   lockoutMs: number;
-  /** Issue 4: second factors and passwordless logins (daemon/auth/factors-config.ts). */
+  /** Second factors and passwordless logins (daemon/factors-config.ts). */
   factors: FactorsConfig;
-  // accounts (issue 3): the signup/resend bucket, the login throttle and the reset-link lifetime
+  // accounts: the signup/resend bucket, the login throttle and the reset-link lifetime
   /** The rule of the signup and resend-code buckets (daemon/auth/limits.ts): 1 per 60 s and 5 per hour. */
   signupPerEmail: { limit: number; windowMs: number }[];
   /** Routes that send e-mail (signup, resend, forgot-password, e-mail change), per client address: 30 per 5 min. */

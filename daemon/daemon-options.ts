@@ -16,19 +16,20 @@ export interface DaemonOptions {
   data?: string;
   defaultTier?: string;
   publicUrl?: string;
-  /** Issue 15: SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
+  /** SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
   smtp?: string;
-  /** Issue 15: team mode's PostgreSQL URL (else SVC_DATABASE_URL): daemon/daemon-storage.ts. */
+  /** Team mode's PostgreSQL URL (else SVC_DATABASE_URL): daemon/store/open.ts. */
   database?: string;
   /** Host names to answer besides loopback's (see http/host-guard.ts); SVC_ALLOWED_HOSTS when unset. */
   allowedHosts?: string[];
   /**
    * Background start (`svc daemon start` without --foreground): stdout is <data>/daemon.log, so the
-   * banner must not carry a live invite code (issue 14 finding 6). The banner shows WITHHELD_INVITE
-   * instead and the starting command mints the invite through the operator API and prints it.
+   * banner must not carry a live invite code (whoever can read that file could sign up with it). The
+   * banner shows WITHHELD_INVITE instead and the starting command mints the invite through the
+   * operator API and prints it.
    */
   withholdInvite?: boolean;
-  /** Issue 18: compaction as delegation's role (else SVC_COMPACTION_ROLE); unset: off. */
+  /** Compaction as delegation's role (else SVC_COMPACTION_ROLE); unset: off. */
   compactionRole?: string;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;

@@ -19,10 +19,10 @@ export interface Deps {
   secrets: Secrets;
   mailer: Mailer;
   stores: Stores;
-  /** The Company runtimes behind the gateway (daemon/gateway/seam.ts). */
+  /** The Company runtimes behind the gateway (daemon/company/seam.ts). */
   runtimes: RuntimeHost;
   log: Logger;
-  /** Pending `svc login --web` pairings (issue 19); in memory when absent (daemon/auth/pairing/pairing-store.ts). */
+  /** Pending `svc login --web` pairings; in memory when absent (daemon/store/pairing-store.ts). */
   pairings?: PairingStore;
   /** Team mode: the operator tokens registered in the database; absent, `secrets.operatorToken` is the only one. */
   checkOperatorToken?: OperatorTokenCheck;

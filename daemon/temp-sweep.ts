@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * Removes the `*.tmp` files a crash left behind in the data folder and its sub-folders (Company
  * runtimes, event logs). Every durable write goes temp file → fsync → rename, so a `.tmp` is only
  * ever an unfinished write that no reader trusts; after a SIGKILL nothing else cleans them up and
- * they pile up (issue 14: 22 after 10 kills, up to 406 KB each). Called with the lock held, so no
+ * they pile up (22 after 10 kills, up to 406 KB each). Called with the lock held, so no
  * other daemon is mid-write in this folder. Returns the paths removed.
  */
 export function removeLeftoverTempFiles(dataDir: string, maxDepth = 6): string[] {

@@ -1,5 +1,5 @@
-// Measures a cold `npm install` as a new user meets it (issue 16: target <= 60 s on the 2-core
-// machine): a fresh clone of this checkout's HEAD in a temp folder, an empty npm cache, then
+// Measures a cold `npm install` as a new user meets it (target <= 60 s on the 2-core machine,
+// docs/performance.md): a fresh clone of this checkout's HEAD in a temp folder, an empty npm cache, then
 // `npm install --no-audit --no-fund`, which downloads and unpacks every package and runs `prepare`
 // (scripts/transpile.mjs etc.). Prints the wall time, the two phases (packages, prepare) read from
 // npm's own timing log, and the load average around it, which the figure depends on.

@@ -3,8 +3,8 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 /**
  * THE e-mail normalisation: every route that takes an address (signup, login, login code, forgot
  * password, e-mail change, operator tier, mail filter) reads it through `canonicalEmail`, so one
- * mailbox is one account (issue 14 finding 4: a trailing-dot domain, a quoted local part, or
- * punycode vs Unicode spellings of a domain each used to make a second account).
+ * mailbox is one account (otherwise a trailing-dot domain, a quoted local part, or punycode vs
+ * Unicode spellings of a domain would each make a second account for the same mailbox).
  *
  * - NFKC, trimmed, lower-cased (the local part too: no mail system we deliver to is case-sensitive,
  *   and two accounts differing only by case are a phishing aid);
@@ -55,9 +55,9 @@ function unquote(local: string): string | null {
 }
 
 /**
- * The forms an existing account may be stored under: the canonical one first, then what the
- * normalisation before issue 14 kept (NFKC, trimmed, lower-cased), so accounts made with a
- * trailing dot or a punycode domain still log in.
+ * The forms an existing account may be stored under: the canonical one first, then what earlier
+ * releases kept (only NFKC, trimmed, lower-cased), so accounts made with a trailing dot or a
+ * punycode domain still log in.
  */
 export function emailLookupKeys(input: string): string[] {
   const legacy = input.normalize('NFKC').trim().toLowerCase();

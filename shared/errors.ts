@@ -33,7 +33,7 @@ export const ErrorCode = {
   // tiers and tenants
   subscriptionRequired: 'subscription_required',
   companyRequired: 'company_required',
-  // companies, access keys and tenant selection (issue 5)
+  // companies, access keys and tenant selection
   companyNotFound: 'company_not_found',
   companyForbidden: 'company_forbidden',
   companyNameTaken: 'company_name_taken',
@@ -41,7 +41,7 @@ export const ErrorCode = {
   invalidKey: 'invalid_key',
   malformedKey: 'malformed_key',
   accountKeyMismatch: 'account_key_mismatch',
-  // second factors and passwordless logins (issue 4)
+  // second factors and passwordless logins
   totpInvalidCode: 'totp_invalid_code',
   totpNotEnabled: 'totp_not_enabled',
   totpAlreadyEnabled: 'totp_already_enabled',
@@ -49,7 +49,7 @@ export const ErrorCode = {
   partialTokenInvalid: 'partial_token_invalid',
   loginCodeInvalid: 'login_code_invalid',
   magicLinkInvalid: 'magic_link_invalid',
-  // device pairing: `svc login --web` (issue 19)
+  // device pairing: `svc login --web`
   pairingNotFound: 'pairing_not_found',
   pairingDenied: 'pairing_denied',
   /** The session that approved the pairing ended (revoked, expired, password changed or reset) before the CLI collected it; 403. */
@@ -66,13 +66,13 @@ export const ErrorCode = {
   passkeyVerificationFailed: 'passkey_verification_failed',
   passkeyTaken: 'passkey_already_registered',
   passkeyNotFound: 'passkey_not_found',
-  // MCP endpoint (issue 8): the Streamable HTTP transport's HTTP-level refusals
+  // MCP endpoint: the Streamable HTTP transport's HTTP-level refusals
   notAcceptable: 'not_acceptable',
   originNotAllowed: 'origin_not_allowed',
   hostNotAllowed: 'host_not_allowed',
   unsupportedProtocolVersion: 'unsupported_protocol_version',
   invalidProtocolVersion: 'invalid_protocol_version',
-  // runtime and events (issue 6)
+  // runtime and events
   agentNotFound: 'agent_not_found',
   sessionNotFound: 'session_not_found',
   questNotFound: 'quest_not_found',
@@ -87,7 +87,7 @@ export const ErrorCode = {
   invalidTransition: 'invalid_transition',
   sessionStopped: 'session_stopped',
   noAgentForRecipient: 'no_agent_for_recipient',
-  // accounts (issue 3): signup, verification, password login, recovery, profile, sessions
+  // accounts: signup, verification, password login, recovery, profile, sessions
   invalidCredentials: 'invalid_credentials',
   accountLocked: 'account_locked',
   inviteInvalid: 'invite_invalid',
@@ -103,19 +103,19 @@ export const ErrorCode = {
   avatarInvalid: 'avatar_invalid',
   avatarTooLarge: 'avatar_too_large',
   avatarNotSet: 'avatar_not_set',
-  // emitters (issue 7): schedules, detectors, channels
+  // emitters: schedules, detectors, channels
   invalidSchedule: 'invalid_schedule',
   invalidMatcher: 'invalid_matcher',
-  // issue 18: a configured event's retry policy
+  // a configured event's retry policy; then a webhook channel's deliveries
   invalidRetry: 'invalid_retry',
   signatureInvalid: 'signature_invalid',
   signatureExpired: 'signature_expired',
   channelExists: 'channel_exists',
-  // operator surface (issue 2)
+  // operator surface
   userNotFound: 'user_not_found',
-  // security review (review-1)
+  // sensitive actions need a recent login
   recentLoginRequired: 'recent_login_required',
-  // emitters (issue 7): channels
+  // emitters: channels
   channelNotFound: 'channel_not_found',
 } as const;
 

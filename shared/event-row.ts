@@ -16,6 +16,6 @@ export interface EventRow {
   causation_id: string | null;
   /** The root cause's id, shared by everything it set off. */
   correlation_id: string;
-  /** Who put it in the log (CONTRACT §8); rows written before wave 2 get it inferred when read. */
+  /** Who put it in the log (CONTRACT §8); rows written by older releases, which lack it, get it inferred when read. */
   source: EventSource;
 }

@@ -75,7 +75,7 @@ export function parsePattern(raw: string): ParsedPattern {
       `'${prefix}' is not a prefix: use a lower-case word such as ${KNOWN_PREFIXES.slice(0, 3).join(', ')} before the colon.`,
     );
   }
-  // A schedule's name is a cron expression (spaces, stars, slashes): issue 7's scheduler validates it.
+  // A schedule's name is a cron expression (spaces, stars, slashes): the scheduler validates it.
   if (name.trim().length === 0) return fail('no_name', `'${pattern}' has no name after '${prefix}:'.`);
   if (prefix !== 'schedule' && /\s/.test(name))
     return fail('bad_characters', `An event name cannot contain spaces: '${name}'.`);

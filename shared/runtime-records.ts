@@ -32,14 +32,14 @@ export interface RuntimeSession {
   /** How many messages the whole transcript holds. */
   transcript_total?: number;
   created_at: string;
-  /** Issue 6 additions: `running` between a turn's start and its completion. */
+  /** `running` between a turn's start and its completion. */
   turn_status?: 'idle' | 'running';
   turns_completed?: number;
   /** Characters of transcript the session may hold before `context:budget:exceeded`; null: no budget. */
   context_budget?: number | null;
   context_used?: number;
   stopped_at?: string | null;
-  /** Issue 18: the latest compaction as delegation of this session, and the summary its context continues from. */
+  /** The latest compaction as delegation of this session, and the summary its context continues from. */
   compaction?: SessionCompaction | null;
   context_summary?: ContextSummary | null;
 }
@@ -88,7 +88,7 @@ export interface Quest {
   result: unknown;
   created_at: string;
   updated_at: string;
-  /** Issue 18: set on a compaction quest: the session whose transcript it summarises. */
+  /** Set on a compaction quest: the session whose transcript it summarises. */
   compaction_of?: string | null;
 }
 
@@ -97,14 +97,14 @@ export interface ToolCall {
   args: Record<string, unknown>;
 }
 
-/** A detector's matcher (issue 7); absent means: the pattern (and scope) alone decides. */
+/** A detector's matcher; absent means: the pattern (and scope) alone decides. */
 export type Matcher =
   | { kind: 'exact'; agent_id: string }
   | { kind: 'predicated'; field: string; regex: string; flags?: string }
   | { kind: 'window'; count: number; within_ms: number; group_by?: 'agent' | 'session' | null; cooldown_ms?: number };
 
 /**
- * Issue 18: how a failed tool call is tried again. `max_attempts` counts every run, the first
+ * How a failed tool call is tried again. `max_attempts` counts every run, the first
  * included (1: never retried). The delay before attempt n+1 is drawn with jitter under
  * `min(max_ms, initial_ms * 2^(n-1))` ("full"), or between `initial_ms` and three times the last
  * delay, capped at `max_ms` ("decorrelated").
@@ -118,7 +118,7 @@ export interface RetryPolicy {
 export type RetryOutcome = 'succeeded' | 'failed' | 'interrupted' | 'cancelled';
 
 /**
- * Issue 18: one schedule's own policy. `catch_up`: what to do with ticks missed while the daemon
+ * One schedule's own policy. `catch_up`: what to do with ticks missed while the daemon
  * was down (`skip`, `latest`, `all` up to `max_catch_up`). `overlap`: `skip` a tick while the
  * previous firing of this schedule is still running (a call waiting for a retry), or `allow` it.
  * `start_at` / `end_at`: no tick before / after these times fires.
@@ -149,11 +149,11 @@ export interface ConfiguredEvent {
   /** IANA zone of a `schedule:` pattern (UTC when absent). */
   timezone?: string | null;
   created_at: string;
-  /** Issue 7: when it was last enabled (null while created paused); the scheduler's baseline. */
+  /** When it was last enabled (null while created paused); the scheduler's baseline. */
   enabled_at?: string | null;
-  /** Issue 18: retries of a failed tool call (null/absent: none, each call runs once). */
+  /** Retries of a failed tool call (null/absent: none, each call runs once). */
   retry?: RetryPolicy | null;
-  /** Issue 18, `schedule:` patterns only: stored as set; shown with the daemon's defaults filled in. */
+  /** `schedule:` patterns only: stored as set; shown with the daemon's defaults filled in. */
   schedule_policy?: SchedulePolicy | null;
 }
 
@@ -179,7 +179,7 @@ export interface Firing {
   error?: string;
   /** Set when the call was not run at all: the causation depth guard stopped a likely loop. */
   skipped?: 'depth_limit';
-  /** Issue 18, on firings of a configured event with `retry`: which attempt this was (1 = the first run). */
+  /** On firings of a configured event with `retry`: which attempt this was (1 = the first run). */
   attempt?: number;
   /** Which of the configured event's tool calls this was (its index): tells two calls of one tool apart. */
   call_index?: number;
@@ -218,7 +218,7 @@ export interface EmitInput {
   caused_by?: string | null;
   /** Default: `tool_call` when caused by another event, else `emitter`. Routes set `manual` and `webhook`. */
   source?: EventSource;
-  /** Issue 18: a repeat with this key within 24 h answers the first answer (`replayed`) and appends nothing. */
+  /** A repeat with this key within 24 h answers the first answer (`replayed`) and appends nothing. */
   idempotency_key?: string | null;
 }
 

@@ -8,8 +8,9 @@ import { call } from '../../tests/proof/lib/client.js';
 import { percentile, startProofDaemon } from '../../tests/proof/lib/daemon.js';
 
 /**
- * Issue 14 finding 2: event appends on a real daemon (default scrypt cost, file storage, fsync per
- * append) alone, then while 8 clients log in with passwords (half of them unknown e-mails). Each
+ * Event appends on a real daemon (default scrypt cost, file storage, fsync per append) alone, then
+ * while 8 clients log in with passwords (half of them unknown e-mails): password hashes must not
+ * take the threads the appends' fsyncs need (daemon/auth/hash-pool.ts says why they would). Each
  * login client comes from its own loopback address (127.0.0.10+i), so the per-address throttle
  * does not stop the load. Reports appends/s and p99 in both phases, logins/s, and the daemon's RSS peak.
  */

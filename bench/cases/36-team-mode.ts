@@ -4,7 +4,7 @@ import { createWalletSecretKey } from '../wallet-key.js';
 import { loginBenchUser } from './30-me.js';
 
 /**
- * Issue 15's team-mode targets, each a ratio of two set-ups measured in the same run in alternating
+ * Team mode's targets, each a ratio of two set-ups measured in the same run in alternating
  * slices: authenticated reads on PostgreSQL against the JSON store (one daemon each, >= 0.5), and
  * durable appends through the HTTP API with two daemons on one database against one daemon on it
  * (>= 0.8: on one 2-core machine a second daemon cannot add throughput, so this shows what the

@@ -15,7 +15,7 @@ import { seedJournal } from '../store/seed-journal.js';
 import { benchSession, sessionSeed, sessionSpec } from '../store/synthetic.js';
 
 /**
- * The storage engine at scale, in-process (issue 13): a durable write at 100,000 records against
+ * The storage engine at scale, in-process: a durable write at 100,000 records against
  * one at 1,000, the longest event-loop stall while a snapshot of 100,000 records is written under
  * writes, open times after a clean close and after `kill -9`, and the event log's start at 1 M
  * events after `kill -9` against after a clean stop. SVC_BENCH_RECORDS / SVC_BENCH_EVENTS shrink it.

@@ -7,7 +7,7 @@ import { openJournalRuntimeStores } from '../../daemon/store/runtime/open.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 
 /**
- * The minute walk over 10 000 active schedules (issue 7 target: < 100 ms), in process with a
+ * The minute walk over 10 000 active schedules (target: < 100 ms, docs/performance.md), in process with a
  * durable tick store: a minute where nothing is due (most minutes), one where all 10 000 are due
  * (fires are stubbed: this measures the walker, not the bus), and 10 000 distinct expressions.
  */

@@ -10,7 +10,7 @@ import { createSealer } from '../../daemon/store/sealer.js';
 import type { BenchCase, BenchRow } from '../harness.js';
 
 /**
- * Dispatch latency (issue 7): from an event's append to its configured tool call's effect — a
+ * Dispatch latency: from an event's append to its configured tool call's effect — a
  * quest created and durable — in process, through a real Company runtime (JSON Lines event log,
  * matcher engine, detectors wired). `emit` resolves once the tool calls ran, so the effect is in
  * place when it returns. Sequential emits: this is latency, not throughput.
@@ -21,11 +21,11 @@ const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 
 /**
- * `plain`: the rule as before wave 2 (fixed args, nothing else of its pattern). `wave2`: the same
+ * `plain`: the simplest rule (fixed args, nothing else of its pattern). `references`: the same
  * rule with `{{event.…}}` references to resolve, plus a paused rule of the same pattern, so each
  * dispatch also writes a `not_fired` entry for trace. Both run in the same process, one after the other.
  */
-type Variant = 'plain' | 'wave2' | 'retry' | 'fail' | 'fail-retry';
+type Variant = 'plain' | 'references' | 'retry' | 'fail' | 'fail-retry';
 
 async function measure(
   storage: 'memory' | 'file',
@@ -45,7 +45,7 @@ async function measure(
     retryTimer: timer, // no retry walks either: `fail-retry` measures scheduling a retry, not running it
   });
   const events = runtime.services.events;
-  // Issue 18: `retry` is the plain rule with a retry policy (its calls succeed: the bookkeeping of
+  // `retry` is the plain rule with a retry policy (its calls succeed: the bookkeeping of
   // every firing); `fail` a call that fails, `fail-retry` the same with a retry scheduled each time.
   const retry = { max_attempts: 3, backoff: { initial_ms: 3_600_000, max_ms: 3_600_000, jitter: 'full' as const } };
   const failing = [{ tool: 'message_to', args: { to: 'nobody', text: 'x' } }];
@@ -101,15 +101,15 @@ const dispatchLatency: BenchCase = {
     const rows: BenchRow[] = [];
     for (const storage of ['file', 'memory'] as const) {
       const m = await measure(storage);
-      // Wave 2's cost on the same machine in the same run: issue 18 allows at most 10 % over plain.
-      const w = await measure(storage, 'wave2');
+      // What references and trace entries cost, on the same machine in the same run: at most 10 % over plain.
+      const w = await measure(storage, 'references');
       const p50 = quantile(m.emitTotal, 0.5);
       const w50 = quantile(w.emitTotal, 0.5);
       rows.push(
         { name: `${storage}: emit, rule with {{event.…}} references + a not_fired entry, p50`, value: w50, unit: 'ms' },
         { name: `${storage}: emit p50, references + not_fired ÷ plain (≤ 1.10 wanted)`, value: w50 / p50, unit: 'x' },
       );
-      // Issue 18: retry bookkeeping, on the same machine in the same run (≤ 10 % over plain wanted).
+      // Retry bookkeeping, on the same machine in the same run (≤ 10 % over plain wanted).
       const r50 = quantile((await measure(storage, 'retry')).emitTotal, 0.5);
       const f50 = quantile((await measure(storage, 'fail')).emitTotal, 0.5);
       const fr50 = quantile((await measure(storage, 'fail-retry')).emitTotal, 0.5);
@@ -121,7 +121,7 @@ const dispatchLatency: BenchCase = {
         },
         { name: `${storage}: emit p50, failing call scheduling a retry, p50`, value: fr50, unit: 'ms' },
         {
-          // What scheduling the retry adds to a failing call, against today's plain p50 (issue 18: ≤ 10 %).
+          // What scheduling the retry adds to a failing call, against the plain p50 (≤ 10 % wanted).
           name: `${storage}: retry scheduling (failing call + retry − failing call) ÷ plain p50 (≤ 0.10 wanted)`,
           value: (fr50 - f50) / p50,
           unit: 'x',

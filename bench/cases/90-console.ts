@@ -8,7 +8,7 @@ import type { BenchCase, BenchRow } from '../harness.js';
 const LOADS = 7;
 
 /**
- * The web console (issue 19): the JavaScript it adds, gzipped (target ≤ 250 KB), and the first
+ * The web console: the JavaScript it adds, gzipped (target ≤ 250 KB), and the first
  * page load in a real Chromium — navigation to the login form drawn, with a cold cache each time
  * (a new browser context) — as the median of 7 (target ≤ 300 ms). Without Chromium only the size.
  */

@@ -9,7 +9,7 @@ import { inProcessDaemon } from '../scale/in-process.js';
 import { seedAccounts } from '../scale/seed-accounts.js';
 
 /**
- * Issue 13's scale figures: the same operations on a data folder of 1,000 users and of 100,000
+ * The accounts' scale figures: the same operations on a data folder of 1,000 users and of 100,000
  * (each with a live session), measured in one run, so each figure is a ratio. Seeded users share a
  * cheap password hash: the storage is what is measured here, not scrypt (31-login.ts measures that).
  */

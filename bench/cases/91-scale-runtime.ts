@@ -8,7 +8,7 @@ import { call, type Company, PASSWORD, prepare } from '../scale/bench-company.js
 import { folderBytes } from '../scale/folder-bytes.js';
 
 /**
- * Issue 13's per-Company figures: appending a session message, creating a quest, and a trigger
+ * The per-Company scale figures: appending a session message, creating a quest, and a trigger
  * that fires one tool call, in a Company holding 1,000 records and one holding 100,000 (half of
  * them the session's transcript, half quests), in one run.
  *

@@ -9,7 +9,7 @@ export interface ScheduledRow {
   timezone?: string | null;
   next_runs?: string[];
   tool_calls?: Array<{ tool: string }>;
-  /** Issue 18: the schedule's policy with the daemon's defaults filled in (absent from older daemons). */
+  /** The schedule's policy with the daemon's defaults filled in (absent from older daemons). */
   schedule_policy?: SchedulePolicy | null;
   retry?: RetryPolicy | null;
 }

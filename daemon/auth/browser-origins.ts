@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { Config } from '../config.js';
 
 /**
- * Which browser origins may log in to this daemon, derived from its address (issue 19).
+ * Which browser origins may log in to this daemon, derived from its address.
  *
  * A browser refuses an IP address as a WebAuthn relying-party id, so a daemon reached at
  * `http://127.0.0.1:<port>` (the default) makes its passkeys for RP id `localhost`, and the

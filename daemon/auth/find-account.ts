@@ -2,8 +2,9 @@ import { emailLookupKeys } from '../../shared/email.js';
 import type { UserRecord, UserStore } from '../store/types.js';
 
 /**
- * The account of an address as typed: looked up under its canonical form, then under the form the
- * normalisation before issue 14 stored (so an account made as `ada@example.com.` still logs in).
+ * The account of an address as typed: looked up under its canonical form, then under the form
+ * earlier releases stored, which only trimmed and lower-cased it (so an account made as
+ * `ada@example.com.` still logs in).
  * Awaits each lookup, so it works whether the store answers now or later.
  */
 export async function findUserByEmail(

@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * scrypt off the libuv thread pool (issue 14 finding 2). `crypto.scrypt` runs in libuv's pool of
- * 4 threads, the same one every fs call and fsync uses; at N=2^17 a hash holds a thread ~100 ms
- * and 128 MiB, so 8 clients logging in cut event appends from ~2000/s to ~90/s and pushed RSS
- * to 670 MB. Here hashes run in a few worker threads of their own (scryptSync inside the
- * worker), so file I/O keeps its threads, and at most `threads` hashes (× 128 MiB) are live.
+ * scrypt off the libuv thread pool, so password hashes never wait behind fsync and appends never
+ * wait behind hashes. `crypto.scrypt` runs in libuv's pool of 4 threads, the same one every fs
+ * call and fsync uses; at N=2^17 a hash holds a thread ~100 ms and 128 MiB, so there 8 clients
+ * logging in cut event appends from ~2000/s to ~90/s and pushed RSS to 670 MB. Here hashes run
+ * in a few worker threads of their own (scryptSync inside the worker), so file I/O keeps its
+ * threads, and at most `threads` hashes (× 128 MiB) are live.
  * Jobs beyond that wait in a FIFO of at most `queue`; past that the caller is told to come back
  * (PoolBusy), which the login routes answer with 429 + Retry-After instead of piling up memory.
  * Every job, for a known or an unknown e-mail, takes the same path, so the wait reveals nothing.

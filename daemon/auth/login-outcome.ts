@@ -5,7 +5,7 @@ import { issueSession, type AuthMethod } from './session-issuer.js';
 import { startPartialLogin } from './totp/partial-login.js';
 import { totpEnabled } from './totp/totp-codes.js';
 
-/** What a first-factor login answers (spec §4.2): a session, or the TOTP step (issue 4 adds that branch here). */
+/** What a first-factor login answers (spec §4.2): a session, or the TOTP step when the account has TOTP on. */
 export type LoginOutcome = { ok: true; token: string } | { ok: true; totp_required: true; partial_token: string };
 
 /**

@@ -70,7 +70,10 @@ export function dummyHash(params: ScryptParams): Promise<string> {
   return hash;
 }
 
-/** SECURITY.md / issue 14: two hashing threads, and at most 32 logins waiting for one. */
+/**
+ * SECURITY.md: two hashing threads of their own (hash-pool.ts says why not libuv's), and at most 32
+ * logins waiting for one, so a burst of logins cannot pile up memory.
+ */
 export const DEFAULT_HASH_POOL: HashPoolOptions = { threads: 2, queue: 32 };
 
 /** One pool per process: the bound is on the machine's memory and cores, whatever the number of apps. */

@@ -15,7 +15,7 @@ import { sendTokenPage } from '../http/html-page.js';
 import { resendCode, verifyEmail } from './verify.js';
 
 /**
- * The account routes (issue 3): signup and verification, password login, recovery, profile and
+ * The account routes: signup and verification, password login, recovery, profile and
  * sessions under /api/auth, and the caller's own account under /api/me. `limits` is the app's one
  * set of throttles (createApp makes it), so every route counts against the same buckets and the
  * same per-account ceiling.

@@ -3,7 +3,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import { ApiError, badRequest } from '../http/api-error.js';
 
 /**
- * Prefixes that are not Company runtime routes (issue 5, spec §4.6): they need no Company and the
+ * Prefixes that are not Company runtime routes (spec §4.6): they need no Company and the
  * gateway never touches them, so an unknown path under them stays an ordinary 404.
  */
 const NON_TENANT_PREFIXES = [

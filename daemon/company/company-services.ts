@@ -24,7 +24,7 @@ export interface CompactAnswer {
   quest: Quest | null;
 }
 
-/** The Company a runtime serves (the gateway hands it over at the seam, gateway/seam.ts). */
+/** The Company a runtime serves (the gateway hands it over at the seam, seam.ts). */
 export interface CompanyRef {
   id: string;
   name: string;
@@ -62,7 +62,7 @@ export interface EventsService {
     configuredId: string,
     options?: { content?: unknown; caused_by?: string | null; source?: EventSource; skip?: 'overlap' },
   ): Promise<Emitted>;
-  /** Wave 2: runs `run` once per idempotency key within 24 h; a repeat gets the first answer (`replayed`). */
+  /** Runs `run` once per idempotency key within 24 h; a repeat gets the first answer (`replayed`). */
   once?<T>(
     scope: string,
     key: string,
@@ -72,7 +72,7 @@ export interface EventsService {
   trace(eventId: string): Promise<TraceNode | null>;
   /** Calls `listener` with every event once it is on disk (detectors, channels, live streams). Returns an unsubscribe. */
   subscribe(listener: (event: EventRow) => void): () => void;
-  /** Issue 6 addition: replaces a configured event's tool calls and/or matcher (how seeded lifecycle markers are extended). */
+  /** Replaces a configured event's tool calls and/or matcher (how seeded lifecycle markers are extended). */
   update?(
     id: string,
     change: {
@@ -83,12 +83,12 @@ export interface EventsService {
       schedule_policy?: SchedulePolicy | null;
     },
   ): Promise<ConfiguredEvent>;
-  /** Issue 6 additions: one logged occurrence by id, and the id of the newest one (a live follower's start). */
+  /** One logged occurrence by id, and the id of the newest one (a live follower's start). */
   occurrence?(id: string): Promise<EventRow | undefined>;
   lastId?(): Promise<string | null>;
-  /** Issue 6 addition: ends every pending long-poll now (and any started later) so a shutdown is not held open. */
+  /** Ends every pending long-poll now (and any started later) so a shutdown is not held open. */
   releaseWaiters?(): void;
-  /** Issue 6 addition: calls `fn` once when waiters are released; returns an unsubscribe. */
+  /** Calls `fn` once when waiters are released; returns an unsubscribe. */
   onRelease?(fn: () => void): () => void;
 }
 
@@ -114,7 +114,7 @@ export interface CompanyServices {
       entry: { from: string; text: string },
       options?: { startTurn?: boolean; caused_by?: string | null; external?: boolean },
     ): Promise<RuntimeSession>;
-    /** Issue 6 additions: the turn cycle (session:execution_start, session:step_start, session:first_execution_complete) and field updates. */
+    /** The turn cycle (session:execution_start, session:step_start, session:first_execution_complete) and field updates. */
     startTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     step?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
     completeTurn?(id: string, caused_by?: string | null): Promise<RuntimeSession>;
@@ -123,7 +123,7 @@ export interface CompanyServices {
       change: { gateway_channel_id?: string | null; context_budget?: number | null; status?: 'stopped' },
       caused_by?: string | null,
     ): Promise<RuntimeSession>;
-    /** Issue 18: hands the transcript off as a quest to `role` (default: the daemon's compaction role). */
+    /** Hands the transcript off as a quest to `role` (default: the daemon's compaction role). */
     compact?(id: string, options?: { role?: string }, caused_by?: string | null): Promise<CompactAnswer>;
   };
   quests: {

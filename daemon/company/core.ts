@@ -17,10 +17,10 @@ export interface RuntimeCore {
   ids: IdGenerator;
   stores: RuntimeStores;
   emit(input: EmitInput): Promise<Emitted>;
-  /** Issue 7: the detectors' cause reporter; the runtime reports agent output, tool calls and finished quests where they happen. */
+  /** The detectors' cause reporter; the runtime reports agent output, tool calls and finished quests where they happen. */
   causes?: CauseReporter;
   onDetectorError?(err: unknown): void;
-  /** Issue 18: compaction as delegation (compaction.ts); set once the services exist. */
+  /** Compaction as delegation (services/compaction.ts); set once the services exist. */
   compaction?: CompactionHooks;
 }
 

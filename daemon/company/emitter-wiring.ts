@@ -37,7 +37,7 @@ export interface WiredEmitters {
 }
 
 /**
- * Issue 7's emitters for one Company: the minute scheduler over its configured events, the
+ * The emitters of one Company: the minute scheduler over its configured events, the
  * question desk, and the detector, question and channel routes. The scheduler is started by the
  * caller once the runtime is complete, and stopped before its stores close.
  */

@@ -20,7 +20,7 @@ export interface RuntimeHostOptions {
    * team mode's PostgreSQL storage keeps every Company in the shared tables (runtime-storage.ts).
    */
   storage?: RuntimeStorage;
-  /** Test and issue-7 hooks passed to every runtime. */
+  /** Options passed to every runtime: emitters, matcher, tools, timers (tests: fakes) and compaction. */
   runtime?: Pick<
     RuntimeOptions,
     'emitters' | 'matcher' | 'tools' | 'maxDepth' | 'schedulerTimer' | 'schedulePolicy' | 'retryTimer' | 'compaction'

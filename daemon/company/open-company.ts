@@ -47,12 +47,12 @@ export interface RuntimeOptions {
   /** Seals webhook channel secrets at rest (the daemon's sealing key). */
   sealer: Sealer;
   random: Random;
-  /** Issue 7: the scheduler's minute timer (tests: a fake one) and missed-tick policy. */
+  /** The scheduler's minute timer (tests: a fake one) and missed-tick policy. */
   schedulerTimer?: SchedulerTimer;
   schedulePolicy?: Partial<DuePolicy>;
-  /** Issue 18: the retry walker's timer (tests: a fake one that never fires; they call `retries.walk()`). */
+  /** The retry walker's timer (tests: a fake one that never fires; they call `retries.walk()`). */
   retryTimer?: SchedulerTimer;
-  /** Issue 18: compaction as delegation (the daemon's --compaction-role); unset: a crossing only fires its event. */
+  /** Compaction as delegation (the daemon's --compaction-role); unset: a crossing only fires its event. */
   compaction?: CompactionOptions;
   /** Problems worth a line in the daemon log (a failed schedule walk, a detector error). */
   onProblem?(message: string, fields: Record<string, unknown>): void;

@@ -6,7 +6,7 @@ import type { RetryWalker } from './bus/retry/walker.js';
 import type { CompanyServices, EventsService } from './company-services.js';
 
 /**
- * The shapes of an opened Company runtime, apart from the code that opens it (company-runtime.ts):
+ * The shapes of an opened Company runtime, apart from the code that opens it (open-company.ts):
  * the routes and the emitters are handed these, and importing the opener from them would make a cycle.
  */
 export type OpenedServices = Required<CompanyServices> & {
@@ -18,10 +18,10 @@ export interface OpenedRuntime extends CompanyRuntime {
   services: OpenedServices;
   /** Every route this runtime serves (`handle` dispatches through it; the robustness sweep and the fuzz list it). */
   router: Router;
-  /** Issue 7: the minute scheduler (tests walk it by hand) and the question desk. */
+  /** The minute scheduler (tests walk it by hand) and the question desk. */
   scheduler: Scheduler;
   questions: QuestionDesk;
-  /** Issue 18: the due-retry walker (tests walk it by hand after moving the fake clock). */
+  /** The due-retry walker (tests walk it by hand after moving the fake clock). */
   retries: RetryWalker;
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */

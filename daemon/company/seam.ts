@@ -19,7 +19,7 @@ export interface TenantCaller {
   user: UserRecord;
   company: CompanyRef;
   /**
-   * A dashboard session (JWT) or a secret key bound to this Company; `webhook` (issue 7) is an
+   * A dashboard session (JWT) or a secret key bound to this Company; `webhook` is an
    * unauthenticated inbound delivery whose signature the runtime checks: it reaches
    * `POST /api/webhooks/{channel}` only, and `user` is then the Company's owner record.
    */

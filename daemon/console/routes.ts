@@ -6,7 +6,7 @@ import { loadConsoleAssets, type ConsoleAsset } from './assets.js';
 import { setConsoleHeaders } from './security-headers.js';
 
 /**
- * The web console (issue 19, CONTRACT §2): `GET /` serves its page, `/console/<file>` its bundled
+ * The web console (CONTRACT §2): `GET /` serves its page, `/console/<file>` its bundled
  * script and styles. It is a static client of the public REST API under /api/: the token it gets
  * at login stays in the page's memory. `/auth/magic` (the e-mailed magic link) opens the same
  * page, which shows the "Log in" button and keeps the session it gets.

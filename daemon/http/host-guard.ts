@@ -8,7 +8,7 @@ import { ApiError } from './api-error.js';
 export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /**
- * DNS-rebinding defence for every route (issue 14 finding 7). A web page on evil.example can point
+ * DNS-rebinding defence for every route, not only /api/mcp. A web page on evil.example can point
  * its own name at 127.0.0.1 and then call the daemon from the user's browser: the request arrives
  * with `Host: evil.example`. So a daemon bound to loopback answers only its own names
  * (localhost, 127.0.0.1, [::1], any port); one bound elsewhere also takes IP literals (a browser

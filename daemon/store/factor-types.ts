@@ -1,5 +1,5 @@
 /**
- * Storage of the second factors and passwordless logins (issue 4): one-time challenges
+ * Storage of the second factors and passwordless logins: one-time challenges
  * (partial TOTP logins, SIWE nonces, WebAuthn challenges) and registered passkeys.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The one record device pairing keeps (issue 19): a pending `svc login --web`. Pairings live
+ * The one record device pairing keeps: a pending `svc login --web`. Pairings live
  * ten minutes, so the store is in memory: a daemon restart ends the pending ones, and the CLI
  * says so and asks to run the command again. A shared (PostgreSQL) backend would implement this
  * same small interface.

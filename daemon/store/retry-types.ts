@@ -1,5 +1,5 @@
 /**
- * Issue 18: pending retries of failed tool calls, kept with a Company's runtime records so they
+ * Pending retries of failed tool calls, kept with a Company's runtime records so they
  * survive a restart and, on PostgreSQL, are shared by every daemon of a team. A record lives from
  * the failed attempt that scheduled it until its call settles; settled retries are in the firings.
  */

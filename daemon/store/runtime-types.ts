@@ -89,8 +89,8 @@ export interface ConfiguredEventStore {
 /** What each event fired, kept for trace: one record per dispatch, found by the event's id. */
 export interface FiringStore {
   /**
-   * `notFired`: the configured events considered that did not fire, with why (trace). `retries`
-   * (issue 18): retries scheduled or settled by these firings, in the same atomic write.
+   * `notFired`: the configured events considered that did not fire, with why (trace). `retries`:
+   * retries scheduled or settled by these firings, in the same atomic write.
    */
   add(eventId: string, fired: Firing[], notFired?: NotFired[], retries?: RetryChange): Promise<void>;
   /** Every firing of the event, in dispatch order. */
@@ -131,7 +131,7 @@ export interface RuntimeStores {
   close(): Promise<void>;
 }
 
-// --- schedules (issue 7): the scheduler's tick cursors, one store per Company runtime ---
+// --- schedules: the scheduler's tick cursors, one store per Company runtime ---
 
 /** Where one scheduled event stands. Ticks at or before `last_tick` or `baseline` never fire. */
 export interface TickCursor {
@@ -167,7 +167,7 @@ export interface TickStore {
   cursors(): Promise<ReadonlyMap<string, Readonly<TickCursor>>>;
 }
 
-// --- questions (issue 7): decision requests agents raise, one store per Company runtime ---
+// --- questions: decision requests agents raise, one store per Company runtime ---
 
 export interface QuestionRecord {
   id: string;
@@ -199,9 +199,9 @@ export interface QuestionStore {
   answer(id: string, answer: string, by: string, atIso: string): Promise<AnswerOutcome>;
 }
 
-// --- webhook channels (issue 7): one store per Company runtime; secrets are sealed, never plain ---
+// --- webhook channels: one store per Company runtime; secrets are sealed, never plain ---
 
-/** One webhook channel; its secrets sealed (events/channels/channel-secrets.ts says why). */
+/** One webhook channel; its secrets sealed (company/channels/channel-secrets.ts says why). */
 export interface ChannelRecord {
   /** The `<channel>` of `webhook:<channel>` and of `POST /api/webhooks/{channel}`. */
   name: string;

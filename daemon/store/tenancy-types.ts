@@ -1,5 +1,5 @@
 /**
- * Storage interfaces for Companies and access keys (issue 5), beside the others in types.ts.
+ * Storage interfaces for Companies and access keys, beside the others in types.ts.
  * Keys are stored only as the SHA-256 of the whole key (SECURITY.md): a leaked data folder
  * yields no usable key.
  */
@@ -17,7 +17,7 @@ export interface CompanyStore {
   findById(id: string): Promise<CompanyRecord | undefined>;
   /** The owner's Companies, oldest first. */
   listByOwner(ownerId: string): Promise<CompanyRecord[]>;
-  /** Every Company, oldest first (issue 7: the daemon opens each runtime at start so schedules run). */
+  /** Every Company, oldest first (the daemon opens each runtime at start so schedules run). */
   list(): Promise<CompanyRecord[]>;
 }
 

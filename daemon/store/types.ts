@@ -56,7 +56,7 @@ export interface UserRecord {
   email_verified_at?: string | null;
   /** `scrypt$N$r$p$salt$hash` (auth/passwords.ts); null for accounts without a password. */
   password_hash?: string | null;
-  // accounts (issue 3): profile, avatar, recovery and e-mail change
+  // accounts: profile, avatar, recovery and e-mail change
   password_changed_at?: string | null;
   display_name?: string | null;
   timezone?: string | null;
@@ -208,10 +208,10 @@ export interface Stores {
   users: UserStore;
   sessions: SessionStore;
   codes: CodeStore;
-  /** Companies and access keys (issue 5). */
+  /** Companies and access keys. */
   companies: CompanyStore;
   keys: CallerKeyStore;
-  /** One-time challenges of the second factors and passwordless logins (issue 4). */
+  /** One-time challenges of the second factors and passwordless logins. */
   challenges: ChallengeStore;
   passkeys: PasskeyStore;
   wallets: WalletStore;

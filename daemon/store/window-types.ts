@@ -1,6 +1,6 @@
 /**
- * Where a Company's windows are counted (issue 7's window matchers and detectors): the memory
- * counter of events/detectors/window-counter.ts on the JSON store, the database in team mode
+ * Where a Company's windows are counted (window matchers and detectors): the memory
+ * counter of company/detectors/window-counter.ts on the JSON store, the database in team mode
  * (store/postgres/runtime/windows.ts), shared by every daemon.
  */
 
@@ -11,7 +11,7 @@ export interface EventWindowRule {
   cooldown_ms: number;
 }
 
-/** Where one Company's windows are counted (events/detectors/window-counter.ts has the memory one). */
+/** Where one Company's windows are counted (company/detectors/window-counter.ts has the memory one). */
 export interface WindowStore {
   /** Records one event for `key` at `nowMs`; true when this event crosses the threshold. */
   hit(key: string, nowMs: number, rule: EventWindowRule): Promise<boolean>;

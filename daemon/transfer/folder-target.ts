@@ -35,7 +35,7 @@ export async function writeDataFolder(dir: string, records: AsyncIterable<Archiv
       }
       if (r.company === null) {
         await accounts.add(r.table, r.record);
-        // A Company always has its folder (gateway/companies.ts makes it before the row).
+        // A Company always has its folder (companies/companies.ts makes it before the row).
         if (r.table === `accounts.${companySpec.name}`)
           mkdirSync(companyDataDir(dir, companySpec.id(r.record as never)), { recursive: true, mode: 0o700 });
         continue;

@@ -25,7 +25,7 @@ export const sessionChangeBody = z.object({
   status: z.optional(z.literal('stopped')),
 });
 
-/** Issue 18: compaction as delegation by hand; the role defaults to the daemon's --compaction-role. */
+/** Compaction as delegation by hand; the role defaults to the daemon's --compaction-role. */
 export const sessionCompactBody = z.strictObject({
   role: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
 });

@@ -9,7 +9,7 @@ import { GOOD_PASSWORD } from '../helpers/signup.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * Issue 16 against real processes: a profile that names a data folder once finds its daemon
+ * CLI profiles against real processes: a profile that names a data folder once finds its daemon
  * whatever port it picks (--port 0, twice), signup → verify --from-mail with a non-default data
  * folder, auth status / token, svc api, and a login stored under the URL before profiles migrates.
  */

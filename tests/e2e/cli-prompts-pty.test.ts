@@ -4,7 +4,7 @@ import { CLI_MAIN, runCli, startDaemonProcess, type DaemonProcess } from '../hel
 import { runOnPty } from '../helpers/real-pty.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** Issue 16 §5 on a real pseudo-terminal against a real daemon: the prompts of signup and login. */
+/** The prompts of signup and login, on a real pseudo-terminal against a real daemon. */
 const data = tempDir('svc-data');
 const env = { SVC_CONFIG_DIR: tempDir('svc-config'), SVC_KEYCHAIN: 'off', SVC_DATA_DIR: data };
 const PASSWORD = 'correct horse battery staple';

@@ -53,7 +53,7 @@ test('daemon start / status / a second start refused / stop, from separate proce
     assert.match(start.stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
     assert.match(start.stdout, /invite code: [0-9A-Z]{4}(-[0-9A-Z]{4}){3}/);
     assert.match(start.stdout, /--invite [0-9A-Z]{4}(-[0-9A-Z]{4}){3}/);
-    // Issue 14 finding 6: the invite is shown to whoever started the daemon, never written to its log.
+    // The invite is shown to whoever started the daemon, never written to its log (others may read it).
     const invite = /invite code: (\S+)/.exec(start.stdout)![1]!;
     const logText = readFileSync(join(data, 'daemon.log'), 'utf8');
     assert.ok(logText.includes('listening on'), logText);

@@ -8,8 +8,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { mailedCode } from '../proof/lib/accounts.js';
 
 /**
- * `svc login` with a password and TOTP, end to end: the built CLI against a real daemon process
- * (issue 4). The account is enrolled over HTTP with the previous 30-second step's code (±1 step of
+ * `svc login` with a password and TOTP, end to end: the built CLI against a real daemon process.
+ * The account is enrolled over HTTP with the previous 30-second step's code (±1 step of
  * drift is allowed), so the login can use the current step's code without waiting for a new step.
  */
 const PASSWORD = 'correct horse battery staple';

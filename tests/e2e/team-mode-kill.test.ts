@@ -4,7 +4,7 @@ import { companyOwner } from '../proof/lib/accounts.js';
 import { eventually, openTeam, pageAll, type TeamDaemon } from '../helpers/team-daemons.js';
 
 /**
- * Issue 15: SIGKILL one of two daemons while both take concurrent appends; every append that was
+ * Team mode: SIGKILL one of two daemons while both take concurrent appends; every append that was
  * acknowledged (2xx) is found through the survivor, with what was written, and the log has no gap.
  */
 const team = await openTeam();

@@ -6,7 +6,7 @@ import { expectStatus } from '../proof/lib/client.js';
 import { eventually, openTeam, pageAll } from '../helpers/team-daemons.js';
 
 /**
- * Issue 15: a schedule tick fires exactly once across daemons and restarts. Both daemons walk the
+ * Team mode: a schedule tick fires exactly once across daemons and restarts. Both daemons walk the
  * hourly schedule the moment they start; their clocks (one offset file) are stepped past the next
  * hour, so both restart into the same due tick at once: one fires it. Restarting both again fires
  * nothing more. Each daemon is stopped with SIGTERM, which finishes a walk in progress first, so

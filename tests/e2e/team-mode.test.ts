@@ -6,7 +6,7 @@ import { bearer, expectStatus } from '../proof/lib/client.js';
 import { eventually, openTeam, pageAll, type TeamDaemon } from '../helpers/team-daemons.js';
 
 /**
- * Issue 15 point 3 with two real daemon processes on one PostgreSQL database: what is done
+ * Team mode with two real daemon processes on one PostgreSQL database: what is done
  * through daemon A holds on daemon B at its very next request. (SIGKILL under load and schedule
  * ticks across restarts: team-mode-kill.test.ts and team-mode-ticks.test.ts.)
  */

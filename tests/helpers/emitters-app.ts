@@ -72,8 +72,8 @@ export interface EmitterTestOptions {
 }
 
 /**
- * The whole daemon in-process with the issue-7 emitters on a fake clock and a fake minute timer:
- * a user, a Company made through POST /api/companies (so its defaults are seeded), and headers
+ * The whole daemon in-process with the scheduler, detector, channel and question emitters on a
+ * fake clock and a fake minute timer: a user, a Company made through POST /api/companies (so its defaults are seeded), and headers
  * with X-Company for the runtime routes.
  */
 export async function createEmitterTestApp(options: EmitterTestOptions = {}): Promise<EmitterTestApp> {

@@ -36,7 +36,7 @@ export interface FakeEvents {
 }
 
 /**
- * A stand-in for the events bus (issue 6) with the same contract for what the emitters use:
+ * A stand-in for the events bus with the same contract for what the emitters use:
  * configured events with active/paused/armed status, `fire` and `emit` recorded, subscribers called.
  */
 export function createFakeEvents(clock: Clock): FakeEvents {

@@ -19,7 +19,7 @@ async function ok(client: Client, name: string, args: Record<string, unknown>): 
 }
 
 /**
- * Issue 8's end-to-end, over any connected SDK Client (Streamable HTTP or the stdio relay), against
+ * The MCP endpoint end to end, over any connected SDK Client (Streamable HTTP or the stdio relay), against
  * the real runtime: tools/list, whoami, every `events` action, and a quest created by a triggered
  * configured event, seen through the `quests` tool and in the runtime itself.
  */

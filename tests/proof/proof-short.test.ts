@@ -7,7 +7,7 @@ import { testPostgres } from '../helpers/postgres.js';
 import { formatLoad, runLoad } from './load.js';
 
 /**
- * The short forms of `npm run test:crash`, `npm run fuzz` and `npm run load` (issue 14), each on a
+ * The short forms of `npm run test:crash`, `npm run fuzz` and `npm run load`, each on a
  * real daemon process, so CI runs them with every `npm test`. The full forms are documented in
  * docs/robustness.md; sizes here keep the three under about a minute on two cores.
  */

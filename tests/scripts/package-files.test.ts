@@ -8,7 +8,8 @@ const repo = fileURLToPath(new URL('../../../', import.meta.url));
 /**
  * What `npm publish` would ship, from npm's own file list (`--ignore-scripts`: `prepare` would
  * rebuild the dist/ these tests run from). An installed svc needs its bin, both bundles and the web
- * console's files; it must not carry the tests, the benchmarks or source maps (issue 16 point 8).
+ * console's files; it must not carry the tests, the benchmarks or source maps, which would only
+ * make every install larger.
  */
 test('the published package holds the bin, both bundles and the console, and no tests, benches or maps', () => {
   const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {

@@ -17,8 +17,8 @@ export interface FactorLoginOptions {
 }
 
 /**
- * The passwordless ways of `svc login` (issue 4): `--email-code` and `--wallet`. Issue 3's password
- * login calls `runFactorLogin` when either flag is given, and `finishLogin` (cli/totp-step.ts) for
+ * The passwordless ways of `svc login`: `--email-code` and `--wallet`. The password login
+ * (login.ts) calls `runFactorLogin` when either flag is given, and `finishLogin` (cli/totp-step.ts) for
  * its own TOTP step.
  */
 export async function runFactorLogin(opts: FactorLoginOptions, ctx: CliContext): Promise<void> {

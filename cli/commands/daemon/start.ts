@@ -19,11 +19,11 @@ export interface StartOptions {
   defaultTier?: string;
   /** SMTP URL for real mail (else $SVC_SMTP_URL). */
   smtp?: string;
-  /** Team mode's PostgreSQL URL (refused by the daemon until team mode is complete). */
+  /** Team mode's PostgreSQL URL (else $SVC_DATABASE_URL; docs/deploy.md). */
   database?: string;
   /** Host names to answer besides loopback's (DNS-rebinding defence); comma-separated on the command line. */
   allowedHosts?: string;
-  /** Issue 18: the role a session's transcript is handed to when it crosses its context budget (else $SVC_COMPACTION_ROLE). */
+  /** The role a session's transcript is handed to when it crosses its context budget (else $SVC_COMPACTION_ROLE). */
   compactionRole?: string;
   /** Internal (the background start passes it to its child): the banner carries no invite code. */
   withholdInvite?: boolean;
@@ -95,7 +95,8 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));
     if (lock && lock.pid === child.pid && lock.url && bannerDone && (await healthy(lock.url))) {
-      // The log keeps no live invite (issue 14): mint one now and show it only to whoever started the daemon.
+      // The log keeps no live invite (anyone who can read daemon.log could sign up with it): mint one now
+      // and show it only to whoever started the daemon.
       const invite = await mintInvite(ctx, dir);
       if (ctx.json)
         return ctx.printJson({

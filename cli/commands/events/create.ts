@@ -16,7 +16,7 @@ export interface CreateOptions {
   matcher?: string;
   timezone?: string;
   paused?: boolean;
-  /** Issue 18: JSON of the retry policy and of a schedule's own policy. */
+  /** JSON of the retry policy and of a schedule's own policy. */
   retry?: string;
   schedulePolicy?: string;
 }

@@ -45,7 +45,7 @@ export function renderTree(node: TraceNode, prefix = '', last = true, root = tru
   return lines;
 }
 
-/** Issue 18: a call of a rule with retries says which attempt it was … */
+/** A call of a rule with retries says which attempt it was … */
 const attemptOf = (f: Firing) => (f.attempt ? ` attempt ${f.attempt}` : '');
 /** … and what follows it: the next attempt's time, or how the call ended. */
 const retryOf = (f: Firing) =>

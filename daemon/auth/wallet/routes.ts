@@ -90,7 +90,7 @@ export function walletRoutes(deps: Deps): Router {
     ctx.body = { ok: true, token, user: { id: result.user.id, email: null, wallet_address: address } };
   });
 
-  // Adds a wallet to a signed-in account (the console's security page, issue 19). Like a passkey,
+  // Adds a wallet to a signed-in account (the console's security page). Like a passkey,
   // a wallet outlives every session, so a stolen session must not plant one: a recent login is needed.
   router.post('/link', requireUser(deps), async (ctx) => {
     await limits.throttle(ctx);

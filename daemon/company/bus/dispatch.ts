@@ -18,7 +18,7 @@ export interface DispatchDeps {
   matcher: MatcherHook;
   services: () => CompanyServices;
   maxDepth: number;
-  /** Issue 18: draws the jitter of retry delays. */
+  /** Draws the jitter of retry delays. */
   random: Random;
   /** Told when a dispatch scheduled a retry, so the retry walker can wake up in time. */
   onRetryScheduled?(dueMs: number): void;

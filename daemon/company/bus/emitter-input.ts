@@ -35,7 +35,7 @@ export function checkEmitterInput(input: Pick<NewConfiguredEvent, 'type' | 'time
 
 /**
  * The `next_runs` a listing adds to a scheduled event (empty for other patterns): within its
- * `start_at` / `end_at` when it has them (issue 18), so an ended schedule lists none.
+ * `start_at` / `end_at` when it has them, so an ended schedule lists none.
  */
 export function nextRunsOf(
   cfg: { type: string; timezone?: string | null; schedule_policy?: SchedulePolicy | null },

@@ -4,7 +4,7 @@ import { KNOWN_PREFIXES } from '../../../shared/patterns.js';
  * Which pattern prefixes something actually emits. A configured event whose prefix is not
  * registered is shown as `armed` and never fires (spec §3.5): it waits for its emitter.
  * The runtime registers `session` and `context` (its lifecycle); the scheduler, detectors,
- * channels and questions (issue 7) are WIRED_EMITTERS. Tests build a smaller registry to see `armed`.
+ * channels and questions are WIRED_EMITTERS. Tests build a smaller registry to see `armed`.
  */
 export interface EmitterRegistry {
   register(prefix: string): void;
@@ -32,7 +32,7 @@ export function createEmitterRegistry(initial: string[] = []): EmitterRegistry {
 export const RUNTIME_EMITTERS = ['session', 'context'];
 
 /**
- * The emitters of issue 7, wired into every Company runtime (company-runtime.ts): the minute
+ * The emitters wired into every Company runtime (emitter-wiring.ts, from open-company.ts): the minute
  * scheduler, the inbound webhook route, the cause reporter (detectors) and the question desk.
  */
 export const WIRED_EMITTERS = [
@@ -47,7 +47,7 @@ export const WIRED_EMITTERS = [
   'question',
 ];
 
-/** The daemon's registry: every runtime reads it. With issue 7 every known prefix has an emitter. */
+/** The daemon's registry: every runtime reads it. Every known prefix has an emitter. */
 export const defaultEmitters: EmitterRegistry = createEmitterRegistry([...RUNTIME_EMITTERS, ...WIRED_EMITTERS]);
 
 /**

@@ -63,7 +63,7 @@ export interface EventsServiceDeps {
   tools: ToolRegistry;
   services: () => CompanyServices;
   maxDepth: number;
-  /** Issue 18: retry jitter, the retry walker's timer (tests: a fake one) and the daemon's missed-tick policy. */
+  /** Retry jitter, the retry walker's timer (tests: a fake one) and the daemon's missed-tick policy. */
   random: Random;
   retryTimer?: SchedulerTimer;
   schedulePolicy: Pick<DuePolicy, 'missed' | 'maxCatchUp'>;
@@ -75,7 +75,7 @@ export interface EventsServiceDeps {
 }
 
 export type LocalEventsService = Required<EventsService> & {
-  /** Issue 18: the walker that runs due retries of failed tool calls. */
+  /** The walker that runs due retries of failed tool calls. */
   retries: RetryWalker;
   /**
    * Team mode: another daemon appended to this log (its NOTIFY named `lastId`). Wakes the live

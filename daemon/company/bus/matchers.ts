@@ -5,7 +5,7 @@ import type { ConfiguredEvent, EventRow, Matcher } from '../company-services.js'
 
 /**
  * Whether a configured event that matched by pattern and scope should fire for this event.
- * Dispatch asks this hook, so the detector engine of issue 7 can swap in predicated and window
+ * Dispatch asks this hook, so the detector engine (detectors/matcher-engine.ts) can swap in predicated and window
  * kinds without touching dispatch.
  */
 export interface MatcherHook {

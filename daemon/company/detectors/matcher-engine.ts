@@ -14,7 +14,7 @@ import { memoryWindows, type WindowStore } from './window-counter.js';
  */
 export interface MatcherEngine {
   allows(cfg: ConfiguredEvent, event: EventRow): Promise<boolean>;
-  /** Every kind of services.ts `Matcher` is evaluated here (the dispatcher's MatcherHook asks). */
+  /** Every kind of `Matcher` (company-services.ts) is evaluated here (the dispatcher's MatcherHook asks). */
   supports(kind: Matcher['kind']): boolean;
   /** The creation-time check (shape, field path, regex safety): a matcher that fails is never stored. */
   check(input: unknown): MatcherCheck;

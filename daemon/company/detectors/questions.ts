@@ -9,7 +9,7 @@ import type { QuestionRecord, QuestionStore } from '../../store/types.js';
  * The `question:` emitter: an agent surfaces a decision request and waits (spec §6.1). Asking
  * stores the question and emits `question:asked`; answering it (once) emits `question:answered`,
  * caused by the asked event, and resumes the agent by appending the answer to its session with a
- * new turn. Refusals throw DomainError, like every runtime service (services.ts).
+ * new turn. Refusals throw DomainError, like every runtime service (company-services.ts).
  */
 export interface AskInput {
   agent_id: string;

@@ -135,7 +135,7 @@ export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services']
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });
-  // The service checks the body (events/configured-schema.ts), so REST and MCP refuse alike.
+  // The service checks the body (bus/configured-schema.ts), so REST and MCP refuse alike.
   for (const method of ['patch', 'post'] as const)
     router[method](
       '/api/events/:id',

@@ -80,7 +80,7 @@ function compile(recorded: Recorded[]): Compiled {
     );
     router[r.method](r.path, ...(handlers as [Middleware]));
   });
-  // Not `throw: true`: its 501 for a method no route uses (TRACE, PROPFIND…) rendered as a 500 (issue 14).
+  // Not `throw: true`: its 501 for a method no route uses (TRACE, PROPFIND…) would render as a 500.
   return {
     routes: router.routes() as unknown as Middleware,
     allowed: router.allowedMethods() as unknown as Middleware,

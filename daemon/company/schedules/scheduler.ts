@@ -19,7 +19,7 @@ export interface SchedulerOptions {
   clock: Clock;
   events: Pick<EventsService, 'listConfigured' | 'fire'>;
   ticks: TickStore;
-  /** Issue 18: a schedule with overlap `skip` skips a tick while a call of its last firing waits for a retry. */
+  /** A schedule with overlap `skip` skips a tick while a call of its last firing waits for a retry. */
   retries?: Pick<RetryStore, 'countFor'>;
   policy?: Partial<DuePolicy>;
   /** Tests pass a fake one and call `walk()` themselves. */
@@ -145,7 +145,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       }
       let m = memo.get(key);
       if (!m) memo.set(key, (m = { latest: latestTickAtOrBefore(expr, now), next: firstTickAfter(expr, now) }));
-      // Issue 18: the schedule's own catch-up, and its bounds: no tick before start_at or after end_at.
+      // The schedule's own catch-up, and its bounds: no tick before start_at or after end_at.
       const own = cfg.schedule_policy;
       const bounds = boundsOf(own, msOf);
       const from = Math.max(baseline, cursor?.last_tick ? msOf(cursor.last_tick) : -Infinity, bounds.start - 1);

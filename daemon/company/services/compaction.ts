@@ -19,7 +19,7 @@ type Deps = {
 };
 
 /**
- * Compaction as delegation (spec §6.2, issue 18): the session's transcript is handed off as a quest
+ * Compaction as delegation (spec §6.2): the session's transcript is handed off as a quest
  * to a role, and the session continues from the summary the quest returns. Each step is one
  * atomic write, ordered so a crash between two leaves the session usable: the claim comes first
  * (so one crossing starts one compaction), the quest and the hand-off after it, and the ending is

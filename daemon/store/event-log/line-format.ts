@@ -16,7 +16,7 @@ export function encodeEventLine(row: EventRow): string {
     causation_id: row.causation_id,
     correlation_id: row.correlation_id,
     created_at: row.created_at,
-    // Wave 2, before content (still last): the start-up scanner skips it; older lines lack it.
+    // Just before content, which stays last: the start-up scanner skips it; lines of older releases lack it.
     source: row.source,
     content: row.content,
   });

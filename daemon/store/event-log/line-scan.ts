@@ -57,7 +57,7 @@ export class LineScanner {
     out.createdMs = parseIsoMillis(buf, p);
     if (Number.isNaN(out.createdMs)) return false;
     p = p + 25;
-    // `source` (wave 2) is not indexed: skip its short word when the line has one.
+    // `source` is not indexed: skip its short word when the line has one (lines of older releases do not).
     const s = expect(buf, p, end, SOURCE);
     if (s >= 0) {
       const close = buf.indexOf(QUOTE, s);

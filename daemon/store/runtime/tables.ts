@@ -23,7 +23,7 @@ export interface FiringRecord {
   id: string;
   event_id: string;
   fired: Firing[];
-  /** Absent on records from before wave 2 and when every configured event considered fired. */
+  /** Absent on records of older releases, which did not keep it, and when every configured event considered fired. */
   not_fired?: NotFired[];
 }
 export type TickRecord = TickCursor & { id: string };

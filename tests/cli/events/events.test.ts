@@ -45,7 +45,7 @@ test('create refuses a dotted name and bad tool-call JSON before calling the dae
 });
 
 test('an armed event is created with a note on stderr', async () => {
-  // Every prefix has an emitter since issue 7: a registry without `webhook` plays one that has none.
+  // Every prefix has an emitter in the daemon's registry: a registry without `webhook` plays one that has none.
   const { cli } = await setup(false, { runtime: { emitters: createEmitterRegistry(RUNTIME_EMITTERS) } });
   await runCreate({ company: 'acme', pattern: 'webhook:github', toolCalls: [] }, cli.ctx);
   assert.match(cli.stdout(), /\(armed\)/);

@@ -84,7 +84,7 @@ test('events list --scheduled shows status and next run of the schedule: events 
   assert.is(rows[0].next_runs.length, 5);
 });
 
-test('issue 18: create passes --retry and --schedule-policy; list --scheduled shows them; trace shows attempts', async () => {
+test('create passes --retry and --schedule-policy; list --scheduled shows them; trace shows attempts', async () => {
   const { t, cli } = await setup();
   await runCreate(
     {

@@ -43,7 +43,7 @@ test('armed, invalid and empty listings', () => {
   assert.equal(formatScheduledRows([], now), ['no scheduled events']);
 });
 
-test('issue 18: each schedule shows its policy and retry; an ended one says so', () => {
+test('each schedule shows its policy and retry; an ended one says so', () => {
   const lines = formatScheduledRows(
     [
       {

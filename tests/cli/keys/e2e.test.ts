@@ -10,8 +10,9 @@ import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
  * End to end: the built CLI (`node dist/cli/main.js`, a separate process) against the daemon on a
- * real socket. Signup and login are another issue's, so the login is a session made in-process
- * (createUser) and handed to the CLI as SVC_TOKEN — exactly how a script would use a token.
+ * real socket. Signup and login have end-to-end tests of their own (tests/e2e/accounts.test.ts),
+ * so the login here is a session made in-process (createUser) and handed to the CLI as SVC_TOKEN —
+ * exactly how a script would use a token.
  */
 const CLI = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
 

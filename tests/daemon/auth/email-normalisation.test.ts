@@ -7,8 +7,8 @@ import { createTestApp, CHEAP_AUTH } from '../../helpers/test-app.js';
 import { newInvite, signUpVerified, GOOD_PASSWORD } from '../../helpers/signup.js';
 import { settledMail } from '../../helpers/mail.js';
 
-// Issue 14 finding 4: one mailbox, several accounts; invisible characters accepted; login codes
-// refusing the non-ASCII addresses every other route took.
+// One mailbox must be one account: no second account through another spelling, no invisible
+// characters accepted, and login codes take the non-ASCII addresses every other route takes.
 test('one mailbox is one address: trailing dot, quotes, case, full-width and punycode/Unicode spellings', () => {
   const same = (a: string, b: string) => assert.equal(canonicalEmail(a), canonicalEmail(b), `${a} vs ${b}`);
   same('ada@example.com', 'Ada@Example.COM.');
@@ -82,7 +82,7 @@ test('invisible characters are refused on every route that takes an address, wit
   }
 });
 
-test('a non-ASCII address gets a login code like any other (it used to be refused there only)', async () => {
+test('a non-ASCII address gets a login code: the login-code route takes it as every other route does', async () => {
   const t = await createTestApp();
   await signUpVerified(t, 'zoë@bücher.example');
   const res = await t.post('/api/auth/login/code/request', { email: 'Zoë@xn--bcher-kva.example' });

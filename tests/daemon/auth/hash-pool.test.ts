@@ -29,7 +29,7 @@ test('the pool runs at most `threads` jobs at once and refuses past `queue` wait
   await pool.close();
 });
 
-// Issue 14 finding 2: logins queued without bound on libuv's pool, starving file syncs and memory.
+// Logins must not queue without bound on libuv's pool, where they would starve file syncs and memory.
 test('logins past the hashing queue get 429 with Retry-After (known and unknown e-mails alike), never a 500', async () => {
   configureHashPool({ threads: 1, queue: 1 });
   try {

@@ -155,7 +155,7 @@ test('verifyToken also needs user_id, sid, a known typ and a numeric iat', () =>
 });
 
 // RFC 7515 §4.1.11: a recipient that does not understand a `crit` extension must refuse the token
-// (SECURITY.md attack case 8). We understand none, so any `crit` is refused (issue 14 finding 10).
+// (SECURITY.md attack case 8). We understand none, so any `crit` is refused.
 test('a header with a crit member is refused, whatever it lists', () => {
   const payload = { ...CLAIMS, iat: NOW, exp: NOW + 60 };
   assert.ok(verifyHs256(SECRET, forge(HS256, payload), NOW));

@@ -28,7 +28,7 @@ test('no Company selection → exactly 400 { error: "X-Company header required",
 
 test('selection order: X-Company, then X-Entity, then company_id, then trust_id; the tenant reaches the runtime', async () => {
   const { t, runtimes, alice, a1, a2 } = await setUp();
-  const atCreation = runtimes.opened.length; // every Company's runtime opens when it is created (issue 7)
+  const atCreation = runtimes.opened.length; // every Company's runtime opens when it is created
   const pick = async (url: string, headers: Record<string, string> = {}) =>
     (await t.get(url, { ...alice.auth, ...headers })).body.company.id;
   assert.is(await pick('/api/echo', { 'x-company': a1.id, 'x-entity': a2.id }), a1.id);
@@ -101,7 +101,7 @@ test('authentication comes first: no or bad credentials → 401 on runtime route
 
 test('non-tenant paths are never tenant routes: unknown ones 404 normally; an unanswered runtime path 404s', async () => {
   const { t, runtimes, alice, a1 } = await setUp();
-  const openedAtCreation = runtimes.opened.length; // creating a Company opens its runtime (issue 7: schedules)
+  const openedAtCreation = runtimes.opened.length; // creating a Company opens its runtime (so its schedules run)
   for (const path of [
     '/api/auth/nope',
     '/api/me/nope',

@@ -76,7 +76,7 @@ test('a quest outside any session emits no session lifecycle', async () => {
   const t = await createRuntimeTestApp();
   const q = (await t.post('/api/quests', { title: 'solo' })).body.quest;
   await t.patch(`/api/quests/${q.id}`, { status: 'done' });
-  // Done without a result is the detectors' business (issue 7), not the session lifecycle's.
+  // Done without a result is the detectors' business, not the session lifecycle's.
   assert.equal(
     (await t.get('/api/events')).body.events.map((e: { type: string }) => e.type),
     ['agent:premature_completion'],

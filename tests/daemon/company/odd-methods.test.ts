@@ -5,8 +5,8 @@ import { createUser } from '../../helpers/accounts.js';
 import { createCompany } from '../../helpers/keys.js';
 import { createTestApp } from '../../helpers/test-app.js';
 
-// Issue 14 finding 1: the runtime router's method check threw a 501 for methods no route uses,
-// which the renderer turned into a 500 on every Company route.
+// The runtime router's method check throws a 501 for methods no route uses when asked to, which the
+// renderer would turn into a 500 on every Company route.
 test('every HTTP method on a Company runtime route answers a 4xx with { error, code }, never a 5xx', async () => {
   const t = await createTestApp();
   const u = await createUser(t, { tier: 'company' });

@@ -2,8 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestApp } from '../../helpers/test-app.js';
 
-// Issue 14 finding 10: invalid UTF-8 was silently replaced by U+FFFD, so what was stored was not
-// what was sent (and a signature over the raw bytes would not match the parsed text).
+// Invalid UTF-8 must not be silently replaced by U+FFFD: what was stored would not be what was sent
+// (and a signature over the raw bytes would not match the parsed text).
 test('a JSON body with invalid UTF-8 is a 400 invalid_json naming the problem, and nothing is created', async () => {
   const t = await createTestApp();
   const bad = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);

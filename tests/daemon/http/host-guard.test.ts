@@ -7,7 +7,7 @@ import { tempDir } from '../../helpers/temp-dir.js';
 const get = (t: Awaited<ReturnType<typeof createTestApp>>, url: string, host: string) =>
   t.request({ method: 'GET', url, headers: { host } });
 
-// Issue 14 finding 7: only /api/mcp checked anything; a DNS-rebinding page could reach every
+// Every route checks Host, not only /api/mcp: otherwise a DNS-rebinding page could reach every
 // unauthenticated route of a loopback daemon (signup, login, healthz…).
 test('a loopback daemon answers localhost, 127.0.0.1 and [::1] (any port) and refuses other Host names with 421 naming the Host', async () => {
   const t = await createTestApp({ config: { host: '127.0.0.1' } });

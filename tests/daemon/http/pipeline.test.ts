@@ -12,7 +12,7 @@ test('GET /healthz answers 200 {ok:true} without credentials', async () => {
 
 test('an unknown route is a JSON 404 with a code', async () => {
   const t = await createTestApp();
-  // Not under /api/: every unknown /api/* path is a Company runtime route behind the tenant gateway (issue 5).
+  // Not under /api/: every unknown /api/* path is a Company runtime route behind the tenant gateway.
   const res = await t.get('/nothing-here');
   assert.is(res.status, 404);
   assert.is(res.body.code, 'route_not_found');

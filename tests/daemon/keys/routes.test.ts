@@ -14,7 +14,7 @@ test('POST /api/account/api-key returns a well-formed ak_ once; again → rotate
   assert.is(first.status, 201);
   assert.is(first.body.ok, true);
   assert.is(first.body.rotated, false);
-  assert.match(first.body.id, /^akey_/, 'an id must not look like the key itself (issue 14 finding 11)');
+  assert.match(first.body.id, /^akey_/, 'an id must not look like the key itself');
   assert.is(keyProblem('account', first.body.api_key), null);
   const headers = (ak: string) => ({ authorization: `Bearer ${sk}`, 'x-api-key': ak });
   assert.is((await t.post('/api/mcp/validate', {}, headers(first.body.api_key))).status, 200);
@@ -34,7 +34,7 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
   const byName = await t.post('/api/keys', { root: 'acme', name: 'laptop' }, u.auth);
   assert.is(byName.status, 201);
   assert.is(byName.body.ok, true);
-  assert.match(byName.body.id, /^key_/, 'an id must not look like the key itself (issue 14 finding 11)');
+  assert.match(byName.body.id, /^key_/, 'an id must not look like the key itself');
   assert.is(keyProblem('secret', byName.body.secret_key), null);
   assert.match(byName.body.note, /shown only once/);
   assert.equal(byName.body.company, { id: co.id, name: 'Acme' });
@@ -113,7 +113,7 @@ test("DELETE /api/keys/:id revokes at once (case 14); another user's id → 404 
   assert.is((await t.del(`/api/keys/${id}`)).status, 401);
 });
 
-// Issue 14 finding 11: ids used to start with sk_/ak_ like the secrets. Ids made before keep working.
+// Ids of keys made by older releases start with sk_/ak_ like the secrets themselves; they keep working.
 test('a key made before ids changed (id sk_…) is listed and revoked by that id', async () => {
   const t = await createTestApp();
   const u = await createUser(t, { tier: 'company' });

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callEventsTool, createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
-/** Wave 2 of the events bus through the MCP `events` tool: references, armed, trace reasons, idempotency. */
+/** The events bus through the MCP `events` tool: references, armed, trace reasons, idempotency. */
 const test = suite<{ t: McpTestApp }>('mcp events tool: references, armed names, trace, idempotency keys');
 test.before.each(async (ctx) => {
   ctx.t = await createMcpTestApp();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { OpenedRuntime } from '../../../daemon/company/open-company.js';
 import { callEventsTool as tool, createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
-/** Issue 18 points 3 and 7 through the MCP `events` tool: retries in trace, and per-schedule policy. */
+/** Through the MCP `events` tool: retries in trace, and per-schedule policy. */
 const test = suite<{ t: McpTestApp; runtime: OpenedRuntime }>('mcp events tool: retries and schedule policy');
 test.before.each(async (ctx) => {
   ctx.t = await createMcpTestApp();

@@ -33,7 +33,7 @@ function trickle(
   });
 }
 
-// Issue 14 finding 10: a slow-loris connection stayed open ~70 s.
+// With Node's own defaults a slow-loris connection stays open ~70 s.
 test('a client trickling its headers or its body is answered 408 and disconnected (limits from the environment)', async () => {
   const daemon = await startDaemon(
     { port: 0, data: tempDir('svc-data'), logOutput: { write: () => undefined } },

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startDaemon } from '../../../daemon/main.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-// Issue 14 finding 5: temp files of writes cut short by a SIGKILL were never removed.
+// Nothing else removes the temp files of writes cut short by a SIGKILL.
 test('start-up removes leftover .tmp files of the data folder and of Company folders, and nothing else', async () => {
   const data = tempDir('svc-data');
   const events = join(data, 'companies', 'cmp_x', 'events');

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { StoreConflict } from '../../../daemon/store/types.js';
 import { storeImplementations } from '../../helpers/store-implementations.js';
 
-/** The Company and key stores (issue 5), against every implementation of the storage seam. */
+/** The Company and key stores, against every implementation of the storage seam. */
 
 for (const [name, make] of Object.entries(storeImplementations)) {
   const test = suite(`store conformance, Companies and keys: ${name}`);

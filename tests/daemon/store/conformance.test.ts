@@ -86,7 +86,7 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     for (let i = 0; i < 50; i++) assert.ok(await check.users.findById(`u${i}`), `u${i} missing`);
   });
 
-  // accounts (issue 3): users.update, signup with invite, password + sessions, sessions, codes
+  // accounts: users.update, signup with invite, password + sessions, sessions, codes
   test('users.update changes atomically, refuses a taken e-mail and leaves no half-edit', async () => {
     const { stores } = await make();
     await stores.users.create(user('u1', 'a@example.com'));

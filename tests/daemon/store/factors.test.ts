@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { ChallengeRecord, PasskeyRecord } from '../../../daemon/store/factor-types.js';
 import { storeImplementations } from '../../helpers/store-implementations.js';
 
-/** The challenge, passkey and wallet stores (issue 4), against memory and JSON files alike. */
+/** The challenge, passkey and wallet stores, against memory and JSON files alike. */
 
 const T0 = '2026-01-15T12:00:00.000Z';
 const T1 = '2026-01-15T12:01:00.000Z';

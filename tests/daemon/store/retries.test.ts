@@ -4,7 +4,7 @@ import type { PendingRetry } from '../../../daemon/store/types.js';
 import { runtimeStoreImplementations } from '../../helpers/store-implementations.js';
 
 /**
- * Issue 18: the pending-retry store's conformance suite, against memory, the Company journal and
+ * The pending-retry store's conformance suite, against memory, the Company journal and
  * PostgreSQL. A retry is scheduled and settled with the firings that record it, in one write; a
  * claim is a check-and-set that exactly one of many concurrent claimers wins (two "daemons" on
  * PostgreSQL); everything survives a reopen.

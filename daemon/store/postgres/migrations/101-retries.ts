@@ -1,5 +1,5 @@
 /**
- * Issue 18: pending retries of failed tool calls, one row per call still to settle (a settled one
+ * Pending retries of failed tool calls, one row per call still to settle (a settled one
  * is deleted in the transaction that records its last firing). `state` and `lease_until_ms` are
  * columns, not in `doc`, so a claim is one conditional UPDATE: of several daemons exactly one
  * moves a row from `pending` to `running` and runs that attempt.

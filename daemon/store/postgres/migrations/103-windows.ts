@@ -1,5 +1,5 @@
 /**
- * Windows counted across daemons (issue 15): a window matcher (`count` within `within_ms`, then
+ * Windows counted across daemons: a window matcher (`count` within `within_ms`, then
  * `cooldown_ms`), loop detection and idea thresholds were counted in each daemon's memory, so events
  * of one Company arriving through two daemons were counted apart. One row per window key holds its
  * recent times and its cooldown; `svc_window_hit` records one event under the row's lock, in one

@@ -1,5 +1,5 @@
 /**
- * Attempts in flight under a failure ceiling, seen by every daemon (issue 15). A ceiling of 10
+ * Attempts in flight under a failure ceiling, seen by every daemon. A ceiling of 10
  * counts stored failures, and each attempt in flight holds a place until its outcome is counted:
  * while failures plus holds would reach the ceiling, a new attempt waits. The holds were each
  * daemon's own memory, so a parallel burst split over two daemons could finish a few more tries than

@@ -11,7 +11,7 @@ import * as t from './tables.js';
 export function createFiringStore(pool: pg.Pool, company: string): FiringStore {
   return {
     // One row per dispatch: adding firings never rewrites the ones an event already has.
-    // The retries these firings schedule or settle commit with them (issue 18), or not at all.
+    // The retries these firings schedule or settle commit with them, or not at all.
     add: async (eventId, fired, notFired = [], retries = {}) => {
       const insert = async (q: Queryable) =>
         q.query('INSERT INTO svc_rt_firings (company_id, event_id, fired, not_fired) VALUES ($1, $2, $3, $4)', [

@@ -36,7 +36,7 @@ test('enabled:false is paused; enable, disable and delete over REST', async () =
 });
 
 test('a known prefix with no emitter is stored and shown as armed, and never fires', async () => {
-  // Every prefix has an emitter since issue 7: a registry without `webhook` plays one that has none.
+  // Every prefix has an emitter in the daemon's registry: a registry without `webhook` plays one that has none.
   const t = await createRuntimeTestApp({ runtime: { emitters: createEmitterRegistry(RUNTIME_EMITTERS) } });
   const e = (
     await t.post('/api/events', {

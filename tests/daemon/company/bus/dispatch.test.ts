@@ -5,7 +5,7 @@ import type { ToolDefinition } from '../../../../daemon/company/bus/tools.js';
 import { createEmitterRegistry } from '../../../../daemon/company/bus/emitters.js';
 import { createRuntimeTestApp as createApp } from '../../../helpers/runtime-app.js';
 
-// `loop:` is a detector prefix (issue 7): registered here as if its emitter were wired in.
+// `loop:` is a detector prefix: registered here as if its emitter were wired in.
 const createRuntimeTestApp = (options: Parameters<typeof createApp>[0] = {}) =>
   createApp({
     ...options,

@@ -130,7 +130,7 @@ test('cause → pattern → matcher: a predicated detector on shell failures let
   assert.not.ok(await engine.allows(cfg, b!.event));
 });
 
-// Issue 14 finding 9: a rule that ran out of time counted as "not broken" (the guardrail failed open).
+// A rule that ran out of time would count as "not broken": the guardrail would fail open.
 test('guardrail: a rule that backtracking would make slow still reports the violation (linear-time engine)', async () => {
   const clock = new FakeClock();
   const events = createFakeEvents(clock);

@@ -21,7 +21,7 @@ test('ordinary guardrail expressions pass', () => {
   }
 });
 
-// Matching is linear-time now (issue 14 finding 9): what backtracking made dangerous is fine.
+// Matching is linear-time: what backtracking would make dangerous is fine.
 test('nested repetition and overlapping alternatives are accepted: the engine cannot backtrack', () => {
   for (const re of ['(a+)+', '(a*)*$', '(\\w+\\s?)*', '((ab)+c)*', '(a{2,})+', '(a|ab)*', '(\\w|x)+', '(.|a)*']) {
     assert.is(regexProblem(re), null, re);

@@ -5,7 +5,7 @@ import { FakeClock } from '../../../helpers/fake-clock.js';
 import { createRuntimeTestApp, type RuntimeTestApp } from '../../../helpers/runtime-app.js';
 
 /**
- * Compaction as delegation through the REST API (spec §6.2, issue 18): a session that crosses its
+ * Compaction as delegation through the REST API (spec §6.2): a session that crosses its
  * context budget hands its transcript to the configured role as a quest, and continues from the
  * summary the quest returns. Budgets are 50 characters so a few messages cross them.
  */

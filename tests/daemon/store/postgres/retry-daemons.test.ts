@@ -13,7 +13,7 @@ import { testPostgres } from '../../../helpers/postgres.js';
 import { PgFixture } from './pg-fixture.js';
 
 /**
- * Issue 18 in team mode: two daemons (two pools) each run the due-retry walker over the same
+ * Retries in team mode: two daemons (two pools) each run the due-retry walker over the same
  * Company; every due attempt runs on exactly one of them, and its settlement is written once.
  */
 const cluster = testPostgres();

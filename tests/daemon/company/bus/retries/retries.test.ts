@@ -7,7 +7,7 @@ import { FakeClock } from '../../../../helpers/fake-clock.js';
 import { createRuntimeTestApp, type RuntimeTestApp } from '../../../../helpers/runtime-app.js';
 import { tempDir } from '../../../../helpers/temp-dir.js';
 
-/** Issue 18 point 3 through the HTTP API: retries of a failed tool call, their trace, a restart. */
+/** Through the HTTP API: retries of a failed tool call, their trace, a restart. */
 const open = (clock: FakeClock, more: { storage?: 'file'; dataDir?: string } = {}) =>
   createRuntimeTestApp({ clock, ...more, runtime: { retryTimer: createFakeTimer() } });
 

@@ -4,7 +4,7 @@ import { createFakeTimer } from '../../../../helpers/emitters-app.js';
 import { FakeClock } from '../../../../helpers/fake-clock.js';
 import { createRuntimeTestApp, type RuntimeTestApp } from '../../../../helpers/runtime-app.js';
 
-/** Issue 18 point 7 through the HTTP API: each schedule's own catch-up, overlap and bounds. */
+/** Through the HTTP API: each schedule's own catch-up, overlap and bounds. */
 const open = (clock = new FakeClock(Date.parse('2026-01-15T12:00:10Z'))) =>
   createRuntimeTestApp({ clock, runtime: { schedulerTimer: createFakeTimer(), retryTimer: createFakeTimer() } });
 const schedule = (t: RuntimeTestApp, type: string, schedule_policy?: unknown, more: object = {}) =>

@@ -6,7 +6,10 @@ import { newInvite } from '../../helpers/signup.js';
 import { createTestApp } from '../../helpers/test-app.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-/** Issue 14 findings on the throttles, and the throttles' state outliving a restart. */
+/**
+ * The login ceiling and the signup/resend buckets under bursts and unknown addresses, and the
+ * throttles' state outliving a restart.
+ */
 
 test('15 parallel logins with the right password all succeed: right answers never count as failures', async () => {
   const t = await createTestApp();
