@@ -101,6 +101,17 @@ module.exports = {
       to: { path: '^daemon/(access|keys|companies|mcp|console|dev|health|transfer)/', pathNot: '^daemon/$1/' },
     },
     {
+      name: 'services-speak-no-http',
+      severity: 'error',
+      comment:
+        'Below the routes a refusal is a DomainError (daemon/domain-error.ts), and only the HTTP error renderer gives it a status. A route file is one named routes.ts, *-routes.ts or *-route.ts, or one in a routes/ folder: it registers routes and may throw ApiError. No other file of these rooms may.',
+      from: {
+        path: '^daemon/(auth|access|companies|company|keys|mcp/tools)/',
+        pathNot: '(/|-)routes?[.]ts$|/routes/',
+      },
+      to: { path: '^daemon/http/api-error[.]ts$' },
+    },
+    {
       name: 'nothing-imports-the-entry',
       severity: 'error',
       comment: 'app.ts and main.ts compose the rooms; no room depends on them.',

@@ -6,7 +6,7 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { CompanyRef } from '../company/index.js';
 import type { UserRecord } from '../store/types.js';
-import { ApiError } from '../http/api-error.js';
+import { unauthenticated } from '../domain-error.js';
 import { claimTouch } from '../http/touch-throttle.js';
 import { bearerToken } from '../http/bearer.js';
 import { hashKey } from './key-material.js';
@@ -26,7 +26,7 @@ export interface KeyAuth {
 /** `last_used_at` is written at most this often per key, so using a key does not turn every call into a disk write. */
 const TOUCH_EVERY_MS = 60_000;
 
-const refuse = (message: string, code: string = ErrorCode.invalidKey) => new ApiError(401, code, message);
+const refuse = (message: string, code: string = ErrorCode.invalidKey) => unauthenticated(message, code);
 
 /**
  * The key guard (spec §5.3): `Authorization: Bearer sk_…`, plus an optional `X-Api-Key: ak_…` that

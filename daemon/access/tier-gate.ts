@@ -1,6 +1,6 @@
 import type { Tier } from '../../shared/wire.js';
 import { ErrorCode } from '../../shared/errors.js';
-import { ApiError } from '../http/api-error.js';
+import { paymentRequired } from '../domain-error.js';
 
 /** Spec §5.4: API keys and MCP belong to the paid Company and Owner tiers. */
 const KEY_TIERS: ReadonlySet<Tier> = new Set(['company', 'owner']);
@@ -13,10 +13,9 @@ export const tierAllowsKeys = (tier: Tier) => KEY_TIERS.has(tier);
  */
 export function assertKeyTier(tier: Tier): void {
   if (tierAllowsKeys(tier)) return;
-  throw new ApiError(
-    402,
-    ErrorCode.subscriptionRequired,
+  throw paymentRequired(
     `MCP access requires a Company subscription: API keys work on the company and owner tiers, and this account is on the ${tier} tier.`,
+    ErrorCode.subscriptionRequired,
     { tier },
   );
 }

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { badRequest } from '../http/api-error.js';
+import { invalid } from '../domain-error.js';
 import { userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
@@ -71,7 +71,7 @@ export function updateAvatar(deps: Deps): Middleware {
     let avatar: UserRecord['avatar'] = null;
     if (input.avatar !== null) {
       const parsed = parseAvatarDataUrl(input.avatar);
-      if (!parsed.ok) throw badRequest(parsed.message, parsed.code);
+      if (!parsed.ok) throw invalid(parsed.message, parsed.code);
       avatar = { type: parsed.type, data_base64: parsed.bytes.toString('base64'), updated_at: isoAt(deps.clock.now()) };
     }
     const updated = await deps.stores.users.update(user.id, (u) => {

@@ -14,7 +14,7 @@ import { confirmPassword } from './password-change.js';
 import { issueSession, type AuthMethod } from './session-issuer.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { ApiError, badRequest } from '../http/api-error.js';
+import { conflicting, invalid } from '../domain-error.js';
 import { userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
 import { StoreConflict, type UserRecord } from '../store/types.js';
@@ -32,9 +32,9 @@ export function beginEmailChange(deps: Deps, limits: AuthLimits): Middleware {
     const input = validate(beginBody, ctx.request.body);
     const newEmail = normalizeEmail(input.new_email);
     if (!(await confirmPassword(deps, limits, user, input.password)))
-      throw badRequest('The password is wrong.', ErrorCode.invalidCredentials);
+      throw invalid('The password is wrong.', ErrorCode.invalidCredentials);
     if (newEmail === user.email)
-      throw badRequest('This is already the e-mail address of your account.', ErrorCode.sameEmail);
+      throw invalid('This is already the e-mail address of your account.', ErrorCode.sameEmail);
     await enforceLimit(limits.mailAddress, ctx.ip);
     await enforceLimit(
       limits.recoveryEmail,
@@ -73,7 +73,7 @@ export function finishEmailChange(deps: Deps): Middleware {
     const input = validate(finishBody, ctx.request.body);
     const pending = user.pending_email;
     if (!pending)
-      throw badRequest(
+      throw invalid(
         'No e-mail change is waiting: start one with POST /api/me/email/change/begin.',
         ErrorCode.noEmailChange,
       );
@@ -92,11 +92,7 @@ export function finishEmailChange(deps: Deps): Middleware {
       });
     } catch (err) {
       if (err instanceof StoreConflict)
-        throw new ApiError(
-          409,
-          ErrorCode.emailTaken,
-          'Another account uses this address now; the change was not made.',
-        );
+        throw conflicting('Another account uses this address now; the change was not made.', ErrorCode.emailTaken);
       throw err;
     }
     await deps.stores.sessions.revokeAll(user.id, now);

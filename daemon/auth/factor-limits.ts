@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { tooManyRequests } from '../http/api-error.js';
+import { rateLimited } from '../domain-error.js';
 import { createFailureCeiling, type FailureCeiling } from '../http/failure-ceiling.js';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import { ACCOUNT_CEILING, type LimitDeps } from './limits.js';
@@ -32,13 +32,13 @@ export function createFactorLimits(deps: LimitDeps, factor: string): FactorLimit
     { limit: factors.perAddressLimit, windowMs: 5 * 60_000 },
   ]);
   const ceiling = createFailureCeiling(store, deps.clock, ACCOUNT_CEILING, failureCeiling, lockoutMs);
-  const locked = (wait: number) => tooManyRequests(wait, 'Too many failed attempts on this account. Try again later.');
+  const locked = (wait: number) => rateLimited(wait, 'Too many failed attempts on this account. Try again later.');
   return {
     perAddress,
     ceiling,
     async throttle(ctx) {
       const wait = await perAddress.hit(ctx.ip || 'unknown');
-      if (wait !== null) throw tooManyRequests(wait);
+      if (wait !== null) throw rateLimited(wait);
     },
     async guardAccount(accountKey) {
       const wait = await ceiling.lockedFor(accountKey);

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Stores } from '../store/types.js';
 import { ErrorCode } from '../../shared/errors.js';
-import { ApiError, tooManyRequests } from '../http/api-error.js';
+import { rateLimited } from '../domain-error.js';
 import { createFailureCeiling, type FailureCeiling } from '../http/failure-ceiling.js';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 
@@ -63,20 +63,12 @@ export function createAuthLimits(deps: LimitDeps): AuthLimits {
 /** Counts one attempt against `limiter`, or throws the 429 with Retry-After. */
 export async function enforceLimit(limiter: RateLimiter, key: string, message?: string): Promise<void> {
   const wait = await limiter.hit(key);
-  if (wait !== null) throw tooManyRequests(wait, message);
+  if (wait !== null) throw rateLimited(wait, message);
 }
 
 /** The lock-out answer; the same for known and unknown accounts. */
 export const accountLocked = (wait: number) =>
-  new ApiError(
-    429,
-    ErrorCode.accountLocked,
-    'Too many failed attempts for this account. Try again later.',
-    { retry_after: wait },
-    {
-      'Retry-After': String(Math.max(1, wait)),
-    },
-  );
+  rateLimited(wait, 'Too many failed attempts for this account. Try again later.', ErrorCode.accountLocked);
 
 /** Throws the lock-out answer when `key` is locked. */
 export async function enforceNotLocked(failures: FailureCeiling, key: string): Promise<void> {

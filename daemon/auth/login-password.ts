@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/api-error.js';
+import { unauthenticated } from '../domain-error.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
 import { normalizeEmail } from './email-codes.js';
@@ -15,7 +15,7 @@ import { loginBody } from '../../shared/schemas/auth.js';
 
 /** One answer for "no such e-mail" and "wrong password" (SECURITY.md attack case 6). */
 export const invalidCredentials = () =>
-  new ApiError(401, ErrorCode.invalidCredentials, 'The e-mail or password is incorrect.');
+  unauthenticated('The e-mail or password is incorrect.', ErrorCode.invalidCredentials);
 
 /**
  * POST /api/auth/login and its alias /api/auth/login/email {email, password} → { ok, token }

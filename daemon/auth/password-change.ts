@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { badRequest } from '../http/api-error.js';
+import { invalid } from '../domain-error.js';
 import { userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
@@ -21,9 +21,9 @@ export function changePassword(deps: Deps, limits: AuthLimits): Middleware {
     const { user, session } = userOf(ctx);
     const input = validate(changeBody, ctx.request.body);
     const ok = await confirmPassword(deps, limits, user, input.current_password);
-    if (!ok) throw badRequest('The current password is wrong.', ErrorCode.invalidCredentials);
+    if (!ok) throw invalid('The current password is wrong.', ErrorCode.invalidCredentials);
     const problem = passwordProblem(input.new_password);
-    if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
+    if (problem) throw invalid(problem, ErrorCode.passwordInvalid);
     const now = isoAt(deps.clock.now());
     const revoked = await deps.stores.users.setPassword(
       user.id,

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ScryptParams } from '../config.js';
-import { tooManyRequests } from '../http/api-error.js';
+import { rateLimited } from '../domain-error.js';
 import { createHashPool, PoolBusy, type HashPool, type HashPoolOptions } from './hash-pool.js';
 
 /**
@@ -99,7 +99,7 @@ async function derive(password: string, salt: Buffer, params: ScryptParams): Pro
     });
   } catch (err) {
     if (err instanceof PoolBusy)
-      throw tooManyRequests(err.retryAfterSeconds, 'Too many password checks are waiting. Try again in a moment.');
+      throw rateLimited(err.retryAfterSeconds, 'Too many password checks are waiting. Try again in a moment.');
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { ErrorCode, type ErrorCodeName } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/api-error.js';
+import { forbidden } from '../domain-error.js';
 import type { SessionRecord } from '../store/types.js';
 
 /**
@@ -29,9 +29,8 @@ export function assertRecentLogin(
   const recentMs = deps.config.auth.factors.recentLoginMs;
   const loggedInAt = loginTimeOf(session);
   if (loggedInAt !== null && deps.clock.now() - loggedInAt <= recentMs) return;
-  throw new ApiError(
-    403,
-    code,
+  throw forbidden(
     `${action} needs a recent login: log in again, then do it within ${Math.round(recentMs / 60_000)} minutes.`,
+    code,
   );
 }

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { badRequest } from '../http/api-error.js';
+import { invalid } from '../domain-error.js';
 import { validate } from '../http/validate.js';
 import { sendAfterAnswer, sendInBackground, sendPasswordChangedNotice, sendResetLink } from './account-mail.js';
 import { consumeLinkToken, issueEmailCode, normalizeEmail } from './email-codes.js';
@@ -57,13 +57,13 @@ export function resetPassword(deps: Deps): Middleware {
     const input = validate(resetBody, ctx.request.body);
     // Refuse a bad new password before the token is spent, so the user can try again with the same link.
     const problem = passwordProblem(input.password);
-    if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
+    if (problem) throw invalid(problem, ErrorCode.passwordInvalid);
     const passwordHash = await hashPassword(input.password, deps.config.auth.passwordHash);
     const record = await consumeLinkToken(deps, 'password_reset', input.token);
     const user = record?.user_id ? await deps.stores.users.findById(record.user_id) : undefined;
     // The link was for the address the account had then; after an e-mail change it is void.
     if (!record || !user || user.email !== record.email) {
-      throw badRequest('This reset link is invalid, used or expired. Ask for a new one.', ErrorCode.resetTokenInvalid);
+      throw invalid('This reset link is invalid, used or expired. Ask for a new one.', ErrorCode.resetTokenInvalid);
     }
     const now = isoAt(deps.clock.now());
     const revoked = await deps.stores.users.setPassword(user.id, passwordHash, now, null, (u) => {

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { badRequest } from '../http/api-error.js';
+import { invalid } from '../domain-error.js';
 import { validate } from '../http/validate.js';
 import type { UserRecord } from '../store/types.js';
 import { sendAfterAnswer, sendSignupAttemptNotice, sendVerifyCode } from './account-mail.js';
@@ -14,7 +14,7 @@ import { issueSession } from './session-issuer.js';
 import { signToken } from './tokens.js';
 import { signupBody } from '../../shared/schemas/auth.js';
 
-const inviteRefused = () => badRequest('The invite code is unknown or was used already.', ErrorCode.inviteInvalid);
+const inviteRefused = () => invalid('The invite code is unknown or was used already.', ErrorCode.inviteInvalid);
 
 /**
  * POST /api/auth/signup {email, password, invite_code} → { ok, token, pending_verification: true }.
@@ -30,7 +30,7 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
     const email = normalizeEmail(input.email);
     await enforceLimit(limits.mailAddress, ctx.ip);
     const problem = passwordProblem(input.password);
-    if (problem) throw badRequest(problem, ErrorCode.passwordInvalid);
+    if (problem) throw invalid(problem, ErrorCode.passwordInvalid);
     // A bad invite creates nothing and sends nothing, whatever the e-mail: checked before the e-mail matters.
     const inviteHash = hashInviteCode(input.invite_code);
     const invite = await deps.stores.invites.find(inviteHash);

@@ -4,7 +4,7 @@ import { looksLikeJwt, verifyToken, type TokenClaims } from './tokens.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { SessionRecord, UserRecord } from '../store/types.js';
-import { ApiError } from '../http/api-error.js';
+import { forbidden, unauthenticated } from '../domain-error.js';
 import { bearerToken } from '../http/bearer.js';
 import { claimTouch } from '../http/touch-throttle.js';
 
@@ -59,15 +59,14 @@ async function authenticateUser(
 ): Promise<UserAuth> {
   const token = bearerToken(ctx);
   if (!token)
-    throw new ApiError(401, ErrorCode.unauthorized, 'Authentication required: send Authorization: Bearer <token>.');
+    throw unauthenticated('Authentication required: send Authorization: Bearer <token>.', ErrorCode.unauthorized);
   const now = deps.clock.now();
   const claims = looksLikeJwt(token) ? verifyToken(deps.secrets.jwtSecret, token, now) : null;
-  if (!claims) throw new ApiError(401, ErrorCode.invalidToken, 'The token is invalid or expired. Log in again.');
+  if (!claims) throw unauthenticated('The token is invalid or expired. Log in again.', ErrorCode.invalidToken);
   if (claims.typ === 'partial') {
-    throw new ApiError(
-      401,
-      ErrorCode.invalidToken,
+    throw unauthenticated(
       'This token only completes a two-factor login at /api/auth/totp/login.',
+      ErrorCode.invalidToken,
     );
   }
   // The session and its user in one lookup (the signature is checked already): one query on a database.
@@ -75,14 +74,13 @@ async function authenticateUser(
   const session = found?.session;
   const user = found?.user;
   if (!session || session.user_id !== claims.user_id || session.revoked_at || Date.parse(session.expires_at) <= now) {
-    throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
+    throw unauthenticated('This session has ended. Log in again.', ErrorCode.sessionRevoked);
   }
-  if (!user) throw new ApiError(401, ErrorCode.sessionRevoked, 'This session has ended. Log in again.');
+  if (!user) throw unauthenticated('This session has ended. Log in again.', ErrorCode.sessionRevoked);
   if ((claims.typ === 'unverified' || session.kind === 'unverified') && !options.allowUnverified) {
-    throw new ApiError(
-      403,
-      ErrorCode.verificationPending,
+    throw forbidden(
       'Verify your e-mail address first: enter the 6-digit code we sent (POST /api/auth/verify).',
+      ErrorCode.verificationPending,
     );
   }
   return { user, session, claims };

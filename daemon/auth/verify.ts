@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/api-error.js';
+import { conflicting, invalid } from '../domain-error.js';
 import { bearerToken } from '../http/bearer.js';
 import { requireUser, userOf } from './user-guard.js';
 import { validate } from '../http/validate.js';
@@ -52,18 +52,14 @@ export function resendCode(deps: Deps, limits: AuthLimits): Middleware {
       await guard(ctx, async () => {});
       const { user } = userOf(ctx);
       if (user.email_verified_at || !user.email)
-        throw new ApiError(409, ErrorCode.alreadyVerified, 'This account is verified already.');
+        throw conflicting('This account is verified already.', ErrorCode.alreadyVerified);
       await enforceLimit(limits.resendAccount, user.id, RESENT_MOMENTS_AGO);
       await sendNewCode(deps, user.id, user.email);
       ctx.body = { ok: true, message: `A new code was sent to ${user.email}.` };
       return;
     }
     if (!input.email)
-      throw new ApiError(
-        400,
-        ErrorCode.validationFailed,
-        'Send the signup token (Authorization: Bearer) or {"email": "..."}.',
-      );
+      throw invalid('Send the signup token (Authorization: Bearer) or {"email": "..."}.', ErrorCode.validationFailed);
     const email = normalizeEmail(input.email);
     await enforceLimit(limits.resendEmail, email, RESENT_MOMENTS_AGO);
     const user = await findUserByEmail(deps.stores.users, input.email);

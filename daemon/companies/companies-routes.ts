@@ -4,7 +4,6 @@ import type { Deps } from '../deps.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
 import { companyView, createCompany } from './companies.js';
-import { answeringCompanyRefusals } from './company-errors.js';
 
 /** `POST /api/companies {name}` → 201 `{ ok, id, name, created_at }`; `GET /api/companies` → `{ companies }` (CONTRACT §4). */
 export function companiesRoutes(deps: Deps): Router {
@@ -13,7 +12,7 @@ export function companiesRoutes(deps: Deps): Router {
 
   router.post('/', guard, async (ctx) => {
     const { name } = validate(companyBody, ctx.request.body);
-    const company = await answeringCompanyRefusals(createCompany(deps, userOf(ctx).user, name));
+    const company = await createCompany(deps, userOf(ctx).user, name);
     // Open its runtime now (its scheduler runs from the start) and give it the default schedules, paused.
     // The Company exists either way: a failure here is logged, never answered as a failed create.
     try {

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { StoreConflict, type CompanyRecord, type UserRecord } from '../store/types.js';
-import { CompanyRefused } from './company-errors.js';
+import { nameTaken, notYours, unknownCompany } from './company-errors.js';
 import { companyDataDir } from '../company/index.js';
 
 type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
@@ -14,7 +14,7 @@ type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
  */
 export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: string): Promise<CompanyRecord> {
   if ((await deps.stores.companies.listByOwner(owner.id)).some((c) => c.name.toLowerCase() === name.toLowerCase())) {
-    throw new CompanyRefused('name_taken', name);
+    throw nameTaken(name);
   }
   const id = deps.ids('cmp');
   const dir = companyDataDir(deps.config.dataDir, id);
@@ -24,15 +24,15 @@ export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: 
   } catch (err) {
     rmSync(dir, { recursive: true, force: true }); // the id was never given out: leave no orphan folder
     // Two creates with the same name raced past the first check; the store's atomic check decided.
-    if (err instanceof StoreConflict) throw new CompanyRefused('name_taken', name);
+    if (err instanceof StoreConflict) throw nameTaken(name);
     throw err;
   }
 }
 
 /**
  * A Company the user names by id or by name (a secret key's `root`). Someone else's Company id
- * → `not_yours` (tenant isolation: it exists, but not for this caller, 403); nothing by that id or
- * name → `not_found` (404).
+ * is refused as not yours (tenant isolation: it exists, but not for this caller); nothing by that
+ * id or name is refused as not found.
  */
 export async function resolveOwnedCompany(
   deps: Pick<Deps, 'stores'>,
@@ -42,7 +42,7 @@ export async function resolveOwnedCompany(
   const mine = await deps.stores.companies.listByOwner(owner.id);
   const found = mine.find((c) => c.id === ref) ?? mine.find((c) => c.name.toLowerCase() === ref.toLowerCase());
   if (found) return found;
-  throw new CompanyRefused((await deps.stores.companies.findById(ref)) ? 'not_yours' : 'not_found', ref);
+  throw (await deps.stores.companies.findById(ref)) ? notYours(ref) : unknownCompany(ref);
 }
 
 /** What the API shows of a Company. */

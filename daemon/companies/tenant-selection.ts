@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
-import { ApiError, badRequest } from '../http/api-error.js';
+import { invalid } from '../domain-error.js';
 
 /**
  * Prefixes that are not Company runtime routes (spec §4.6): they need no Company and the
@@ -42,11 +42,11 @@ export function readCompanySelector(ctx: Pick<Context, 'get' | 'query'>): Compan
   }
   for (const source of ['company_id', 'trust_id'] as const) {
     const value = ctx.query[source];
-    if (Array.isArray(value)) throw badRequest(`Give ${source} once, not ${value.length} times.`);
+    if (Array.isArray(value)) throw invalid(`Give ${source} once, not ${value.length} times.`, ErrorCode.badRequest);
     if (value?.trim()) return { id: value.trim(), source };
   }
   return null;
 }
 
 /** Spec §7, exact text: a runtime route called with no Company selection. */
-export const companyRequired = () => new ApiError(400, ErrorCode.companyRequired, 'X-Company header required');
+export const companyRequired = () => invalid('X-Company header required', ErrorCode.companyRequired);

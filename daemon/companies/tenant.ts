@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
-import { forbidden } from '../http/api-error.js';
+import { forbidden } from '../domain-error.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { bearerToken } from '../http/bearer.js';
 import { authenticateKeys } from '../access/key-guard.js';

@@ -6,8 +6,9 @@ import type { Logger } from '../logger.js';
 import { isDatabaseUnavailable, isTransientConflict } from '../store/unavailable.js';
 
 /**
- * Renders every thrown error as JSON `{ error, code }`. ApiErrors carry their own status; a
- * service's DomainError gets the status of its refusal;
+ * Renders every thrown error as JSON `{ error, code }`. ApiErrors (thrown by the HTTP layer:
+ * routes, body parsing, guards of the transport) carry their own status; a service's DomainError
+ * gets the status of its refusal and a `Retry-After` from its `retryAfter`;
  * errors from Koa or its libraries with an `expose`d 4xx status keep it; anything else is a 500
  * whose details are logged with the request id and never sent to the client.
  */
@@ -27,13 +28,33 @@ export function errorRenderer(log: Logger): Middleware {
 }
 
 /** The one place a service's refusal becomes an HTTP status. */
-const STATUS_OF: Record<Refusal, number> = { invalid: 400, not_found: 404, conflict: 409, unavailable: 503 };
+const STATUS_OF: Record<Refusal, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export const statusOfRefusal = (refusal: Refusal): number => STATUS_OF[refusal];
+
+/** A dependency that is down is worth retrying; with no wait of its own, say half a minute. */
+const UNAVAILABLE_RETRY_SECONDS = 30;
+
+function domainHeaders(err: DomainError): Record<string, string> {
+  const wait = err.retryAfter ?? (err.refusal === 'unavailable' ? UNAVAILABLE_RETRY_SECONDS : undefined);
+  // Retry-After is whole seconds (RFC 9110 §10.2.3), and 0 would invite an immediate retry.
+  return wait === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(wait))) };
+}
 
 function toResponse(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof DomainError) {
-    // A dependency that is down is worth retrying: say when.
-    const headers: Record<string, string> = err.refusal === 'unavailable' ? { 'retry-after': '30' } : {};
-    return { status: STATUS_OF[err.refusal], body: { ...err.details, error: err.message, code: err.code }, headers };
+    const body = { ...err.details, error: err.message, code: err.code };
+    return { status: STATUS_OF[err.refusal], body, headers: domainHeaders(err) };
   }
   if (err instanceof ApiError) {
     if (err.status >= 500) return internal();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
+import { DomainError } from '../domain-error.js';
 import { isDatabaseUnavailable, isTransientConflict } from '../store/unavailable.js';
 import type { CeilingRule, LimitStore } from '../store/limit-types.js';
 
@@ -156,6 +157,7 @@ export function createFailureCeiling(
  * a conflicting one): the caller learns nothing from them, so they are no guess.
  */
 const notChecked = (err: unknown) =>
+  (err instanceof DomainError && (err.refusal === 'rate_limited' || err.refusal === 'unavailable')) ||
   (err instanceof ApiError && (err.status === 429 || err.status === 503)) ||
   isDatabaseUnavailable(err) ||
   isTransientConflict(err);

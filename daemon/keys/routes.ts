@@ -4,7 +4,6 @@ import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { resolveOwnedCompany } from '../companies/companies.js';
-import { answeringCompanyRefusals } from '../companies/company-errors.js';
 import { notFound } from '../http/api-error.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
@@ -47,7 +46,7 @@ export function keyRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     assertKeyTier(user.tier);
     const body = validate(createBody, ctx.request.body);
-    const company = await answeringCompanyRefusals(resolveOwnedCompany(deps, user, body.root));
+    const company = await resolveOwnedCompany(deps, user, body.root);
     const fresh = generateKey(deps.random, 'secret');
     const record = await deps.stores.keys.addSecretKey({
       id: deps.ids('key'),

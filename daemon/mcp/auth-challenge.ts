@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from '../http/api-error.js';
+import { DomainError } from '../domain-error.js';
 
 /** Header values are one line of ASCII; a quote or backslash would end the quoted-string early. */
 const quoted = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, ' ').replace(/["\\]/g, "'")}"`;
@@ -17,10 +18,23 @@ export function withBearerChallenge(guard: Middleware): Middleware {
     try {
       await guard(ctx, next);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 401) throw err;
-      const error = err.code === ErrorCode.unauthorized ? 'invalid_request' : 'invalid_token';
-      const challenge = `Bearer realm="svc", error="${error}", error_description=${quoted(err.message)}`;
-      throw new ApiError(401, err.code, err.message, err.extra, { ...err.headers, 'WWW-Authenticate': challenge });
+      const refusal = unauthenticatedRefusal(err);
+      if (!refusal) throw err;
+      const error = refusal.code === ErrorCode.unauthorized ? 'invalid_request' : 'invalid_token';
+      const challenge = `Bearer realm="svc", error="${error}", error_description=${quoted(refusal.message)}`;
+      throw new ApiError(401, refusal.code, refusal.message, refusal.extra, {
+        ...refusal.headers,
+        'WWW-Authenticate': challenge,
+      });
     }
   };
+}
+
+/** The guard's 401: the key guard's unauthenticated refusal, or a 401 the HTTP layer threw itself. */
+function unauthenticatedRefusal(err: unknown) {
+  if (err instanceof DomainError && err.refusal === 'unauthenticated')
+    return { code: err.code, message: err.message, extra: err.details, headers: {} };
+  if (err instanceof ApiError && err.status === 401)
+    return { code: err.code, message: err.message, extra: err.extra, headers: err.headers };
+  return null;
 }

@@ -1,6 +1,6 @@
 import { presentConfigured } from '../../company/index.js';
 import { ErrorCode } from '../../../shared/errors.js';
-import { notFound } from '../../http/api-error.js';
+import { missing } from '../../domain-error.js';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 
@@ -110,7 +110,7 @@ export const eventsTool = defineTool({
       case 'trace': {
         const a = requireFields(args, 'trace', 'event_id');
         const node = await events.trace(a.event_id);
-        if (!node) throw notFound(`No event ${a.event_id} in this Company's log.`, ErrorCode.eventNotFound);
+        if (!node) throw missing(`No event ${a.event_id} in this Company's log.`, ErrorCode.eventNotFound);
         return { ...node };
       }
     }

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../../shared/errors.js';
-import { ApiError } from '../../http/api-error.js';
+import { invalid } from '../../domain-error.js';
 
 /**
  * The action-style tools take one flat object (clients render a flat form best), so which fields an
@@ -12,10 +12,9 @@ export function requireFields<T extends Record<string, unknown>, K extends keyof
 ): T & Required<Pick<T, K>> {
   const missing = fields.filter((f) => args[f] === undefined || args[f] === null);
   if (missing.length > 0) {
-    throw new ApiError(
-      400,
-      ErrorCode.validationFailed,
+    throw invalid(
       `Action '${action}' needs ${missing.map((f) => `'${f}'`).join(' and ')}.`,
+      ErrorCode.validationFailed,
     );
   }
   return args as T & Required<Pick<T, K>>;

@@ -13,7 +13,7 @@ export interface ToolContext {
 /**
  * One MCP tool. `input` is a zod object: its JSON Schema is what tools/list shows, and it
  * validates the arguments before `run` sees them. `run` returns a JSON object (the structured
- * result); an ApiError it throws becomes an `isError` result with the error's message.
+ * result); a DomainError it throws becomes an `isError` result with the error's message.
  */
 export interface McpTool<S extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertRecentLogin, loginTimeOf } from '../../../daemon/auth/recent-login.js';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { ApiError } from '../../../daemon/http/api-error.js';
+import { DomainError } from '../../../daemon/domain-error.js';
+import { statusOfRefusal } from '../../../daemon/http/error-renderer.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createTestApp } from '../../helpers/test-app.js';
 import type { SessionRecord } from '../../../daemon/store/types.js';
@@ -48,8 +49,9 @@ test('a session inheriting an old login is not recent however new it is; the ref
     assertRecentLogin(t.deps, session, 'Adding a passkey');
     assert.unreachable('an 11-minute-old login is not recent');
   } catch (err) {
-    assert.instance(err, ApiError);
-    assert.equal([(err as ApiError).status, (err as ApiError).code], [403, 'recent_login_required']);
+    assert.instance(err, DomainError);
+    const refusal = err as DomainError;
+    assert.equal([statusOfRefusal(refusal.refusal), refusal.code], [403, 'recent_login_required']);
   }
   assert.not.throws(() => assertRecentLogin(t.deps, { ...session, auth_at: undefined, method: ['pwd'] }, 'x'));
   assert.throws(() => assertRecentLogin(t.deps, { ...session, auth_at: undefined }, 'x'), 'an old paired row');

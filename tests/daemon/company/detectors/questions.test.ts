@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createQuestionDesk } from '../../../../daemon/company/detectors/questions.js';
 import { DomainError } from '../../../../daemon/domain-error.js';
+import { statusOfRefusal } from '../../../../daemon/http/error-renderer.js';
 import { createIdGenerator } from '../../../../daemon/ids.js';
 import { cryptoRandom } from '../../../../daemon/random.js';
 import type { RuntimeSession } from '../../../../daemon/company/company-services.js';
@@ -43,7 +44,7 @@ const status = async (p: Promise<unknown>) => {
   } catch (err) {
     assert.instance(err, DomainError);
     // As the HTTP layer answers it.
-    const status = { invalid: 400, not_found: 404, conflict: 409, unavailable: 503 }[(err as DomainError).refusal];
+    const status = statusOfRefusal((err as DomainError).refusal);
     return `${status} ${(err as DomainError).code}`;
   }
   return 'ok';
