@@ -12,6 +12,7 @@ import type { PairingStore } from './pairing-store.js';
 import { createPostgresPairingStore } from './postgres/pairings.js';
 import type { RuntimeStorage } from './runtime-storage.js';
 import { openFileStores } from './index.js';
+import { findRetiredLayout, refuseRetiredLayout } from './old-layouts.js';
 import { createEventNotifier } from './postgres/event-notifier.js';
 import { createOperatorTokenStore, openTeamDatabase, type OperatorTokenStore } from './postgres/index.js';
 import { createPostgresLimitStore } from './postgres/limit-store.js';
@@ -46,6 +47,8 @@ export interface StorageDeps {
 
 export async function openDaemonStorage(config: Config, deps: StorageDeps): Promise<DaemonStorage> {
   if (config.databaseUrl) return openTeamStorage(config.databaseUrl, config, deps);
+  // Before the secrets are made: a folder this release does not read is left exactly as it was.
+  refuseRetiredLayout(findRetiredLayout(config.dataDir));
   const secrets = loadSecrets(config.dataDir);
   const storeDeps = { ...deps, sealer: createSealer(secrets.mailKey), outboxMax: config.outboxMax };
   const stores = await openFileStores(config.dataDir, storeDeps, deps.log);

@@ -2,7 +2,10 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defaultConfig } from '../../../daemon/config.js';
+import { silentLogger } from '../../../daemon/logger.js';
 import { openFileStores } from '../../../daemon/store/index.js';
+import { openDaemonStorage } from '../../../daemon/store/open.js';
 import { openRuntimeStores } from '../../../daemon/store/runtime/open.js';
 import { readDataFolder } from '../../../daemon/transfer/folder-source.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -39,6 +42,11 @@ for (const name of ['accounts.json', 'keys.json', 'accounts.jsonl']) {
     assert.match(message, /layout this release does not read/);
     assert.equal(listing(dir), before);
     assert.match(await refusal(() => readDataFolder(dir).next()), join(dir, name));
+    // The daemon's own opening refuses before it makes a secret: the folder holds only what it held.
+    const config = defaultConfig({ dataDir: dir });
+    const deps = { clock, ids: storeDepsFor(clock).ids, log: silentLogger };
+    assert.match(await refusal(() => openDaemonStorage(config, deps)), join(dir, name));
+    assert.equal(listing(dir), before);
   });
 }
 
