@@ -13,7 +13,7 @@ import { hostGuard } from './http/host-guard.js';
 import { requestLog } from './http/request-log.js';
 import { billingRoutes } from './companies/billing-routes.js';
 import { companiesRoutes } from './companies/companies-routes.js';
-import { tenantGateway } from './companies/tenant.js';
+import { tenantRoutes } from './companies/tenant.js';
 import { refuseUnstorableUrl } from './http/url-text.js';
 import { keyRoutes } from './keys/routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
@@ -64,8 +64,6 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
 
   app.use(answerUnmatchedWith404);
   app.use(dispatchRoutes(routeGroups(deps, parts.authLimits)));
-  // After every route group: only requests no route answered reach the Company runtimes.
-  app.use(tenantGateway(deps));
   return app;
 }
 
@@ -94,8 +92,10 @@ export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimit
     keyRoutes(deps),
     billingRoutes(deps),
     mcpRoutes(deps),
-    // inbound webhooks: signed, no token, before the gateway (companies/inbound-webhook-route.ts says why)
+    // inbound webhooks: signed, no token (companies/inbound-webhook-route.ts says why)
     inboundWebhookRoutes(deps),
+    // every Company's routes, behind tenant selection
+    tenantRoutes(deps),
     // the web console at / and `svc login --web`'s device pairing
     consoleRoutes(),
     pairingRoutes(deps),

@@ -4,7 +4,7 @@ import { tooManyRequests } from '../http/api-error.js';
 import { readRaw } from '../http/body.js';
 import { createRateLimiter } from '../http/rate-limit.js';
 import { readCompanySelector } from './tenant-selection.js';
-import { MAX_WEBHOOK_BODY, refuseDelivery, type TenantCaller } from '../company/index.js';
+import { deliveryRoute, enterCompany, MAX_WEBHOOK_BODY, refuseDelivery, type TenantCaller } from '../company/index.js';
 
 /** Per client address: generous for a CI system, low enough that guessing secrets goes nowhere. */
 export const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
@@ -12,16 +12,16 @@ export const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
 /**
  * `POST /api/webhooks/{channel}`: the one runtime route served WITHOUT a user token or key,
  * because the sender only has the channel secret and the HMAC over the raw body is the credential.
- * So it is handled here, before the tenant gateway's authentication, as an explicit exception:
- * it reads the raw body itself (app.ts lists the path in the body parser's passThrough), selects
- * the Company from X-Company or ?company_id, and hands the request to that Company's runtime with
- * `via: 'webhook'`, where the signature is verified. An unknown Company answers exactly like an
+ * So it has a router of its own, with its own selection instead of the tenant middleware: it reads
+ * the raw body itself (app.ts lists the path in the body parser's passThrough), selects the
+ * Company from X-Company or ?company_id, opens its runtime with `via: 'webhook'`, and the Company's
+ * delivery route verifies the signature. An unknown Company answers exactly like an
  * unknown channel or a bad signature (401), so nobody can probe which Companies exist.
  */
 export function inboundWebhookRoutes(deps: Deps): Router {
   const router = new Router();
   const limiter = createRateLimiter(deps.stores.limits, deps.clock, 'webhook_address', WEBHOOK_RATE);
-  router.post('/api/webhooks/:channel', async (ctx) => {
+  router.use(async (ctx, next) => {
     const wait = await limiter.hit(ctx.ip);
     if (wait !== null) throw tooManyRequests(wait, 'Too many webhook deliveries from this address. Try again later.');
     ctx.request.rawBody = await readRaw(ctx, MAX_WEBHOOK_BODY);
@@ -39,8 +39,9 @@ export function inboundWebhookRoutes(deps: Deps): Router {
       company: { id: company.id, name: company.name, owner_id: company.owner_id },
       via: 'webhook',
     };
-    ctx.state.tenant = tenant;
-    await (await deps.runtimes.open(tenant.company)).handle(ctx);
+    enterCompany(ctx, tenant, await deps.runtimes.open(tenant.company));
+    await next();
   });
+  deliveryRoute(router);
   return router;
 }

@@ -2,28 +2,6 @@ import type { Context } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { invalid } from '../domain-error.js';
 
-/**
- * Prefixes that are not Company runtime routes (spec §4.6): they need no Company and the
- * gateway never touches them, so an unknown path under them stays an ordinary 404.
- */
-const NON_TENANT_PREFIXES = [
-  '/api/auth',
-  '/api/me',
-  '/api/keys',
-  '/api/account',
-  '/api/companies',
-  '/api/billing',
-  '/api/dev',
-];
-
-/** Every other `/api/<something>` path belongs to a Company runtime. The router matches case-insensitively, so this does too. */
-export function isTenantPath(path: string): boolean {
-  const p = path.toLowerCase();
-  if (!p.startsWith('/api/') || p.length === '/api/'.length) return false;
-  if (p.startsWith('/api/mcp')) return false;
-  return !NON_TENANT_PREFIXES.some((prefix) => p === prefix || p.startsWith(prefix + '/'));
-}
-
 export type SelectorSource = 'X-Company' | 'X-Entity' | 'company_id' | 'trust_id';
 
 export interface CompanySelector {

@@ -1,4 +1,5 @@
-import type { Context, Middleware } from 'koa';
+import { Router } from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
 import { forbidden } from '../domain-error.js';
@@ -7,39 +8,50 @@ import { bearerToken } from '../http/bearer.js';
 import { authenticateKeys } from '../access/key-guard.js';
 import type { UserRecord } from '../store/types.js';
 import { notYours, unknownCompany } from './company-errors.js';
-import type { CompanyRef, TenantCaller } from '../company/index.js';
-import { companyRequired, isTenantPath, readCompanySelector } from './tenant-selection.js';
+import { companyRoutes, enterCompany, type CompanyRef, type TenantCaller } from '../company/index.js';
+import { companyRequired, readCompanySelector } from './tenant-selection.js';
 
 /**
- * The tenant gateway: every `/api/*` path that is not a non-tenant route is a Company runtime
- * route. Order: authenticate (a session JWT, or a secret key with its tier gate) → select the
- * Company (X-Company, X-Entity, company_id, trust_id) → check it is the caller's → hand off.
- * app.ts mounts it after every router, so it only ever sees requests no router answered.
+ * The Company routes of the daemon, behind the one `tenant()` middleware. @koa/router runs a
+ * router's middleware only for a request one of its routes matched by path and method, so an
+ * unknown path (or a known one with another method) is a 404 (or 405) before any credential is
+ * read, and a Company route never runs without a caller and a Company.
  */
-export function tenantGateway(deps: Deps): Middleware {
+export function tenantRoutes(deps: Deps): Router {
+  const router = new Router();
+  router.use(tenant(deps));
+  companyRoutes(router);
+  return router;
+}
+
+/**
+ * Authenticate (a session JWT, or a secret key with its tier gate) → select the Company
+ * (X-Company, X-Entity, company_id, trust_id) → check it is the caller's → open its runtime and
+ * put caller and runtime on the request for the Company's routes.
+ */
+export function tenant(deps: Deps): Middleware {
   const userGuard = requireUser(deps);
-  return async function gateway(ctx, next) {
-    if (!isTenantPath(ctx.path)) return next();
+  return async function tenant(ctx, next) {
     if (bearerToken(ctx)?.startsWith('sk_')) {
       const key = await authenticateKeys(deps, ctx);
       ctx.state.keyAuth = key;
       const company = selectForSecretKey(ctx, key.company);
-      return handOff(deps, ctx, { user: key.user, company, via: 'secret_key', keyId: key.keyId });
+      return enter(deps, ctx, { user: key.user, company, via: 'secret_key', keyId: key.keyId }, next);
     }
     await userGuard(ctx, async () => {
       const { user } = userOf(ctx);
-      return handOff(deps, ctx, { user, company: await selectForUser(deps, ctx, user), via: 'session' });
+      await enter(deps, ctx, { user, company: await selectForUser(deps, ctx, user), via: 'session' }, next);
     });
   };
 }
 
 /**
- * THE seam between the gateway and a Company's runtime: the only line that crosses it. To run
+ * THE seam between selection and a Company's runtime: the only place a request crosses it. To run
  * runtimes in their own processes, only `deps.runtimes` (a RuntimeHost) changes.
  */
-async function handOff(deps: Pick<Deps, 'runtimes'>, ctx: Context, tenant: TenantCaller): Promise<void> {
-  ctx.state.tenant = tenant;
-  await (await deps.runtimes.open(tenant.company)).handle(ctx);
+async function enter(deps: Pick<Deps, 'runtimes'>, ctx: Context, tenant: TenantCaller, next: Next): Promise<void> {
+  enterCompany(ctx, tenant, await deps.runtimes.open(tenant.company));
+  await next();
 }
 
 /** A secret key reaches its own Company only; naming any other (known or not) is refused alike. */

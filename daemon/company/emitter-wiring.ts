@@ -1,24 +1,19 @@
-import type { RouteRegistrar } from '../http/route-registrar.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
 import type { RuntimeStores } from '../store/runtime-types.js';
-import { channelRoutes } from './routes/channel-routes.js';
 import { createDeliveryDedup } from './channels/delivery-dedup.js';
-import type { CauseReporter } from './detectors/cause-reporter.js';
 import { createQuestionDesk, type QuestionDesk } from './detectors/questions.js';
-import { detectorRoutes } from './routes/detector-routes.js';
 import { createScheduler, type Scheduler, type SchedulerTimer } from './schedules/scheduler.js';
 import type { DuePolicy } from './schedules/due-ticks.js';
 import type { RuntimeCore } from './core.js';
-import type { OpenedServices } from './opened.js';
+import type { ChannelDesk, OpenedServices } from './opened.js';
 
 export interface EmitterWiringOptions {
   core: RuntimeCore;
   services: OpenedServices;
   stores: RuntimeStores;
-  causes: CauseReporter;
   clock: Clock;
   ids: IdGenerator;
   sealer: Sealer;
@@ -33,12 +28,13 @@ export interface EmitterWiringOptions {
 export interface WiredEmitters {
   scheduler: Scheduler;
   questions: QuestionDesk;
-  routes(router: RouteRegistrar): void;
+  /** What the channel routes and webhook deliveries of this Company work with. */
+  channels: ChannelDesk;
 }
 
 /**
  * The emitters of one Company: the minute scheduler over its configured events, the
- * question desk, and the detector, question and channel routes. The scheduler is started by the
+ * question desk, and its webhook channels. The scheduler is started by the
  * caller once the runtime is complete, and stopped before its stores close.
  */
 export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
@@ -78,16 +74,13 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
   return {
     scheduler,
     questions,
-    routes(router) {
-      detectorRoutes(router, { core: o.core, causes: o.causes, questions, events: o.services.events });
-      channelRoutes(router, {
-        channels: o.stores.channels,
-        sealer: o.sealer,
-        random: o.random,
-        clock: o.clock,
-        dedup: createDeliveryDedup(o.stores.deliveries),
-        services: o.services,
-      });
+    channels: {
+      channels: o.stores.channels,
+      sealer: o.sealer,
+      random: o.random,
+      clock: o.clock,
+      dedup: createDeliveryDedup(o.stores.deliveries),
+      services: o.services,
     },
   };
 }

@@ -10,3 +10,4 @@ export { orMissing } from './core.js';
 export { presentConfigured } from './bus/emitter-input.js';
 export { MAX_WEBHOOK_BODY } from './channels/accept-delivery.js';
 export { refuseDelivery } from './channels/refuse-delivery.js';
+export { companyRoutes, deliveryRoute } from './routes/company-routes.js';

@@ -1,8 +1,6 @@
-import type { Context } from 'koa';
-import { answerWrongMethod } from '../http/route-dispatch.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import { tenantOf, WEBHOOK_PATH, type CompanyRef } from './seam.js';
+import type { CompanyRef } from './seam.js';
 import { defaultEmitters, type EmitterRegistry } from './bus/emitters.js';
 import { DEFAULT_MAX_DEPTH } from './bus/dispatch.js';
 import type { MatcherHook } from './bus/matchers.js';
@@ -17,15 +15,12 @@ import type { Random } from '../random.js';
 import type { Sealer } from '../store/sealer.js';
 import { wireEmitters } from './emitter-wiring.js';
 import { seedDefaultSchedules } from './schedules/defaults.js';
-import { eventRoutes } from './routes/event-routes.js';
 import { createEventsService } from './bus/events-service.js';
 import { createToolRegistry, type ToolDefinition } from './bus/tools.js';
 import { createAgentsService } from './services/agents.js';
 import type { RuntimeCore } from './core.js';
 import { createMessenger } from './services/messages.js';
 import { createQuestsService } from './services/quests.js';
-import { runtimeRoutes } from './routes/service-routes.js';
-import { routesOf } from './routes/shared-router.js';
 import type { EmitInput } from './company-services.js';
 import type { OpenedRuntime } from './opened.js';
 import { createSessionsService } from './services/sessions.js';
@@ -60,11 +55,10 @@ export interface RuntimeOptions {
 
 export type { OpenedRuntime, OpenedServices } from './opened.js';
 
-/** Opens one Company's runtime: its stores, its event log, the services over them, and its routes. */
+/** Opens one Company's runtime: its stores, its event log, and the services over them. */
 export async function openCompanyRuntime(options: RuntimeOptions): Promise<OpenedRuntime> {
   const opened = await openRuntimeStorage(options.storage, options.company.id, options.dir, options.clock);
   const { stores, log } = opened;
-  let services: OpenedRuntime['services'] | undefined;
   const problem = options.onProblem ?? (() => {});
   const company_id = options.company.id;
   // Per Company: window counts and cooldowns never leak from one Company to another.
@@ -73,20 +67,32 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
   // Team mode counts windows in the database (every daemon into the same rows); else in memory.
   const windows = stores.windows ?? memoryWindows();
   const matcher = options.matcher ?? createMatcherEngine({ clock: options.clock, regex, windows });
-  const causes = createCauseReporter({
-    clock: options.clock,
-    events: { emit: (input) => events.emit(input) },
-    regex,
-    windows,
-  });
+  // The one recursion of a runtime is the causation chain: a service emits an event, the event's
+  // tool call runs a service, which emits the next one. So every piece is built after what it
+  // uses, and `emit` (the core's and the cause reporter's) forwards to the events service built last.
+  const emit = (input: EmitInput) => events.emit(input);
+  const causes = createCauseReporter({ clock: options.clock, events: { emit }, regex, windows });
   const core: RuntimeCore = {
     company: options.company,
     clock: options.clock,
     ids: options.ids,
     stores,
-    emit: (input: EmitInput) => events.emit(input),
+    emit,
     causes,
     onDetectorError: (err) => problem('detector failed', { company_id, err: String((err as Error)?.message ?? err) }),
+  };
+  const sessions = createSessionsService(core);
+  const messageTo = createMessenger(core, sessions);
+  core.compaction = createCompaction(core, options.compaction ?? {}, {
+    messageTo,
+    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
+  });
+  const base = {
+    company: options.company,
+    agents: createAgentsService(core),
+    sessions,
+    quests: createQuestsService(core),
+    messageTo,
   };
   const events = createEventsService({
     core,
@@ -94,7 +100,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     emitters: options.emitters ?? defaultEmitters,
     matcher,
     tools: createToolRegistry(options.tools),
-    services: () => services!,
+    services: base,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     random: options.random,
     retryTimer: options.retryTimer,
@@ -104,25 +110,12 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
     watch: opened.watch,
   });
-  const sessions = createSessionsService(core);
-  core.compaction = createCompaction(core, options.compaction ?? {}, {
-    services: () => services!,
-    onProblem: (message, fields) => problem(message, { company_id, ...fields }),
-  });
-  services = {
-    company: options.company,
-    agents: createAgentsService(core),
-    sessions,
-    quests: createQuestsService(core),
-    messageTo: createMessenger(core, sessions),
-    events,
-  };
+  const services: OpenedRuntime['services'] = { ...base, events };
 
   const emitters = wireEmitters({
     core,
     services,
     stores,
-    causes,
     clock: options.clock,
     ids: options.ids,
     sealer: options.sealer,
@@ -132,36 +125,19 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     onError: problem,
   });
 
-  // Compiled once per process and shared (shared-router.ts): this runtime keeps only its handlers.
-  const { routes, allowed, router } = routesOf((register) => {
-    runtimeRoutes(register, services!);
-    eventRoutes(register, services!, options.clock.now);
-    emitters.routes(register);
-  });
-
   emitters.scheduler.start();
   events.retries.start();
   return {
     services,
-    router,
+    core,
+    causes,
+    channels: emitters.channels,
     scheduler: emitters.scheduler,
     retries: events.retries,
     questions: emitters.questions,
     seedDefaults: async () => void (await seedDefaultSchedules(events)),
     recovery: opened.recovery,
     storeNotes: opened.notes,
-    // Unmatched paths fall through with 404 and no body: the app's fallback renders that.
-    handle: (ctx: Context) => {
-      // Defence in depth: the gateway chose this Company for this caller; a request for another
-      // Company reaching this runtime is a wiring bug, and must never read or write its data.
-      const tenant = tenantOf(ctx);
-      if (tenant.company.id !== options.company.id)
-        throw new Error(`runtime of ${options.company.id} got a request for ${tenant.company.id}`);
-      // An unauthenticated webhook delivery may reach its one route and nothing else.
-      if (tenant.via === 'webhook' && !WEBHOOK_PATH.test(ctx.path))
-        throw new Error(`webhook caller reached ${ctx.path}`);
-      return answerWrongMethod(ctx, () => routes(ctx as Parameters<typeof routes>[0], async () => {}), allowed);
-    },
     async close() {
       await emitters.scheduler.stop();
       await events.retries.stop();

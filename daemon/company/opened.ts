@@ -1,8 +1,14 @@
-import type { Router } from '@koa/router';
 import type { CompanyRuntime } from './seam.js';
 import type { QuestionDesk } from './detectors/questions.js';
 import type { Scheduler } from './schedules/scheduler.js';
 import type { RetryWalker } from './bus/retry/walker.js';
+import type { RuntimeCore } from './core.js';
+import type { CauseReporter } from './detectors/cause-reporter.js';
+import type { Clock } from '../clock.js';
+import type { Random } from '../random.js';
+import type { ChannelStore } from '../store/types.js';
+import type { Sealer } from '../store/sealer.js';
+import type { DeliveryDedup } from './channels/delivery-dedup.js';
 import type { CompanyServices, EventsService } from './company-services.js';
 
 /**
@@ -16,8 +22,10 @@ export type OpenedServices = Required<CompanyServices> & {
 
 export interface OpenedRuntime extends CompanyRuntime {
   services: OpenedServices;
-  /** Every route this runtime serves (`handle` dispatches through it; the robustness sweep and the fuzz list it). */
-  router: Router;
+  /** What the Company's routes read besides the services (routes/opened-of.ts): the shared core, the detectors' cause reporter, the channels. */
+  core: RuntimeCore;
+  causes: CauseReporter;
+  channels: ChannelDesk;
   /** The minute scheduler (tests walk it by hand) and the question desk. */
   scheduler: Scheduler;
   questions: QuestionDesk;
@@ -28,4 +36,14 @@ export interface OpenedRuntime extends CompanyRuntime {
   recovery: string[];
   /** What opening the stores did worth a line in the daemon log (journal recovery, an upgrade import). */
   storeNotes: string[];
+}
+
+/** What one Company's channel routes and webhook deliveries work with: its channels, their sealed secrets, and the services a delivery reaches. */
+export interface ChannelDesk {
+  channels: ChannelStore;
+  sealer: Sealer;
+  random: Random;
+  clock: Clock;
+  dedup: DeliveryDedup;
+  services: OpenedServices;
 }

@@ -4,17 +4,19 @@ import type { UserRecord } from '../store/types.js';
 import type { CompanyRef, CompanyServices } from './company-services.js';
 
 /**
- * The seam between the gateway (companies, keys, tenant selection) and a Company's runtime
- * (agents, sessions, quests, events). The gateway decides *which* Company and *who* calls; the
- * runtime only ever sees one Company. Today both run in the daemon; to move runtimes into their
- * own processes, only a RuntimeHost that forwards `handle` over IPC/HTTP has to be written.
+ * The seam between tenant selection (companies/tenant.ts: who calls, and for which Company) and a
+ * Company's runtime (agents, sessions, quests, events). Selection authenticates the caller, picks
+ * the Company, opens its runtime through the RuntimeHost and puts both on the request
+ * (`enterCompany`); the Company's routes, registered once for the whole daemon, then read them
+ * (`tenantOf`, `runtimeOf`) and only ever see that one Company. To move runtimes into their own
+ * processes, a RuntimeHost whose runtimes forward their services' calls is what has to be written.
  */
 export type { CompanyRef } from './company-services.js';
 
 /** The one path an unauthenticated inbound webhook delivery (`via: 'webhook'`) may reach. */
 export const WEBHOOK_PATH = /^\/api\/webhooks\/[^/]+\/?$/i;
 
-/** Who a runtime request is for: set on `ctx.state.tenant` before `CompanyRuntime.handle`. */
+/** Who a runtime request is for: put on the request by `enterCompany` before any Company route runs. */
 export interface TenantCaller {
   user: UserRecord;
   company: CompanyRef;
@@ -28,9 +30,7 @@ export interface TenantCaller {
 }
 
 export interface CompanyRuntime {
-  /** Serves one request routed to this Company (`ctx.state.tenant` is set). Leaves 404 untouched when no route matches. */
-  handle(ctx: Context): Promise<void>;
-  /** The same runtime for callers that are not HTTP (MCP tools, scheduler, channels): company-services.ts. */
+  /** What the Company's routes and every other caller (MCP tools, scheduler, channels) act through: company-services.ts. */
   services: CompanyServices;
   /** Gives a new Company the default schedules (paused): once, right after it is created. */
   seedDefaults(): Promise<void>;
@@ -48,8 +48,20 @@ export interface RuntimeHost {
 /** Each Company's runtime keeps its files here, under the daemon's data folder. */
 export const companyDataDir = (dataDir: string, companyId: string) => join(dataDir, 'companies', companyId);
 
+/** Marks a request as one Company's: who calls, and the runtime the Company's routes will serve it with. */
+export function enterCompany(ctx: Context, tenant: TenantCaller, runtime: CompanyRuntime): void {
+  ctx.state.tenant = tenant;
+  ctx.state.companyRuntime = runtime;
+}
+
 export function tenantOf(ctx: Context): TenantCaller {
   const tenant = ctx.state.tenant as TenantCaller | undefined;
   if (!tenant) throw new Error(`runtime route ${ctx.path} reached without a tenant selection`);
   return tenant;
+}
+
+export function runtimeOf(ctx: Context): CompanyRuntime {
+  const runtime = ctx.state.companyRuntime as CompanyRuntime | undefined;
+  if (!runtime) throw new Error(`runtime route ${ctx.path} reached without an opened Company`);
+  return runtime;
 }

@@ -1,8 +1,4 @@
 import type { Router } from '@koa/router';
 
-/**
- * What a Company runtime's route files may call to register routes: a path and its handlers per
- * method, nothing else. Runtimes register on a recorder and share one compiled router
- * (company/routes/shared-router.ts), which supports exactly these.
- */
+/** What a route file needs of a router to register its routes: a path and its handlers per method. */
 export type RouteRegistrar = Pick<Router, 'get' | 'post' | 'put' | 'patch' | 'delete'>;

@@ -98,8 +98,8 @@ test('svc api: the stored login, JSON on stdout, non-zero exit on an error answe
   const made = await svc(['api', 'POST', '/api/companies', '--data', '{"name":"acme"}']);
   assert.is(made.code, 0, made.stderr);
   assert.is(JSON.parse(made.stdout).name, 'acme');
-  const missing = await svc(['api', 'GET', '/api/nothing-here']);
-  // Unknown /api paths belong to the tenant gateway, which first wants a Company: a 400 answer.
+  const missing = await svc(['api', 'GET', '/api/agents']);
+  // A Company route called without naming a Company: a 400 answer.
   assert.is(missing.code, 2, missing.stdout + missing.stderr);
   assert.is(JSON.parse(missing.stdout).code, 'company_required');
   assert.match(missing.stderr, /HTTP 400/);

@@ -1,4 +1,8 @@
-import type { CompanyRef, CompanyRuntime, RuntimeHost } from '../../daemon/company/seam.js';
+import { Router } from '@koa/router';
+import type Koa from 'koa';
+import { tenant } from '../../daemon/companies/tenant.js';
+import type { Deps } from '../../daemon/deps.js';
+import { tenantOf, type CompanyRef, type CompanyRuntime, type RuntimeHost } from '../../daemon/company/seam.js';
 import type { CompanyServices } from '../../daemon/company/company-services.js';
 import type { TestApp, TestResponse } from './test-app.js';
 import type { TestUser } from './accounts.js';
@@ -32,10 +36,7 @@ export async function rotateAccountKey(t: TestApp, owner: TestUser): Promise<str
   return res.body.api_key;
 }
 
-/**
- * A RuntimeHost whose runtimes answer `GET /api/echo` (and any path but /api/nothing-here) with the
- * tenant the gateway handed over, and record every Company opened.
- */
+/** A RuntimeHost whose runtimes serve nothing, and record every Company opened. */
 export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
   const opened: CompanyRef[] = [];
   return {
@@ -46,21 +47,32 @@ export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
         // Company creation seeds the default schedules; the echo has none to run.
         services: {} as unknown as CompanyServices,
         seedDefaults: async () => {},
-        handle: async (ctx) => {
-          if (ctx.path === '/api/nothing-here') return;
-          const tenant = ctx.state.tenant;
-          ctx.body = {
-            company: tenant.company,
-            user_id: tenant.user.id,
-            via: tenant.via,
-            key_id: tenant.keyId ?? null,
-            path: ctx.path,
-            body: ctx.request.body ?? null,
-          };
-        },
       };
       return runtime;
     },
     close: async () => {},
   };
+}
+
+/**
+ * `GET`/`POST /api/echo` behind the daemon's own tenant middleware, answering with the tenant it
+ * handed over: mount it with createTestApp's `extend`.
+ */
+export function mountEchoRoute(app: Koa, deps: Deps): void {
+  const router = new Router();
+  router.use(tenant(deps));
+  const echo: Koa.Middleware = (ctx) => {
+    const tenant = tenantOf(ctx);
+    ctx.body = {
+      company: tenant.company,
+      user_id: tenant.user.id,
+      via: tenant.via,
+      key_id: tenant.keyId ?? null,
+      path: ctx.path,
+      body: ctx.request.body ?? null,
+    };
+  };
+  router.get('/api/echo', echo);
+  router.post('/api/echo', echo);
+  app.use(router.routes());
 }

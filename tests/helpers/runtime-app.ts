@@ -7,7 +7,9 @@ import { defaultConfig } from '../../daemon/config.js';
 import { parseJsonBody } from '../../daemon/http/body.js';
 import { errorRenderer } from '../../daemon/http/error-renderer.js';
 import { ApiError } from '../../daemon/http/api-error.js';
-import type { CompanyRef, TenantCaller } from '../../daemon/company/seam.js';
+import { answerWrongMethod } from '../../daemon/http/route-dispatch.js';
+import { Router } from '@koa/router';
+import { companyRoutes, enterCompany, type CompanyRef } from '../../daemon/company/index.js';
 import { createRuntimeHost, type RuntimeHostOptions } from '../../daemon/company/host.js';
 import type { OpenedRuntime } from '../../daemon/company/open-company.js';
 import { FakeClock } from './fake-clock.js';
@@ -31,8 +33,8 @@ export interface RuntimeTestApp {
 }
 
 /**
- * One Company's runtime behind a tiny Koa app standing in for the gateway: the daemon's error
- * renderer and JSON body parser, a fixed tenant on ctx.state.tenant, then `runtime.handle`.
+ * One Company's runtime behind a tiny Koa app standing in for the daemon: its error renderer and
+ * JSON body parser, then the Company's routes with a fixed tenant.
  */
 export async function createRuntimeTestApp(
   options: {
@@ -71,10 +73,16 @@ export async function createRuntimeTestApp(
       ctx.body = { companies: [{ id: company.id, name: company.name }] };
     else await next();
   });
-  app.use(async (ctx) => {
-    ctx.state.tenant = { user: { id: company.owner_id } as never, company, via: 'session' } satisfies TenantCaller;
-    await runtime.handle(ctx);
+  // The Company's own routes, behind a fixed tenant instead of the daemon's selection.
+  const router = new Router();
+  router.use((ctx, next) => {
+    enterCompany(ctx, { user: { id: company.owner_id } as never, company, via: 'session' }, runtime);
+    return next();
   });
+  companyRoutes(router);
+  const allowed = router.allowedMethods() as unknown as Koa.Middleware;
+  app.use((ctx, next) => answerWrongMethod(ctx, next, allowed));
+  app.use(router.routes());
   const handler = app.callback();
 
   const request = async (opts: InjectOptions): Promise<TestResponse> => {

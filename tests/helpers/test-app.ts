@@ -42,6 +42,8 @@ export interface TestAppOptions {
    * runtimes). Call `close()` at the end: the pool keeps the process alive.
    */
   database?: string;
+  /** More middleware after the app's own (e.g. a test route behind the tenant middleware), added before the app is served. */
+  extend?: (app: Koa, deps: Deps) => void;
 }
 
 export interface TestApp {
@@ -125,6 +127,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const authLimits = createAuthLimits(deps);
   const app = createApp(deps, { authLimits });
+  options.extend?.(app, deps);
   const handler = app.callback();
 
   const request = async (opts: InjectOptions): Promise<TestResponse> => {

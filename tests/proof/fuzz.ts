@@ -15,9 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isTenantPath } from '../../daemon/companies/tenant-selection.js';
 import { allRoutes, idsOf, realIdIn, setUp, slotProbes } from '../daemon/http/robustness-world.js';
 import { validTemplates } from '../daemon/http/robustness-templates.js';
+import { isCompanyPath } from '../helpers/bad-inputs.js';
 import { discoverSlots } from '../helpers/input-slots.js';
 import { companyOwner } from './lib/accounts.js';
 import { bearer, call, operatorHeaders } from './lib/client.js';
@@ -80,7 +80,7 @@ export async function runFuzz(opts: {
     auth: (path: string): Record<string, string> => {
       if (path.startsWith('/api/dev/')) return operatorHeaders(dataDir);
       if (path.startsWith('/api/mcp')) return { ...bearer(world.sk), accept: 'application/json, text/event-stream' };
-      return isTenantPath(path) ? { ...bearer(session.token), 'x-company': world.company.id } : bearer(session.token);
+      return isCompanyPath(path) ? { ...bearer(session.token), 'x-company': world.company.id } : bearer(session.token);
     },
   };
   const mcp = { 'content-type': 'application/json', ...target.auth('/api/mcp') };

@@ -1,9 +1,9 @@
 import { reportCause, type RuntimeCore } from '../core.js';
-import type { CompanyServices, ConfiguredEvent, EventRow, Firing, NotFired } from '../company-services.js';
+import type { ConfiguredEvent, EventRow, Firing, NotFired } from '../company-services.js';
 import type { EventLog } from '../../store/event-log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { hasReferences, resolveReferences } from './references.js';
-import type { ToolRegistry } from './tools.js';
+import type { ToolRegistry, ToolServices } from './tools.js';
 import type { Random } from '../../random.js';
 import type { PendingRetry } from '../../store/runtime-types.js';
 import { settleAttempt, type CallOutcome } from './retry/attempts.js';
@@ -16,7 +16,8 @@ export interface DispatchDeps {
   log: EventLog;
   tools: ToolRegistry;
   matcher: MatcherHook;
-  services: () => CompanyServices;
+  /** What tool calls act on (built before the events service: open-company.ts). */
+  services: ToolServices;
   maxDepth: number;
   /** Draws the jitter of retry delays. */
   random: Random;
@@ -58,7 +59,7 @@ export function createDispatcher(deps: DispatchDeps) {
       return { firing: { ...base, ok: false, error: (err as Error).message || String(err) }, retryable: false };
     }
     try {
-      const result = await tool.run(args, { services: deps.services(), event });
+      const result = await tool.run(args, { services: deps.services, emit: deps.core.emit, event });
       // Tool calls made for an agent or a session feed loop detection (the same call again and again).
       if (event.agent_id || event.session_id) {
         const scope = { agent_id: event.agent_id, session_id: event.session_id, caused_by: event.id };

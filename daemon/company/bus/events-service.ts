@@ -4,14 +4,7 @@ import { boundedJson } from '../../http/json-depth.js';
 import { missing, parseInput } from '../../domain-error.js';
 import type { RuntimeCore } from '../core.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
-import {
-  EVENT_SOURCES,
-  type CompanyServices,
-  type EmitInput,
-  type Emitted,
-  type EventRow,
-  type EventsService,
-} from '../company-services.js';
+import { EVENT_SOURCES, type EmitInput, type Emitted, type EventRow, type EventsService } from '../company-services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
@@ -20,7 +13,7 @@ import { createIdempotentRunner } from './idempotency.js';
 import type { EventLog } from '../../store/event-log/types.js';
 import type { MatcherHook } from './matchers.js';
 import { buildTrace } from './trace.js';
-import type { ToolRegistry } from './tools.js';
+import type { ToolRegistry, ToolServices } from './tools.js';
 import type { Random } from '../../random.js';
 import type { DuePolicy } from '../schedules/due-ticks.js';
 import { realTimer, type SchedulerTimer } from '../schedules/minute-loop.js';
@@ -61,7 +54,8 @@ export interface EventsServiceDeps {
   emitters: EmitterRegistry;
   matcher: MatcherHook;
   tools: ToolRegistry;
-  services: () => CompanyServices;
+  /** What configured events' tool calls act on: every service but this one. */
+  services: ToolServices;
   maxDepth: number;
   /** Retry jitter, the retry walker's timer (tests: a fake one) and the daemon's missed-tick policy. */
   random: Random;

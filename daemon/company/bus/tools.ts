@@ -3,12 +3,19 @@ import { ErrorCode } from '../../../shared/errors.js';
 import { invalid } from '../../domain-error.js';
 import { messageSchema } from '../services/messages.js';
 import { newQuestSchema, questChangeSchema } from '../services/quests.js';
-import type { CompanyServices, EventRow, ToolCall } from '../company-services.js';
+import type { CompanyServices, EmitInput, Emitted, EventRow, ToolCall } from '../company-services.js';
+
+export type ToolServices = Omit<CompanyServices, 'events'>;
 import { checkReferences } from './references.js';
 
-/** What a tool call runs with: the runtime's services, and the event that fired it (the cause of what it does). */
+/**
+ * What a tool call runs with: the runtime's services (built before the events service, so every
+ * one but it), `emit` for a tool that emits an event itself, and the event that fired it (the
+ * cause of what it does).
+ */
 export interface ToolContext {
-  services: CompanyServices;
+  services: ToolServices;
+  emit(input: EmitInput): Promise<Emitted>;
   event: EventRow;
 }
 

@@ -2,14 +2,13 @@ import type { RouteRegistrar } from '../../http/route-registrar.js';
 import type { Context } from 'koa';
 import * as z from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
-import { isoAt, type Clock } from '../../clock.js';
+import { isoAt } from '../../clock.js';
 import { ApiError, conflict, notFound } from '../../http/api-error.js';
 import { validate } from '../../http/validate.js';
 import { tenantOf } from '../seam.js';
-import type { Random } from '../../random.js';
-import type { OpenedServices } from '../opened.js';
-import { StoreConflict, type ChannelStore } from '../../store/types.js';
-import type { Sealer } from '../../store/sealer.js';
+import { StoreConflict } from '../../store/types.js';
+import type { ChannelDesk } from '../opened.js';
+import { deliveryTargetOf, openedOf } from './opened-of.js';
 import { acceptDelivery } from '../channels/accept-delivery.js';
 import {
   channelNameProblem,
@@ -17,18 +16,8 @@ import {
   describeChannel,
   rotateChannelSecret,
 } from '../channels/channel-secrets.js';
-import type { DeliveryDedup } from '../channels/delivery-dedup.js';
 import { messageFromBody, routeInboundMessage } from '../channels/inbound-router.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, V1_SUNSET } from '../../../shared/webhook-signature.js';
-
-export interface ChannelRouteDeps {
-  channels: ChannelStore;
-  sealer: Sealer;
-  random: Random;
-  clock: Clock;
-  dedup: DeliveryDedup;
-  services: OpenedServices;
-}
 
 const createBody = z.object({ name: z.string().trim().min(1).max(63) }).strict();
 const rotateBody = z
@@ -44,13 +33,12 @@ const rotateBody = z
 
 /**
  * A Company's webhook channels: create (the secret is shown once), list (never a secret), rotate,
- * delete — behind the gateway like every runtime route — and the inbound delivery, which reaches
- * this runtime through app.ts's webhook router (its caller has no token: the signature is the
- * credential, so `via` is `webhook` and only this one route serves it).
+ * delete — behind the tenant middleware like every runtime route. The inbound delivery is
+ * `deliveryRoute`, on a router of its own (its caller has no token: the signature is the
+ * credential).
  */
-export function channelRoutes(router: RouteRegistrar, deps: ChannelRouteDeps): void {
-  const { channels, sealer, random, clock } = deps;
-  const existing = async (name: string) => {
+export function channelRoutes(router: RouteRegistrar): void {
+  const existing = async ({ channels }: ChannelDesk, name: string) => {
     const record = await channels.get(name);
     if (!record) throw notFound(`No channel '${name}' in this Company.`, ErrorCode.channelNotFound);
     return record;
@@ -58,6 +46,7 @@ export function channelRoutes(router: RouteRegistrar, deps: ChannelRouteDeps): v
 
   router.post('/api/channels', async (ctx) => {
     const { name } = validate(createBody, ctx.request.body);
+    const { channels, random, sealer, clock } = openedOf(ctx).channels;
     const problem = channelNameProblem(name);
     if (problem) throw new ApiError(400, ErrorCode.validationFailed, `name: ${problem}`);
     const made = createChannel(name, { random, sealer, nowIso: isoAt(clock.now()) });
@@ -78,32 +67,36 @@ export function channelRoutes(router: RouteRegistrar, deps: ChannelRouteDeps): v
   });
   router.get(
     '/api/channels',
-    async (ctx) => void (ctx.body = { channels: (await channels.list()).map(describeChannel) }),
+    async (ctx) => void (ctx.body = { channels: (await openedOf(ctx).channels.channels.list()).map(describeChannel) }),
   );
   router.post('/api/channels/:name/rotate', async (ctx) => {
     const body = validate(rotateBody, ctx.request.body ?? {});
-    const rotated = rotateChannelSecret(await existing(ctx.params.name!), {
+    const desk = openedOf(ctx).channels;
+    const { channels, random, sealer, clock } = desk;
+    const rotated = rotateChannelSecret(await existing(desk, ctx.params.name!), {
       random,
       sealer,
       nowMs: clock.now(),
       graceMs: body.grace_ms,
     });
-    if (!(await channels.replace(rotated.record))) await existing(ctx.params.name!); // deleted meanwhile: 404
+    if (!(await channels.replace(rotated.record))) await existing(desk, ctx.params.name!); // deleted meanwhile: 404
     ctx.body = { ok: true, channel: describeChannel(rotated.record), secret: rotated.secret };
   });
   router.delete('/api/channels/:name', async (ctx) => {
-    if (!(await channels.delete(ctx.params.name!))) await existing(ctx.params.name!);
+    const desk = openedOf(ctx).channels;
+    if (!(await desk.channels.delete(ctx.params.name!))) await existing(desk, ctx.params.name!);
     ctx.body = { ok: true, name: ctx.params.name, deleted: true };
   });
+}
 
-  router.post('/api/webhooks/:channel', (ctx) => receiveDelivery(ctx, deps));
+/** `POST /api/webhooks/{channel}`: registered by the inbound webhook router (companies/inbound-webhook-route.ts), behind its own selection. */
+export function deliveryRoute(router: RouteRegistrar): void {
+  router.post('/api/webhooks/:channel', (ctx) => receiveDelivery(ctx, deliveryTargetOf(ctx).channels));
 }
 
 /** Verifies and emits one delivery, then hands its message to the sessions bridged to the channel. */
-async function receiveDelivery(ctx: Context, deps: ChannelRouteDeps): Promise<void> {
+async function receiveDelivery(ctx: Context, deps: ChannelDesk): Promise<void> {
   const tenant = tenantOf(ctx);
-  if (tenant.via !== 'webhook')
-    throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
   const channel = String(ctx.params.channel);
   const outcome = await acceptDelivery(
     {

@@ -1,11 +1,11 @@
 import type { RouteRegistrar } from '../../http/route-registrar.js';
 import * as z from 'zod';
 import { validate } from '../../http/validate.js';
-import { requireAgent, requireSession, type RuntimeCore } from '../core.js';
-import type { Emitted, EventsService } from '../company-services.js';
+import { requireAgent, requireSession } from '../core.js';
+import type { Emitted } from '../company-services.js';
 import { answerOnce } from './idempotent-route.js';
-import type { CauseReporter } from '../detectors/cause-reporter.js';
-import type { QuestionDesk } from '../detectors/questions.js';
+import type { OpenedRuntime } from '../opened.js';
+import { openedOf } from './opened-of.js';
 
 const id = z.string().trim().min(1).max(200);
 const scope = { agent_id: id, session_id: id.nullish(), quest_id: id.nullish(), caused_by: id.nullish() };
@@ -66,23 +66,19 @@ const questionQuery = z.object({
 });
 
 /**
- * The detector and question routes of a Company runtime (behind the gateway: Bearer + X-Company).
+ * The detector and question routes of a Company runtime (behind the tenant middleware: Bearer + X-Company).
  * `POST /api/detectors/report` takes one cause an agent (or its harness) observed and answers with
  * the events the detectors emitted for it — none when the cause breaks no rule.
  */
-export function detectorRoutes(
-  router: RouteRegistrar,
-  deps: { core: RuntimeCore; causes: CauseReporter; questions: QuestionDesk; events: Pick<EventsService, 'once'> },
-): void {
-  const { core, causes, questions, events } = deps;
-
+export function detectorRoutes(router: RouteRegistrar): void {
   router.post('/api/detectors/report', async (ctx) => {
     const body = validate(reportBody, ctx.request.body);
+    const runtime = openedOf(ctx);
     // An agent's harness that retries a report after a time-out must not emit its events twice.
-    ctx.body = await answerOnce(ctx, events, 'report', body, () => report(body));
+    ctx.body = await answerOnce(ctx, runtime.services.events, 'report', body, () => report(runtime, body));
   });
 
-  const report = async (body: z.infer<typeof reportBody>) => {
+  const report = async ({ core, causes }: OpenedRuntime, body: z.infer<typeof reportBody>) => {
     await requireAgent(core, body.agent_id);
     if (body.session_id) await requireSession(core, body.session_id);
     const where = {
@@ -122,21 +118,23 @@ export function detectorRoutes(
 
   router.post('/api/questions', async (ctx) => {
     const body = validate(askBody, ctx.request.body);
+    const { core, questions, services } = openedOf(ctx);
     await requireAgent(core, body.agent_id); // the runtime's 404 codes (agent_not_found, session_not_found)
     if (body.session_id) await requireSession(core, body.session_id);
     ctx.status = 201;
-    ctx.body = await answerOnce(ctx, events, 'ask', body, async () => {
+    ctx.body = await answerOnce(ctx, services.events, 'ask', body, async () => {
       const asked = await questions.ask({ ...body, question: (body.question ?? body.text)! });
       return { ok: true, question: asked.question, event: asked.emitted.event, fired: asked.emitted.fired };
     });
   });
   router.get(
     '/api/questions',
-    async (ctx) => void (ctx.body = { questions: await questions.list(validate(questionQuery, ctx.query)) }),
+    async (ctx) =>
+      void (ctx.body = { questions: await openedOf(ctx).questions.list(validate(questionQuery, ctx.query)) }),
   );
   router.post('/api/questions/:id/answer', async (ctx) => {
     const body = validate(answerBody, ctx.request.body);
-    const answered = await questions.answer(ctx.params.id!, body.answer, body.answered_by ?? 'user');
+    const answered = await openedOf(ctx).questions.answer(ctx.params.id!, body.answer, body.answered_by ?? 'user');
     ctx.body = { ok: true, question: answered.question, event: answered.emitted.event, fired: answered.emitted.fired };
   });
 }

@@ -4,7 +4,8 @@ import { ErrorCode } from '../../../shared/errors.js';
 import { notFound } from '../../http/api-error.js';
 import { boundedJson } from '../../http/json-depth.js';
 import { validate } from '../../http/validate.js';
-import type { OpenedRuntime } from '../opened.js';
+import type { Context } from 'koa';
+import { openedOf } from './opened-of.js';
 import type { ConfiguredEvent, EventFilter, NewConfiguredEvent } from '../company-services.js';
 import { presentConfigured } from '../bus/emitter-input.js';
 import { isSchedulePattern } from '../../../shared/cron.js';
@@ -44,11 +45,12 @@ const traceInput = z.object({ event_id: id });
  * The events routes (CONTRACT §8 plus enable/disable/delete and live following). `/trace` and
  * `/trigger` come before `/:id` so they are never read as ids.
  */
-export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services'], now: () => number = Date.now): void {
-  const ev = s.events;
-  const view = (cfg: ConfiguredEvent) => presentConfigured(cfg, now());
+export function eventRoutes(router: RouteRegistrar): void {
+  const eventsOf = (ctx: Context) => openedOf(ctx).services.events;
+  const view = (ctx: Context, cfg: ConfiguredEvent) => presentConfigured(cfg, openedOf(ctx).core.clock.now());
 
   router.get('/api/events', async (ctx) => {
+    const ev = eventsOf(ctx);
     const q = validate(listQuery, ctx.query);
     const filter: EventFilter = {
       event_type: q.event_type,
@@ -64,7 +66,7 @@ export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services']
           : q.scheduled === 'false'
             ? all.filter((c) => !isSchedulePattern(c.type))
             : all;
-      ctx.body = { events: chosen.map(view) };
+      ctx.body = { events: chosen.map((cfg) => view(ctx, cfg)) };
       return;
     }
     const query = { ...filter, since: q.since, since_id: q.since_id, limit: q.limit };
@@ -87,7 +89,7 @@ export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services']
     const q = validate(listQuery, ctx.query);
     await streamEvents(
       ctx,
-      ev,
+      eventsOf(ctx),
       { event_type: q.event_type, agent_id: q.agent_id, session_id: q.session_id, quest_id: q.quest_id },
       q.since_id,
     );
@@ -95,10 +97,11 @@ export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services']
 
   router.post('/api/events', async (ctx) => {
     ctx.status = 201;
-    ctx.body = { ok: true, event: view(await ev.create(ctx.request.body as NewConfiguredEvent)) };
+    ctx.body = { ok: true, event: view(ctx, await eventsOf(ctx).create(ctx.request.body as NewConfiguredEvent)) };
   });
 
   router.post('/api/events/trigger', async (ctx) => {
+    const ev = eventsOf(ctx);
     const raw = ctx.request.body;
     // Two shapes; picking the schema first makes the 400 name the field that is wrong.
     const byId = typeof raw === 'object' && raw !== null && 'configured_event_id' in raw;
@@ -115,23 +118,24 @@ export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services']
     ctx.body = await answerOnce(ctx, ev, 'trigger', raw, trigger);
   });
 
-  const trace = async (eventId: string) => {
-    const tree = await ev.trace(eventId);
+  const trace = async (ctx: Context, eventId: string) => {
+    const tree = await eventsOf(ctx).trace(eventId);
     if (!tree) throw notFound(`No event ${eventId} in this Company's log.`, ErrorCode.eventNotFound);
     return tree;
   };
   router.get(
     '/api/events/trace',
-    async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.query).event_id)),
+    async (ctx) => void (ctx.body = await trace(ctx, validate(traceInput, ctx.query).event_id)),
   );
   router.post(
     '/api/events/trace',
-    async (ctx) => void (ctx.body = await trace(validate(traceInput, ctx.request.body).event_id)),
+    async (ctx) => void (ctx.body = await trace(ctx, validate(traceInput, ctx.request.body).event_id)),
   );
 
   router.get('/api/events/:id', async (ctx) => {
+    const ev = eventsOf(ctx);
     const cfg = await ev.get(ctx.params.id!);
-    const found = cfg ? view(cfg) : await ev.occurrence?.(ctx.params.id!);
+    const found = cfg ? view(ctx, cfg) : await ev.occurrence?.(ctx.params.id!);
     if (!found) throw notFound(`No event ${ctx.params.id} in this Company.`, ErrorCode.eventNotFound);
     ctx.body = { event: found };
   });
@@ -142,19 +146,24 @@ export function eventRoutes(router: RouteRegistrar, s: OpenedRuntime['services']
       async (ctx) =>
         void (ctx.body = {
           ok: true,
-          event: view(await ev.update(ctx.params.id!, (ctx.request.body ?? {}) as Partial<NewConfiguredEvent>)),
+          event: view(
+            ctx,
+            await eventsOf(ctx).update(ctx.params.id!, (ctx.request.body ?? {}) as Partial<NewConfiguredEvent>),
+          ),
         }),
     );
   router.post(
     '/api/events/:id/enable',
-    async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, true)) }),
+    async (ctx) =>
+      void (ctx.body = { ok: true, event: view(ctx, await eventsOf(ctx).setEnabled(ctx.params.id!, true)) }),
   );
   router.post(
     '/api/events/:id/disable',
-    async (ctx) => void (ctx.body = { ok: true, event: view(await ev.setEnabled(ctx.params.id!, false)) }),
+    async (ctx) =>
+      void (ctx.body = { ok: true, event: view(ctx, await eventsOf(ctx).setEnabled(ctx.params.id!, false)) }),
   );
   router.delete('/api/events/:id', async (ctx) => {
-    await ev.delete(ctx.params.id!);
+    await eventsOf(ctx).delete(ctx.params.id!);
     ctx.body = { ok: true, id: ctx.params.id, deleted: true };
   });
 }

@@ -14,7 +14,7 @@ export interface CompactionOptions {
 }
 
 type Deps = {
-  services: () => Pick<CompanyServices, 'messageTo'>;
+  messageTo: CompanyServices['messageTo'];
   onProblem(message: string, fields: Record<string, unknown>): void;
 };
 
@@ -88,7 +88,7 @@ export function createCompaction(core: RuntimeCore, options: CompactionOptions, 
         compaction_of: id,
       });
       const text = handoffText(s, quest_id);
-      const handed = await deps.services().messageTo({ to: role, text, from: 'compaction' }, caused_by);
+      const handed = await deps.messageTo({ to: role, text, from: 'compaction' }, caused_by);
       const quest = await quests.update(quest_id, (q) => ({ ...q, ...handed }));
       const started = await core.emit({
         type: 'context:compaction:started',

@@ -1,12 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
-import { createCompany, createSecretKey, echoRuntimes } from '../../helpers/keys.js';
+import { createCompany, createSecretKey, echoRuntimes, mountEchoRoute } from '../../helpers/keys.js';
 import { createTestApp } from '../../helpers/test-app.js';
 
 async function setUp() {
   const runtimes = echoRuntimes();
-  const t = await createTestApp({ runtimes });
+  const t = await createTestApp({ runtimes, extend: mountEchoRoute });
   const alice = await createUser(t, { tier: 'company' });
   const bob = await createUser(t, { tier: 'company' });
   const a1 = await createCompany(t, alice, 'A1');
@@ -35,13 +35,13 @@ test('selection order: X-Company, then X-Entity, then company_id, then trust_id;
   assert.is(await pick(`/api/echo?company_id=${a1.id}`, { 'x-entity': a2.id }), a2.id);
   assert.is(await pick(`/api/echo?company_id=${a2.id}&trust_id=${a1.id}`), a2.id);
   assert.is(await pick(`/api/echo?trust_id=${a1.id}`), a1.id);
-  const res = await t.post('/api/agents', { name: 'bot' }, { ...alice.auth, 'x-company': a1.id });
+  const res = await t.post('/api/echo', { name: 'bot' }, { ...alice.auth, 'x-company': a1.id });
   assert.equal(res.body, {
     company: { id: a1.id, name: 'A1', owner_id: alice.user.id },
     user_id: alice.user.id,
     via: 'session',
     key_id: null,
-    path: '/api/agents',
+    path: '/api/echo',
     body: { name: 'bot' },
   });
   assert.ok(runtimes.opened.slice(atCreation).every((c) => c.owner_id === alice.user.id));

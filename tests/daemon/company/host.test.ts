@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
+import { deliveryTargetOf, openedOf } from '../../../daemon/company/routes/opened-of.js';
 import * as assert from 'uvu/assert';
 import { defaultConfig } from '../../../daemon/config.js';
 import { companyDataDir } from '../../../daemon/company/seam.js';
@@ -59,15 +60,16 @@ test('file storage keeps agents, sessions, quests and configured events under th
 test('a runtime refuses a request whose tenant is another Company', async () => {
   const rt = await hostOver(tempDir(), 'memory').open(company);
   const ctx = {
-    state: { tenant: { company: { ...company, id: 'cmp_other' } } },
+    state: { tenant: { company: { ...company, id: 'cmp_other' } }, companyRuntime: rt },
     path: '/api/agents',
     method: 'GET',
   } as any;
-  let err: unknown;
-  await Promise.resolve()
-    .then(() => rt.handle(ctx))
-    .catch((e) => (err = e));
-  assert.match(String(err), /got a request for cmp_other/);
+  assert.throws(() => openedOf(ctx), /got a request for cmp_other/);
+  // A webhook delivery reaches its own route and no other, and no other caller reaches that one.
+  const own = { ...ctx, state: { ...ctx.state, tenant: { company, via: 'webhook' } } };
+  assert.throws(() => openedOf(own), /webhook caller reached/);
+  assert.is(deliveryTargetOf(own), rt);
+  assert.throws(() => deliveryTargetOf({ ...ctx, state: { ...ctx.state, tenant: { company, via: 'session' } } }));
 });
 
 test.run();

@@ -1,10 +1,9 @@
 import { routeGroups } from '../../../daemon/app.js';
 import { DEFAULT_FACTORS } from '../../../daemon/factors-config.js';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { isTenantPath } from '../../../daemon/companies/tenant-selection.js';
 import type { OpenedRuntime } from '../../../daemon/company/open-company.js';
 import { createUser } from '../../helpers/accounts.js';
-import { listRoutes, type RouteRef } from '../../helpers/bad-inputs.js';
+import { isCompanyPath, listRoutes, type RouteRef } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { createTestApp } from '../../helpers/test-app.js';
 import type { SlotProbe } from '../../helpers/input-slots.js';
@@ -96,11 +95,9 @@ export interface WorldIds {
   channel: string;
 }
 
-/** The app's routers plus every route of the Company runtime (reached through the gateway), detectors and channels included. */
+/** Every route the app serves: its routers, the Company routes (detectors and channels included) among them. */
 export function allRoutes(w: World): RouteRef[] {
-  // Webhook deliveries are listed once: app.ts's inbound router hands them to the runtime's route.
-  const runtime = listRoutes([w.runtime.router]).filter((r) => !r.path.startsWith('/api/webhooks/'));
-  return [...listRoutes(routeGroups(w.t.deps)), ...runtime];
+  return listRoutes(routeGroups(w.t.deps));
 }
 
 const PARAM_OWNERS: [prefix: string, id: keyof WorldIds][] = [
@@ -141,10 +138,10 @@ export async function headersFor(w: World, path: string, via: 'session' | 'key')
   // The MCP endpoint wants both answer types accepted (Streamable HTTP), else it stops at a 406.
   if (path.startsWith('/api/mcp'))
     return { authorization: `Bearer ${w.sk.key}`, accept: 'application/json, text/event-stream' };
-  if (via === 'key' && isTenantPath(path)) return { authorization: `Bearer ${w.sk.key}` };
+  if (via === 'key' && isCompanyPath(path)) return { authorization: `Bearer ${w.sk.key}` };
   // A fresh session per route: a battery that logs out (or revokes) must not blind the next route.
   const { token } = await issueSession(w.t.deps, { user: w.owner.user, kind: 'full', method: ['pwd'] });
-  return { authorization: `Bearer ${token}`, ...(isTenantPath(path) ? { 'x-company': w.company.id } : {}) };
+  return { authorization: `Bearer ${token}`, ...(isCompanyPath(path) ? { 'x-company': w.company.id } : {}) };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { isTenantPath } from '../../../daemon/companies/tenant-selection.js';
 import {
   BAD_CONTENT,
   BAD_PARAMS,
@@ -10,6 +9,7 @@ import {
   BAD_VALUES,
   RAW_BODIES,
   everyFieldAs,
+  isCompanyPath,
   mutationsOf,
   toPayload,
   type RouteRef,
@@ -67,7 +67,7 @@ async function sweepRoute(w: World, route: RouteRef, templates: Templates): Prom
         withBody ? json('{}', fill(route.path, p)) : { url: fill(route.path, p), method: route.method, headers: auth },
       );
   }
-  if (isTenantPath(route.path)) {
+  if (isCompanyPath(route.path)) {
     const key = await headersFor(w, route.path, 'key');
     probes.push(json('{}', good, key), json('[]', good, key), json(JSON.stringify(everyFieldAs([])), good, key));
     for (const ak of ['ak_nope', 'x'.repeat(5000), 'a.b.c']) probes.push(json('{}', good, { ...key, 'x-api-key': ak }));
@@ -90,7 +90,7 @@ async function sweepRoute(w: World, route: RouteRef, templates: Templates): Prom
     });
     const headers = {
       authorization: `Bearer ${token}`,
-      ...(isTenantPath(route.path) ? { 'x-company': w.company.id } : {}),
+      ...(isCompanyPath(route.path) ? { 'x-company': w.company.id } : {}),
     };
     probes.push(
       withBody ? json(toPayload(everyFieldAs(7)), good, headers) : { url: good, method: route.method, headers },

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
-import { isTenantPath } from '../../../daemon/companies/tenant-selection.js';
+import { isCompanyPath } from '../../helpers/bad-inputs.js';
 import { discoverSlots } from '../../helpers/input-slots.js';
 import { testPostgres } from '../../helpers/postgres.js';
 import type { FuzzRequest } from '../../proof/lib/fuzz-cases.js';
@@ -30,7 +30,7 @@ async function sweepOf(w: World): Promise<FuzzRequest[]> {
     auth: (path: string): Record<string, string> =>
       path.startsWith('/api/dev/')
         ? w.t.operator
-        : { authorization: SESSION, ...(isTenantPath(path) ? { 'x-company': w.company.id } : {}) },
+        : { authorization: SESSION, ...(isCompanyPath(path) ? { 'x-company': w.company.id } : {}) },
   };
   const mcp = {
     'content-type': 'application/json',

@@ -99,8 +99,7 @@ test('trace: the depth guard is a reason too', async () => {
     name: 'test.echo',
     description: 'emits the same pattern again',
     args: z.object({}),
-    run: async (_args, { services, event }) =>
-      (await services.events.emit({ type: event.type, caused_by: event.id })).event.id,
+    run: async (_args, { emit, event }) => (await emit({ type: event.type, caused_by: event.id })).event.id,
   };
   const t = await createRuntimeTestApp({ runtime: { tools: [echo], maxDepth: 2 } });
   const cfg = (await t.post('/api/events', { type: 'loop:detected', tool_calls: [{ tool: 'test.echo', args: {} }] }))

@@ -32,7 +32,7 @@ function eventsOver(stores: RuntimeStores, log: EventLog, clock: FakeClock): Eve
     emitters: defaultEmitters,
     matcher: createMatcherEngine({ clock, regex: createBoundedRegex() }),
     tools: createToolRegistry(),
-    services: () => ({}) as CompanyServices,
+    services: {} as CompanyServices,
     maxDepth: 8,
     random: cryptoRandom,
     // No configured events here, so no retries: a timer that never fires keeps the process free to exit.

@@ -12,8 +12,7 @@ const echo: ToolDefinition = {
   name: 'test.echo',
   description: 'emits the same pattern again',
   args: z.object({}),
-  run: async (_args, { services, event }) =>
-    (await services.events.emit({ type: event.type, caused_by: event.id })).event.id,
+  run: async (_args, { emit, event }) => (await emit({ type: event.type, caused_by: event.id })).event.id,
 };
 
 test('trace: event → fired → children, down to the leaves, sharing one correlation id', async () => {
