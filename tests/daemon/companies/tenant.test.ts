@@ -125,6 +125,13 @@ test('non-tenant paths are never tenant routes: unknown ones 404 normally; an un
   assert.is(silent.status, 404);
   assert.is(silent.body.code, 'route_not_found');
   assert.is((await t.get('/healthz')).status, 200);
+  // Which paths exist is public (the API is documented): an unknown one, or a known one with another
+  // method, is answered as such before any credential is read, and opens no runtime.
+  const bare = await t.get('/api/nothing-here');
+  assert.equal([bare.status, bare.body.code], [404, 'route_not_found']);
+  const wrongMethod = await t.request({ method: 'PUT', url: '/api/agents' });
+  assert.equal([wrongMethod.status, wrongMethod.body.code], [405, 'method_not_allowed']);
+  assert.is(runtimes.opened.length, openedAtCreation);
 });
 
 test.run();

@@ -7,6 +7,9 @@ import { ApiError } from '../../../daemon/http/api-error.js';
 import { errorRenderer } from '../../../daemon/http/error-renderer.js';
 import { dispatchRoutes } from '../../../daemon/http/route-dispatch.js';
 import { silentLogger } from '../../../daemon/logger.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** Three groups as areas write them: one guarded by an unprefixed router.use, one prefixed, one with a parameter prefix. */
 function appWith(order: string[] = []) {
@@ -25,7 +28,7 @@ function appWith(order: string[] = []) {
   const app = new Koa();
   app.use(errorRenderer(silentLogger));
   app.use(dispatchRoutes([guarded, prefixed, param]));
-  // What comes after the routes (the tenant gateway in the daemon): answers only its own paths.
+  // What comes after the routes (in the daemon: nothing but the 404): answers only its own paths.
   app.use((ctx) => {
     if (!ctx.path.startsWith('/api/elsewhere')) return;
     order.push('fallthrough');
@@ -117,6 +120,28 @@ test('paths too long to remember and more distinct paths than the memo holds sti
     if (res.body?.id !== String(i)) assert.unreachable(`POST /api/things/${i} answered ${JSON.stringify(res.body)}`);
   }
   assert.equal((await call('GET', '/api/things')).body, { group: 'things' });
+});
+
+test('the memo reads what @koa/router 15 has: a pinned major version, `stack` layers with `methods` and `match`', () => {
+  // dispatchRoutes decides which groups may match a path with the routers' own layer matchers, which
+  // @koa/router does not promise to keep; an upgrade must come through here and be checked again.
+  const entry = createRequire(import.meta.url).resolve('@koa/router');
+  const manifest = join(dirname(entry), '..', 'package.json');
+  const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  assert.match(
+    version,
+    /^15\./,
+    `@koa/router ${version}: re-check route-dispatch.ts's use of router.stack before upgrading`,
+  );
+  const router = new Router();
+  router.get('/api/things/:id', () => {});
+  router.use(() => {});
+  const layers = router.stack as unknown as { methods: string[]; match(path: string): boolean }[];
+  const route = layers.find((l) => l.methods.length > 0)!;
+  assert.ok(route.methods.includes('GET'));
+  assert.is(route.match('/api/things/7'), true);
+  assert.is(route.match('/api/other'), false);
+  assert.is(layers.filter((l) => l.methods.length === 0).length, 1, 'router.use adds a layer with no methods');
 });
 
 test.run();
