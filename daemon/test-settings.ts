@@ -10,8 +10,8 @@ type Env = Record<string, string | undefined>;
  * environment must not be honoured quietly: a daemon refuses to start with either unless
  * SVC_ALLOW_TEST_SETTINGS=1 says, in the same environment, that this daemon serves no real users.
  */
-export const TEST_SETTING_NAMES = ['SVC_TEST_SCRYPT_N', 'SVC_TEST_CLOCK_FILE'] as const;
-export const ALLOW_TEST_SETTINGS = 'SVC_ALLOW_TEST_SETTINGS';
+const TEST_SETTING_NAMES = ['SVC_TEST_SCRYPT_N', 'SVC_TEST_CLOCK_FILE'] as const;
+const ALLOW_TEST_SETTINGS = 'SVC_ALLOW_TEST_SETTINGS';
 
 export interface TestSettings {
   /** The names that are set (empty: none, the normal case). */

@@ -1,5 +1,5 @@
 /** A webhook channel's name: the `<channel>` of `webhook:<channel>` and of `POST /api/webhooks/{channel}`. */
-export const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export function channelNameProblem(name: string): string | null {
   return CHANNEL_NAME.test(name)

@@ -22,7 +22,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export const SIGNATURE_HEADER = 'x-svc-signature';
 export const DELIVERY_HEADER = 'x-svc-delivery';
-export const SIGNATURE_TOLERANCE_S = 300;
+const SIGNATURE_TOLERANCE_S = 300;
 /** From this instant on a v1-only signature is refused (the deprecation window documented in docs/emitters.md). */
 export const V1_SUNSET = '2027-06-01T00:00:00Z';
 

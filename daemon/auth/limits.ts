@@ -67,14 +67,8 @@ export async function enforceLimit(limiter: RateLimiter, key: string, message?: 
 }
 
 /** The lock-out answer; the same for known and unknown accounts. */
-export const accountLocked = (wait: number) =>
+const accountLocked = (wait: number) =>
   rateLimited(wait, 'Too many failed attempts for this account. Try again later.', ErrorCode.accountLocked);
-
-/** Throws the lock-out answer when `key` is locked. */
-export async function enforceNotLocked(failures: FailureCeiling, key: string): Promise<void> {
-  const wait = await failures.lockedFor(key);
-  if (wait !== null) throw accountLocked(wait);
-}
 
 /** Runs one attempt under the ceiling (FailureCeiling.attempt); a lock-out becomes its 429. */
 export async function attemptUnlocked<T>(

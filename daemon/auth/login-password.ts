@@ -14,8 +14,7 @@ import { findUserByEmail } from './find-account.js';
 import { loginBody } from '../../shared/schemas/auth.js';
 
 /** One answer for "no such e-mail" and "wrong password" (SECURITY.md attack case 6). */
-export const invalidCredentials = () =>
-  unauthenticated('The e-mail or password is incorrect.', ErrorCode.invalidCredentials);
+const invalidCredentials = () => unauthenticated('The e-mail or password is incorrect.', ErrorCode.invalidCredentials);
 
 /**
  * POST /api/auth/login and its alias /api/auth/login/email {email, password} → { ok, token }
@@ -49,7 +48,7 @@ export function loginWithPassword(deps: Deps, limits: AuthLimits): Middleware {
 }
 
 /** The user when `password` is theirs; null otherwise, after the same scrypt work either way. */
-export async function checkPassword(
+async function checkPassword(
   deps: Pick<Deps, 'stores' | 'config'>,
   email: string,
   password: string,

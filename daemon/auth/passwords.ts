@@ -11,8 +11,8 @@ import { createHashPool, PoolBusy, type HashPool, type HashPoolOptions } from '.
  * Stored form: `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>`.
  */
 const KEY_LENGTH = 32;
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 128;
+const PASSWORD_MIN = 12;
+const PASSWORD_MAX = 128;
 
 export const normalizePassword = (password: string) => password.normalize('NFKC');
 

@@ -9,7 +9,7 @@ import type { SessionRecord } from '../store/types.js';
 import { revokeSessionBody as revokeBody } from '../../shared/schemas/auth.js';
 
 /** One row of GET /api/auth/sessions. */
-export function presentSession(s: SessionRecord, currentId: string) {
+function presentSession(s: SessionRecord, currentId: string) {
   return {
     id: s.id,
     created_at: s.created_at,

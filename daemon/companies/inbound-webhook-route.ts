@@ -7,7 +7,7 @@ import { readCompanySelector } from './tenant-selection.js';
 import { deliveryRoute, enterCompany, MAX_WEBHOOK_BODY, refuseDelivery, type TenantCaller } from '../company/index.js';
 
 /** Per client address: generous for a CI system, low enough that guessing secrets goes nowhere. */
-export const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
+const WEBHOOK_RATE = [{ limit: 120, windowMs: 60_000 }];
 
 /**
  * `POST /api/webhooks/{channel}`: the one runtime route served WITHOUT a user token or key,

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
  * the approve buttons of pairing and passkeys), no <base> or foreign form targets. Images may be
  * data:/blob: URLs: the avatar is fetched with the bearer token and shown from a blob.
  */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -27,7 +27,7 @@ export const RUNTIME_TABLE_NAMES = [
   'idempotency_keys',
 ] as const;
 export type RuntimeTableName = (typeof RUNTIME_TABLE_NAMES)[number];
-export const RUNTIME_TABLES: readonly string[] = RUNTIME_TABLE_NAMES.map((n) => `runtime.${n}`);
+const RUNTIME_TABLES: readonly string[] = RUNTIME_TABLE_NAMES.map((n) => `runtime.${n}`);
 
 /** The deployment's secrets: names as in PostgreSQL's svc_secrets, files as in the data folder. */
 export const SECRET_FILES: Readonly<Record<string, string>> = {
@@ -50,7 +50,7 @@ export interface SecretRecord {
 }
 
 /** A Company id names a folder of the data folder: nothing that could step outside it. */
-export const isCompanyId = (id: unknown): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(id);
+const isCompanyId = (id: unknown): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(id);
 
 /** Why a record cannot be in an archive, or null when it can (shape only; the loaders check the rest). */
 export function problemOf(r: ArchiveRecord): string | null {

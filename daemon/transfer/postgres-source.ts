@@ -62,7 +62,7 @@ export async function* readPostgres(url: string): AsyncGenerator<ArchiveRecord> 
 }
 
 /** An export reads only a schema this svc knows: a newer one may hold what it would leave out. */
-export async function checkSchema(client: pg.PoolClient, label: string): Promise<void> {
+async function checkSchema(client: pg.PoolClient, label: string): Promise<void> {
   const found = await client.query<{ ok: boolean }>("SELECT to_regclass('svc_schema_migrations') IS NOT NULL AS ok");
   if (!found.rows[0]!.ok) throw new Error(`the database at ${label} has no svc schema: nothing to export`);
   const { rows } = await client.query<{ version: number }>('SELECT version FROM svc_schema_migrations');

@@ -18,7 +18,7 @@ export const companyBody = z.object({
   ),
 });
 
-export const companyRow = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+const companyRow = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 export type CompanyRow = z.infer<typeof companyRow>;
 
 /** `GET /api/companies` → `{ companies }`; `POST /api/companies` → `{ ok, id, name, created_at }` (CONTRACT §4). */

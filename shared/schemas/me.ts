@@ -13,7 +13,7 @@ export const meResponse = z.object({
 export type MeResponse = z.infer<typeof meResponse>;
 
 /** `GET /api/auth/sessions` → `{ sessions }`, the caller's live sessions. */
-export const sessionRow = z.object({
+const sessionRow = z.object({
   id: z.string(),
   created_at: z.string(),
   last_seen_at: z.string(),
@@ -27,7 +27,7 @@ export type SessionRow = z.infer<typeof sessionRow>;
 export const sessionListResponse = z.object({ sessions: z.array(sessionRow) });
 
 /** What a first-factor login answers (spec §4.2): a session, or a partial token for the TOTP step. */
-export const loginAnswer = z.object({
+const loginAnswer = z.object({
   ok: z.boolean(),
   token: z.optional(z.string()),
   pending_verification: z.optional(z.boolean()),

@@ -7,7 +7,7 @@ import { completeFirstFactor, type LoginOutcome } from '../login-outcome.js';
 import { findUserByEmail } from '../find-account.js';
 
 /** The magic link's page on the daemon: `<public URL>/auth/magic?token=<link token>` (docs/auth.md). */
-export const magicLinkUrl = (publicUrl: string, token: string) =>
+const magicLinkUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, '')}/auth/magic?token=${encodeURIComponent(token)}`;
 
 /**

@@ -13,16 +13,16 @@ import type { PairingRecord, PairingStore } from '../../store/pairing-store.js';
  * is worth nothing: it names a pairing, and only a logged-in user's approval makes it yield a
  * session — a new one, to the holder of the device code, once.
  */
-export const PAIRING_TTL_MS = 10 * 60_000;
+const PAIRING_TTL_MS = 10 * 60_000;
 /** Seconds the CLI waits between polls. */
-export const POLL_INTERVAL_S = 2;
+const POLL_INTERVAL_S = 2;
 /** RFC 8628 §6.1: no vowels (no words), no look-alike digits; 20^8 ≈ 2^34.6 codes. */
 const ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 const CODE_LENGTH = 8;
 
 const sha256 = (kind: string, value: string) => createHash('sha256').update(`${kind}:${value}`).digest('hex');
 /** Case, spaces and dashes do not matter when a person types the code. */
-export const normalizeUserCode = (code: string) => code.toUpperCase().replace(/[^A-Z]/g, '');
+const normalizeUserCode = (code: string) => code.toUpperCase().replace(/[^A-Z]/g, '');
 const formatUserCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 const hashUserCode = (code: string) => sha256('pairing_code', normalizeUserCode(code));
 /** Also the key of the poll throttle: the throttle store never holds the device code itself. */

@@ -9,7 +9,7 @@ import type { UserRecord } from '../../store/types.js';
  * step is stored on the user and only a later one is accepted, so a code read over a shoulder (or
  * replayed by a phishing proxy) is worthless once used.
  */
-export const STEP_SECONDS = 30;
+const STEP_SECONDS = 30;
 
 /** What the user record holds under `totp`. The secret is sealed: SECURITY.md allows no plaintext key at rest. */
 export interface TotpState {
@@ -59,7 +59,7 @@ export const totpCodeAt = (secret: string, nowMs: number) =>
 
 // Crockford's base32 lower-cased: no i, l, o or u, so a code copied from paper survives.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 
 /** Ten recovery codes `xxxxx-xxxxx` (50 random bits each); only their hashes are kept. */
 export function newRecoveryCodes(random: Random, codeKey: Buffer): { codes: string[]; hashes: string[] } {

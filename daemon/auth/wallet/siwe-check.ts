@@ -17,7 +17,7 @@ export type SiweCheck =
  * The domains and origins a message may name: config, else every origin of the daemon
  * (its public URL, and `localhost:<port>` when that is an IP: the console is opened there for passkeys).
  */
-export function expectedSiweScopes(config: Deps['config']): { domain: string; origin: string }[] {
+function expectedSiweScopes(config: Deps['config']): { domain: string; origin: string }[] {
   const f = config.auth.factors;
   if (f.siweDomain || f.siweOrigin) {
     const url = new URL(config.publicUrl);

@@ -3,10 +3,10 @@ import { whyArmed, type EmitterRegistry } from './emitters.js';
 import type { MatcherHook } from './matchers.js';
 
 /** A trace lists at most this many configured events that did not fire for one event. */
-export const MAX_NOT_FIRED = 100;
+const MAX_NOT_FIRED = 100;
 
 /** Whether a configured event's scope (agent, session, quest) covers the event: an unset scope field matches anything. */
-export const scopeCovers = (cfg: ConfiguredEvent, event: EventRow): boolean =>
+const scopeCovers = (cfg: ConfiguredEvent, event: EventRow): boolean =>
   (cfg.agent_id === null || cfg.agent_id === event.agent_id) &&
   (cfg.session_id === null || cfg.session_id === event.session_id) &&
   (cfg.quest_id === null || cfg.quest_id === event.quest_id);

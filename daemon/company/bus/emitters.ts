@@ -35,7 +35,7 @@ export const RUNTIME_EMITTERS = ['session', 'context'];
  * The emitters wired into every Company runtime (emitter-wiring.ts, from open-company.ts): the minute
  * scheduler, the inbound webhook route, the cause reporter (detectors) and the question desk.
  */
-export const WIRED_EMITTERS = [
+const WIRED_EMITTERS = [
   'schedule',
   'webhook',
   'loop',
@@ -55,7 +55,7 @@ export const defaultEmitters: EmitterRegistry = createEmitterRegistry([...RUNTIM
  * channel). A known prefix with an unknown name (`session:stoped`, `context:budget_exceeded`) is
  * shown armed, with these names in the answer, instead of silently never firing.
  */
-export const EMITTED_NAMES: Readonly<Record<string, readonly string[]>> = {
+const EMITTED_NAMES: Readonly<Record<string, readonly string[]>> = {
   session: [
     'start',
     'execution_start',

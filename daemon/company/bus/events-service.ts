@@ -23,7 +23,7 @@ import { createRetryWalker, type RetryWalker } from './retry/walker.js';
 // here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
 const key = z.string().min(1).max(200).check(storableText);
 const idField = key.nullable().optional();
-export const emitSchema = z.object({
+const emitSchema = z.object({
   type: key,
   agent_id: idField,
   session_id: idField,

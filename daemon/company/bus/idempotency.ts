@@ -8,7 +8,7 @@ import { createUnstoredAnswers, type UnstoredOptions } from './unstored-answers.
 /** Printable ASCII, like the header it usually comes in; long enough for a UUID plus a prefix. */
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
-export const checkIdempotencyKey = (key: string): string => {
+const checkIdempotencyKey = (key: string): string => {
   if (!KEY.test(key))
     throw invalid(
       'Idempotency-Key: 1-200 printable characters (letters, digits, punctuation), no spaces.',

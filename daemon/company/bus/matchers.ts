@@ -18,7 +18,7 @@ export interface MatcherHook {
   forget?(configuredId: string): void | Promise<void>;
 }
 
-export const matcherSchema = z.discriminatedUnion('kind', [
+const matcherSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('exact'), agent_id: z.string().min(1).max(200) }).strict(),
   z
     .object({

@@ -6,9 +6,9 @@ import type { DuePolicy } from '../schedules/due-ticks.js';
 import { isSchedulePattern } from '../../../shared/cron.js';
 
 /** Attempts in all (the first run included): a few, because a call that failed ten times is not going to work. */
-export const MAX_ATTEMPTS = 10;
+const MAX_ATTEMPTS = 10;
 /** The default wait before the first retry, and the ceiling of any wait, when `backoff` leaves them out. */
-export const DEFAULT_BACKOFF = { initial_ms: 10_000, max_ms: 600_000, jitter: 'full' } as const;
+const DEFAULT_BACKOFF = { initial_ms: 10_000, max_ms: 600_000, jitter: 'full' } as const;
 
 const backoffSchema = z
   .object({

@@ -19,7 +19,7 @@ export interface ReferenceProblem {
 }
 
 /** The path a reference reads, or a sentence saying why it is not one. */
-export function parseReference(inner: string): { ok: true; path: string[] } | { ok: false; message: string } {
+function parseReference(inner: string): { ok: true; path: string[] } | { ok: false; message: string } {
   if (!inner.startsWith('event.'))
     return { ok: false, message: `'{{${inner}}}' is not a reference: only {{event.<field>}} exists` };
   const path = inner.slice('event.'.length).split('.');

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { EventFilter, EventsService } from '../company-services.js';
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 /**
  * Server-Sent Events: every event after the cursor (`since_id`, or the `Last-Event-ID` a

@@ -3,7 +3,7 @@ import type { FiringStore } from '../../store/runtime-types.js';
 import type { EventLog } from '../../store/event-log/types.js';
 
 /** How far up `path` goes: far past the depth guard (8), so a real chain is never cut. */
-export const MAX_PATH = 64;
+const MAX_PATH = 64;
 
 /** The events that led to this one, root cause first (empty for a root cause itself). */
 async function pathUp(log: EventLog, event: EventRow): Promise<EventRow[]> {
@@ -19,7 +19,7 @@ async function pathUp(log: EventLog, event: EventRow): Promise<EventRow[]> {
 }
 
 /** A trace never grows past this many events; a bigger cascade is cut and marked `truncated`. */
-export const MAX_TRACE_NODES = 2000;
+const MAX_TRACE_NODES = 2000;
 
 /**
  * The causation tree of an event: what it fired, and the events those calls caused, down to the

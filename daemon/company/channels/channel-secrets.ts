@@ -12,11 +12,11 @@ export type { ChannelRecord } from '../../store/runtime-types.js';
  * secret is shown once, when the channel is created or its secret rotated. After a rotation the
  * previous secret keeps working for a grace period so senders can switch without losing deliveries.
  */
-export const SECRET_PREFIX = 'whsec_';
-export const ROTATION_GRACE_MS = 24 * 3600_000;
+const SECRET_PREFIX = 'whsec_';
+const ROTATION_GRACE_MS = 24 * 3600_000;
 
 /** 32 random bytes, base64url: `whsec_` + 43 characters. */
-export function generateChannelSecret(random: Random): string {
+function generateChannelSecret(random: Random): string {
   return SECRET_PREFIX + random.bytes(32).toString('base64url');
 }
 

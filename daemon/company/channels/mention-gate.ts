@@ -23,7 +23,7 @@ export function decideMention(agent: GateAgent, message: InboundMessage): GateDe
   return mentions(message.text, agent) ? 'turn' : 'append';
 }
 
-export function mentions(text: string, agent: GateAgent): boolean {
+function mentions(text: string, agent: GateAgent): boolean {
   const sample = text.length > 16_384 ? text.slice(0, 16_384) : text;
   const handles = [agent.name, agent.id].filter((h) => h.trim() !== '');
   return handles.some((h) => {

@@ -5,7 +5,7 @@
  */
 const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
-export const MAX_PATH_DEPTH = 10;
+const MAX_PATH_DEPTH = 10;
 
 export function fieldPathProblem(path: string): string | null {
   const parts = path.split('.');

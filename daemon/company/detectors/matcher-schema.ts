@@ -7,8 +7,8 @@ import { regexProblem } from './regex-safety.js';
  * Validation of a detector's matcher for the create route (and the events tool): zod for shape,
  * then the checks zod cannot express (field path, regex safety). Limits keep window state bounded.
  */
-export const MAX_WINDOW_COUNT = 1_000;
-export const MAX_WINDOW_MS = 7 * 24 * 3600_000;
+const MAX_WINDOW_COUNT = 1_000;
+const MAX_WINDOW_MS = 7 * 24 * 3600_000;
 
 const id = z.string().min(1).max(128);
 
@@ -36,7 +36,7 @@ const window = z.strictObject({
   cooldown_ms: z.number().int().min(0).max(MAX_WINDOW_MS).optional(),
 });
 
-export const matcherSchema = z.discriminatedUnion('kind', [exact, predicated, window]);
+const matcherSchema = z.discriminatedUnion('kind', [exact, predicated, window]);
 
 export type MatcherCheck = { ok: true; matcher: Matcher } | { ok: false; reason: string };
 

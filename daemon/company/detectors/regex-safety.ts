@@ -9,7 +9,7 @@ import { compileLinear } from './bounded-regex.js';
  * - anything that is not a valid JavaScript regular expression, flags other than i, m, s, u,
  *   and sources over MAX_REGEX characters.
  */
-export const MAX_REGEX = 256;
+const MAX_REGEX = 256;
 const ALLOWED_FLAGS = /^[imsu]*$/;
 
 export function regexProblem(source: string, flags = ''): string | null {

@@ -8,8 +8,6 @@ import { latestTickAtOrBefore } from '../../../shared/cron.js';
  * - `all`: fire every missed tick in order, but at most `maxCatchUp` (the most recent ones).
  */
 export type MissedTickPolicy = 'latest' | 'skip' | 'all';
-export const MISSED_TICK_POLICIES: readonly MissedTickPolicy[] = ['latest', 'skip', 'all'];
-
 export interface DuePolicy {
   missed: MissedTickPolicy;
   /** Cap of `all`: a week of a once-a-minute schedule must not turn into 10 000 firings at start. */

@@ -6,7 +6,7 @@ export interface SchedulerTimer {
 }
 
 /** Walk a little after the minute so a tick at :00 is surely due on the clock we read. */
-export const WALK_OFFSET_MS = 250;
+const WALK_OFFSET_MS = 250;
 const MINUTE = 60_000;
 
 export const realTimer: SchedulerTimer = {

@@ -3,7 +3,7 @@ import { parseInput } from '../../domain-error.js';
 import { copy, nowIso, type RuntimeCore } from '../core.js';
 import type { Agent, CompanyServices } from '../company-services.js';
 
-export const newAgentSchema = z.object({
+const newAgentSchema = z.object({
   name: z.string().trim().min(1).max(100),
   role: z.string().trim().min(1).max(100).nullable().optional(),
 });

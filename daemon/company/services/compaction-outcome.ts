@@ -3,7 +3,7 @@ import { nowIso, type RuntimeCore } from '../core.js';
 import type { Quest, SessionCompaction } from '../company-services.js';
 
 /** A summary is a non-empty string, or `{ "summary": "…" }`; at most this many characters. */
-export const MAX_SUMMARY = 100_000;
+const MAX_SUMMARY = 100_000;
 
 /** The summary a finished compaction quest returned, or why it is not one. */
 export function summaryOf(quest: Quest): { summary: string } | { error: string } {

@@ -5,7 +5,7 @@ import { copy, nowIso, requireSession, type CompactionHooks, type CompactStart, 
 import type { CompanyServices, Quest, SessionCompaction } from '../company-services.js';
 
 /** How long a handed-off quest may take before a new compaction may replace it (docs/events.md). */
-export const DEFAULT_COMPACTION_TIMEOUT_MS = 3600_000;
+const DEFAULT_COMPACTION_TIMEOUT_MS = 3600_000;
 
 export interface CompactionOptions {
   /** The role (or agent id) a session's transcript is handed to when it crosses its budget; unset: no compaction. */

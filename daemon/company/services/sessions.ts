@@ -8,9 +8,9 @@ import type { CompanyServices, ConfiguredEvent, RuntimeSession, TranscriptEntry 
 import { storableText } from '../../../shared/schemas/storable-text.js';
 
 /** Characters of transcript a session holds before `context:budget:exceeded`, unless it says otherwise. */
-export const DEFAULT_CONTEXT_BUDGET = 100_000;
+const DEFAULT_CONTEXT_BUDGET = 100_000;
 
-export const newSessionSchema = z.object({
+const newSessionSchema = z.object({
   agent_id: z.string().min(1).max(200).check(storableText),
   gateway_channel_id: z.string().min(1).max(200).check(storableText).nullable().optional(),
   context_budget: z.number().int().min(1).nullable().optional(),
@@ -215,17 +215,13 @@ async function isAgentAuthor(core: RuntimeCore, s: RuntimeSessionRecord, from: s
 }
 
 /** Messages of the transcript that the answer to a change carries (the newest ones). */
-export const ANSWER_TAIL = 100;
+const ANSWER_TAIL = 100;
 
 /**
  * The API's session: the stored record, its transcript where it always stood (before `created_at`),
  * and `transcript_total`, how many messages the whole transcript holds.
  */
-export function presentSession(
-  record: RuntimeSessionRecord,
-  transcript: TranscriptEntry[],
-  total: number,
-): RuntimeSession {
+function presentSession(record: RuntimeSessionRecord, transcript: TranscriptEntry[], total: number): RuntimeSession {
   const { message_count: _, ...rest } = record;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(structuredClone(rest))) {

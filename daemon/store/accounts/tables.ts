@@ -24,10 +24,10 @@ export interface SealedMail {
 const DAY = 24 * 3600_000;
 const live = (r: { ended_at: string | null }) => !r.ended_at;
 
-export const userSpec: TableSpec<UserRecord> = { name: 'users', id: (u) => u.id, indexes: { email: (u) => u.email } };
+const userSpec: TableSpec<UserRecord> = { name: 'users', id: (u) => u.id, indexes: { email: (u) => u.email } };
 export const inviteSpec: TableSpec<InviteRecord> = { name: 'invites', id: (i) => i.hash };
 
-export const sessionSpec: TableSpec<SessionRecord> = {
+const sessionSpec: TableSpec<SessionRecord> = {
   name: 'sessions',
   id: (s) => s.id,
   indexes: {
@@ -48,7 +48,7 @@ export const codeSpec: TableSpec<CodeRecord> = {
   },
 };
 
-export const mailSpec: TableSpec<SealedMail> = {
+const mailSpec: TableSpec<SealedMail> = {
   name: 'mail',
   id: (m) => m.id,
   indexes: { to: (m) => m.to.toLowerCase() },
@@ -82,19 +82,19 @@ export const challengeSpec: TableSpec<ChallengeRecord> = {
   },
 };
 
-export const passkeySpec: TableSpec<PasskeyRecord> = {
+const passkeySpec: TableSpec<PasskeyRecord> = {
   name: 'passkeys',
   id: (p) => p.id,
   indexes: { user: (p) => p.user_id },
 };
-export const walletSpec: TableSpec<WalletLink> = { name: 'wallets', id: (w) => w.address };
+const walletSpec: TableSpec<WalletLink> = { name: 'wallets', id: (w) => w.address };
 
-export const rateBucketSpec: TableSpec<RateBucketRecord> = {
+const rateBucketSpec: TableSpec<RateBucketRecord> = {
   name: 'rate_buckets',
   id: (b) => b.id,
   indexes: { dead: (b) => deadKey(b.exp) },
 };
-export const failureSpec: TableSpec<FailureRecord> = {
+const failureSpec: TableSpec<FailureRecord> = {
   name: 'failures',
   id: (f) => f.id,
   indexes: { dead: (f) => deadKey(f.exp) },

@@ -32,7 +32,7 @@ WITH head AS (
 SELECT last_seq, pg_notify($11::text, json_build_object('company', $1::text, 'last_id', 'evt_' || lpad(last_seq::text, 16, '0'))::text)
 FROM head`;
 
-export async function writeEventBatch(
+async function writeEventBatch(
   pool: pg.Pool,
   company: string,
   batch: readonly PendingEvent[],

@@ -8,7 +8,7 @@ const FORGET_FAILURES_MS = 24 * 3600_000;
 const SWEEP_EVERY = 64;
 
 /** The sliding-log decision of daemon/store/accounts/limits.ts: ms to wait, or 0 when `now` may count. */
-export function waitForHit(times: readonly number[], rules: readonly WindowRule[], nowMs: number): number {
+function waitForHit(times: readonly number[], rules: readonly WindowRule[], nowMs: number): number {
   let waitMs = 0;
   for (const rule of rules) {
     const inWindow = times.filter((at) => at > nowMs - rule.windowMs);

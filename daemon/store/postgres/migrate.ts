@@ -6,7 +6,7 @@ import { MIGRATIONS, type Migration } from './migrations/index.js';
  * Any fixed number works; it only has to be the same for every svc daemon. The lock is
  * transaction-scoped, so it is released by COMMIT or ROLLBACK and a crashed daemon cannot hold it.
  */
-export const MIGRATION_LOCK = 7_566_947; // 'svc' as a number
+const MIGRATION_LOCK = 7_566_947; // 'svc' as a number
 
 export interface MigrationResult {
   /** Versions this call applied (empty when another daemon, or an earlier start, already had). */

@@ -10,7 +10,7 @@ export interface CallOutcome {
   retryable: boolean;
 }
 
-export const retryIdOf = (eventId: string, cfgId: string, callIndex: number) => `${eventId}|${cfgId}|${callIndex}`;
+const retryIdOf = (eventId: string, cfgId: string, callIndex: number) => `${eventId}|${cfgId}|${callIndex}`;
 
 /**
  * Attempt `attempt` of a call of a configured event with a retry policy has run: annotates its

@@ -6,7 +6,7 @@ import type { SchedulerTimer } from '../../schedules/minute-loop.js';
 import { cancelledFiring, settleAttempt, whyCancelled, type CallOutcome } from './attempts.js';
 
 /** How long a claimed attempt may run before another walker takes it as interrupted (a stopped daemon). */
-export const RETRY_LEASE_MS = 10 * 60_000;
+const RETRY_LEASE_MS = 10 * 60_000;
 /** The longest the walker sleeps: in team mode another daemon may schedule a retry it must pick up. */
 export const RETRY_POLL_MS = 60_000;
 /** Retries taken per walk: a backlog after a long stop is worked off over a few walks, not all at once. */

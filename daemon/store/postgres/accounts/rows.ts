@@ -56,7 +56,7 @@ export function decideOnRows<T, R>(
  * Advisory-lock classes of the account stores (two-key form, so they never meet the migration
  * lock's single key): writes that must take turns per key although no row exists yet to lock.
  */
-export const TURNS = {
+const TURNS = {
   codeIssue: 7_566_948,
   accountKey: 7_566_949,
   /** Taken inside svc_hold_attempt (migration 104), written there as a literal. */
