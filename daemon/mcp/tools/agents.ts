@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 
-const input = z.object({
+const input = z.strictObject({
   action: z.enum(['list', 'create']),
   name: z.string().min(1).max(100).optional().describe("create: the agent's name (required)."),
   role: z.string().min(1).max(100).optional().describe('create: a role, which message_to can address.'),

@@ -12,7 +12,7 @@ const jsonObject = z.record(z.string(), z.unknown());
  * Schema enum (for the model) but checked by the runtime, whose refusal names the tool and the
  * choices, the same sentence as POST /api/events.
  */
-const toolCall = z.object({
+const toolCall = z.strictObject({
   tool: z
     .string()
     .min(1)
@@ -28,7 +28,7 @@ const toolCall = z.object({
 export const PREFIXES =
   'session, context, schedule, webhook, loop, guardrail, graph_guardrail, shell, ideas, agent, question';
 
-export const input = z.object({
+export const input = z.strictObject({
   action: z
     .enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace'])
     .describe('What to do; the other fields each action uses are listed in the tool description.'),

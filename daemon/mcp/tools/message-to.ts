@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from './types.js';
 
-const input = z.object({
+const input = z.strictObject({
   to: z.string().min(1).max(200).describe('An agent id, or a role (one of its agents is picked).'),
   text: z.string().min(1).max(20_000).describe('The message.'),
   idempotency_key: z

@@ -6,7 +6,7 @@ import { storableText } from '../../../shared/schemas/storable-text.js';
 
 const status = z.enum(['open', 'in_progress', 'done', 'failed']);
 
-const input = z.object({
+const input = z.strictObject({
   action: z.enum(['create', 'list', 'get', 'update']),
   id: z.string().min(1).check(storableText).optional().describe('get, update: the quest.'),
   title: z.string().min(1).max(500).optional().describe('create (required), update.'),

@@ -4,7 +4,7 @@ import { defineTool } from './types.js';
 import { orMissing } from '../../company/index.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
 
-const input = z.object({
+const input = z.strictObject({
   action: z.enum(['list', 'get', 'create', 'stop', 'compact']),
   id: z.string().min(1).check(storableText).optional().describe('get, stop, compact: the session.'),
   role: z

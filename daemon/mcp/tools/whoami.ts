@@ -6,7 +6,7 @@ export const whoamiTool = defineTool({
   name: 'whoami',
   title: 'Who am I',
   description: 'The user and Company this key acts for, and whether the account key was sent too.',
-  input: z.object({}),
+  input: z.strictObject({}),
   annotations: { readOnlyHint: true },
   run: async (_args, { keyAuth }) => ({
     user: { id: keyAuth.user.id, email: keyAuth.user.email, tier: keyAuth.user.tier },

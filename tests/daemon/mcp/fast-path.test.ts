@@ -14,7 +14,7 @@ const TOOLS = [
     name: 'echo',
     title: 'Echo',
     description: 'Returns its arguments and the caller.',
-    input: z.object({ text: z.string().max(5), n: z.number().int().optional() }),
+    input: z.strictObject({ text: z.string().max(5), n: z.number().int().optional() }),
     annotations: { readOnlyHint: true },
     run: async (args, ctx) => ({
       ...args,
@@ -61,6 +61,7 @@ const CALLS: JSONRPCRequest[] = [
   { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'refuse', arguments: {} } },
   { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'crash', arguments: {} } },
   { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+  { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x', txet: 'y' } } },
   {
     jsonrpc: '2.0',
     id: 8,
