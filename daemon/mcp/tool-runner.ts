@@ -5,7 +5,7 @@ import { DomainError } from '../domain-error.js';
 import type { Logger } from '../logger.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
-/** A tool as tools/list shows it: its zod input turned into JSON Schema once, at start-up. */
+/** A tool as tools/list shows it: its zod schemas turned into JSON Schema once, at start-up. */
 export function describeTool(tool: McpTool): Tool {
   const jsonSchema = (s: z.ZodObject, io: 'input' | 'output') => {
     const { $schema: _ignored, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<
@@ -19,8 +19,8 @@ export function describeTool(tool: McpTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
-    ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
+    annotations: { ...tool.annotations },
   };
 }
 

@@ -173,5 +173,9 @@ export const output = z
     truncated: z.boolean().optional().describe('trace: true when the tree was cut at its size limit.'),
     id: z.string().optional().describe('delete: the deleted configured event.'),
     deleted: z.boolean().optional().describe('delete: true.'),
+    replayed: z
+      .boolean()
+      .optional()
+      .describe('trigger with idempotency_key: true when this repeats an earlier call; nothing fired again.'),
   })
   .loose();

@@ -35,6 +35,9 @@ export const eventsTool = defineTool({
   ].join('\n'),
   input,
   output,
+  // One tool for seven actions (the spec's), so the hints must hold for the worst of them: delete
+  // removes, trigger runs whatever the configured events say.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, ctx) => {
     const events = (await ctx.services()).events;
     switch (args.action) {
