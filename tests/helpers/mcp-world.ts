@@ -38,6 +38,13 @@ export async function seedMcpWorld(t: McpTestApp): Promise<McpWorld> {
 export function everyToolCall(w: McpWorld): { tool: string; action: string; args: Record<string, unknown> }[] {
   const calls: [string, Record<string, unknown>][] = [
     ['whoami', {}],
+    ['events_read', { action: 'list', event_type: 'session:stopped' }],
+    ['events_read', { action: 'trace', event_id: w.event }],
+    ['quests_read', { action: 'list', status: 'open' }],
+    ['quests_read', { action: 'get', id: w.quest }],
+    ['agents_read', { action: 'list' }],
+    ['sessions_read', { action: 'list', agent_id: w.agent }],
+    ['sessions_read', { action: 'get', id: w.session }],
     ['events', { action: 'list', limit: 5 }],
     ['events', { action: 'trace', event_id: w.event }],
     ['events', { action: 'create', type: 'question:asked' }],

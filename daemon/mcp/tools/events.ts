@@ -36,7 +36,7 @@ export const eventsTool = defineTool({
   input,
   output,
   // One tool for seven actions (the spec's), so the hints must hold for the worst of them: delete
-  // removes, trigger runs whatever the configured events say.
+  // removes, trigger runs whatever the configured events say. events_read is the read-only half.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, ctx) => {
     const events = (await ctx.services()).events;

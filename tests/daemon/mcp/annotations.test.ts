@@ -24,6 +24,10 @@ const row = (readOnly: boolean, destructive: boolean, idempotent: boolean): Tool
 const READS = row(true, false, true);
 const EXPECTED: Record<string, ToolAnnotations> = {
   whoami: READS,
+  events_read: READS,
+  quests_read: READS,
+  agents_read: READS,
+  sessions_read: READS,
   // delete removes; trigger runs whatever the configured events say.
   events: row(false, true, false),
   // update overwrites and can close a quest for good.
@@ -86,6 +90,33 @@ test('read-only tools write nothing: every action of each, and the Company is by
     assert.not.ok(answer.error, `${call.tool} ${JSON.stringify(call.args)}: ${answer.error}`);
   }
   assert.equal(await snapshot(t), before);
+});
+
+test('a read-only half answers what its parent answers, and refuses the parent’s writes', async () => {
+  const t = await createMcpTestApp();
+  const world = await seedMcpWorld(t);
+  const same = async (name: string, parent: string, args: Record<string, unknown>) =>
+    assert.equal(await callMcpTool(t, name, args), await callMcpTool(t, parent, args), `${name} ${args.action}`);
+  await same('events_read', 'events', { action: 'list', limit: 3 });
+  await same('events_read', 'events', { action: 'list', configured: true });
+  await same('events_read', 'events', { action: 'trace', event_id: world.event });
+  await same('quests_read', 'quests', { action: 'get', id: world.quest });
+  await same('sessions_read', 'sessions', { action: 'list', agent_id: world.agent });
+  await same('agents_read', 'agents', { action: 'list' });
+  // Without an action, a read-only half lists.
+  assert.equal(await callMcpTool(t, 'agents_read', {}), await callMcpTool(t, 'agents', { action: 'list' }));
+  for (const [name, args] of [
+    ['events_read', { action: 'delete', id: world.configured }],
+    ['events_read', { action: 'list', tool_calls: [] }],
+    ['quests_read', { action: 'update', id: world.quest, status: 'failed' }],
+    ['sessions_read', { action: 'stop', id: world.session }],
+    ['agents_read', { action: 'create', name: 'Eve' }],
+  ] as const) {
+    const refused = await callMcpTool(t, name, args);
+    assert.match(String(refused.error), new RegExp(`^Invalid arguments for tool '${name}'`), name);
+  }
+  assert.is((await callMcpTool(t, 'quests', { action: 'get', id: world.quest })).quest.status, 'open');
+  assert.is((await callMcpTool(t, 'sessions', { action: 'get', id: world.session })).session.status, 'active');
 });
 
 test('agents (not destructive) only adds: every record there before is there after, unchanged', async () => {

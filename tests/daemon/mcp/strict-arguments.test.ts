@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectV1Http, connectV2Http } from '../../helpers/mcp-clients.js';
 import { createMcpTestApp } from '../../helpers/mcp-app.js';
+import { everyToolCall, seedMcpWorld } from '../../helpers/mcp-world.js';
 import { serveTestApp } from '../../helpers/test-app.js';
 
 /**
@@ -20,14 +21,6 @@ const CLIENTS = [
     connect: (url: string, secret: string) => connectV2Http(url, { secret }, { pin: '2026-07-28' }),
   },
 ];
-const CALLS: [string, Record<string, unknown>][] = [
-  ['whoami', {}],
-  ['events', { action: 'list' }],
-  ['quests', { action: 'list' }],
-  ['agents', { action: 'list' }],
-  ['sessions', { action: 'list' }],
-  ['message_to', { to: 'nobody', text: 'hi' }],
-];
 
 for (const c of CLIENTS) {
   test(`${c.name}: a misspelt filter is refused, naming it and the allowed arguments, and returns no log`, async () => {
@@ -35,26 +28,32 @@ for (const c of CLIENTS) {
     const served = await serveTestApp(t);
     const client = await c.connect(served.url, t.keys.secret);
     try {
+      await seedMcpWorld(t);
       const tools = (await client.listTools()).tools;
       const allowed = (name: string) => Object.keys(tools.find((x) => x.name === name)!.inputSchema.properties ?? {});
-      const r = (await client.callTool({
-        name: 'events',
-        arguments: { action: 'list', event_typ: 'session:stopped' },
-      })) as Result;
-      assert.ok(r.isError);
-      assert.is(r.structuredContent, undefined);
-      assert.is(
-        r.content[0]!.text,
-        `Invalid arguments for tool 'events': unknown argument 'event_typ'; allowed: ${allowed('events').join(', ')}.`,
-      );
-      assert.ok(allowed('events').includes('event_type'));
-
-      for (const [name, args] of CALLS) {
-        const r = (await client.callTool({ name, arguments: { ...args, colour: 'blue', size: 3 } })) as Result;
+      for (const name of ['events', 'events_read']) {
+        const r = (await client.callTool({
+          name,
+          arguments: { action: 'list', event_typ: 'session:stopped' },
+        })) as Result;
         assert.ok(r.isError, name);
+        assert.is(r.structuredContent, undefined);
+        assert.is(
+          r.content[0]!.text,
+          `Invalid arguments for tool '${name}': unknown argument 'event_typ'; allowed: ${allowed(name).join(', ')}.`,
+        );
+        assert.ok(allowed(name).includes('event_type'));
+      }
+
+      // Every tool, with arguments that would succeed, plus one it does not know.
+      const world = await seedMcpWorld(t);
+      for (const call of everyToolCall(world)) {
+        const args = { ...call.args, colour: 'blue', size: 3 };
+        const r = (await client.callTool({ name: call.tool, arguments: args })) as Result;
+        assert.ok(r.isError, `${call.tool} ${call.action}`);
         assert.match(
           r.content[0]!.text,
-          `unknown arguments 'colour', 'size'; allowed: ${allowed(name).join(', ') || 'none'}.`,
+          `unknown arguments 'colour', 'size'; allowed: ${allowed(call.tool).join(', ') || 'none'}.`,
         );
       }
 
