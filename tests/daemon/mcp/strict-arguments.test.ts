@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectV1Http, connectV2Http } from '../../helpers/mcp-clients.js';
-import { createMcpTestApp } from '../../helpers/mcp-app.js';
+import { callEventsTool, createMcpTestApp } from '../../helpers/mcp-app.js';
 import { everyToolCall, seedMcpWorld } from '../../helpers/mcp-world.js';
 import { serveTestApp } from '../../helpers/test-app.js';
 
@@ -77,6 +78,10 @@ test('a strict schema is what tools/list shows: additionalProperties false, nest
   for (const tool of res.body.result.tools) assert.is(tool.inputSchema.additionalProperties, false, tool.name);
   const events = res.body.result.tools.find((x: any) => x.name === 'events');
   assert.is(events.inputSchema.properties.tool_calls.items.additionalProperties, false);
+  // docs/mcp.md quotes this refusal word for word.
+  const refusal = (await callEventsTool(t, { action: 'list', event_typ: 'session:stopped' })).error;
+  const docs = readFileSync(new URL('../../../../docs/mcp.md', import.meta.url), 'utf8');
+  assert.ok(docs.includes(JSON.stringify(refusal)), refusal);
 });
 
 test.run();
