@@ -8,6 +8,7 @@ export type * from './company-services.js';
 export { createRuntimeHost, type RuntimeHostOptions } from './host.js';
 export { orMissing } from './core.js';
 export { presentConfigured } from './bus/emitter-input.js';
+export { BUILTIN_TOOL_CATALOG } from './bus/tools.js';
 export { MAX_WEBHOOK_BODY } from './channels/accept-delivery.js';
 export { refuseDelivery } from './channels/refuse-delivery.js';
 export { companyRoutes, deliveryRoute } from './routes/company-routes.js';

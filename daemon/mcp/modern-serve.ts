@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../shared/version.js';
 import type { Logger } from '../logger.js';
 import { RpcCode } from './jsonrpc.js';
-import { SERVER_INSTRUCTIONS } from './server.js';
+import { SERVER_INSTRUCTIONS, TOOLS_LIST_CACHE } from './server.js';
 import { runTool } from './tool-runner.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
@@ -33,7 +33,11 @@ export function createModernLeg(log: Logger, tools: McpTool[], listed: Tool[], m
       const toolContext = authInfo?.extra?.toolContext as ToolContext;
       const server = new ServerV2(
         { name: 'svc', title: 'svc agent platform', version: VERSION },
-        { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
+        {
+          capabilities: { tools: { listChanged: false } },
+          instructions: SERVER_INSTRUCTIONS,
+          cacheHints: { 'tools/list': TOOLS_LIST_CACHE },
+        },
       );
       server.setRequestHandler('tools/list', async (request) => {
         if ((request.params as { cursor?: unknown } | undefined)?.cursor !== undefined) {

@@ -27,6 +27,15 @@ const protocolError = (code: number, text: string) => Object.assign(new Error(te
 export const SERVER_INSTRUCTIONS =
   'Tools act on the Company the secret key is bound to. Start with whoami. The events tool drives the causation bus (create, list, enable, disable, delete, trigger, trace).';
 
+/**
+ * The 2026-07-28 cache fields of tools/list. The list is fixed when the daemon starts (ALL_TOOLS,
+ * described once; `listChanged: false`) and changes only when a daemon of another version replaces
+ * it, which no client can foresee. An hour bounds how long a client keeps an upgraded daemon's old
+ * list, and a call built from a stale schema is refused with the allowed arguments, not misread.
+ * Private: the answer is for one key, and no shared cache may hand it to another.
+ */
+export const TOOLS_LIST_CACHE = { ttlMs: 60 * 60 * 1000, cacheScope: 'private' } as const;
+
 export interface McpDispatcher {
   request(message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage>;
   close(): Promise<void>;

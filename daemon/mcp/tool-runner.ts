@@ -5,7 +5,7 @@ import { DomainError } from '../domain-error.js';
 import type { Logger } from '../logger.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
-/** A tool as tools/list shows it: its zod input turned into JSON Schema once, at start-up. */
+/** A tool as tools/list shows it: its zod schemas turned into JSON Schema once, at start-up. */
 export function describeTool(tool: McpTool): Tool {
   const jsonSchema = (s: z.ZodObject, io: 'input' | 'output') => {
     const { $schema: _ignored, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<
@@ -19,8 +19,8 @@ export function describeTool(tool: McpTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
-    ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
+    annotations: { ...tool.annotations },
   };
 }
 
@@ -31,8 +31,11 @@ export function describeTool(tool: McpTool): Tool {
  * logged here and reported without its details.
  */
 export async function runTool(tool: McpTool, args: unknown, ctx: ToolContext, log: Logger): Promise<CallToolResult> {
+  // One parse, strict: an argument the tool does not know is refused, never ignored (a misspelt
+  // filter would otherwise widen a read to everything).
   const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) return errorResult(`Invalid arguments for tool '${tool.name}': ${describeIssues(parsed.error)}`);
+  if (!parsed.success)
+    return errorResult(`Invalid arguments for tool '${tool.name}': ${describeIssues(tool, parsed.error)}`);
   try {
     const result = await tool.run(parsed.data, ctx);
     // Compact JSON: the text block is for clients that ignore structuredContent, and indentation only costs tokens and bytes.
@@ -48,6 +51,35 @@ function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.map(String).join('.') || '(arguments)'}: ${i.message}`).join('; ');
+/** Each issue with where it is; an unknown argument also gets the list of the ones that exist there. */
+function describeIssues(tool: McpTool, error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const at = i.path.map(String).join('.');
+      if (i.code !== 'unrecognized_keys') return `${at || '(arguments)'}: ${i.message}`;
+      const unknown = i.keys.map((k) => `'${k}'`).join(', ');
+      const allowed = Object.keys(objectAt(tool.input, i.path)?.shape ?? {});
+      return `${at ? `${at}: unknown field` : 'unknown argument'}${i.keys.length > 1 ? 's' : ''} ${unknown}; allowed: ${allowed.join(', ') || 'none'}.`;
+    })
+    .join('; ');
 }
+
+/** The zod object an issue's path points into (a tool call inside `tool_calls`, say), for its field names. */
+function objectAt(schema: z.ZodType, path: PropertyKey[]): z.ZodObject | undefined {
+  let at: z.ZodType | undefined = schema;
+  for (const step of path) {
+    at = unwrap(at);
+    if (at instanceof z.ZodObject) at = at.shape[String(step)] as z.ZodType | undefined;
+    else if (at instanceof z.ZodArray) at = at.element as z.ZodType;
+    else return undefined;
+  }
+  at = unwrap(at);
+  return at instanceof z.ZodObject ? at : undefined;
+}
+
+const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
+  let at = s;
+  while (at instanceof z.ZodOptional || at instanceof z.ZodDefault || at instanceof z.ZodNullable)
+    at = at.unwrap() as z.ZodType;
+  return at;
+};

@@ -26,7 +26,18 @@ async function ok(client: Client, name: string, args: Record<string, unknown>): 
 export async function runEventsScenario(client: Client, t: McpTestApp): Promise<void> {
   assert.is(client.getServerVersion()?.name, 'svc');
   const { tools } = await client.listTools();
-  assert.equal(tools.map((x) => x.name).sort(), ['agents', 'events', 'message_to', 'quests', 'sessions', 'whoami']);
+  assert.equal(tools.map((x) => x.name).sort(), [
+    'agents',
+    'agents_read',
+    'events',
+    'events_read',
+    'message_to',
+    'quests',
+    'quests_read',
+    'sessions',
+    'sessions_read',
+    'whoami',
+  ]);
 
   const who = await ok(client, 'whoami', {});
   assert.equal(who.company, { id: t.company.id, name: t.company.name });
@@ -72,6 +83,9 @@ export async function runEventsScenario(client: Client, t: McpTestApp): Promise<
     ['session:stopped', 'session:stopped', 'session:start', 'session:execution_start'],
   );
   assert.is(log.cursor, log.events[3].id);
+  // The read-only half answers the same for the same arguments.
+  assert.equal(await ok(client, 'events_read', { action: 'list' }), log);
+  assert.equal(await ok(client, 'events_read', { action: 'trace', event_id: fired.event.id }), trace);
   const configured = await ok(client, 'events', { action: 'list', configured: true, event_type: 'session:stopped' });
   assert.ok(configured.events.some((e: any) => e.id === cev.id));
 
@@ -86,6 +100,7 @@ export async function runEventsScenario(client: Client, t: McpTestApp): Promise<
   );
   assert.is(quests[0].id, quest.id);
   assert.is((await ok(client, 'quests', { action: 'get', id: quest.id })).quest.status, 'open');
+  assert.equal(await ok(client, 'quests_read', { action: 'list' }), { quests });
   assert.is((await (await t.services()).quests.get(quest.id))?.title, 'Follow up on the session');
 
   assert.equal(await ok(client, 'events', { action: 'delete', id: cev.id }), { ok: true, id: cev.id, deleted: true });

@@ -114,6 +114,15 @@ export const BUILTIN_TOOLS: ToolDefinition[] = [
   },
 ];
 
+/**
+ * The tools a configured event may call, by name and description, for what clients are shown (the
+ * MCP events tool's tool_calls schema): taken from the list the registry checks against, so what
+ * a client is offered and what the runtime accepts cannot drift apart.
+ */
+export const BUILTIN_TOOL_CATALOG: readonly { name: string; description: string }[] = BUILTIN_TOOLS.map(
+  ({ name, description }) => ({ name, description }),
+);
+
 export interface ToolRegistry {
   get(name: string): ToolDefinition | undefined;
   names(): string[];

@@ -1,31 +1,34 @@
 import * as z from 'zod';
+import { BUILTIN_TOOL_CATALOG } from '../../company/index.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
 
 /** The MCP `events` tool's input and output schemas (its handler is events.ts). */
 const id = z.string().min(1).check(storableText);
 const jsonObject = z.record(z.string(), z.unknown());
 
-/** The runtime tools a configured event can call (the runtime checks each one's args when the event is created). */
-const RUNTIME_TOOLS = ['quests.create', 'quests.update', 'message_to', 'sessions.update'] as const;
-const toolCall = z.object({
-  // The names are shown as a JSON Schema enum (for the model) but checked by the runtime, whose
-  // refusal names the tool and the choices, the same sentence as POST /api/events.
+/**
+ * A configured event's tool call. The names and their arguments come from the runtime's own tool
+ * list, so the schema offers exactly what the runtime accepts. The names are shown as a JSON
+ * Schema enum (for the model) but checked by the runtime, whose refusal names the tool and the
+ * choices, the same sentence as POST /api/events.
+ */
+const toolCall = z.strictObject({
   tool: z
     .string()
     .min(1)
-    .meta({ enum: [...RUNTIME_TOOLS] })
+    .meta({ enum: BUILTIN_TOOL_CATALOG.map((t) => t.name) })
     .describe('Which runtime tool to run when the event fires.'),
   args: jsonObject
     .default({})
     .describe(
-      'Arguments of that tool. quests.create: {title, agent_id?, session_id?}. quests.update: {quest_id?, status?, result?, title?} (quest_id defaults to the firing event\'s quest). message_to: {to, text} where to is an agent id or a role. sessions.update: {session_id?, status?: "stopped", append?: {text}, start_turn?} (session_id defaults to the firing event\'s session).',
+      `Arguments of that tool; a string may refer to the firing event as {{event.<field>}}. ${BUILTIN_TOOL_CATALOG.map((t) => `${t.name}: ${t.description}`).join(' ')}`,
     ),
 });
 
 export const PREFIXES =
   'session, context, schedule, webhook, loop, guardrail, graph_guardrail, shell, ideas, agent, question';
 
-export const input = z.object({
+export const input = z.strictObject({
   action: z
     .enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace'])
     .describe('What to do; the other fields each action uses are listed in the tool description.'),
@@ -170,5 +173,9 @@ export const output = z
     truncated: z.boolean().optional().describe('trace: true when the tree was cut at its size limit.'),
     id: z.string().optional().describe('delete: the deleted configured event.'),
     deleted: z.boolean().optional().describe('delete: true.'),
+    replayed: z
+      .boolean()
+      .optional()
+      .describe('trigger with idempotency_key: true when this repeats an earlier call; nothing fired again.'),
   })
   .loose();

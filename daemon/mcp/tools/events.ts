@@ -24,7 +24,7 @@ export const eventsTool = defineTool({
   title: 'Events',
   description: [
     'React to what happens in this Company. An event has a type <prefix>:<name>; the platform emits them (session:start, session:stopped, schedule ticks, …) and you can emit one with trigger.',
-    'A configured event is a pattern plus tool_calls: each time an event of that type is emitted, its tool calls run (create or update a quest, message an agent, update a session).',
+    'A configured event is a pattern plus tool_calls: each time an event of that type is emitted, its tool calls run (create or update a quest, message an agent, update or compact a session).',
     'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?, retry?, schedule_policy?} → {ok, event}.',
     'list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}.',
     'enable / disable / delete {id} → {ok, event} / {ok, id, deleted}.',
@@ -35,6 +35,9 @@ export const eventsTool = defineTool({
   ].join('\n'),
   input,
   output,
+  // One tool for seven actions (the spec's), so the hints must hold for the worst of them: delete
+  // removes, trigger runs whatever the configured events say. events_read is the read-only half.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, ctx) => {
     const events = (await ctx.services()).events;
     switch (args.action) {

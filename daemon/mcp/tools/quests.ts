@@ -1,17 +1,20 @@
 import * as z from 'zod';
 import { requireFields } from './require.js';
+import { jsonValue, questRecord } from './records-schema.js';
 import { defineTool } from './types.js';
 import { orMissing } from '../../company/index.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
 
 const status = z.enum(['open', 'in_progress', 'done', 'failed']);
 
-const input = z.object({
+export const questsInput = z.strictObject({
   action: z.enum(['create', 'list', 'get', 'update']),
   id: z.string().min(1).check(storableText).optional().describe('get, update: the quest.'),
   title: z.string().min(1).max(500).optional().describe('create (required), update.'),
   status: status.optional().describe('update: the new status; list: filter.'),
-  result: z.unknown().optional().describe('update: what the quest produced.'),
+  result: jsonValue
+    .optional()
+    .describe('update: what the quest produced, any JSON value (a text, or an object such as {"pages":3}).'),
   agent_id: z
     .string()
     .min(1)
@@ -28,13 +31,25 @@ const input = z.object({
     .describe('create/update: the session it belongs to; list: filter.'),
 });
 
+export const questsOutput = z
+  .object({
+    ok: z.boolean().optional().describe('create, update: true.'),
+    quest: questRecord.optional().describe('create, get, update: the quest.'),
+    quests: z.array(questRecord).optional().describe('list: the quests that match.'),
+  })
+  .loose();
+
 /** Quests of the key's Company: the same services as /api/quests. */
 export const questsTool = defineTool({
   name: 'quests',
   title: 'Quests',
   description:
     'Quests (units of work) of the Company. Actions: create {title, agent_id?, session_id?}, list {status?, agent_id?, session_id?}, get {id}, update {id, status?, result?, title?, agent_id?, session_id?}.',
-  input,
+  input: questsInput,
+  output: questsOutput,
+  // update overwrites fields and can close a quest for good (done and failed are final), and its
+  // session:quest_end can fire configured events; create adds a new quest each time.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, ctx) => {
     const quests = (await ctx.services()).quests;
     switch (args.action) {

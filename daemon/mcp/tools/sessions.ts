@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { requireFields } from './require.js';
+import { questRecord, sessionRecord } from './records-schema.js';
 import { defineTool } from './types.js';
 import { orMissing } from '../../company/index.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
 
-const input = z.object({
+export const sessionsInput = z.strictObject({
   action: z.enum(['list', 'get', 'create', 'stop', 'compact']),
   id: z.string().min(1).check(storableText).optional().describe('get, stop, compact: the session.'),
   role: z
@@ -26,13 +27,29 @@ const input = z.object({
   status: z.enum(['active', 'stopped']).optional().describe('list: filter.'),
 });
 
+export const sessionsOutput = z
+  .object({
+    ok: z.boolean().optional().describe('create, stop, compact: true.'),
+    session: sessionRecord.optional().describe('get, create, stop, compact: the session.'),
+    sessions: z.array(sessionRecord).optional().describe('list: the sessions that match.'),
+    started: z
+      .boolean()
+      .optional()
+      .describe('compact: false when a compaction of this session was already pending (nothing new started).'),
+    quest: questRecord.nullable().optional().describe('compact: the summarising quest handed to the role.'),
+  })
+  .loose();
+
 /** Agent sessions of the key's Company: the same services as /api/sessions. */
 export const sessionsTool = defineTool({
   name: 'sessions',
   title: 'Agent sessions',
   description:
     'Agent sessions of the Company. Actions: list {agent_id?, status?}, get {id}, create {agent_id, gateway_channel_id?, context_budget?}, stop {id}, compact {id, role?} (hands the transcript to a role as a summarising quest; the session continues from the summary the quest returns as its result).',
-  input,
+  input: sessionsInput,
+  output: sessionsOutput,
+  // stop ends a session for good; create and compact emit events that can fire configured events.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, ctx) => {
     const sessions = (await ctx.services()).sessions;
     switch (args.action) {

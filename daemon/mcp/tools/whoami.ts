@@ -1,13 +1,29 @@
 import * as z from 'zod';
-import { defineTool } from './types.js';
+import { defineTool, READ_ONLY } from './types.js';
+
+const output = z
+  .object({
+    user: z
+      .object({
+        id: z.string(),
+        email: z.string().nullable().describe('null for a wallet-only account.'),
+        tier: z.string(),
+      })
+      .loose(),
+    company: z.object({ id: z.string(), name: z.string() }).loose(),
+    key_id: z.string().describe('The secret key this call was made with.'),
+    account_key: z.boolean().describe('Whether the account key (X-Api-Key) was sent too.'),
+  })
+  .loose();
 
 /** Who the key resolves to: answered from the key guard's findings alone, without opening the runtime. */
 export const whoamiTool = defineTool({
   name: 'whoami',
   title: 'Who am I',
   description: 'The user and Company this key acts for, and whether the account key was sent too.',
-  input: z.object({}),
-  annotations: { readOnlyHint: true },
+  input: z.strictObject({}),
+  output,
+  annotations: READ_ONLY,
   run: async (_args, { keyAuth }) => ({
     user: { id: keyAuth.user.id, email: keyAuth.user.email, tier: keyAuth.user.tier },
     company: { id: keyAuth.company.id, name: keyAuth.company.name },

@@ -84,7 +84,7 @@ test('svc mcp tools lists names and first sentences; --json the list', async ({ 
   assert.match(cli.stdout(), /^events\s+/m);
   const json = cliFor(url, true);
   await runTools({}, json.ctx);
-  assert.is(JSON.parse(json.stdout()).tools.length, 6);
+  assert.is(JSON.parse(json.stdout()).tools.length, 10);
 });
 
 test.run();

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { TOOLS_LIST_CACHE } from '../../../daemon/mcp/server.js';
 import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 import { serveTestApp } from '../../helpers/test-app.js';
 
@@ -146,6 +147,21 @@ test('2026-07-28: server/discover answers the supported revisions and capabiliti
     [call.body.result.resultType, call.body.result.structuredContent.company.id],
     ['complete', ctx.t.company.id],
   );
+});
+
+test('2026-07-28: tools/list says how long it holds (an hour, private to the key); the 2025 answer has no cache fields', async (ctx) => {
+  const modernList = await post(ctx, modern('tools/list'), modernHeaders('tools/list'));
+  assert.is(modernList.status, 200);
+  assert.equal([modernList.body.result.ttlMs, modernList.body.result.cacheScope], [TOOLS_LIST_CACHE.ttlMs, 'private']);
+  assert.is(TOOLS_LIST_CACHE.ttlMs, 3_600_000);
+  const legacy = await post(
+    ctx,
+    { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    { 'mcp-protocol-version': '2025-11-25' },
+  );
+  assert.equal(legacy.body.result.tools, modernList.body.result.tools);
+  assert.is(legacy.body.result.ttlMs, undefined);
+  assert.is(legacy.body.result.cacheScope, undefined);
 });
 
 test('2026-07-28: missing or disagreeing MCP-Protocol-Version / Mcp-Method / Mcp-Name headers are 400 with -32020', async (ctx) => {

@@ -37,6 +37,7 @@ test('no prefix that never fires, no tool configured events refuse, no reference
       'quests.update',
       'message_to',
       'sessions.update',
+      'sessions.compact',
     ]);
     for (const [name, schema] of Object.entries(props)) assert.ok(schema.description, `${name} has a description`);
     const out = tool.outputSchema!.properties as Record<string, any>;

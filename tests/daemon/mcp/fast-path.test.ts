@@ -5,7 +5,7 @@ import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../../daemon/http/api-error.js';
 import { silentLogger } from '../../../daemon/logger.js';
 import { createMcpDispatcher } from '../../../daemon/mcp/server.js';
-import { defineTool, type ToolContext } from '../../../daemon/mcp/tools/types.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../../../daemon/mcp/tools/types.js';
 import type { KeyAuth } from '../../../daemon/access/key-guard.js';
 
 /** Tools for every kind of tools/call outcome: a result, bad arguments, a refusal, a bug. */
@@ -14,8 +14,9 @@ const TOOLS = [
     name: 'echo',
     title: 'Echo',
     description: 'Returns its arguments and the caller.',
-    input: z.object({ text: z.string().max(5), n: z.number().int().optional() }),
-    annotations: { readOnlyHint: true },
+    input: z.strictObject({ text: z.string().max(5), n: z.number().int().optional() }),
+    output: z.object({ text: z.string(), company: z.string() }).loose(),
+    annotations: READ_ONLY,
     run: async (args, ctx) => ({
       ...args,
       company: ctx.keyAuth.company.id,
@@ -26,7 +27,9 @@ const TOOLS = [
     name: 'refuse',
     title: 'Refuse',
     description: 'Throws a 4xx.',
-    input: z.object({}),
+    input: z.strictObject({}),
+    output: z.object({}),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async () => {
       throw new ApiError(409, 'conflict', 'Already there.');
     },
@@ -35,7 +38,9 @@ const TOOLS = [
     name: 'crash',
     title: 'Crash',
     description: 'Throws a bug.',
-    input: z.object({}),
+    input: z.strictObject({}),
+    output: z.object({}),
+    annotations: READ_ONLY,
     run: async () => {
       throw new Error('secret detail');
     },
@@ -61,6 +66,7 @@ const CALLS: JSONRPCRequest[] = [
   { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'refuse', arguments: {} } },
   { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'crash', arguments: {} } },
   { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+  { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x', txet: 'y' } } },
   {
     jsonrpc: '2.0',
     id: 8,

@@ -18,14 +18,29 @@ async function call(t: McpTestApp, name: string, args: unknown = {}) {
   return res.body.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 }
 
-test('tools/list: the six tools, each with an object JSON Schema', async ({ t }) => {
+test('tools/list: the six tools and their four read-only halves, each with object JSON Schemas', async ({ t }) => {
   const res = await t.mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   const tools = res.body.result.tools as { name: string; inputSchema: any }[];
   assert.equal(
     tools.map((x) => x.name),
-    ['whoami', 'events', 'quests', 'agents', 'sessions', 'message_to'],
+    [
+      'whoami',
+      'events',
+      'quests',
+      'agents',
+      'sessions',
+      'message_to',
+      'events_read',
+      'quests_read',
+      'agents_read',
+      'sessions_read',
+    ],
   );
-  for (const tool of tools) assert.is(tool.inputSchema.type, 'object', tool.name);
+  for (const tool of tools as { name: string; inputSchema: any; outputSchema?: any }[]) {
+    assert.is(tool.inputSchema.type, 'object', tool.name);
+    assert.is(tool.inputSchema.additionalProperties, false, `${tool.name} is strict`);
+    assert.is(tool.outputSchema?.type, 'object', tool.name);
+  }
   const events = tools.find((x) => x.name === 'events')!;
   assert.equal(events.inputSchema.properties.action.enum, [
     'create',

@@ -26,6 +26,8 @@ function validArguments(ids: WorldIds): Record<string, Record<string, Record<str
     sessions: { create: { agent_id: ids.agent }, get: { id: ids.session }, compact: { id: ids.session } },
     agents: { create: { name: 'swept' } },
     message_to: { '': { to: 'dev', text: 'hi' } },
+    quests_read: { get: { id: ids.quest } },
+    sessions_read: { get: { id: ids.session } },
   };
 }
 
