@@ -83,9 +83,10 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
  * something about a hash, not about the key.
  */
 async function findSecretKey(deps: GuardDeps, value: string) {
-  if (looksLikeJwt(value))
-    throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('secret', value);
+  // A well-formed key has no dots, so only a malformed value can be a session token sent by mistake.
+  if (problem && looksLikeJwt(value))
+    throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   if (problem) throw refuse(describeKeyProblem('secret', problem), ErrorCode.malformedKey);
   const record = await deps.stores.keys.findSecretKeyWithOwner(hashKey(value));
   if (!record) throw refuse('This secret key is not valid: it was revoked or never existed.');
