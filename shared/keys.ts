@@ -36,22 +36,8 @@ export function encodeBase62(value: bigint, width: number): string {
   return out.padStart(width, '0');
 }
 
-/**
- * encodeBase62 for a whole number below 2^32 (a CRC-32), where plain number arithmetic is exact:
- * the same digits without a BigInt division per digit, on every key a guard checks.
- */
-export function encodeBase62Uint32(value: number, width: number): string {
-  let out = '';
-  let n = value;
-  while (n > 0) {
-    out = ALPHABET[n % 62] + out;
-    n = Math.floor(n / 62);
-  }
-  return out.padStart(width, '0');
-}
-
 export function checksumOf(prefixAndBody: string): string {
-  return encodeBase62Uint32(crc32(Buffer.from(prefixAndBody, 'ascii')), KEY_CHECKSUM_LENGTH);
+  return encodeBase62(BigInt(crc32(Buffer.from(prefixAndBody, 'ascii'))), KEY_CHECKSUM_LENGTH);
 }
 
 /** Builds a key from 32 random bytes (the daemon passes a CSPRNG's output). */

@@ -1,16 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
-import {
-  checksumOf,
-  encodeBase62,
-  encodeBase62Uint32,
-  formatKey,
-  keyProblem,
-  KEY_LENGTH,
-  maskKey,
-} from '../../shared/keys.js';
+import { checksumOf, encodeBase62, formatKey, keyProblem, KEY_LENGTH, maskKey } from '../../shared/keys.js';
 
 test('a key is prefix + 43 base62 characters + a 6-character checksum, 52 in all', () => {
   for (const kind of ['secret', 'account'] as const) {
@@ -34,19 +25,6 @@ test('the body encodes the bytes exactly: all zeroes and all ones', () => {
 test('the checksum is the CRC-32 of prefix + body in base62 (known value)', () => {
   // CRC-32("123456789") = 0xCBF43926, the standard check value.
   assert.is(checksumOf('123456789'), encodeBase62(0xcbf43926n, 6));
-});
-
-test('the checksum digits are those of the BigInt encoding: edges, random values, and many keys', () => {
-  for (const n of [0, 1, 61, 62, 62 ** 2 - 1, 62 ** 5, 2 ** 31, 2 ** 32 - 1])
-    assert.is(encodeBase62Uint32(n, 6), encodeBase62(BigInt(n), 6), String(n));
-  for (let i = 0; i < 20_000; i++) {
-    const n = randomBytes(4).readUInt32BE(0);
-    assert.is(encodeBase62Uint32(n, 6), encodeBase62(BigInt(n), 6), String(n));
-  }
-  for (let i = 0; i < 5_000; i++) {
-    const head = formatKey(i % 2 ? 'secret' : 'account', randomBytes(32)).slice(0, 46);
-    assert.is(checksumOf(head), encodeBase62(BigInt(crc32(Buffer.from(head, 'ascii'))), 6), head);
-  }
 });
 
 test('malformed keys are named: wrong prefix, wrong length, bad characters, bad checksum', () => {
