@@ -161,13 +161,20 @@ export async function openBenchEnv(options: {
   // The daemon starts on a data folder that already holds a realistic outbox (see seed-outbox.ts).
   await seedOutbox(dataDir);
   const baseline = await startServer(here('./baseline-koa.js'), []);
-  const floor = await startServer(here('./floor-app.js'), []);
+  // SVC_BENCH_PROFILE=<dir>: the floor app's profile goes to <dir>/floor, to read beside the daemon's.
+  const profileDir = process.env.SVC_BENCH_PROFILE;
+  const floor = await startServer(
+    here('./floor-app.js'),
+    [],
+    undefined,
+    profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, 'floor')] : [],
+  );
   const daemon = await startServer(
     here('../cli/main.js'),
     ['daemon', 'start', '--foreground', '--port', '0', '--data', dataDir, '--default-tier', 'company'],
     join(logDir, 'daemon.log'),
     // SVC_BENCH_PROFILE=<dir>: the daemon writes a V8 CPU profile there when it stops (docs/performance.md).
-    process.env.SVC_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SVC_BENCH_PROFILE] : [],
+    profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   );
   const operatorToken = readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
   // The floor app checks session tokens with the daemon's own secret, so the daemon's tokens pass.

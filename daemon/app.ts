@@ -1,20 +1,14 @@
 import Koa from 'koa';
 import type { Router } from '@koa/router';
-import { ErrorCode } from '../shared/errors.js';
 import type { Deps } from './deps.js';
 import { accountRouters } from './auth/routes.js';
 import { createAuthLimits, type AuthLimits } from './auth/limits.js';
 import { devRoutes } from './dev/routes.js';
 import { healthRoutes } from './health/routes.js';
-import { ApiError } from './http/api-error.js';
-import { parseJsonBody } from './http/body.js';
-import { errorRenderer } from './http/error-renderer.js';
-import { hostGuard } from './http/host-guard.js';
-import { requestLog } from './http/request-log.js';
+import { frontDoor } from './http/front-door.js';
 import { billingRoutes } from './companies/billing-routes.js';
 import { companiesRoutes } from './companies/companies-routes.js';
 import { tenantRoutes } from './companies/tenant.js';
-import { refuseUnstorableUrl } from './http/url-text.js';
 import { keyRoutes } from './keys/routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
 import { totpRoutes } from './auth/totp/routes.js';
@@ -33,7 +27,7 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
 /**
  * The daemon as a Koa app, with no port and no process concerns (those are main.ts's).
  * The middleware order is the whole story of a request:
- *   request id + access log → error renderer → Host check → URL text → JSON body → 404 fallback → routes.
+ *   front door (request id + access log → error renderer → Host check → URL text → JSON body → 404 fallback) → routes.
  */
 export interface AppParts {
   /** The app's one set of signup, login and recovery throttles; made here unless given (tests lock accounts through it). */
@@ -44,36 +38,29 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
   // Behind a proxy (SVC_TRUST_PROXY): only the last X-Forwarded-For entry, the one our proxy added,
   // is the client; earlier entries are whatever the client sent.
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
-  // Errors are rendered and logged by errorRenderer; Koa's own printer would log them twice.
+  // Errors are rendered and logged by the front door; Koa's own printer would log them twice.
   app.silent = true;
 
-  app.use(requestLog(deps.log, deps.clock.now));
-  app.use(errorRenderer(deps.log));
-  app.use(hostGuard(deps.config));
-  app.use(refuseUnstorableUrl);
+  // Request id and access log, error renderer, Host check, URL text, JSON body, and the 404 of a
+  // request no route answered: one middleware (http/front-door.ts says why).
   app.use(
-    parseJsonBody({
-      limitFor: (path) =>
-        AUTH_PREFIXES.some((p) => path.toLowerCase().startsWith(p))
-          ? deps.config.limits.authBodyBytes
-          : deps.config.limits.bodyBytes,
-      // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
-      passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path),
+    frontDoor({
+      log: deps.log,
+      now: deps.clock.now,
+      config: deps.config,
+      body: {
+        limitFor: (path) =>
+          AUTH_PREFIXES.some((p) => path.toLowerCase().startsWith(p))
+            ? deps.config.limits.authBodyBytes
+            : deps.config.limits.bodyBytes,
+        // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
+        passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path),
+      },
     }),
   );
-
-  app.use(answerUnmatchedWith404);
   app.use(dispatchRoutes(routeGroups(deps, parts.authLimits)));
   return app;
 }
-
-/** Runs the routes, then turns "nothing answered" into the JSON 404 (after allowedMethods had its chance at a 405). */
-const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.status === 404 && ctx.body == null) {
-    throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
-  }
-};
 
 /** Exported so tests can walk every route the app serves (tests/daemon/http/robustness.test.ts). */
 export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimits(deps)): Router[] {

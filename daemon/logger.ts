@@ -13,7 +13,7 @@ export interface FlushableLogger extends Logger {
 export function createLogger(write: (line: string) => void = createBufferedSink().write): Logger {
   const stamp = createTimestamper();
   const emit = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    const rest = fields ? ' ' + JSON.stringify(fields, replaceErrors) : '';
+    const rest = fields ? ' ' + stringifyFields(fields) : '';
     write(`${stamp()} ${level} ${message}${rest}`);
   };
   return { info: emit('info'), warn: emit('warn'), error: emit('error') };
@@ -105,6 +105,20 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/**
+ * The fields as JSON, errors written with their name, message and stack. A replacer function takes
+ * JSON.stringify off V8's fast path, so fields holding no object at all (the access log's id and
+ * milliseconds, on every request) are written without one: the replacer would leave them as they are.
+ */
+function stringifyFields(fields: Record<string, unknown>): string {
+  if (fields instanceof Error) return JSON.stringify(fields, replaceErrors);
+  for (const name in fields) {
+    const value = fields[name];
+    if (typeof value === 'object' && value !== null) return JSON.stringify(fields, replaceErrors);
+  }
+  return JSON.stringify(fields);
+}
 
 function replaceErrors(_key: string, value: unknown) {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };

@@ -67,8 +67,9 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   assertKeyTier(user.tier);
 
   const now = deps.clock.now();
-  await touchIfStale(deps, 'secret', sk, now);
-  if (ak) await touchIfStale(deps, 'account', ak, now);
+  // Checked here, not in an async helper: most calls write nothing and should not pay for a promise.
+  if (touchDue(deps, 'secret', sk, now)) await deps.stores.keys.touch('secret', sk.id, isoAt(now));
+  if (ak && touchDue(deps, 'account', ak, now)) await deps.stores.keys.touch('account', ak.id, isoAt(now));
   return {
     user,
     company: { id: company.id, name: company.name, owner_id: company.owner_id },
@@ -83,9 +84,10 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
  * something about a hash, not about the key.
  */
 async function findSecretKey(deps: GuardDeps, value: string) {
-  if (looksLikeJwt(value))
-    throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   const problem = keyProblem('secret', value);
+  // A well-formed key has no dots, so only a malformed value can be a session token sent by mistake.
+  if (problem && looksLikeJwt(value))
+    throw refuse('This route takes a secret key (sk_…), not a session token.', ErrorCode.malformedKey);
   if (problem) throw refuse(describeKeyProblem('secret', problem), ErrorCode.malformedKey);
   const record = await deps.stores.keys.findSecretKeyWithOwner(hashKey(value));
   if (!record) throw refuse('This secret key is not valid: it was revoked or never existed.');
@@ -102,13 +104,13 @@ async function findAccountKey(deps: GuardDeps, value: string) {
   return record;
 }
 
-async function touchIfStale(
+/** Whether this call writes the key's `last_used_at`: it is a minute old, and no other request of this daemon is writing it. */
+function touchDue(
   deps: GuardDeps,
   kind: 'secret' | 'account',
   key: { id: string; last_used_at: string | null },
   now: number,
-) {
-  if (key.last_used_at && now - Date.parse(key.last_used_at) < TOUCH_EVERY_MS) return;
-  if (!claimTouch(deps.stores, `${kind}:${key.id}`, now, TOUCH_EVERY_MS)) return;
-  await deps.stores.keys.touch(kind, key.id, isoAt(now));
+): boolean {
+  if (key.last_used_at && now - Date.parse(key.last_used_at) < TOUCH_EVERY_MS) return false;
+  return claimTouch(deps.stores, `${kind}:${key.id}`, now, TOUCH_EVERY_MS);
 }

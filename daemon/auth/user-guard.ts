@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
-import { looksLikeJwt, verifyToken, type TokenClaims } from './tokens.js';
+import { verifyToken, type TokenClaims } from './tokens.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { SessionRecord, UserRecord } from '../store/types.js';
@@ -61,7 +61,8 @@ async function authenticateUser(
   if (!token)
     throw unauthenticated('Authentication required: send Authorization: Bearer <token>.', ErrorCode.unauthorized);
   const now = deps.clock.now();
-  const claims = looksLikeJwt(token) ? verifyToken(deps.secrets.jwtSecret, token, now) : null;
+  // verifyToken refuses anything that is not three base64url parts (a key, junk) before any HMAC.
+  const claims = verifyToken(deps.secrets.jwtSecret, token, now);
   if (!claims) throw unauthenticated('The token is invalid or expired. Log in again.', ErrorCode.invalidToken);
   if (claims.typ === 'partial') {
     throw unauthenticated(

@@ -25,28 +25,37 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * JSON-only body parsing. An empty body reads as `{}` so routes that take no input accept a bare POST.
  * A body over the limit → 413 (checked on Content-Length first, then while streaming);
- * anything but JSON → 415; JSON that does not parse → 400.
+ * anything but JSON → 415; JSON that does not parse → 400. GET, HEAD and the pass-through paths
+ * are left alone (their bodies, if any, unread, as before).
  */
 export function parseJsonBody(options: BodyOptions): Middleware {
   return async function parseBody(ctx, next) {
-    if (!METHODS_WITH_BODY.has(ctx.method) || options.passThrough?.(ctx.path)) return next();
-    const limit = options.limitFor(ctx.path);
-    const raw = await readRaw(ctx, limit);
-    ctx.request.rawBody = raw;
-    if (raw.length === 0) {
-      ctx.request.body = {};
-      return next();
-    }
-    if (!isJsonContentType(ctx.get('Content-Type'))) {
-      throw new ApiError(
-        415,
-        ErrorCode.unsupportedMediaType,
-        'Request bodies must be JSON: send Content-Type: application/json.',
-      );
-    }
-    ctx.request.body = parseJson(raw);
+    if (readsBody(ctx, options)) await readJsonBody(ctx, options);
     return next();
   };
+}
+
+/** Whether this request's body is parsed here: a method that carries one, on a path that does not read its own. */
+export function readsBody(ctx: Context, options: BodyOptions): boolean {
+  return METHODS_WITH_BODY.has(ctx.method) && !options.passThrough?.(ctx.path);
+}
+
+/** Reads and parses the body onto `ctx.request.body` (and its bytes onto `rawBody`); throws the 413/415/400. */
+export async function readJsonBody(ctx: Context, options: BodyOptions): Promise<void> {
+  const raw = await readRaw(ctx, options.limitFor(ctx.path));
+  ctx.request.rawBody = raw;
+  if (raw.length === 0) {
+    ctx.request.body = {};
+    return;
+  }
+  if (!isJsonContentType(ctx.get('Content-Type'))) {
+    throw new ApiError(
+      415,
+      ErrorCode.unsupportedMediaType,
+      'Request bodies must be JSON: send Content-Type: application/json.',
+    );
+  }
+  ctx.request.body = parseJson(raw);
 }
 
 export function isJsonContentType(header: string): boolean {

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ErrorCode, type ErrorBody } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
 import { DomainError, type Refusal } from '../domain-error.js';
@@ -17,14 +17,19 @@ export function errorRenderer(log: Logger): Middleware {
     try {
       await next();
     } catch (err) {
-      const { status, body, headers } = toResponse(err);
-      if (status >= 500)
-        log.error('request failed', { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
-      ctx.status = status;
-      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
-      ctx.body = { ...body, request_id: ctx.state.requestId } satisfies ErrorBody;
+      renderError(ctx, err, log);
     }
   };
+}
+
+/** Turns `err` into the answer on `ctx` (the daemon's front door calls this from its own catch). */
+export function renderError(ctx: Context, err: unknown, log: Logger): void {
+  const { status, body, headers } = toResponse(err);
+  if (status >= 500)
+    log.error('request failed', { request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
+  ctx.status = status;
+  for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+  ctx.body = { ...body, request_id: ctx.state.requestId } satisfies ErrorBody;
 }
 
 /** The one place a service's refusal becomes an HTTP status. */

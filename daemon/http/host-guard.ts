@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import type { Config } from '../config.js';
 import { ApiError } from './api-error.js';
@@ -17,7 +17,7 @@ export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']
  * sub-domains, or `*` to switch the check off behind a proxy that checks Host itself).
  * The host of publicUrl is always allowed. A request with no Host (HTTP/1.0) cannot be a rebinding.
  */
-export function hostGuard(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>): Middleware {
+export function createHostCheck(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts'>): (ctx: Context) => void {
   // An entry is matched as a Host name is read: lower-cased, without the root's trailing dot.
   const allowed = new Set([
     ...LOOPBACK_HOSTS,
@@ -35,9 +35,16 @@ export function hostGuard(config: Pick<Config, 'host' | 'publicUrl' | 'allowedHo
     (DNS_NAME.test(name) && suffixes.some((s) => name.endsWith(s) || name === s.slice(1))) ||
     (!loopbackBind && isIP(name.replace(/^\[|\]$/g, '')) !== 0);
 
-  return async function checkHost(ctx, next) {
+  // The last Host value accepted, compared first: clients send the same one on every request, and
+  // the answer depends on the value alone (a Host header is public, so remembering it reveals nothing).
+  let lastAccepted = '';
+  return function checkHost(ctx) {
     const header = ctx.get('Host');
-    if (openToAll || !header || accepts(hostnameOf(header))) return next();
+    if (openToAll || !header || header === lastAccepted) return;
+    if (accepts(hostnameOf(header))) {
+      lastAccepted = header;
+      return;
+    }
     const names = loopbackBind ? 'localhost, 127.0.0.1 and [::1]' : `IP addresses and ${[...allowed].join(', ')}`;
     throw new ApiError(
       421,

@@ -1,27 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Logger } from '../logger.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * First in the chain: gives every request an id (the client's `X-Request-Id` when it is sane),
- * echoes it on the answer, and writes one access-log line when the answer is done —
- * including answers produced by the error renderer further in.
+ * The request's id (the client's `X-Request-Id` when it is sane, else a new one), echoed on the
+ * answer and kept on `ctx.state.requestId` for the error renderer and the access log.
  */
-export function requestLog(log: Logger, now: () => number, nextId: () => string = createRequestIds()): Middleware {
-  return async function logRequest(ctx, next) {
-    const given = ctx.get('X-Request-Id');
-    const id = given && CLIENT_REQUEST_ID.test(given) ? given : nextId();
-    ctx.state.requestId = id;
-    ctx.set('X-Request-Id', id);
-    const started = now();
-    try {
-      await next();
-    } finally {
-      log.info(`${ctx.method} ${ctx.path} ${ctx.status}`, { request_id: id, ms: now() - started });
-    }
-  };
+export function assignRequestId(ctx: Context, nextId: () => string): string {
+  const given = ctx.get('X-Request-Id');
+  const id = given && CLIENT_REQUEST_ID.test(given) ? given : nextId();
+  ctx.state.requestId = id;
+  ctx.set('X-Request-Id', id);
+  return id;
+}
+
+/** The access-log line of an answered request: method, path, status, its id and how long it took. */
+export function logAnswer(log: Logger, ctx: Context, id: string, ms: number): void {
+  log.info(`${ctx.method} ${ctx.path} ${ctx.status}`, { request_id: id, ms });
 }
 
 /**

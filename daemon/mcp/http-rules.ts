@@ -9,15 +9,25 @@ import { isJsonContentType } from '../http/body.js';
  * nothing or throws the ApiError that becomes our usual `{ error, code }` answer.
  */
 
+/**
+ * The last Accept value that passed. A client sends the same one on every call and the answer
+ * depends on the value alone, so it is not split and searched again (the header is public).
+ */
+let lastAccepted = '';
+
 /** The client MUST accept both JSON and SSE answers; a wildcard range counts as accepting. */
 export function checkAccept(ctx: Context): void {
-  const ranges = ctx
-    .get('Accept')
+  const header = ctx.get('Accept');
+  if (header !== '' && header === lastAccepted) return;
+  const ranges = header
     .split(',')
     .map((part) => part.split(';')[0]!.trim().toLowerCase())
     .filter(Boolean);
   const accepts = (type: string) => ranges.some((r) => r === type || r === '*/*' || r === `${type.split('/')[0]}/*`);
-  if (accepts('application/json') && accepts('text/event-stream')) return;
+  if (accepts('application/json') && accepts('text/event-stream')) {
+    lastAccepted = header;
+    return;
+  }
   throw new ApiError(
     406,
     ErrorCode.notAcceptable,

@@ -29,7 +29,7 @@ function parseOrigin(origin: string): URL | null {
  * A preflight (OPTIONS) is answered here, without keys: browsers never send credentials on it.
  */
 export function mcpOriginAndCors(allowed: Set<string>): Middleware {
-  return async function originAndCors(ctx: Context, next) {
+  return function originAndCors(ctx: Context, next) {
     const origin = ctx.get('Origin');
     if (origin) {
       const url = parseOrigin(origin);
@@ -53,9 +53,9 @@ export function mcpOriginAndCors(allowed: Set<string>): Middleware {
       ctx.set('Access-Control-Max-Age', '600');
       ctx.set('Allow', 'POST, OPTIONS');
       ctx.status = 204;
-      return;
+      return Promise.resolve();
     }
-    await next();
+    return next();
   };
 }
 

@@ -43,8 +43,11 @@ export function mcpRoutes(deps: Deps): Router {
  * first MCP request, not at start (lazy-module.ts); built once, it then holds the one SDK Server.
  */
 function lazyEndpoint(deps: Deps): Middleware {
-  const load = loadLazily('The MCP server (@modelcontextprotocol/sdk)', async () =>
-    (await import('./endpoint.js')).mcpEndpoint(deps),
-  );
-  return async (ctx, next) => (await load())(ctx, next);
+  let endpoint: Middleware | undefined;
+  const load = loadLazily('The MCP server (@modelcontextprotocol/sdk)', async () => {
+    endpoint = (await import('./endpoint.js')).mcpEndpoint(deps);
+    return endpoint;
+  });
+  // Once built, the endpoint is called directly: no promise to wait for on every call.
+  return (ctx, next) => (endpoint ? endpoint(ctx, next) : load().then((serve) => serve(ctx, next)));
 }

@@ -60,6 +60,17 @@ test('log lines: ISO time, level, message, then the fields as JSON (errors with 
   daemonLog.flush();
 });
 
+test('fields are JSON whether or not they hold an object: plain values as JSON.stringify writes them, errors at any depth with their message', () => {
+  const log = createMemoryLogger();
+  const plain = { request_id: 'req_x"\n', ms: 3, ok: true, none: null, gone: undefined, big: 1e21, nan: Number.NaN };
+  log.info('plain', plain);
+  log.info('nested', { request_id: 'req_y', err: { cause: new Error('deep') } });
+  log.info('error as fields', new Error('whole') as unknown as Record<string, unknown>);
+  assert.ok(log.lines[0]!.endsWith(` info plain ${JSON.stringify(plain)}`));
+  assert.ok(log.lines[1]!.includes('"cause":{"name":"Error","message":"deep"'));
+  assert.ok(log.lines[2]!.includes('"message":"whole"'));
+});
+
 test('request ids are unique, url-safe and distinct between processes', () => {
   const a = createRequestIds();
   const b = createRequestIds();
