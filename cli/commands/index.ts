@@ -143,6 +143,10 @@ export const ENTRIES: Entry[] = [
   entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) =>
     (await import('./mail/list.js')).mailCommand(m),
   ),
+  // the local-dev loop: fixtures, a movable clock, scenarios (docs/dev-loop.md)
+  entry('dev', 'the local daemon as a developer tool: seed fixtures, move the clock, run scenarios', {
+    seed: async (m) => (await import('./dev/seed.js')).devSeedCommand(m),
+  }),
   entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', {
     invite: async (m) => (await import('./admin/invite.js')).inviteCommand(m),
     tier: async (m) => (await import('./admin/tier.js')).tierCommand(m),
