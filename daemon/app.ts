@@ -78,7 +78,7 @@ const answerUnmatchedWith404: Koa.Middleware = async (ctx, next) => {
 /** Exported so tests can walk every route the app serves (tests/daemon/http/robustness.test.ts). */
 export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimits(deps)): Router[] {
   return [
-    healthRoutes(),
+    healthRoutes(() => deps.devClock?.offset() ?? 0),
     devRoutes(deps),
     // accounts: signup, login, recovery, profile, sessions
     ...accountRouters(deps, authLimits),

@@ -8,6 +8,7 @@ import { matchOperatorToken, requireOperator } from '../http/operator-guard.js';
 import { validate } from '../http/validate.js';
 import { createInvite } from './invites.js';
 import { seedRoutes } from './seed-routes.js';
+import { clockRoutes } from './clock-routes.js';
 import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared/schemas/dev.js';
 
 /** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
@@ -40,6 +41,7 @@ export function devRoutes(deps: Deps): Router {
 
   // `svc dev seed` and `svc dev clock` (docs/dev-loop.md)
   seedRoutes(router, deps);
+  clockRoutes(router, deps);
 
   return router;
 }
