@@ -121,12 +121,19 @@ export const ENTRIES: Entry[] = [
     'mcp',
     'MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call',
     async (m) => {
-      const [serve, call, tools] = await Promise.all([
+      const [serve, call, tools, install, uninstall] = await Promise.all([
         import('./mcp/serve.js'),
         import('./mcp/call.js'),
         import('./mcp/tools.js'),
+        import('./mcp/install.js'),
+        import('./mcp/uninstall.js'),
       ]);
-      return serve.mcpCommand(m, [call.callCommand(m), tools.toolsCommand(m)]);
+      return serve.mcpCommand(m, [
+        call.callCommand(m),
+        tools.toolsCommand(m),
+        install.installCommand(m),
+        uninstall.uninstallCommand(m),
+      ]);
     },
   ),
   // raw calls and shell completion
