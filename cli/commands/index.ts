@@ -156,6 +156,7 @@ export const ENTRIES: Entry[] = [
   entry('dev', 'the local daemon as a developer tool: seed fixtures, move the clock, run scenarios', {
     seed: async (m) => (await import('./dev/seed.js')).devSeedCommand(m),
     clock: async (m) => (await import('./dev/clock.js')).devClockCommand(m),
+    scenario: async (m) => (await import('./dev/scenario.js')).devScenarioCommand(m),
   }),
   entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', {
     invite: async (m) => (await import('./admin/invite.js')).inviteCommand(m),

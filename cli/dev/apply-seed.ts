@@ -12,8 +12,14 @@ export type { SeedApi, SeedLine, SeedRun } from './seed-run.js';
  * second run makes nothing: users by e-mail, Companies, keys and agents by name, sessions and
  * configured events through the state file. References are resolved just before each entry.
  */
-export async function applySeed(seed: SeedFile, api: SeedApi, state: SeedState): Promise<SeedRun> {
+export async function applySeed(
+  seed: SeedFile,
+  api: SeedApi,
+  state: SeedState,
+  options: { keepSessions?: boolean } = {},
+): Promise<SeedRun> {
   const run: SeedRun = { api, state, made: emptyMade(), tokens: new Map(), lines: [] };
+  let done = false;
   try {
     for (const kind of SEED_KINDS) {
       for (const [name, raw] of Object.entries(seed[kind] ?? {})) {
@@ -23,11 +29,29 @@ export async function applySeed(seed: SeedFile, api: SeedApi, state: SeedState):
         run.lines.push(line);
       }
     }
+    done = true;
   } finally {
-    // The acting sessions end with the seeding: nothing made here outlives it but what the file declares.
-    await Promise.allSettled([...run.tokens.values()].map((t) => api.as(t).post('/api/auth/logout', {})));
+    // The acting sessions end with the seeding (a scenario ends them after its steps): nothing made
+    // here outlives it but what the file declares.
+    if (!done || !options.keepSessions) await endSeedSessions(run);
   }
   return run;
+}
+
+export async function endSeedSessions(run: SeedRun): Promise<void> {
+  await Promise.allSettled([...run.tokens.values()].map((t) => run.api.as(t).post('/api/auth/logout', {})));
+}
+
+/** New acting sessions for every seeded user (after the clock moved past the old ones' ten minutes). */
+export async function renewSeedSessions(run: SeedRun): Promise<void> {
+  await endSeedSessions(run);
+  for (const user of Object.values(run.made.users)) {
+    const res = await run.api.operator.post<{ token: string }>('/api/dev/users', {
+      email: user.email,
+      password: user.password,
+    });
+    run.tokens.set(String(user.id), res.token);
+  }
 }
 
 async function seedOne(run: SeedRun, kind: SeedKind, name: string, e: Record<string, unknown>, where: string) {

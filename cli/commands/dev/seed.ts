@@ -26,16 +26,18 @@ export function seedOfFile(file: string): SeedFile {
 }
 
 /** Seeds a local daemon (operator token from its data folder) and returns what was made. */
-export async function seedDaemon(ctx: CliContext, seed: SeedFile, data?: string): Promise<SeedRun> {
+export async function seedDaemon(
+  ctx: CliContext,
+  seed: SeedFile,
+  data?: string,
+  options: { keepSessions?: boolean } = {},
+): Promise<SeedRun> {
   const dir = ctx.dataDir(data);
   const operator = operatorApi(ctx, data);
   const state = readSeedState(dir);
   try {
-    return await applySeed(
-      seed,
-      { operator, as: (token) => createApiClient(operator.baseUrl, async () => token) },
-      state,
-    );
+    const api = { operator, as: (token: string) => createApiClient(operator.baseUrl, async () => token) };
+    return await applySeed(seed, api, state, options);
   } finally {
     // What was made before a failure is remembered too: the next run finds it instead of making it twice.
     writeSeedState(dir, state);
