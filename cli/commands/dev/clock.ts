@@ -18,18 +18,20 @@ export type ClockAction = { advance: string } | { set: string } | { status: true
 
 /** `svc dev clock advance 2h | set <time> | status`: a local daemon's clock, moved forward only. */
 export async function runClock(opts: ClockAction & { data?: string }, ctx: CliContext): Promise<void> {
-  const api = operatorApi(ctx, opts.data);
-  let view: ClockView;
+  // Bad input is a usage error before the daemon is looked for.
+  let body: { advance_ms: number } | { set: string } | null = null;
   if ('advance' in opts) {
     const ms = parseDuration(opts.advance);
     if (ms === null)
       throw new UsageError(`cannot read '${opts.advance}' as a length of time: use e.g. 2h, 90m, 1d12h, 1w`);
-    view = await api.post<ClockView>('/api/dev/clock', { advance_ms: ms });
+    body = { advance_ms: ms };
   } else if ('set' in opts) {
     const at = Date.parse(opts.set);
     if (Number.isNaN(at)) throw new UsageError(`cannot read '${opts.set}' as a time: use e.g. 2026-12-01T09:00:00Z`);
-    view = await api.post<ClockView>('/api/dev/clock', { set: new Date(at).toISOString() });
-  } else view = await api.get<ClockView>('/api/dev/clock');
+    body = { set: new Date(at).toISOString() };
+  }
+  const api = operatorApi(ctx, opts.data);
+  const view = body ? await api.post<ClockView>('/api/dev/clock', body) : await api.get<ClockView>('/api/dev/clock');
   if (ctx.json) return ctx.printJson(view);
   const where = view.offset_ms ? `${formatOffset(view.offset_ms)} ahead of real time` : 'real time';
   ctx.out(`clock: ${view.now} (${where})`);
