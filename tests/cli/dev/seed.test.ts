@@ -19,7 +19,8 @@ const SEED = {
     bob: { email: 'bob@example.com', password: 'another long password', totp_secret: SECRET },
   },
   companies: { acme: { name: 'acme', owner: 'ada' } },
-  keys: { ci: { company: 'acme', name: 'ci', scopes: ['events:read'], expires_in: '30d' } },
+  // scopes and expiry go to POST /api/keys as written (CONTRACT §9's names); today's daemon ignores them.
+  keys: { ci: { company: 'acme', name: 'ci', scopes: ['events:read'], expires_in: 30 * 86_400 } },
   agents: { bot: { company: 'acme', name: 'bot', role: 'support' } },
   sessions: { main: { company: ref('companies.acme.id'), agent: 'bot' } },
   events: {
