@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { get, post } from './lib/api.js';
+import { ClockBadge } from './lib/clock-badge.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
 import { CompaniesPage } from './pages/companies.js';
@@ -48,6 +49,7 @@ export function App() {
       </a>
       <header>
         <span className="brand">svc console</span>
+        <ClockBadge />
         {token && me && !me.pending_verification ? (
           <nav aria-label="Console">
             {NAV.map(([page, label]) => (

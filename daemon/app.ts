@@ -65,7 +65,7 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
 /** Exported so tests can walk every route the app serves (tests/daemon/http/robustness.test.ts). */
 export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimits(deps)): Router[] {
   return [
-    healthRoutes(),
+    healthRoutes(() => deps.devClock?.offset() ?? 0),
     devRoutes(deps),
     // accounts: signup, login, recovery, profile, sessions
     ...accountRouters(deps, authLimits),

@@ -28,3 +28,25 @@ export function offsetClock(file: string, read: (f: string) => string): Clock {
 }
 
 export const isoAt = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * `svc dev clock`: a clock some milliseconds ahead of `base`, for everything that reads time. The
+ * offset only grows — a clock that went back would let spent codes and ended sessions live again.
+ * Only a local daemon has one (daemon/dev/dev-clock.ts decides, and keeps the offset on disk).
+ */
+export interface MovableClock extends Clock {
+  offset(): number;
+  moveAhead(ms: number): void;
+}
+
+export function movableClock(base: Clock, offsetMs = 0): MovableClock {
+  let offset = Math.max(0, offsetMs);
+  return {
+    now: () => base.now() + offset,
+    offset: () => offset,
+    moveAhead(ms) {
+      if (!(ms >= 0)) throw new RangeError('the clock only moves forward');
+      offset += ms;
+    },
+  };
+}

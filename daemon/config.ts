@@ -53,6 +53,8 @@ export interface Config {
    * database instead of the data folder (daemon/store/open.ts). It holds a password: never log it.
    */
   databaseUrl?: string;
+  /** `--movable-clock`: `svc dev clock` may move this daemon's clock although it binds a non-loopback address. */
+  movableClock?: boolean;
 }
 
 /** scrypt cost (SECURITY.md: N=2^17, r=8, p=1, maxmem 256 MiB). Tests lower it; the default never changes. */

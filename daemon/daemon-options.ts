@@ -31,6 +31,8 @@ export interface DaemonOptions {
   withholdInvite?: boolean;
   /** Compaction as delegation's role (else SVC_COMPACTION_ROLE); unset: off. */
   compactionRole?: string;
+  /** `--movable-clock`: allow `svc dev clock` on a non-loopback bind (never in team mode). */
+  movableClock?: boolean;
   /** Where log lines go (default stderr); tests capture them. */
   logOutput?: LineOutput;
 }
@@ -69,6 +71,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     ...(smtpUrl ? { smtpUrl } : {}),
     ...compactionOf(options.compactionRole ?? env.SVC_COMPACTION_ROLE, env.SVC_COMPACTION_TIMEOUT_MS),
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(options.movableClock ? { movableClock: true } : {}),
   });
 }
 

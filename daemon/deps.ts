@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock, MovableClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Secrets } from './data-dir.js';
 import type { IdGenerator } from './ids.js';
@@ -26,4 +26,6 @@ export interface Deps {
   pairings?: PairingStore;
   /** Team mode: the operator tokens registered in the database; absent, `secrets.operatorToken` is the only one. */
   checkOperatorToken?: OperatorTokenCheck;
+  /** `svc dev clock` (daemon/dev/dev-clock.ts): `clock` itself, movable; absent where moving it is refused. */
+  devClock?: MovableClock;
 }

@@ -14,6 +14,8 @@ import { redactDatabaseUrl } from './store/postgres/connect.js';
 import type { Deps } from './deps.js';
 export { resolveConfig, splitList, type DaemonOptions } from './daemon-options.js';
 import { createInvite } from './dev/invites.js';
+import { openDevClock } from './dev/dev-clock.js';
+import { formatOffset } from '../shared/durations.js';
 import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
@@ -46,7 +48,10 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   try {
     // resolveConfig has refused test settings without their opt-in already.
     const tests = readTestSettings(env);
-    const clock = tests.clockFile ? offsetClock(tests.clockFile, (f) => readFileSync(f, 'utf8')) : systemClock;
+    const base = tests.clockFile ? offsetClock(tests.clockFile, (f) => readFileSync(f, 'utf8')) : systemClock;
+    // `svc dev clock`: a local daemon's clock is movable, starting from the offset it was left at.
+    const devClock = openDevClock(config, base);
+    const clock = devClock ?? base;
     const random = cryptoRandom;
     const ids = createIdGenerator(clock, random);
     const log = createDaemonLogger(options.logOutput);
@@ -77,6 +82,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
       runtimes,
       ...(pairings ? { pairings } : {}),
       ...(checkOperatorToken ? { checkOperatorToken } : {}),
+      ...(devClock ? { devClock } : {}),
     };
     server.on('request', createApp(deps).callback());
     lock.update(url);
@@ -161,6 +167,11 @@ export async function runDaemon(
             ...(daemon.deps.config.databaseUrl
               ? [
                   `database: ${redactDatabaseUrl(daemon.deps.config.databaseUrl)}  (team mode: everything is stored there)`,
+                ]
+              : []),
+            ...(daemon.deps.devClock?.offset()
+              ? [
+                  `clock: ${formatOffset(daemon.deps.devClock.offset())} ahead ('svc dev clock status'; 'svc dev seed --reset' clears it)`,
                 ]
               : []),
             ...(daemon.testSettings.length

@@ -15,6 +15,9 @@ export const ErrorCode = {
   conflict: 'conflict',
   rateLimited: 'rate_limited',
   internal: 'internal_error',
+  /** `svc dev clock` on a daemon whose clock may not move (team mode, a non-loopback bind), or backwards. */
+  clockNotMovable: 'clock_not_movable',
+  clockBackwards: 'clock_backwards',
   /** The mail server (--smtp) could not take a message; 503 with Retry-After. */
   mailUnavailable: 'mail_unavailable',
   /** Team mode: the PostgreSQL database cannot be reached; 503 with Retry-After. */

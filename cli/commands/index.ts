@@ -104,6 +104,8 @@ export const ENTRIES: Entry[] = [
     delete: async (m) => (await import('./events/delete.js')).deleteCommand(m),
     trigger: async (m) => (await import('./events/trigger.js')).triggerCommand(m),
     trace: async (m) => (await import('./events/trace.js')).traceCommand(m),
+    forward: async (m) => (await import('./events/forward.js')).forwardCommand(m),
+    resend: async (m) => (await import('./events/resend.js')).resendCommand(m),
   }),
   entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', {
     create: async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),
@@ -119,12 +121,19 @@ export const ENTRIES: Entry[] = [
     'mcp',
     'MCP: run a stdio MCP server relaying to the platform (for Claude Desktop, the MCP Inspector), or make one call',
     async (m) => {
-      const [serve, call, tools] = await Promise.all([
+      const [serve, call, tools, install, uninstall] = await Promise.all([
         import('./mcp/serve.js'),
         import('./mcp/call.js'),
         import('./mcp/tools.js'),
+        import('./mcp/install.js'),
+        import('./mcp/uninstall.js'),
       ]);
-      return serve.mcpCommand(m, [call.callCommand(m), tools.toolsCommand(m)]);
+      return serve.mcpCommand(m, [
+        call.callCommand(m),
+        tools.toolsCommand(m),
+        install.installCommand(m),
+        uninstall.uninstallCommand(m),
+      ]);
     },
   ),
   // raw calls and shell completion
@@ -143,6 +152,12 @@ export const ENTRIES: Entry[] = [
   entry('mail', 'show the e-mail a local daemon captured (codes and magic links)', async (m) =>
     (await import('./mail/list.js')).mailCommand(m),
   ),
+  // the local-dev loop: fixtures, a movable clock, scenarios (docs/dev-loop.md)
+  entry('dev', 'the local daemon as a developer tool: seed fixtures, move the clock, run scenarios', {
+    seed: async (m) => (await import('./dev/seed.js')).devSeedCommand(m),
+    clock: async (m) => (await import('./dev/clock.js')).devClockCommand(m),
+    scenario: async (m) => (await import('./dev/scenario.js')).devScenarioCommand(m),
+  }),
   entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', {
     invite: async (m) => (await import('./admin/invite.js')).inviteCommand(m),
     tier: async (m) => (await import('./admin/tier.js')).tierCommand(m),

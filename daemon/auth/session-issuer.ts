@@ -19,7 +19,9 @@ export type AuthMethod =
   | 'signup'
   | 'verify'
   | 'reset'
-  | 'pairing';
+  | 'pairing'
+  /** A short session the operator's `svc dev seed` acts through for a seeded user (daemon/dev/). */
+  | 'seed';
 
 export interface IssueSessionInput {
   user: UserRecord;

@@ -83,6 +83,14 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
     drain() {
       for (const r of opened) r.services.events.releaseWaiters();
     },
+    async catchUp() {
+      let fired = 0;
+      for (const r of opened) {
+        fired += (await r.scheduler.walk()).fired.length;
+        await r.retries.walk();
+      }
+      return fired;
+    },
     opened: () => [...opened],
   };
 }

@@ -43,6 +43,12 @@ export interface RuntimeHost {
   close(): Promise<void>;
   /** Answers pending long-polls now, so the server can finish in-flight requests (called first at shutdown). */
   drain?(): void;
+  /**
+   * After `svc dev clock` moved time ahead: every open runtime walks its schedules (each schedule's
+   * catch-up policy decides what the skipped time fires) and its due retries now, not at the next
+   * minute. Resolves to the number of schedule ticks fired.
+   */
+  catchUp?(): Promise<number>;
 }
 
 /** Each Company's runtime keeps its files here, under the daemon's data folder. */

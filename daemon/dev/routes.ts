@@ -7,6 +7,8 @@ import { notFound } from '../http/api-error.js';
 import { matchOperatorToken, requireOperator } from '../http/operator-guard.js';
 import { validate } from '../http/validate.js';
 import { createInvite } from './invites.js';
+import { seedRoutes } from './seed-routes.js';
+import { clockRoutes } from './clock-routes.js';
 import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared/schemas/dev.js';
 
 /** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
@@ -36,6 +38,10 @@ export function devRoutes(deps: Deps): Router {
     const updated = await deps.stores.users.setTier(user.id, body.tier);
     ctx.body = { ok: true, user: { id: user.id, email: user.email, tier: updated?.tier ?? body.tier } };
   });
+
+  // `svc dev seed` and `svc dev clock` (docs/dev-loop.md)
+  seedRoutes(router, deps);
+  clockRoutes(router, deps);
 
   return router;
 }

@@ -71,6 +71,6 @@ function hostnameOf(host: string): string {
   return (colon >= 0 && lower.indexOf(':') === colon ? lower.slice(0, colon) : lower).replace(/\.$/, '');
 }
 
-function isLoopback(bind: string): boolean {
+export function isLoopback(bind: string): boolean {
   return LOOPBACK_HOSTS.has(bind) || /^127\./.test(bind) || bind === '[::1]';
 }

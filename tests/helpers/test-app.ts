@@ -16,6 +16,7 @@ import { createRuntimeHost } from '../../daemon/company/host.js';
 import { openDaemonStorage } from '../../daemon/store/open.js';
 import type { RuntimeHost } from '../../daemon/company/seam.js';
 import { FakeClock } from './fake-clock.js';
+import { movableClock } from '../../daemon/clock.js';
 import { testPostgres } from './postgres.js';
 import { tempDir } from './temp-dir.js';
 
@@ -42,6 +43,8 @@ export interface TestAppOptions {
    * runtimes). Call `close()` at the end: the pool keeps the process alive.
    */
   database?: string;
+  /** `svc dev clock`: the app's clock is a movable one over the fake clock (deps.devClock). */
+  devClock?: boolean;
   /** More middleware after the app's own (e.g. a test route behind the tenant middleware), added before the app is served. */
   extend?: (app: Koa, deps: Deps) => void;
 }
@@ -73,7 +76,9 @@ export interface TestResponse {
  * temp-file) stores; requests go through app.callback() with no port (light-my-request).
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const clock = options.clock ?? new FakeClock();
+  const fake = options.clock ?? new FakeClock();
+  const devClock = options.devClock ? movableClock(fake) : undefined;
+  const clock = devClock ?? fake;
   const dataDir = options.dataDir ?? tempDir('svc-data');
   const config = defaultConfig({
     dataDir,
@@ -124,6 +129,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer: createConfiguredMailer(config.smtpUrl, stores.outbox, { clock, ids, log }),
     ...(team?.pairings ? { pairings: team.pairings } : {}),
     ...(team?.checkOperatorToken ? { checkOperatorToken: team.checkOperatorToken } : {}),
+    ...(devClock ? { devClock } : {}),
   };
   const authLimits = createAuthLimits(deps);
   const app = createApp(deps, { authLimits });
@@ -144,7 +150,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     deps,
     authLimits,
-    clock,
+    clock: fake,
     request,
     get: (url, headers) => request({ method: 'GET', url, headers }),
     post: (url, body, headers) =>

@@ -25,6 +25,8 @@ export interface StartOptions {
   allowedHosts?: string;
   /** The role a session's transcript is handed to when it crosses its context budget (else $SVC_COMPACTION_ROLE). */
   compactionRole?: string;
+  /** `svc dev clock` may move the clock although --host is not loopback (never in team mode). */
+  movableClock?: boolean;
   /** Internal (the background start passes it to its child): the banner carries no invite code. */
   withholdInvite?: boolean;
   /** How long a background start waits for /healthz. */
@@ -45,6 +47,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
         database: opts.database,
         withholdInvite: opts.withholdInvite,
         compactionRole: opts.compactionRole,
+        movableClock: opts.movableClock,
         allowedHosts:
           opts.allowedHosts === undefined
             ? undefined
@@ -72,6 +75,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
   if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
   if (opts.compactionRole !== undefined) args.push('--compaction-role', opts.compactionRole);
+  if (opts.movableClock) args.push('--movable-clock');
   // URLs that may carry a password go to the child in its environment, not its argv (`ps` shows argv).
   const env = {
     ...ctx.env,
@@ -90,7 +94,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
     const lock = readLock(dir);
     const banner = tail(logFile, offset)
       .split('\n')
-      .filter((l) => /^(listening on|data folder|invite code|next|\s+then)/.test(l));
+      .filter((l) => /^(listening on|data folder|clock|invite code|next|\s+then)/.test(l));
     // The daemon answers /healthz before it has minted the banner's invite (a disk write): wait for
     // its last line too, so the user always sees the invite code and the next step.
     const bannerDone = banner.some((l) => l.startsWith('next'));
@@ -167,6 +171,10 @@ export function startCommand(makeCtx: ContextFactory): Command {
       '--compaction-role <role>',
       'hand a session that crosses its context budget to this role as a summarising quest (default $SVC_COMPACTION_ROLE; unset: off)',
     )
+    .option(
+      '--movable-clock',
+      "let 'svc dev clock' move the clock although --host is not loopback (never in team mode)",
+    )
     .addOption(new Option('--withhold-invite').hideHelp());
   return action(cmd, makeCtx, (ctx, flags) =>
     runStart(
@@ -181,6 +189,7 @@ export function startCommand(makeCtx: ContextFactory): Command {
         withholdInvite: Boolean(flags.withholdInvite),
         allowedHosts: flags.allowedHosts,
         compactionRole: flags.compactionRole,
+        movableClock: Boolean(flags.movableClock),
         timeoutMs: 15000,
       },
       ctx,

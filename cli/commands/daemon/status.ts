@@ -4,6 +4,8 @@ import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { healthy } from './start.js';
+import { readClockOffset } from '../../../shared/clock-offset.js';
+import { formatOffset } from '../../../shared/durations.js';
 
 /** `svc daemon status`: exit 0 when a daemon holds the data folder and answers /healthz, else 1. */
 export async function runStatus(opts: { data?: string }, ctx: CliContext): Promise<void> {
@@ -19,7 +21,9 @@ export async function runStatus(opts: { data?: string }, ctx: CliContext): Promi
     data_dir: dir,
     version: alive ? lock!.version : null,
   };
-  if (ctx.json) ctx.printJson(status);
+  // `svc dev clock`: how far the folder's clock was moved ahead; absent at real time.
+  const offset = readClockOffset(dir);
+  if (ctx.json) ctx.printJson(offset ? { ...status, clock_offset_ms: offset } : status);
   if (!alive) {
     if (ctx.json) throw new NotFoundError('not running');
     throw new NotFoundError(`no svc daemon is running on ${dir}`, "start one with 'svc daemon start'");
@@ -28,6 +32,7 @@ export async function runStatus(opts: { data?: string }, ctx: CliContext): Promi
   ctx.out(`running (pid ${lock!.pid}) at ${lock!.url ?? '(starting)'}${answering ? '' : ' — not answering /healthz'}`);
   ctx.out(`data folder: ${dir}`);
   ctx.out(`started: ${lock!.started_at}, version ${lock!.version}`);
+  if (offset) ctx.out(`clock: ${formatOffset(offset)} ahead of real time ('svc dev clock status')`);
 }
 
 export function statusCommand(makeCtx: ContextFactory): Command {
