@@ -6,11 +6,13 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { CompanyRef } from '../company/index.js';
 import type { UserRecord } from '../store/types.js';
+import type { SecretKeyRecord } from '../store/tenancy-types.js';
 import { unauthenticated } from '../domain-error.js';
 import { claimTouch } from '../http/touch-throttle.js';
 import { bearerToken } from '../http/bearer.js';
 import { hashKey } from './key-material.js';
-import { assertKeyTier } from './tier-gate.js';
+import { checkAccess, type Principal } from './permission.js';
+import { refusalOf } from './refusal.js';
 
 type GuardDeps = Pick<Deps, 'clock' | 'stores'>;
 
@@ -19,6 +21,8 @@ export interface KeyAuth {
   user: UserRecord;
   company: CompanyRef;
   keyId: string;
+  /** The key's record as the lookup read it: its scopes and expiry, for the permission check. */
+  key: SecretKeyRecord;
   /** True when a matching `X-Api-Key` was sent as well. */
   accountKey: boolean;
 }
@@ -47,7 +51,7 @@ export function keyAuthOf(ctx: Context): KeyAuth {
 }
 
 /** Authenticates the key headers and applies the tier gate; throws the 401/402 answers. */
-export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'>): Promise<KeyAuth> {
+export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get' | 'ip'>): Promise<KeyAuth> {
   const secret = bearerToken(ctx);
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
@@ -64,18 +68,26 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
     );
   }
 
-  assertKeyTier(user.tier);
-
+  // A rotated key past its overlap and an expired key are 401s, then the tier gate's 402: read
+  // from the record the lookup already returned, so they cost no extra round trip.
   const now = deps.clock.now();
-  await touchIfStale(deps, 'secret', sk, now);
+  const standing = checkAccess(keyPrincipal(user, sk), AUTHENTICATE, now);
+  if (!standing.allowed) throw refusalOf(standing, user.tier);
+
+  await touchIfStale(deps, 'secret', sk, now, ctx.ip);
   if (ak) await touchIfStale(deps, 'account', ak, now);
   return {
     user,
     company: { id: company.id, name: company.name, owner_id: company.owner_id },
     keyId: sk.id,
+    key: sk,
     accountKey: ak !== null,
   };
 }
+
+const AUTHENTICATE = { kind: 'authenticate' } as const;
+
+export const keyPrincipal = (user: UserRecord, key: SecretKeyRecord): Principal => ({ kind: 'key', user, key });
 
 /**
  * The format is checked before any lookup, so a malformed value (a JWT, a truncated key, the
@@ -107,8 +119,9 @@ async function touchIfStale(
   kind: 'secret' | 'account',
   key: { id: string; last_used_at: string | null },
   now: number,
+  ip?: string,
 ) {
   if (key.last_used_at && now - Date.parse(key.last_used_at) < TOUCH_EVERY_MS) return;
   if (!claimTouch(deps.stores, `${kind}:${key.id}`, now, TOUCH_EVERY_MS)) return;
-  await deps.stores.keys.touch(kind, key.id, isoAt(now));
+  await deps.stores.keys.touch(kind, key.id, isoAt(now), ip || null);
 }

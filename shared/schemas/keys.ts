@@ -14,6 +14,14 @@ export const secretKeyRow = z.object({
   prefix: z.string(),
   created_at: time,
   last_used_at: z.nullable(time),
+  /** Null: every scope. */
+  scopes: z.nullable(z.array(z.string())),
+  expires_at: z.nullable(time),
+  /** The address the key was last used from (written with last_used_at). */
+  last_used_ip: z.nullable(z.string()),
+  /** Set once the key was rotated: it stops working at this time. */
+  retires_at: z.nullable(time),
+  replaced_by: z.nullable(z.string()),
 });
 export type SecretKeyRow = z.infer<typeof secretKeyRow>;
 
