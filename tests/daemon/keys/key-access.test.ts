@@ -207,6 +207,24 @@ for (const mode of testAppModes()) {
     assert.is((await ask('GET /api/events')).body.rule, 'tier');
   });
 
+  test('MCP: in a batch (2025-03-26), a call outside the scopes gets the scope error in its place; the others run', async () => {
+    const { body } = await create({ scopes: ['agents:read'] });
+    const call = (id: number, name: string, action: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: { action } },
+    });
+    const res = await t.post(
+      '/api/mcp',
+      [call(1, 'agents', 'list'), call(2, 'agents', 'create')],
+      mcpHeaders(body.secret_key),
+    );
+    assert.is(res.status, 200, res.text);
+    assert.ok(res.body[0].result, res.text);
+    assert.equal(res.body[1].error.data, { code: 'insufficient_scope', required_scope: 'agents:write' });
+  });
+
   test('a key with only events:trigger may trigger but not create; one with events:write may not trigger', async () => {
     const trigger = (await create({ scopes: ['events:trigger'] })).body.secret_key;
     const write = (await create({ scopes: ['events:write'] })).body.secret_key;
