@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
-import { ActionButton, CopyButton, Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
-import { loadCompanies } from './companies.js';
+import { ActionButton, CopyButton, Page, Section, useLoad, when } from '../lib/ui.js';
+import { KeyCreateForm } from './key-create-form.js';
 
 interface KeyRow {
   id: string;
@@ -26,23 +26,10 @@ interface KeyList {
 /** Rotating from the console gives the old key a day beside the new one (the CLI and the API take any overlap). */
 const ROTATE_OVERLAP_SECONDS = 24 * 3600;
 
-/** "events:read, events:trigger" → the list the API takes; blank: every scope. */
-const scopeList = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 /** Keys: a new secret is shown once with a copy button; list (scopes, expiry), rotate, revoke; rotate the account key. */
 export function KeysPage() {
   const list = useLoad(() => get<KeyList>('/api/keys'));
-  const companies = useLoad(loadCompanies);
-  const [root, setRoot] = useState('');
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState('');
-  const [days, setDays] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const chosenRoot = root || companies.data?.companies[0]?.id || '';
   return (
     <Page title="Keys">
       {secret ? (
@@ -111,51 +98,12 @@ export function KeysPage() {
             </>
           )}
         />
-        <Form
-          submit="Create secret key"
-          onSubmit={async () => {
-            const access = {
-              ...(scopeList(scopes).length > 0 ? { scopes: scopeList(scopes) } : {}),
-              ...(days.trim() ? { expires_in: Math.round(Number(days) * 86_400) } : {}),
-            };
-            const made = await post<{ secret_key: string; name: string }>('/api/keys', {
-              root: chosenRoot,
-              name,
-              ...access,
-            });
+        <KeyCreateForm
+          onCreated={(made) => {
             setSecret({ label: `New secret key “${made.name}”`, value: made.secret_key });
-            setName('');
-            setScopes('');
-            setDays('');
             list.reload();
           }}
-        >
-          <div className="field">
-            <label htmlFor="key-root">Company</label>
-            <select id="key-root" value={chosenRoot} onChange={(e) => setRoot(e.target.value)} required>
-              {(companies.data?.companies ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Field label="Key name" value={name} onChange={setName} hint="A label, e.g. laptop or ci." />
-          <Field
-            label="Scopes"
-            value={scopes}
-            onChange={setScopes}
-            required={false}
-            hint="Optional, e.g. events:read, events:trigger. Blank: every scope."
-          />
-          <Field
-            label="Expires in (days)"
-            value={days}
-            onChange={setDays}
-            required={false}
-            hint="Optional. Blank: the key does not expire."
-          />
-        </Form>
+        />
       </Section>
       <Section title="Account key">
         <p>
