@@ -97,7 +97,7 @@ function accessOf(opts: KeysCreateOptions): { scopes?: string[]; expires_in?: nu
   return { ...(scopes.length > 0 ? { scopes } : {}), ...(expires_in ? { expires_in } : {}) };
 }
 
-export function describeAccess(k: { scopes: string[] | null; expires_at: string | null }): string {
+export function describeAccess(k: { scopes?: string[] | null; expires_at?: string | null }): string {
   const scopes = k.scopes ? `scopes ${k.scopes.join(', ')}` : 'every scope';
   return `It has ${scopes}, and ${k.expires_at ? `expires at ${k.expires_at}` : 'does not expire'}.`;
 }

@@ -43,7 +43,11 @@ export async function runKeysList(_opts: object, ctx: CliContext): Promise<void>
 }
 
 /** A rotated key shows when its overlap ends (and what replaced it) instead of its own expiry. */
-function expiryText(k: { expires_at: string | null; retires_at: string | null; replaced_by: string | null }): string {
+function expiryText(k: {
+  expires_at?: string | null;
+  retires_at?: string | null;
+  replaced_by?: string | null;
+}): string {
   if (k.retires_at) return `${shortTime(k.retires_at)} (rotated to ${k.replaced_by})`;
   return k.expires_at ? shortTime(k.expires_at) : 'never';
 }

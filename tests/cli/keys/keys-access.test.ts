@@ -1,7 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCompaniesCreate } from '../../../cli/commands/companies/create.js';
-import { runKeysCreate } from '../../../cli/commands/keys/create.js';
+import * as z from 'zod/mini';
+import { describeAccess, runKeysCreate } from '../../../cli/commands/keys/create.js';
+import { keyListResponse } from '../../../shared/schemas/keys.js';
 import { runKeysExplain } from '../../../cli/commands/keys/explain.js';
 import { runKeysList } from '../../../cli/commands/keys/list.js';
 import { runKeysRotate } from '../../../cli/commands/keys/rotate.js';
@@ -65,6 +67,25 @@ test('create --scope --expires 30d, list shows scopes, expiry and last use; rota
   assert.equal([verdict.allowed, verdict.rule, verdict.required_scope], [false, 'scope', 'events:write']);
   await runKeysExplain({ id, operation: 'POST /api/events/trigger' }, cli.ctx);
   assert.match(cli.stdout(), 'allowed: POST /api/events/trigger');
+});
+
+test('a daemon of an earlier release answers keys without the new fields: the CLI still reads them (every scope, no expiry)', () => {
+  const old = {
+    keys: [
+      {
+        id: 'key_1',
+        name: 'ci',
+        company: { id: 'cmp_1', name: 'Acme' },
+        prefix: 'sk_abcdef…',
+        created_at: 't',
+        last_used_at: null,
+      },
+    ],
+    account_key: null,
+  };
+  const parsed = z.safeParse(keyListResponse, old);
+  assert.ok(parsed.success);
+  assert.is(describeAccess(parsed.data!.keys[0]!), 'It has every scope, and does not expire.');
 });
 
 test('bad --scope, --expires and --overlap are usage errors before any request; a server refusal is an API error', async () => {
