@@ -13,6 +13,8 @@ export interface Config {
   /** The address users reach the daemon at; links in e-mails point here. */
   publicUrl: string;
   defaultTier: Tier;
+  /** The longest lifetime a secret key may have, in seconds (`--max-key-lifetime`); unset: no cap. */
+  maxKeyLifetimeSeconds?: number;
   limits: {
     /** SECURITY.md: 64 KiB on auth routes. */
     authBodyBytes: number;

@@ -1,5 +1,6 @@
 import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../shared/paths.js';
 import { TIERS, type Tier } from '../shared/wire.js';
+import { parseDuration } from '../shared/duration.js';
 import { DEFAULT_AUTH, defaultConfig, type Config } from './config.js';
 import type { LineOutput } from './logger.js';
 import { checkSmtpUrl } from './smtp-mailer.js';
@@ -15,6 +16,8 @@ export interface DaemonOptions {
   host?: string;
   data?: string;
   defaultTier?: string;
+  /** The longest lifetime a secret key may ask for (`90d`, `24h`, seconds); else SVC_MAX_KEY_LIFETIME. */
+  maxKeyLifetime?: string;
   publicUrl?: string;
   /** SMTP URL (else SVC_SMTP_URL); unset, mail is captured. */
   smtp?: string;
@@ -55,6 +58,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     port,
     dataDir: resolveDataDir(options.data, env),
     defaultTier: tier as Tier,
+    ...maxKeyLifetimeOf(options.maxKeyLifetime ?? env.SVC_MAX_KEY_LIFETIME),
     ...publicUrlOf(options.publicUrl ?? env.SVC_PUBLIC_URL),
     trustProxy: trustProxyOf(env.SVC_TRUST_PROXY),
     allowedHosts: options.allowedHosts ?? splitList(env.SVC_ALLOWED_HOSTS),
@@ -73,6 +77,15 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(options.movableClock ? { movableClock: true } : {}),
   });
+}
+
+/** `--max-key-lifetime` / SVC_MAX_KEY_LIFETIME: a duration such as 90d; a bad one stops the start. */
+function maxKeyLifetimeOf(text: string | undefined): { maxKeyLifetimeSeconds?: number } {
+  if (text === undefined || text.trim() === '') return {};
+  const seconds = parseDuration(text);
+  if (!seconds)
+    throw new Error(`invalid --max-key-lifetime ${text}: use a duration such as 90d, 24h or 3600 (seconds)`);
+  return { maxKeyLifetimeSeconds: seconds };
 }
 
 /** `--compaction-role` / SVC_COMPACTION_ROLE (a role or an agent id) and SVC_COMPACTION_TIMEOUT_MS. */

@@ -42,6 +42,11 @@ export const ErrorCode = {
   companyNameTaken: 'company_name_taken',
   keyNotFound: 'key_not_found',
   invalidKey: 'invalid_key',
+  keyExpired: 'key_expired',
+  insufficientScope: 'insufficient_scope',
+  keyAlreadyRotated: 'key_already_rotated',
+  keyLifetimeTooLong: 'key_lifetime_too_long',
+  unknownOperation: 'unknown_operation',
   malformedKey: 'malformed_key',
   accountKeyMismatch: 'account_key_mismatch',
   // second factors and passwordless logins

@@ -43,6 +43,7 @@ const dispatch: BenchCase = {
         user: { id: 'usr_bench', email: 'bench@example.com', tier: 'company', created_at: '' },
         company,
         keyId: 'key_bench',
+        key: { scopes: null },
         accountKey: false,
       } as KeyAuth;
       const ctx: ToolContext = { keyAuth, services: async () => services, now: systemClock.now };

@@ -89,6 +89,8 @@ export const ENTRIES: Entry[] = [
     create: async (m) => (await import('./keys/create.js')).keysCreateCommand(m),
     list: async (m) => (await import('./keys/list.js')).keysListCommand(m),
     revoke: async (m) => (await import('./keys/revoke.js')).keysRevokeCommand(m),
+    rotate: async (m) => (await import('./keys/rotate.js')).keysRotateCommand(m),
+    explain: async (m) => (await import('./keys/explain.js')).keysExplainCommand(m),
     validate: async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
   }),
   entry('account-key', 'your account key (ak_)', {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
-import { ActionButton, CopyButton, Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
-import { loadCompanies } from './companies.js';
+import { ActionButton, CopyButton, Page, Section, useLoad, when } from '../lib/ui.js';
+import { KeyCreateForm } from './key-create-form.js';
 
 interface KeyRow {
   id: string;
@@ -11,20 +11,25 @@ interface KeyRow {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  last_used_ip: string | null;
+  /** Null: every scope. */
+  scopes: string[] | null;
+  expires_at: string | null;
+  retires_at: string | null;
+  replaced_by: string | null;
 }
 interface KeyList {
   keys: KeyRow[];
   account_key: { id: string; prefix: string; created_at: string; last_used_at: string | null } | null;
 }
 
-/** Keys: a new secret is shown once with a copy button; list, revoke; rotate the account key. */
+/** Rotating from the console gives the old key a day beside the new one (the CLI and the API take any overlap). */
+const ROTATE_OVERLAP_SECONDS = 24 * 3600;
+
+/** Keys: a new secret is shown once with a copy button; list (scopes, expiry), rotate, revoke; rotate the account key. */
 export function KeysPage() {
   const list = useLoad(() => get<KeyList>('/api/keys'));
-  const companies = useLoad(loadCompanies);
-  const [root, setRoot] = useState('');
-  const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const chosenRoot = root || companies.data?.companies[0]?.id || '';
   return (
     <Page title="Keys">
       {secret ? (
@@ -48,40 +53,57 @@ export function KeysPage() {
             { head: 'Name', cell: (k) => k.name },
             { head: 'Company', cell: (k) => k.company.name },
             { head: 'Key', cell: (k) => <code>{k.prefix}</code> },
+            { head: 'Scopes', cell: (k) => (k.scopes ? k.scopes.join(', ') : 'every scope') },
+            {
+              head: 'Expires',
+              cell: (k) =>
+                k.retires_at ? `rotated; stops ${when(k.retires_at)}` : k.expires_at ? when(k.expires_at) : 'never',
+            },
             { head: 'Created', cell: (k) => when(k.created_at) },
-            { head: 'Last used', cell: (k) => when(k.last_used_at) },
+            {
+              head: 'Last used',
+              cell: (k) =>
+                k.last_used_at
+                  ? `${when(k.last_used_at)}${k.last_used_ip ? ` from ${k.last_used_ip}` : ''}`
+                  : when(null),
+            },
           ]}
           actions={(k) => (
-            <ActionButton
-              danger
-              label={`Revoke key ${k.name}`}
-              onClick={async () => (await del(`/api/keys/${encodeURIComponent(k.id)}`), list.reload())}
-            >
-              Revoke
-            </ActionButton>
+            <>
+              {k.replaced_by ? null : (
+                <ActionButton
+                  label={`Rotate key ${k.name}`}
+                  onClick={async () => {
+                    const made = await post<{ secret_key: string; name: string }>(
+                      `/api/keys/${encodeURIComponent(k.id)}/rotate`,
+                      { overlap_seconds: ROTATE_OVERLAP_SECONDS },
+                    );
+                    setSecret({
+                      label: `New secret key “${made.name}” (the old one works for 24 hours more)`,
+                      value: made.secret_key,
+                    });
+                    list.reload();
+                  }}
+                >
+                  Rotate
+                </ActionButton>
+              )}
+              <ActionButton
+                danger
+                label={`Revoke key ${k.name}`}
+                onClick={async () => (await del(`/api/keys/${encodeURIComponent(k.id)}`), list.reload())}
+              >
+                Revoke
+              </ActionButton>
+            </>
           )}
         />
-        <Form
-          submit="Create secret key"
-          onSubmit={async () => {
-            const made = await post<{ secret_key: string; name: string }>('/api/keys', { root: chosenRoot, name });
+        <KeyCreateForm
+          onCreated={(made) => {
             setSecret({ label: `New secret key “${made.name}”`, value: made.secret_key });
-            setName('');
             list.reload();
           }}
-        >
-          <div className="field">
-            <label htmlFor="key-root">Company</label>
-            <select id="key-root" value={chosenRoot} onChange={(e) => setRoot(e.target.value)} required>
-              {(companies.data?.companies ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Field label="Key name" value={name} onChange={setName} hint="A label, e.g. laptop or ci." />
-        </Form>
+        />
       </Section>
       <Section title="Account key">
         <p>

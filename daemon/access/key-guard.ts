@@ -6,11 +6,13 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { CompanyRef } from '../company/index.js';
 import type { UserRecord } from '../store/types.js';
+import type { SecretKeyRecord } from '../store/tenancy-types.js';
 import { unauthenticated } from '../domain-error.js';
 import { claimTouch } from '../http/touch-throttle.js';
 import { bearerToken } from '../http/bearer.js';
 import { hashKey } from './key-material.js';
-import { assertKeyTier } from './tier-gate.js';
+import { checkAccess, type Principal } from './permission.js';
+import { refusalOf } from './refusal.js';
 
 type GuardDeps = Pick<Deps, 'clock' | 'stores'>;
 
@@ -19,6 +21,8 @@ export interface KeyAuth {
   user: UserRecord;
   company: CompanyRef;
   keyId: string;
+  /** The key's record as the lookup read it: its scopes and expiry, for the permission check. */
+  key: SecretKeyRecord;
   /** True when a matching `X-Api-Key` was sent as well. */
   accountKey: boolean;
 }
@@ -47,7 +51,7 @@ export function keyAuthOf(ctx: Context): KeyAuth {
 }
 
 /** Authenticates the key headers and applies the tier gate; throws the 401/402 answers. */
-export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'>): Promise<KeyAuth> {
+export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get' | 'ip'>): Promise<KeyAuth> {
   const secret = bearerToken(ctx);
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
@@ -64,19 +68,27 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
     );
   }
 
-  assertKeyTier(user.tier);
-
+  // A rotated key past its overlap and an expired key are 401s, then the tier gate's 402: read
+  // from the record the lookup already returned, so they cost no extra round trip.
   const now = deps.clock.now();
+  const standing = checkAccess(keyPrincipal(user, sk), AUTHENTICATE, now);
+  if (!standing.allowed) throw refusalOf(standing, user.tier);
+
   // Checked here, not in an async helper: most calls write nothing and should not pay for a promise.
-  if (touchDue(deps, 'secret', sk, now)) await deps.stores.keys.touch('secret', sk.id, isoAt(now));
+  if (touchDue(deps, 'secret', sk, now)) await deps.stores.keys.touch('secret', sk.id, isoAt(now), ctx.ip || null);
   if (ak && touchDue(deps, 'account', ak, now)) await deps.stores.keys.touch('account', ak.id, isoAt(now));
   return {
     user,
     company: { id: company.id, name: company.name, owner_id: company.owner_id },
     keyId: sk.id,
+    key: sk,
     accountKey: ak !== null,
   };
 }
+
+const AUTHENTICATE = { kind: 'authenticate' } as const;
+
+export const keyPrincipal = (user: UserRecord, key: SecretKeyRecord): Principal => ({ kind: 'key', user, key });
 
 /**
  * The format is checked before any lookup, so a malformed value (a JWT, a truncated key, the

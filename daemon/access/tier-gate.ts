@@ -13,9 +13,8 @@ export const tierAllowsKeys = (tier: Tier) => KEY_TIERS.has(tier);
  */
 export function assertKeyTier(tier: Tier): void {
   if (tierAllowsKeys(tier)) return;
-  throw paymentRequired(
-    `MCP access requires a Company subscription: API keys work on the company and owner tiers, and this account is on the ${tier} tier.`,
-    ErrorCode.subscriptionRequired,
-    { tier },
-  );
+  throw paymentRequired(tierRefusalMessage(tier), ErrorCode.subscriptionRequired, { tier });
 }
+
+export const tierRefusalMessage = (tier: Tier) =>
+  `MCP access requires a Company subscription: API keys work on the company and owner tiers, and this account is on the ${tier} tier.`;

@@ -5,7 +5,11 @@ import type { Deps } from '../deps.js';
 import { forbidden } from '../domain-error.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { bearerToken } from '../http/bearer.js';
-import { authenticateKeys } from '../access/key-guard.js';
+import { authenticateKeys, keyPrincipal } from '../access/key-guard.js';
+import { checkAccess, type Principal } from '../access/permission.js';
+import type { RouteScopeTable } from '../access/operation-scopes.js';
+import { refusalOf } from '../access/refusal.js';
+import { routePattern } from './route-pattern.js';
 import type { UserRecord } from '../store/types.js';
 import { notYours, unknownCompany } from './company-errors.js';
 import { companyRoutes, enterCompany, type CompanyRef, type TenantCaller } from '../company/index.js';
@@ -29,17 +33,30 @@ export function tenantRoutes(deps: Deps): Router {
  * (X-Company, X-Entity, company_id, trust_id) → check it is the caller's → open its runtime and
  * put caller and runtime on the request for the Company's routes.
  */
-export function tenant(deps: Deps): Middleware {
+export function tenant(deps: Deps, routeScopes?: RouteScopeTable): Middleware {
   const userGuard = requireUser(deps);
+  // May this caller use this route at all (its scope)? Asked right after authentication, before
+  // any Company is looked up or opened. A route no row of the scope table covers is refused.
+  const assertAllowed = (ctx: Context, principal: Principal) => {
+    const route = routePattern(ctx) ?? ctx.path;
+    const verdict = checkAccess(
+      principal,
+      { kind: 'rest', method: ctx.method, route, table: routeScopes },
+      deps.clock.now(),
+    );
+    if (!verdict.allowed) throw refusalOf(verdict, principal.user.tier);
+  };
   return async function tenant(ctx, next) {
     if (bearerToken(ctx)?.startsWith('sk_')) {
       const key = await authenticateKeys(deps, ctx);
       ctx.state.keyAuth = key;
+      assertAllowed(ctx, keyPrincipal(key.user, key.key));
       const company = selectForSecretKey(ctx, key.company);
       return enter(deps, ctx, { user: key.user, company, via: 'secret_key', keyId: key.keyId }, next);
     }
     await userGuard(ctx, async () => {
       const { user } = userOf(ctx);
+      assertAllowed(ctx, { kind: 'session', user });
       await enter(deps, ctx, { user, company: await selectForUser(deps, ctx, user), via: 'session' }, next);
     });
   };

@@ -7,12 +7,12 @@ import { resolveOwnedCompany } from '../companies/companies.js';
 import { notFound } from '../http/api-error.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
-import type { SecretKeyRecord } from '../store/types.js';
+import { ALL_SCOPES } from '../../shared/scopes.js';
+import { expiryFor } from './key-lifetime.js';
+import { keyAccessRoutes } from './key-access-routes.js';
+import { SAVE_NOTE, secretKeyView } from './key-view.js';
 import { generateKey } from '../access/key-material.js';
 import { assertKeyTier } from '../access/tier-gate.js';
-
-export const SAVE_NOTE =
-  'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';
 
 /**
  * Access keys (spec §4.5), all behind a full session JWT. Creating a key passes the tier gate
@@ -46,6 +46,8 @@ export function keyRoutes(deps: Deps): Router {
     const { user } = userOf(ctx);
     assertKeyTier(user.tier);
     const body = validate(createBody, ctx.request.body);
+    const now = deps.clock.now();
+    const expires_at = expiryFor(body, now, deps.config.maxKeyLifetimeSeconds);
     const company = await resolveOwnedCompany(deps, user, body.root);
     const fresh = generateKey(deps.random, 'secret');
     const record = await deps.stores.keys.addSecretKey({
@@ -55,8 +57,11 @@ export function keyRoutes(deps: Deps): Router {
       name: body.name,
       hash: fresh.hash,
       prefix: fresh.prefix,
-      created_at: isoAt(deps.clock.now()),
+      created_at: isoAt(now),
       last_used_at: null,
+      // Stored in the vocabulary's order, once each: what lists show and the check reads.
+      scopes: body.scopes ? ALL_SCOPES.filter((s) => body.scopes!.includes(s)) : null,
+      expires_at,
     });
     ctx.status = 201;
     ctx.body = {
@@ -93,16 +98,6 @@ export function keyRoutes(deps: Deps): Router {
     ctx.body = { ok: true, id, revoked: true };
   });
 
+  keyAccessRoutes(deps, router, guard);
   return router;
-}
-
-async function secretKeyView(deps: Pick<Deps, 'stores'>, k: SecretKeyRecord) {
-  const company = await deps.stores.companies.findById(k.company_id);
-  return {
-    name: k.name,
-    company: { id: k.company_id, name: company?.name ?? null },
-    prefix: k.prefix,
-    created_at: k.created_at,
-    last_used_at: k.last_used_at,
-  };
 }

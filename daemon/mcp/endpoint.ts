@@ -3,6 +3,7 @@ import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/t
 import { ErrorCode } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
 import type { KeyAuth } from '../access/key-guard.js';
+import type { Verdict } from '../access/permission.js';
 import { ApiError } from '../http/api-error.js';
 import { readRaw } from '../http/body.js';
 import type { CompanyServices } from '../company/index.js';
@@ -19,6 +20,7 @@ import { createModernLeg } from './modern-serve.js';
 import { createMcpDispatcher } from './server.js';
 import { describeTool } from './tool-runner.js';
 import { createToolCallLimit, rateLimitMessage } from './tool-rate-limit.js';
+import { scopeChallenge, scopeRefusal, toolCallVerdict } from './tool-access.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 
@@ -43,6 +45,7 @@ export function mcpEndpoint(
   const modern = createModernLeg(deps.log, ALL_TOOLS, ALL_TOOLS.map(describeTool), deps.config.limits.bodyBytes);
   const limit = createToolCallLimit(deps.stores.limits, deps.clock, deps.config.mcpToolCallsPerMinute);
   const openServices = options.services ?? (async (k: KeyAuth) => (await deps.runtimes.open(k.company)).services);
+  const toolNames = new Set(ALL_TOOLS.map((t) => t.name));
 
   return async function serveMcp(ctx: Context) {
     refuseOtherMethods(ctx);
@@ -63,6 +66,8 @@ export function mcpEndpoint(
     };
 
     if (await modern.claims(ctx, parsed.value)) {
+      const refused = toolCallVerdict(keyAuth, parsed.value, toolNames, deps.clock.now());
+      if (refused && !refused.allowed) return refuseScope(ctx, (parsed.value as JSONRPCRequest).id, refused);
       const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
       if (wait !== null) return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
       return modern.serve(ctx, raw, parsed.value, toolContext);
@@ -73,6 +78,12 @@ export function mcpEndpoint(
     const answerOne = async (message: JSONRPCMessage, inBatch: boolean): Promise<JSONRPCMessage | null> => {
       if (!('method' in message) || !('id' in message)) return null; // notifications and responses: nothing to answer (see below)
       const request = message as JSONRPCRequest;
+      // The scope first: a call the key may not make is refused before it counts against the rate limit.
+      const verdict = toolCallVerdict(keyAuth, request, toolNames, deps.clock.now());
+      if (verdict && !verdict.allowed) {
+        if (!inBatch) throw Object.assign(new Error('scope'), { verdict });
+        return scopeRefusal(request.id, verdict);
+      }
       const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.keyId) : null;
       if (wait !== null) {
         if (!inBatch) throw Object.assign(new Error('rate'), { wait });
@@ -99,7 +110,8 @@ export function mcpEndpoint(
     try {
       answer(ctx, 200, await answerOne(message.message, false));
     } catch (err) {
-      const wait = (err as { wait?: number }).wait;
+      const { wait, verdict } = err as { wait?: number; verdict?: Verdict };
+      if (verdict) return refuseScope(ctx, message.message.id, verdict);
       if (wait === undefined) throw err;
       refuseRate(ctx, message.message.id, wait);
     }
@@ -113,6 +125,15 @@ const countsAsToolCall = (m: unknown) =>
 function refuseRate(ctx: Context, id: JSONRPCRequest['id'], wait: number): void {
   ctx.set('Retry-After', String(wait));
   answer(ctx, 429, rpcError(id ?? null, -32000, rateLimitMessage(wait), { retry_after: wait }));
+}
+
+/**
+ * The MCP authorization spec's step-up answer: HTTP 403 with a Bearer challenge naming the scope,
+ * and a JSON-RPC error (naming it too) so the client can match the refusal to its request.
+ */
+function refuseScope(ctx: Context, id: JSONRPCRequest['id'], verdict: Verdict): void {
+  ctx.set('WWW-Authenticate', scopeChallenge(verdict));
+  answer(ctx, 403, scopeRefusal(id ?? null, verdict));
 }
 
 function accepted(ctx: Context): void {

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { RpcCode } from './jsonrpc.js';
 import { SERVER_INSTRUCTIONS, TOOLS_LIST_CACHE } from './server.js';
 import { runTool } from './tool-runner.js';
+import { INSUFFICIENT_SCOPE_RPC, toolVerdict, visibleTools } from './tool-access.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
 /** The first revision of the stateless, per-request-envelope era (no initialize, `server/discover`, Mcp-Method/Mcp-Name headers). */
@@ -48,7 +49,7 @@ export function createModernLeg(log: Logger, tools: McpTool[], listed: Tool[], m
             { code: RpcCode.InvalidParams },
           );
         }
-        return { tools: listed } as never;
+        return { tools: visibleTools(listed, toolContext.keyAuth) } as never;
       });
       server.setRequestHandler('tools/call', async (request) => {
         const tool = byName.get(request.params.name);
@@ -57,6 +58,10 @@ export function createModernLeg(log: Logger, tools: McpTool[], listed: Tool[], m
             new Error(`Unknown tool: '${request.params.name}'. Available tools: ${[...byName.keys()].join(', ')}.`),
             { code: RpcCode.InvalidParams },
           );
+        // The endpoint refuses a call outside the key's scopes with a 403 first; this is the same check for anything that gets past it.
+        const verdict = toolVerdict(toolContext.keyAuth, tool.name, request.params.arguments, toolContext.now());
+        if (!verdict.allowed)
+          throw Object.assign(new Error(verdict.message ?? 'Refused.'), { code: INSUFFICIENT_SCOPE_RPC });
         return (await runTool(tool, request.params.arguments, toolContext, log)) as never;
       });
       return server;

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { RpcCode } from './jsonrpc.js';
 import { RequestTransport } from './request-transport.js';
 import { describeTool, runTool } from './tool-runner.js';
+import { visibleTools } from './tool-access.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { McpTool, ToolContext } from './tools/types.js';
 
@@ -64,7 +65,9 @@ export function createMcpDispatcher(
   const contextOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }) =>
     extra.authInfo?.extra?.toolContext as ToolContext;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => ({
+    tools: visibleTools(listed, contextOf(extra).keyAuth),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = byName.get(req.params.name);
     // An unknown tool is a protocol error (MCP: -32602), unlike a tool that ran and failed.
@@ -85,7 +88,7 @@ export function createMcpDispatcher(
    */
   const answerDirectly = (message: JSONRPCRequest, ctx: ToolContext): Promise<JSONRPCMessage> | null => {
     if (message.method === 'tools/list')
-      return Promise.resolve({ result: { tools: listed }, jsonrpc: '2.0', id: message.id });
+      return Promise.resolve({ result: { tools: visibleTools(listed, ctx.keyAuth) }, jsonrpc: '2.0', id: message.id });
     if (message.method !== 'tools/call') return null;
     // A task-augmented call (`params.task`, 2025-11-25) is run as a plain call: we declare no
     // `tasks` capability, and a receiver without it MUST process the request normally, ignoring the

@@ -32,7 +32,24 @@ export interface SecretKeyRecord {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  /**
+   * The fields below came with scoped, expiring keys. A record written before them has none of
+   * them and reads as it always worked: every scope, no expiry, never rotated (see key-standing.ts).
+   */
+  /** The scopes granted (`events:read`…); null or absent: every scope. */
+  scopes?: string[] | null;
+  /** When the key stops working; null or absent: never. */
+  expires_at?: string | null;
+  /** The address of the request that last wrote `last_used_at`. */
+  last_used_ip?: string | null;
+  /** On the old key of a rotation: the end of its overlap, when it stops working. */
+  retires_at?: string | null;
+  /** On the old key of a rotation: the id of the key that replaced it. */
+  replaced_by?: string | null;
 }
+
+/** What rotating a secret key did: the old key with its overlap set, or why nothing changed. */
+export type RotateOutcome = { ok: true; old: SecretKeyRecord } | { ok: false; reason: 'not_found' | 'already_rotated' };
 
 export interface AccountKeyRecord {
   id: string;
@@ -55,6 +72,11 @@ export interface KeyStore {
   setAccountKey(key: AccountKeyRecord): Promise<{ rotated: boolean }>;
   findAccountKeyByHash(hash: string): Promise<AccountKeyRecord | undefined>;
   accountKeyOf(userId: string): Promise<AccountKeyRecord | undefined>;
-  /** Records a use; callers throttle it (at most once a minute per key) so reads do not become writes. */
-  touch(kind: 'secret' | 'account', id: string, atIso: string): Promise<void>;
+  /**
+   * Rotation in one write: when `oldId` is the user's and was never rotated, marks it retiring at
+   * `retiresAt` (replaced by `fresh`) and adds `fresh`. Two racing rotations of one key: one wins.
+   */
+  rotateSecretKey(oldId: string, userId: string, fresh: SecretKeyRecord, retiresAt: string): Promise<RotateOutcome>;
+  /** Records a use (and, for a secret key, the caller's address); callers throttle it (at most once a minute per key) so reads do not become writes. */
+  touch(kind: 'secret' | 'account', id: string, atIso: string, ip?: string | null): Promise<void>;
 }

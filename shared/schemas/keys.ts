@@ -14,6 +14,16 @@ export const secretKeyRow = z.object({
   prefix: z.string(),
   created_at: time,
   last_used_at: z.nullable(time),
+  // Optional for the CLI's sake: a daemon of an earlier release answers without them (its keys
+  // have every scope and never expire).
+  /** Null: every scope. */
+  scopes: z.optional(z.nullable(z.array(z.string()))),
+  expires_at: z.optional(z.nullable(time)),
+  /** The address the key was last used from (written with last_used_at). */
+  last_used_ip: z.optional(z.nullable(z.string())),
+  /** Set once the key was rotated: it stops working at this time. */
+  retires_at: z.optional(z.nullable(time)),
+  replaced_by: z.optional(z.nullable(z.string())),
 });
 export type SecretKeyRow = z.infer<typeof secretKeyRow>;
 

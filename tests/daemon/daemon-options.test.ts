@@ -63,4 +63,16 @@ test('a test setting without SVC_ALLOW_TEST_SETTINGS=1 stops the start with one 
   );
 });
 
+test('--max-key-lifetime wins over SVC_MAX_KEY_LIFETIME; a duration in s, m, h, d, w or seconds; anything else stops the start', () => {
+  assert.is(resolveConfig({ data }, {}).maxKeyLifetimeSeconds, undefined);
+  assert.is(resolveConfig({ data }, { SVC_MAX_KEY_LIFETIME: '90d' }).maxKeyLifetimeSeconds, 90 * 86_400);
+  assert.is(
+    resolveConfig({ data, maxKeyLifetime: '24h' }, { SVC_MAX_KEY_LIFETIME: '90d' }).maxKeyLifetimeSeconds,
+    86_400,
+  );
+  assert.is(resolveConfig({ data, maxKeyLifetime: '3600' }, {}).maxKeyLifetimeSeconds, 3600);
+  for (const bad of ['0', '90 days', '-1d', '1y', '1.5d'])
+    assert.throws(() => resolveConfig({ data, maxKeyLifetime: bad }, {}), /invalid --max-key-lifetime/);
+});
+
 test.run();

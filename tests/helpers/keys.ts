@@ -60,7 +60,7 @@ export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
  */
 export function mountEchoRoute(app: Koa, deps: Deps): void {
   const router = new Router();
-  router.use(tenant(deps));
+  router.use(tenant(deps, { 'GET /api/echo': 'agents:read', 'POST /api/echo': 'agents:write' }));
   const echo: Koa.Middleware = (ctx) => {
     const tenant = tenantOf(ctx);
     ctx.body = {

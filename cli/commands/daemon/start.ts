@@ -17,6 +17,8 @@ export interface StartOptions {
   host?: string;
   data?: string;
   defaultTier?: string;
+  /** The longest lifetime a secret key may ask for (`90d`; else $SVC_MAX_KEY_LIFETIME). */
+  maxKeyLifetime?: string;
   /** SMTP URL for real mail (else $SVC_SMTP_URL). */
   smtp?: string;
   /** Team mode's PostgreSQL URL (else $SVC_DATABASE_URL; docs/deploy.md). */
@@ -43,6 +45,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
         host: opts.host,
         data: opts.data,
         defaultTier: opts.defaultTier,
+        maxKeyLifetime: opts.maxKeyLifetime,
         smtp: opts.smtp,
         database: opts.database,
         withholdInvite: opts.withholdInvite,
@@ -73,6 +76,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
+  if (opts.maxKeyLifetime) args.push('--max-key-lifetime', opts.maxKeyLifetime);
   if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
   if (opts.compactionRole !== undefined) args.push('--compaction-role', opts.compactionRole);
   if (opts.movableClock) args.push('--movable-clock');
@@ -168,6 +172,10 @@ export function startCommand(makeCtx: ContextFactory): Command {
       'Host names to answer besides localhost, 127.0.0.1, [::1] (comma-separated; default $SVC_ALLOWED_HOSTS)',
     )
     .option(
+      '--max-key-lifetime <duration>',
+      'the longest lifetime a secret key may ask for, e.g. 90d; keys asking for none get this one (default $SVC_MAX_KEY_LIFETIME; unset: no cap)',
+    )
+    .option(
       '--compaction-role <role>',
       'hand a session that crosses its context budget to this role as a summarising quest (default $SVC_COMPACTION_ROLE; unset: off)',
     )
@@ -184,6 +192,7 @@ export function startCommand(makeCtx: ContextFactory): Command {
         host: flags.host,
         data: flags.data,
         defaultTier: flags.defaultTier,
+        maxKeyLifetime: flags.maxKeyLifetime,
         smtp: flags.smtp,
         database: flags.database,
         withholdInvite: Boolean(flags.withholdInvite),

@@ -5,6 +5,8 @@ import { UsageError } from '../../errors.js';
 import { keyCreatedResponse } from '../../../shared/schemas/key-create.js';
 import { currentCompanyKey } from '../../company.js';
 import { storeName, storeSecretKey } from '../../keys.js';
+import { ALL_SCOPES, isScope } from '../../../shared/scopes.js';
+import { parseDuration } from '../../../shared/duration.js';
 
 export interface KeysCreateOptions {
   /** The Company (name or id): --root or --company, else the current one (`svc companies use`). */
@@ -12,6 +14,10 @@ export interface KeysCreateOptions {
   name: string;
   /** false with --no-store: print the key only. */
   store: boolean;
+  /** --scope (repeatable); none: every scope. */
+  scopes?: string[];
+  /** --expires: a duration such as 30d, 24h or 3600 (seconds). */
+  expires?: string;
 }
 
 /**
@@ -26,12 +32,14 @@ export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): P
       "pass --company <name>, or run 'svc companies use <name>' once",
     );
   if (!opts.name?.trim()) throw new UsageError('--name <label> is required: a label to recognise the key by');
-  const created = await ctx.api().post('/api/keys', { root, name: opts.name }, { schema: keyCreatedResponse });
+  const body = { root, name: opts.name, ...accessOf(opts) };
+  const created = await ctx.api().post('/api/keys', body, { schema: keyCreatedResponse });
   if (opts.store) await storeSecretKey(ctx, created.company.id, created.secret_key);
   if (ctx.json) return ctx.printJson({ ...created, stored: opts.store });
   ctx.out(
     `Created secret key ${created.id} '${created.name}' for Company ${created.company.name} (${created.company.id})`,
   );
+  ctx.out(describeAccess(created));
   ctx.out();
   ctx.out(`  ${created.secret_key}`);
   ctx.out();
@@ -46,8 +54,50 @@ export function keysCreateCommand(makeCtx: ContextFactory): Command {
     .option('--company <company>', 'the Company name or id (default: the current one)')
     .option('--root <company>', 'the same as --company (the name the API uses)')
     .requiredOption('--name <label>', 'a label for the key')
+    .option(
+      '--scope <scope>',
+      `a scope the key may use (repeatable; default: every scope): ${ALL_SCOPES.join(', ')}`,
+      collect,
+      [],
+    )
+    .option('--expires <duration>', 'the key stops working after this long, e.g. 30d, 24h, 3600 (seconds)')
     .option('--no-store', 'only print the key; do not keep it in the credential store');
   return action(cmd, makeCtx, (ctx, flags) =>
-    runKeysCreate({ root: flags.company ?? flags.root, name: flags.name, store: flags.store !== false }, ctx),
+    runKeysCreate(
+      {
+        root: flags.company ?? flags.root,
+        name: flags.name,
+        store: flags.store !== false,
+        scopes: flags.scope,
+        expires: flags.expires,
+      },
+      ctx,
+    ),
   );
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The scopes and expiry asked for, checked here first so a typo is a usage error before any request. */
+function accessOf(opts: KeysCreateOptions): { scopes?: string[]; expires_in?: number } {
+  const scopes =
+    opts.scopes
+      ?.flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0)
+    throw new UsageError(`unknown scope ${unknown.join(', ')}`, `the scopes are: ${ALL_SCOPES.join(', ')}`);
+  let expires_in: number | undefined;
+  if (opts.expires !== undefined) {
+    expires_in = parseDuration(opts.expires) ?? undefined;
+    if (!expires_in)
+      throw new UsageError(`--expires ${opts.expires} is not a duration`, 'use e.g. 30d, 24h, 90m or 3600 (seconds)');
+  }
+  return { ...(scopes.length > 0 ? { scopes } : {}), ...(expires_in ? { expires_in } : {}) };
+}
+
+export function describeAccess(k: { scopes?: string[] | null; expires_at?: string | null }): string {
+  const scopes = k.scopes ? `scopes ${k.scopes.join(', ')}` : 'every scope';
+  return `It has ${scopes}, and ${k.expires_at ? `expires at ${k.expires_at}` : 'does not expire'}.`;
 }

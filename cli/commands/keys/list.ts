@@ -23,10 +23,14 @@ export async function runKeysList(_opts: object, ctx: CliContext): Promise<void>
       k.name,
       k.company.name ?? k.company.id,
       k.prefix,
+      k.scopes ? k.scopes.join(',') : 'all',
+      expiryText(k),
       shortTime(k.created_at),
-      shortTime(k.last_used_at),
+      k.last_used_at
+        ? `${shortTime(k.last_used_at)}${k.last_used_ip ? ` from ${k.last_used_ip}` : ''}`
+        : shortTime(null),
     ]);
-    formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'CREATED', 'LAST USED'], rows).forEach((l) => {
+    formatTable(['ID', 'NAME', 'COMPANY', 'KEY', 'SCOPES', 'EXPIRES', 'CREATED', 'LAST USED'], rows).forEach((l) => {
       ctx.out(l);
     });
   }
@@ -36,6 +40,16 @@ export async function runKeysList(_opts: object, ctx: CliContext): Promise<void>
       `account key ${ak.id}  ${ak.prefix}  created ${shortTime(ak.created_at)}  last used ${shortTime(ak.last_used_at)}`,
     );
   else ctx.out("account key: none (create one with 'svc account-key rotate')");
+}
+
+/** A rotated key shows when its overlap ends (and what replaced it) instead of its own expiry. */
+function expiryText(k: {
+  expires_at?: string | null;
+  retires_at?: string | null;
+  replaced_by?: string | null;
+}): string {
+  if (k.retires_at) return `${shortTime(k.retires_at)} (rotated to ${k.replaced_by})`;
+  return k.expires_at ? shortTime(k.expires_at) : 'never';
 }
 
 export function keysListCommand(makeCtx: ContextFactory): Command {

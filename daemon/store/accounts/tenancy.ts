@@ -1,4 +1,4 @@
-import type { CompanyStore } from '../tenancy-types.js';
+import type { CompanyStore, RotateOutcome } from '../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
@@ -44,6 +44,16 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
         tx.remove(secretKeys, id);
         return true;
       }),
+    rotateSecretKey: (oldId, userId, fresh, retiresAt) =>
+      space.write((tx): RotateOutcome => {
+        const old = secretKeys.get(oldId);
+        if (!old || old.user_id !== userId) return { ok: false, reason: 'not_found' };
+        if (old.replaced_by) return { ok: false, reason: 'already_rotated' };
+        const retiring = { ...old, retires_at: retiresAt, replaced_by: fresh.id };
+        tx.put(secretKeys, retiring);
+        tx.put(secretKeys, structuredClone(fresh));
+        return { ok: true, old: structuredClone(retiring) };
+      }),
     setAccountKey: (key) =>
       space.write((tx) => {
         // One account key per user: the old one goes in the same write that installs the new.
@@ -54,11 +64,11 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
       }),
     findAccountKeyByHash: async (hash) => accountKeys.first('hash', hash),
     accountKeyOf: async (userId) => accountKeys.first('user', userId),
-    touch: (kind, id, atIso) =>
+    touch: (kind, id, atIso, ip) =>
       space.write((tx) => {
         if (kind === 'secret') {
           const key = secretKeys.get(id);
-          if (key) tx.put(secretKeys, { ...key, last_used_at: atIso });
+          if (key) tx.put(secretKeys, { ...key, last_used_at: atIso, last_used_ip: ip ?? null });
         } else {
           const key = accountKeys.get(id);
           if (key) tx.put(accountKeys, { ...key, last_used_at: atIso });

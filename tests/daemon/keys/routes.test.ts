@@ -47,7 +47,24 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
     ['laptop', 'ci'],
   );
   const row = list.body.keys[0];
-  assert.equal(Object.keys(row).sort(), ['company', 'created_at', 'id', 'last_used_at', 'name', 'prefix']);
+  assert.equal(Object.keys(row).sort(), [
+    'company',
+    'created_at',
+    'expires_at',
+    'id',
+    'last_used_at',
+    'last_used_ip',
+    'name',
+    'prefix',
+    'replaced_by',
+    'retires_at',
+    'scopes',
+  ]);
+  assert.equal(
+    [row.scopes, row.expires_at, row.retires_at],
+    [null, null, null],
+    'no scopes asked: every scope, no expiry',
+  );
   assert.is(row.prefix, byName.body.secret_key.slice(0, 9) + '…');
   assert.is(row.last_used_at, null);
   assert.not.ok(list.text.includes(byName.body.secret_key));

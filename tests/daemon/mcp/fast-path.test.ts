@@ -52,6 +52,7 @@ const context: ToolContext = {
     user: { id: 'usr_1' },
     company: { id: 'cmp_1', name: 'acme', owner_id: 'usr_1' },
     keyId: 'key_1',
+    key: { scopes: null },
     accountKey: false,
   } as unknown as KeyAuth,
   services: () => Promise.reject(new Error('not used')),

@@ -92,5 +92,54 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     }
   });
 
+  test('keys: a record without the access fields reads as before; touch keeps the address; rotation marks the old key once', async () => {
+    const { stores, reopen } = await make();
+    const sk = (id: string, hash: string, extra: object = {}) => ({
+      id,
+      user_id: 'u1',
+      company_id: 'c1',
+      name: 'ci',
+      hash,
+      prefix: 'sk_abcdef…',
+      created_at: '2026-01-01T00:00:00.000Z',
+      last_used_at: null,
+      ...extra,
+    });
+    // A key as the previous release wrote it: no scopes, expiry or rotation fields at all.
+    await stores.keys.addSecretKey(sk('old', 'h-old'));
+    const legacy = await stores.keys.findSecretKeyByHash('h-old');
+    assert.is(legacy?.scopes ?? null, null);
+    assert.is(legacy?.expires_at ?? null, null);
+    await stores.keys.touch('secret', 'old', '2026-01-01T00:05:00.000Z', '203.0.113.7');
+    const touched = await stores.keys.findSecretKeyWithOwner('h-old');
+    assert.is(touched?.key.last_used_ip, '203.0.113.7');
+
+    const scoped = { scopes: ['events:read'], expires_at: '2026-02-01T00:00:00.000Z' };
+    await stores.keys.addSecretKey(sk('k1', 'h1', scoped));
+    assert.equal((await stores.keys.findSecretKeyByHash('h1'))?.scopes, ['events:read']);
+    const fresh = sk('k2', 'h2', scoped);
+    assert.equal(await stores.keys.rotateSecretKey('k1', 'u2', fresh, '2026-01-02T00:00:00.000Z'), {
+      ok: false,
+      reason: 'not_found',
+    });
+    assert.is(await stores.keys.findSecretKeyByHash('h2'), undefined, "another user's rotation adds nothing");
+    const racing = await Promise.all(
+      ['k2', 'k3'].map((id) =>
+        stores.keys.rotateSecretKey('k1', 'u1', sk(id, `h-${id}`, scoped), '2026-01-02T00:00:00.000Z'),
+      ),
+    );
+    assert.is(racing.filter((r) => r.ok).length, 1, 'a key is replaced once');
+    assert.ok(racing.some((r) => !r.ok && r.reason === 'already_rotated'));
+    const old = await stores.keys.findSecretKeyByHash('h1');
+    assert.is(old?.retires_at, '2026-01-02T00:00:00.000Z');
+    assert.ok(old?.replaced_by === 'k2' || old?.replaced_by === 'k3');
+    assert.is((await stores.keys.listSecretKeys('u1')).length, 3);
+    if (reopen) {
+      const again = await reopen();
+      assert.is((await again.keys.findSecretKeyByHash('h1'))?.retires_at, '2026-01-02T00:00:00.000Z');
+      assert.is((await again.keys.findSecretKeyByHash('h-old'))?.last_used_ip, '203.0.113.7');
+    }
+  });
+
   test.run();
 }

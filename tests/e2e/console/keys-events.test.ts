@@ -16,6 +16,42 @@ import {
 const browser = await sharedBrowser();
 
 if (browser) {
+  test('a scoped key that expires: the list shows its scopes and expiry; Rotate gives a new secret and marks the old', async () => {
+    const d = await startConsoleDaemon();
+    const { page, errors, close } = await openPage(browser);
+    try {
+      const u = await createUser(d.t, { tier: 'company' });
+      await d.t.post('/api/companies', { name: 'Acme Labs' }, u.auth);
+      await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
+      await page.goto(d.consoleUrl + '#/keys');
+      await waitForHeading(page, 'Keys');
+      await fill(page, 'Key name', 'monitor');
+      await fill(page, 'Scopes', 'events:read, events:trigger');
+      await fill(page, 'Expires in (days)', '30');
+      await press(page, 'Create secret key');
+      await page.waitForSelector('.secret-box code.secret');
+      const secret = await page.$eval('.secret-box code.secret', (el) => el.textContent!);
+      await press(page, 'I saved it');
+      await waitForText(page, 'events:read, events:trigger');
+      const [row] = (await d.t.get('/api/keys', u.auth)).body.keys;
+      assert.equal(row.scopes, ['events:read', 'events:trigger']);
+      assert.ok(row.expires_at);
+      assert.is((await d.t.get('/api/agents', { authorization: `Bearer ${secret}` })).status, 403);
+
+      await press(page, 'Rotate key monitor');
+      await waitForText(page, 'the old one works for 24 hours more');
+      const fresh = await page.$eval('.secret-box code.secret', (el) => el.textContent!);
+      assert.is.not(fresh, secret);
+      await press(page, 'I saved it');
+      await waitForText(page, 'rotated; stops');
+      await screenshot(page, 'keys-scoped-rotated');
+      assert.equal(errors, []);
+    } finally {
+      await close();
+      await d.close();
+    }
+  });
+
   test('Company, then a secret key: shown once with a copy button, works, listed masked, revoked → 401', async () => {
     const d = await startConsoleDaemon();
     const { page, errors, close } = await openPage(browser);

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import { getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
-import type { CompanyRecord, CompanyStore, SecretKeyRecord } from '../../tenancy-types.js';
+import type { CompanyRecord, CompanyStore, RotateOutcome, SecretKeyRecord } from '../../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict, type UserRecord } from '../../types.js';
 import { ACCOUNTS, decideOnRow, findFirst, isDuplicateIn, takeTurn } from './rows.js';
 import * as t from './tables.js';
@@ -68,6 +68,18 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
       ]);
       return (rowCount ?? 0) > 0;
     },
+    rotateSecretKey: (oldId, userId, fresh, retiresAt) =>
+      withTransaction(pool, async (client): Promise<RotateOutcome> => {
+        // The old row is locked for the transaction: of two daemons rotating one key, the second
+        // sees the first's mark and refuses, so a key is never replaced twice.
+        const old = await getDoc(client, t.secretKeys, ACCOUNTS, oldId, true);
+        if (!old || old.user_id !== userId) return { ok: false, reason: 'not_found' };
+        if (old.replaced_by) return { ok: false, reason: 'already_rotated' };
+        const retiring = { ...old, retires_at: retiresAt, replaced_by: fresh.id };
+        await putDoc(client, t.secretKeys, ACCOUNTS, retiring);
+        await putDoc(client, t.secretKeys, ACCOUNTS, fresh);
+        return { ok: true, old: retiring };
+      }),
     setAccountKey: (key) =>
       withTransaction(pool, async (client) => {
         // Rotations of one user's key take turns across daemons, so each deletes the key the one
@@ -83,9 +95,12 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
     findAccountKeyByHash: (hash) => findFirst(pool, t.accountKeys, 'hash', hash),
     accountKeyOf: (userId) => findFirst(pool, t.accountKeys, 'user_id', userId),
     // Read under the row lock: a key deleted meanwhile stays deleted.
-    touch: (kind, id, atIso) =>
+    touch: (kind, id, atIso, ip) =>
       kind === 'secret'
-        ? decideOnRow(pool, t.secretKeys, id, (k) => ({ write: k && { ...k, last_used_at: atIso }, answer: undefined }))
+        ? decideOnRow(pool, t.secretKeys, id, (k) => ({
+            write: k && { ...k, last_used_at: atIso, last_used_ip: ip ?? null },
+            answer: undefined,
+          }))
         : decideOnRow(pool, t.accountKeys, id, (k) => ({
             write: k && { ...k, last_used_at: atIso },
             answer: undefined,

@@ -1,0 +1,79 @@
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import { ErrorCode } from '../../shared/errors.js';
+import { keyExplainBody, keyRotateBody } from '../../shared/schemas/key-access.js';
+import { isoAt } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { keyPrincipal } from '../access/key-guard.js';
+import { generateKey } from '../access/key-material.js';
+import { checkAccess } from '../access/permission.js';
+import { assertKeyTier } from '../access/tier-gate.js';
+import { userOf } from '../auth/user-guard.js';
+import { conflict, notFound } from '../http/api-error.js';
+import { validate } from '../http/validate.js';
+import { describeOperation, parseOperation } from './explain.js';
+import { rotatedExpiry } from './key-lifetime.js';
+import { SAVE_NOTE, secretKeyView } from './key-view.js';
+
+/**
+ * Rotation with overlap and explain, beside the other key routes and behind the same session
+ * guard. Both act only on the caller's own keys: another user's key id answers exactly like an
+ * unknown one (404), so an id learns nothing.
+ */
+export function keyAccessRoutes(deps: Deps, router: Router, guard: Middleware): void {
+  const ownKey = async (userId: string, id: string) => {
+    const key = (await deps.stores.keys.listSecretKeys(userId)).find((k) => k.id === id);
+    if (!key) throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
+    return key;
+  };
+
+  router.post('/api/keys/:id/rotate', guard, async (ctx) => {
+    const { user } = userOf(ctx);
+    assertKeyTier(user.tier);
+    const { overlap_seconds } = validate(keyRotateBody, ctx.request.body);
+    const old = await ownKey(user.id, ctx.params.id!);
+    const now = deps.clock.now();
+    const fresh = generateKey(deps.random, 'secret');
+    // Same Company, name, scopes and expiry policy; only the secret (and the id) is new.
+    const record = {
+      id: deps.ids('key'),
+      user_id: user.id,
+      company_id: old.company_id,
+      name: old.name,
+      hash: fresh.hash,
+      prefix: fresh.prefix,
+      created_at: isoAt(now),
+      last_used_at: null,
+      scopes: old.scopes ?? null,
+      expires_at: rotatedExpiry(old, now, deps.config.maxKeyLifetimeSeconds),
+    };
+    const retiresAt = isoAt(now + overlap_seconds * 1000);
+    const outcome = await deps.stores.keys.rotateSecretKey(old.id, user.id, record, retiresAt);
+    if (!outcome.ok && outcome.reason === 'not_found')
+      throw notFound(`You have no secret key ${old.id}.`, ErrorCode.keyNotFound);
+    if (!outcome.ok)
+      throw conflict(
+        `The key ${old.id} was rotated already (replaced by ${old.replaced_by ?? 'another key'}): rotate that one instead.`,
+        ErrorCode.keyAlreadyRotated,
+      );
+    ctx.status = 201;
+    ctx.body = {
+      ok: true,
+      id: record.id,
+      secret_key: fresh.key,
+      note: SAVE_NOTE,
+      ...(await secretKeyView(deps, record)),
+      rotated_from: { id: old.id, retires_at: retiresAt },
+    };
+  });
+
+  router.post('/api/keys/:id/explain', guard, async (ctx) => {
+    const { user } = userOf(ctx);
+    const { operation: text } = validate(keyExplainBody, ctx.request.body);
+    const key = await ownKey(user.id, ctx.params.id!);
+    const operation = parseOperation(text);
+    // The very check a request with this key would meet, on the key as stored now; nothing acts.
+    const verdict = checkAccess(keyPrincipal(user, key), operation, deps.clock.now());
+    ctx.body = { ...verdict, operation: describeOperation(operation) };
+  });
+}
