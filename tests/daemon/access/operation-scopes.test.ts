@@ -19,7 +19,8 @@ export function registeredCompanyRoutes(): string[] {
 export function registeredToolActions(): Array<{ tool: string; action?: string }> {
   return ALL_TOOLS.flatMap((tool) => {
     const action = (tool.input.shape as Record<string, any>).action;
-    const values: string[] | undefined = action?.options; // a zod enum's values
+    // A zod enum's values; the read-only tools give theirs a default, which wraps the enum.
+    const values: string[] | undefined = action?.options ?? action?.def?.innerType?.options;
     return values ? values.map((a) => ({ tool: tool.name, action: a })) : [{ tool: tool.name }];
   });
 }

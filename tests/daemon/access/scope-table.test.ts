@@ -147,6 +147,10 @@ for (const mode of testAppModes()) {
       'agents',
       'sessions',
       'message_to',
+      'events_read',
+      'quests_read',
+      'agents_read',
+      'sessions_read',
     ]);
   });
 

@@ -34,7 +34,7 @@ for (const [name, connect] of Object.entries(CLIENTS)) {
       const { tools } = await client.listTools();
       assert.equal(
         tools.map((x: { name: string }) => x.name),
-        ['whoami', 'events'],
+        ['whoami', 'events', 'events_read'],
       );
       const listed = await client.callTool({ name: 'events', arguments: { action: 'list' } });
       assert.not.ok(listed.isError, JSON.stringify(listed));
