@@ -1,5 +1,8 @@
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+// The named export, not the default: in the daemon's CommonJS-shaped bundle the package is required
+// from node_modules, and only its named exports survive that interop.
+import { Provider, errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { createAdapterClass } from './adapter.js';
+import { renderOAuthErrorPage } from './error-page.js';
 import { OAUTH_TTL } from './lifetimes.js';
 import { deriveOAuthKeys } from './signing-keys.js';
 import { OAUTH_ROUTES, type OAuthUrls } from './urls.js';
@@ -44,7 +47,8 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
-      revocation: { enabled: true },
+      // A public client may revoke only its own tokens; another's are ignored (RFC 7009 §2.2 answers 200 all the same).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: { enabled: true, initialAccessToken: false },
       resourceIndicators: {
         enabled: true,
@@ -76,6 +80,7 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
     // A browser client may call the token and revocation endpoints from the origin it redirects to.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((u) => sameOrigin(u, origin)) ?? false,
     discovery: { scopes_supported: [...deps.scopes] },
+    renderError: renderOAuthErrorPage,
   };
   const provider = new Provider(urls.issuer, configuration);
   // The daemon's mount hands each request over as addressed to the public URL (routes.ts).

@@ -57,21 +57,33 @@ export function createOAuthServer(deps: Deps, options: OAuthOptions): OAuthServe
   router.get(OAUTH_ROUTES.authorization, handOver);
   router.get(`${OAUTH_ROUTES.authorization}/:uid`, handOver);
   router.post(OAUTH_ROUTES.token, handOver);
-  router.options(OAUTH_ROUTES.token, handOver);
+  router.options(OAUTH_ROUTES.token, preflightOnly('POST, OPTIONS'), handOver);
   router.post(OAUTH_ROUTES.revocation, handOver);
-  router.options(OAUTH_ROUTES.revocation, handOver);
+  router.options(OAUTH_ROUTES.revocation, preflightOnly('POST, OPTIONS'), handOver);
   router.post(OAUTH_ROUTES.registration, limitRegistrations, handOver);
   router.get(`${OAUTH_ROUTES.registration}/:clientId`, handOver);
   router.get(OAUTH_ROUTES.jwks, handOver);
   for (const path of [AUTHORIZATION_SERVER_METADATA, OPENID_CONFIGURATION]) {
     router.get(path, handOver);
-    router.options(path, handOver);
+    router.options(path, preflightOnly('GET, OPTIONS'), handOver);
   }
   return {
     routers: [protectedResourceRoutes(urls, options.scopes), router, consentRoutes(oauthDeps, provider, urls)],
     resolveAccessToken: async (token) => resolveAccessToken(oauthDeps, await provider(), urls, token),
   };
 }
+
+/**
+ * The library answers browsers' CORS preflights; an OPTIONS that is no preflight (no Origin) asks
+ * which methods the path takes, and gets that answer here.
+ */
+const preflightOnly =
+  (allow: string): Middleware =>
+  (ctx, next) => {
+    if (ctx.get('Origin')) return next();
+    ctx.set('Allow', allow);
+    ctx.status = 204;
+  };
 
 /**
  * The library's Koa app, built by the first request that needs it (its module and jose are not

@@ -80,6 +80,10 @@ for (const mode of testAppModes()) {
     const unknown = await t.get(`/oauth/authorize?${new URLSearchParams({ ...base, client_id: 'nobody' })}`);
     assert.is(unknown.status, 400);
     assert.is(unknown.headers.location, undefined);
+    // svc's own page: self-contained (nothing loaded from elsewhere), not cached, not framed.
+    assert.match(unknown.text, /This sign-in request cannot continue/);
+    assert.match(String(unknown.headers['content-security-policy']), /^default-src 'none'/);
+    assert.is(unknown.headers['cache-control'], 'no-store');
   });
 
   test('code + PKCE → tokens bound to the MCP resource, with the granted scope and a refresh token', async () => {
