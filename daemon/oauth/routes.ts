@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Deps } from '../deps.js';
 import { tooManyRequests } from '../http/api-error.js';
-import { createRateLimiter } from '../http/rate-limit.js';
+import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import { loadLazily } from '../lazy-module.js';
 import type Provider from 'oidc-provider';
 import { consentRoutes } from './consent-routes.js';
@@ -28,6 +28,11 @@ const REGISTRATIONS = [
   { limit: 10, windowMs: 3600_000 },
   { limit: 30, windowMs: 24 * 3600_000 },
 ];
+/**
+ * Authorization requests per client address. Each one the library accepts stores a pending
+ * request (ten minutes) before any login, so an anonymous flood would be a flood of records.
+ */
+const AUTHORIZATIONS = [{ limit: 30, windowMs: 600_000 }];
 
 /**
  * The authorization server's route groups: the protected resource's metadata (svc's own, RFC 9728)
@@ -46,15 +51,17 @@ export function createOAuthServer(deps: Deps, options: OAuthOptions): OAuthServe
   const oauthDeps: OAuthDeps = { ...deps, scopes: options.scopes };
   const provider = loadProvider(oauthDeps, urls);
   const handOver = providerHandOver(provider, urls);
-  const registrations = createRateLimiter(deps.stores.limits, deps.clock, 'oauth_register', REGISTRATIONS);
-  const limitRegistrations: Middleware = async (ctx, next) => {
-    const wait = await registrations.hit(ctx.ip);
-    if (wait !== null) throw tooManyRequests(wait, 'Too many client registrations from this address. Try again later.');
-    return next();
-  };
+  const limitRegistrations = limitPerAddress(
+    createRateLimiter(deps.stores.limits, deps.clock, 'oauth_register', REGISTRATIONS),
+    'Too many client registrations from this address. Try again later.',
+  );
+  const limitAuthorizations = limitPerAddress(
+    createRateLimiter(deps.stores.limits, deps.clock, 'oauth_authorize', AUTHORIZATIONS),
+    'Too many sign-in requests from this address. Wait a few minutes.',
+  );
 
   const router = new Router();
-  router.get(OAUTH_ROUTES.authorization, handOver);
+  router.get(OAUTH_ROUTES.authorization, limitAuthorizations, handOver);
   router.get(`${OAUTH_ROUTES.authorization}/:uid`, handOver);
   router.post(OAUTH_ROUTES.token, handOver);
   router.options(OAUTH_ROUTES.token, preflightOnly('POST, OPTIONS'), handOver);
@@ -72,6 +79,14 @@ export function createOAuthServer(deps: Deps, options: OAuthOptions): OAuthServe
     resolveAccessToken: async (token) => resolveAccessToken(oauthDeps, await provider(), urls, token),
   };
 }
+
+const limitPerAddress =
+  (limiter: RateLimiter, message: string): Middleware =>
+  async (ctx, next) => {
+    const wait = await limiter.hit(ctx.ip);
+    if (wait !== null) throw tooManyRequests(wait, message);
+    return next();
+  };
 
 /**
  * The library answers browsers' CORS preflights; an OPTIONS that is no preflight (no Origin) asks

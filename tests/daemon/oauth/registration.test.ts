@@ -68,6 +68,22 @@ test('registrations are limited per address: the 11th in an hour is a 429 with R
   assert.is((await register({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' })).status, 201);
 });
 
+test('authorization requests are limited per address: each stores a pending request before any login', async () => {
+  const res = await register({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: res.body.client_id,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: 'a'.repeat(43),
+    code_challenge_method: 'S256',
+    scope: 'mcp',
+  });
+  for (let i = 0; i < 30; i++) assert.is((await t.get(`/oauth/authorize?${query}`)).status, 303);
+  const refused = await t.get(`/oauth/authorize?${query}`);
+  assert.is(refused.status, 429);
+  assert.ok(Number(refused.headers['retry-after']) > 0);
+});
+
 test('the token endpoint answers an unknown client as OAuth does, with no-store', async () => {
   const res = await t.request({
     method: 'POST',
