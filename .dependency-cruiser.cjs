@@ -24,8 +24,8 @@ module.exports = {
       from: { path: '^daemon/' },
       to: { path: '^cli/' },
     },
-    // The daemon's rooms, lowest first (docs/architecture.md): store/ → http/ → auth/ → access/ and
-    // company/ → companies/ → keys/ and mcp/ → app.ts. Each rule says what a room may not import.
+    // The daemon's rooms, lowest first (docs/architecture.md): store/ → http/ → auth/ → oauth/ →
+    // access/ and company/ → companies/ → keys/ and mcp/ → app.ts. Each rule says what a room may not import.
     {
       name: 'store-imports-nothing-above',
       severity: 'error',
@@ -53,7 +53,15 @@ module.exports = {
       severity: 'error',
       comment: 'Accounts know users and sessions; who may reach a Company (access, companies, keys) is decided above them.',
       from: { path: '^daemon/auth/' },
-      to: { path: '^daemon/(access|keys|companies|company|mcp|console|dev|transfer)/' },
+      to: { path: '^daemon/(access|oauth|keys|companies|company|mcp|console|dev|transfer)/' },
+    },
+    {
+      name: 'oauth-between-auth-and-access',
+      severity: 'error',
+      comment:
+        'The authorization server issues and checks tokens for accounts (auth/ below it); the permission check in access/ and the MCP endpoint above it use what a token resolves to, never the other way round.',
+      from: { path: '^daemon/oauth/' },
+      to: { path: '^daemon/(access|keys|companies|company|mcp|console|dev|transfer|health)/' },
     },
     {
       name: 'access-below-companies',
@@ -106,7 +114,7 @@ module.exports = {
       comment:
         'Below the routes a refusal is a DomainError (daemon/domain-error.ts), and only the HTTP error renderer gives it a status. A route file is one named routes.ts, *-routes.ts or *-route.ts, or one in a routes/ folder: it registers routes and may throw ApiError. No other file of these rooms may.',
       from: {
-        path: '^daemon/(auth|access|companies|company|keys|mcp/tools)/',
+        path: '^daemon/(auth|access|oauth|companies|company|keys|mcp/tools)/',
         pathNot: '(/|-)routes?[.]ts$|/routes/',
       },
       to: { path: '^daemon/http/api-error[.]ts$' },

@@ -20,6 +20,9 @@ import { inboundWebhookRoutes } from './companies/inbound-webhook-route.js';
 import { WEBHOOK_PATH } from './company/index.js';
 import { consoleRoutes } from './console/routes.js';
 import { pairingRoutes } from './auth/pairing/routes.js';
+import { createOAuthServer } from './oauth/routes.js';
+import { isProviderPath } from './oauth/urls.js';
+import { OAUTH_SCOPES } from './oauth/scopes.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -53,8 +56,10 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
           AUTH_PREFIXES.some((p) => path.toLowerCase().startsWith(p))
             ? deps.config.limits.authBodyBytes
             : deps.config.limits.bodyBytes,
-        // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself.
-        passThrough: (path) => path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path),
+        // The MCP endpoint answers a bad body with a JSON-RPC error, so it reads the body itself; the
+        // authorization server's endpoints take form-encoded bodies, read by the protocol library.
+        passThrough: (path) =>
+          path.toLowerCase().replace(/\/$/, '') === MCP_PATH || WEBHOOK_PATH.test(path) || isProviderPath(path),
       },
     }),
   );
@@ -79,6 +84,8 @@ export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimit
     keyRoutes(deps),
     billingRoutes(deps),
     mcpRoutes(deps),
+    // MCP clients' sign-in: the authorization server and the MCP endpoint's resource metadata
+    ...createOAuthServer(deps, { resourcePath: MCP_PATH, scopes: OAUTH_SCOPES }).routers,
     // inbound webhooks: signed, no token (companies/inbound-webhook-route.ts says why)
     inboundWebhookRoutes(deps),
     // every Company's routes, behind tenant selection

@@ -20,7 +20,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 const root = new URL('../', import.meta.url);
 const outdir = new URL('dist/daemon-bundle/', root);
 /** Loaded on first use by an import() (daemon/lazy-module.ts), or only in team mode: never part of a start. */
-const LAZY = new Set(['ethers', 'siwe', '@simplewebauthn/server', 'nodemailer', 'pg']);
+const LAZY = new Set(['ethers', 'siwe', '@simplewebauthn/server', 'nodemailer', 'pg', 'oidc-provider']);
 /** Imported by the MCP endpoint, which the first MCP request loads (daemon/mcp/routes.ts). */
 const isMcpSdk = (path) => path.startsWith('@modelcontextprotocol/');
 const packageOf = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);

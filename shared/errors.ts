@@ -125,6 +125,12 @@ export const ErrorCode = {
   recentLoginRequired: 'recent_login_required',
   // emitters: channels
   channelNotFound: 'channel_not_found',
+  // the consent route of the authorization server (RFC 6749's error names, prefixed)
+  oauthInvalidClient: 'oauth_invalid_client',
+  oauthInvalidRedirectUri: 'oauth_invalid_redirect_uri',
+  oauthInvalidRequest: 'oauth_invalid_request',
+  oauthInvalidTarget: 'oauth_invalid_target',
+  oauthInvalidScope: 'oauth_invalid_scope',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

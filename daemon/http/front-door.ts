@@ -41,7 +41,7 @@ export function frontDoor(options: FrontDoorOptions): Middleware {
       if (readsBody(ctx, body)) await readJsonBody(ctx, body);
       await next();
       // Nothing answered (after allowedMethods had its chance at a 405): the JSON 404.
-      if (ctx.status === 404 && ctx.body == null) {
+      if (ctx.respond !== false && ctx.status === 404 && ctx.body == null) {
         throw new ApiError(404, ErrorCode.routeNotFound, `No route for ${ctx.method} ${ctx.path}.`);
       }
     } catch (err) {

@@ -12,8 +12,11 @@ const quoted = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, ' ').replace(
  * a failed client registration instead of "this server wants a key". `error` says which case it
  * is: no credentials (invalid_request) or a key that is malformed, revoked or mismatched
  * (invalid_token); the description is the same sentence the JSON body carries.
+ * `resource_metadata` (RFC 9728 §5.1) is where an OAuth-capable client starts: the protected
+ * resource's metadata names the authorization server that issues tokens for this endpoint.
  */
-export function withBearerChallenge(guard: Middleware): Middleware {
+export function withBearerChallenge(guard: Middleware, resourceMetadata?: string): Middleware {
+  const metadata = resourceMetadata ? `, resource_metadata=${quoted(resourceMetadata)}` : '';
   return async function challengeOn401(ctx, next) {
     try {
       await guard(ctx, next);
@@ -21,7 +24,7 @@ export function withBearerChallenge(guard: Middleware): Middleware {
       const refusal = unauthenticatedRefusal(err);
       if (!refusal) throw err;
       const error = refusal.code === ErrorCode.unauthorized ? 'invalid_request' : 'invalid_token';
-      const challenge = `Bearer realm="svc", error="${error}", error_description=${quoted(refusal.message)}`;
+      const challenge = `Bearer realm="svc"${metadata}, error="${error}", error_description=${quoted(refusal.message)}`;
       throw new ApiError(401, refusal.code, refusal.message, refusal.extra, {
         ...refusal.headers,
         'WWW-Authenticate': challenge,

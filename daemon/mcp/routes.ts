@@ -5,6 +5,7 @@ import { keyAuthOf, requireKeys } from '../access/key-guard.js';
 import { withBearerChallenge } from './auth-challenge.js';
 import { loadLazily } from '../lazy-module.js';
 import { mcpOriginAndCors, trustedOrigins } from './origin-cors.js';
+import { oauthUrlsOf } from '../oauth/urls.js';
 
 /** /api/mcp reads its own body (app.ts lists it in the body parser's passThrough): a bad body gets a JSON-RPC error, not ours. */
 export const MCP_PATH = '/api/mcp';
@@ -33,7 +34,8 @@ export function mcpRoutes(deps: Deps): Router {
   // Order matters: the Origin check (and CORS, and the key-less preflight) first, so a foreign page
   // is refused whatever key it sends; then the key guard, whose 401s carry a Bearer challenge.
   const origins = mcpOriginAndCors(trustedOrigins(deps.config.publicUrl, deps.config.mcpAllowedOrigins));
-  router.all(MCP_PATH, origins, withBearerChallenge(guard), lazyEndpoint(deps));
+  const { resourceMetadata } = oauthUrlsOf(deps.config.publicUrl, MCP_PATH);
+  router.all(MCP_PATH, origins, withBearerChallenge(guard, resourceMetadata), lazyEndpoint(deps));
 
   return router;
 }

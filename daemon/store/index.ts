@@ -7,6 +7,7 @@ import { openJournalSpace } from './journal/index.js';
 import { createCodeStore } from './accounts/codes.js';
 import { createChallengeStore, createPasskeyStore, createWalletStore } from './accounts/factors.js';
 import { createLimitStore } from './accounts/limits.js';
+import { createOAuthStore } from './accounts/oauth.js';
 import { createOutbox } from './accounts/outbox.js';
 import { createSessionStore } from './accounts/sessions.js';
 import { defineAccountTables } from './accounts/tables.js';
@@ -56,6 +57,7 @@ function buildStores(space: Space, deps: StoreDeps): Stores {
     passkeys: createPasskeyStore(tables),
     wallets: createWalletStore(tables),
     limits: createLimitStore(tables),
+    oauth: createOAuthStore(space),
     outbox: createOutbox(tables, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: () => space.flush(),
     close: () => space.close(),

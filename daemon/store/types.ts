@@ -5,6 +5,8 @@ export type * from './tenancy-types.js';
 export type * from './runtime-types.js';
 import type { ChallengeStore, PasskeyStore, WalletStore } from './factor-types.js';
 import type { LimitStore } from './limit-types.js';
+import type { OAuthStore } from './oauth-types.js';
+export type * from './oauth-types.js';
 export type * from './factor-types.js';
 export type * from './limit-types.js';
 
@@ -217,6 +219,8 @@ export interface Stores {
   wallets: WalletStore;
   /** Rate-limit buckets and failure ceilings, kept across restarts. */
   limits: LimitStore;
+  /** The authorization server's clients, grants, codes and tokens (daemon/oauth/). */
+  oauth: OAuthStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
   /** Flushes and releases the files; the stores must not be used afterwards. */

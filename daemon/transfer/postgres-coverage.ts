@@ -40,6 +40,9 @@ const NOT_MOVED = new Set([
   // Hashes of team mode's operator tokens (migration 4): no token can be rebuilt from one. A data
   // folder's daemon makes its own token at first start; a database's daemons register theirs.
   'svc_operator_tokens',
+  // The authorization server's clients, grants and tokens (migration 5): not in the archive yet, as
+  // in a data folder's export; after a move, MCP clients register and sign in again.
+  'svc_oauth_records',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {

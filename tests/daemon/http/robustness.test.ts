@@ -113,7 +113,7 @@ async function sweepRoute(w: World, route: RouteRef, templates: Templates): Prom
   for (const probe of probes) {
     const errorsBefore = w.errors.length;
     const res = await w.t.request(probe);
-    const problem = judge(res, probe.method);
+    const problem = judge(res, probe.method, probe.url);
     if (problem)
       problems.push(
         `${probe.method} ${probe.url.slice(0, 120)} ${(probe.payload ?? '').slice(0, 160)} → ${problem}\n    ${w.errors.slice(errorsBefore).join('\n    ').slice(0, 600)}`,
@@ -125,15 +125,25 @@ async function sweepRoute(w: World, route: RouteRef, templates: Templates): Prom
   return problems;
 }
 
-function judge(res: TestResponse, method: string): string | null {
+function judge(res: TestResponse, method: string, url: string): string | null {
   if (res.status >= 500) return `${res.status} ${res.text.slice(0, 200)}`;
   if (res.status < 400 || method === 'HEAD') return null; // a HEAD answer has no body, by HTTP's rules
+  // The authorization server speaks OAuth (RFC 6749 §5.2: `{ error, error_description }`), and its
+  // authorization endpoint shows an error page to the browser rather than redirect to a bad address.
+  if (isOAuthProtocolPath(url)) {
+    const page = String(res.headers['content-type']).startsWith('text/html') && url.startsWith('/oauth/authorize');
+    return page || typeof res.body?.error === 'string'
+      ? null
+      : `${res.status} neither OAuth error nor page: ${res.text.slice(0, 200)}`;
+  }
   // The MCP endpoint speaks JSON-RPC: its bad-input answers carry a JSON-RPC error object instead.
   const jsonRpc = res.body?.jsonrpc === '2.0' && typeof res.body?.error?.message === 'string';
   if (!jsonRpc && (typeof res.body?.error !== 'string' || typeof res.body?.code !== 'string'))
     return `${res.status} without {error, code}: ${res.text.slice(0, 200)}`;
   return null;
 }
+
+const isOAuthProtocolPath = (url: string) => url.startsWith('/oauth/') || url.startsWith('/.well-known/o');
 
 /** The whole battery on every route of `w`, and the prototypes untouched afterwards. */
 async function sweepAll(w: World) {

@@ -17,14 +17,14 @@ test('every 401 carries a Bearer challenge saying why; the SDK client reports th
   assert.is(none.status, 401);
   assert.match(
     String(none.headers['www-authenticate']),
-    /^Bearer realm="svc", error="invalid_request", error_description="Authentication required/,
+    /^Bearer realm="svc", resource_metadata="http:\/\/127\.0\.0\.1:7878\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_request", error_description="Authentication required/,
   );
   for (const key of ['sk_nope', formatKey('secret', randomBytes(32))]) {
     const res = await t.mcp({ jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${key}` });
     assert.is(res.status, 401);
     assert.match(
       String(res.headers['www-authenticate']),
-      /^Bearer realm="svc", error="invalid_token", error_description="[^"]+"$/,
+      /^Bearer realm="svc", resource_metadata="[^"]+", error="invalid_token", error_description="[^"]+"$/,
     );
   }
   const served = await serveTestApp(t);

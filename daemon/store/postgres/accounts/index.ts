@@ -4,6 +4,7 @@ import type { Stores } from '../../types.js';
 import { createPostgresLimitStore } from '../limit-store.js';
 import { createPostgresCodeStore } from './codes.js';
 import { createPostgresChallengeStore, createPostgresPasskeyStore, createPostgresWalletStore } from './factors.js';
+import { createPostgresOAuthStore } from './oauth.js';
 import { createPostgresOutbox } from './outbox.js';
 import { createPostgresSessionStore } from './sessions.js';
 import { createPostgresCompanyStore, createPostgresKeyStore } from './tenancy.js';
@@ -35,6 +36,7 @@ export async function openPostgresAccountStores(pool: pg.Pool, deps: StoreDeps):
     passkeys: createPostgresPasskeyStore(pool),
     wallets: createPostgresWalletStore(pool),
     limits: createPostgresLimitStore(pool),
+    oauth: createPostgresOAuthStore(pool),
     outbox: createPostgresOutbox(pool, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
     flush: async () => {},
     close: async () => {},

@@ -2,6 +2,7 @@ import { initialSchema } from './001-initial.js';
 import { accountsSchema } from './002-accounts.js';
 import { failureSweepSchema } from './003-failure-sweep.js';
 import { operatorTokensSchema } from './004-operator-tokens.js';
+import { oauthSchema } from './005-oauth.js';
 import { teamSchema } from './090-team.js';
 import { runtimeSchema } from './100-runtime.js';
 import { retriesSchema } from './101-retries.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'accounts', sql: accountsSchema },
   { version: 3, name: 'failure-sweep', sql: failureSweepSchema },
   { version: 4, name: 'operator-tokens', sql: operatorTokensSchema },
+  { version: 5, name: 'oauth', sql: oauthSchema },
   { version: 90, name: 'team', sql: teamSchema },
   // 100 and up: the per-Company stores (numbered apart from the account side's; keep this list sorted).
   { version: 100, name: 'runtime', sql: runtimeSchema },

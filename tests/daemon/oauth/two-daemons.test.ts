@@ -1,0 +1,59 @@
+import * as oauth from 'oauth4webapi';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createUser } from '../../helpers/accounts.js';
+import { createCompany } from '../../helpers/keys.js';
+import { clientOptions, consent, discover, oauthServerOf, REDIRECT_URI, registerClient } from '../../helpers/oauth.js';
+import { testPostgres } from '../../helpers/postgres.js';
+import { createTestApp } from '../../helpers/test-app.js';
+
+/**
+ * Team mode: two daemons on one database behind one balancer. Each step of a client's life lands
+ * on whichever daemon the balancer picks, so registration, codes, grants and refresh families
+ * must be the database's, not a daemon's.
+ */
+const cluster = testPostgres();
+if (cluster)
+  test('a client registered on A, consented on A, redeemed on B, refreshed on A, replayed on B', async () => {
+    const database = await (await cluster()).createDatabase();
+    const a = await createTestApp({ database });
+    const b = await createTestApp({ database });
+    try {
+      const none = oauth.None();
+      const asA = await discover(a);
+      const asB = await discover(b);
+      const client = await registerClient(a, asA);
+      const user = await createUser(a, { tier: 'company' });
+      const companyId = (await createCompany(a, user)).id;
+      const verifier = oauth.generateRandomCodeVerifier();
+      const challenge = await oauth.calculatePKCECodeChallenge(verifier);
+      const answer = await consent(a, { client, user, companyId, challenge, state: 's' });
+      const params = oauth.validateAuthResponse(asA, client, new URL(answer.body.redirect_to), 's');
+
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        asB,
+        client,
+        await oauth.authorizationCodeGrantRequest(asB, client, none, params, REDIRECT_URI, verifier, clientOptions(b)),
+      );
+      assert.is((await oauthServerOf(a).resolveAccessToken(tokens.access_token))?.companyId, companyId);
+
+      const refreshed = await oauth.processRefreshTokenResponse(
+        asA,
+        client,
+        await oauth.refreshTokenGrantRequest(asA, client, none, tokens.refresh_token!, clientOptions(a)),
+      );
+      const replay = await oauth.refreshTokenGrantRequest(asB, client, none, tokens.refresh_token!, clientOptions(b));
+      assert.is(replay.status, 400);
+      assert.is((await replay.json()).error, 'invalid_grant');
+      assert.is(
+        await oauthServerOf(a).resolveAccessToken(refreshed.access_token),
+        null,
+        'the replay on B ended the grant for A',
+      );
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+test.run();
