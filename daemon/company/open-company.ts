@@ -109,6 +109,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     onProblem: (message, fields) => problem(message, { company_id, ...fields }),
     // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
     watch: opened.watch,
+    flow: stores.flow,
   });
   const services: OpenedRuntime['services'] = { ...base, events };
 
@@ -127,6 +128,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
 
   emitters.scheduler.start();
   events.retries.start();
+  events.debounces.start();
   return {
     services,
     core,
@@ -134,6 +136,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     channels: emitters.channels,
     scheduler: emitters.scheduler,
     retries: events.retries,
+    debounces: events.debounces,
     questions: emitters.questions,
     seedDefaults: async () => void (await seedDefaultSchedules(events)),
     recovery: opened.recovery,

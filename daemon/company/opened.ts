@@ -2,6 +2,7 @@ import type { CompanyRuntime } from './seam.js';
 import type { QuestionDesk } from './detectors/questions.js';
 import type { Scheduler } from './schedules/scheduler.js';
 import type { RetryWalker } from './bus/retry/walker.js';
+import type { DebounceWalker } from './bus/flow/debounce-walker.js';
 import type { RuntimeCore } from './core.js';
 import type { CauseReporter } from './detectors/cause-reporter.js';
 import type { Clock } from '../clock.js';
@@ -31,6 +32,8 @@ export interface OpenedRuntime extends CompanyRuntime {
   questions: QuestionDesk;
   /** The due-retry walker (tests walk it by hand after moving the fake clock). */
   retries: RetryWalker;
+  /** The debounce walker (tests walk it by hand after moving the fake clock). */
+  debounces: DebounceWalker;
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */
   recovery: string[];

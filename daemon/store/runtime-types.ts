@@ -16,6 +16,7 @@ import type {
 import type { RetryChange, RetryStore } from './retry-types.js';
 import type { IdempotencyStore } from './idempotency-types.js';
 import type { WindowStore } from './window-types.js';
+import type { FlowStore } from './flow-types.js';
 
 export type { IdempotencyClaim, IdempotencyStore, RememberedAnswer } from './idempotency-types.js';
 export type { PendingRetry, RetryChange, RetryStore } from './retry-types.js';
@@ -126,6 +127,8 @@ export interface RuntimeStores {
    * JSON store: each daemon counts in memory (a restart forgets windows there).
    */
   windows?: WindowStore;
+  /** Team mode: flow control (throttle, concurrency, debounce) decided in the database; absent: in memory. */
+  flow?: FlowStore;
   /** Resolves once every write so far is durable. */
   flush(): Promise<void>;
   close(): Promise<void>;

@@ -4,7 +4,15 @@ import { boundedJson } from '../../http/json-depth.js';
 import { missing, parseInput } from '../../domain-error.js';
 import type { RuntimeCore } from '../core.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
-import { EVENT_SOURCES, type EmitInput, type Emitted, type EventRow, type EventsService } from '../company-services.js';
+import {
+  EVENT_SOURCES,
+  type ConfiguredEvent,
+  type EmitInput,
+  type Emitted,
+  type EventRow,
+  type EventsService,
+  type NotFired,
+} from '../company-services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
@@ -18,6 +26,11 @@ import type { Random } from '../../random.js';
 import type { DuePolicy } from '../schedules/due-ticks.js';
 import { realTimer, type SchedulerTimer } from '../schedules/minute-loop.js';
 import { createRetryWalker, type RetryWalker } from './retry/walker.js';
+import type { FlowStore } from '../../store/flow-types.js';
+import { memoryFlow } from '../../store/runtime/flow-memory.js';
+import { createFlowControl } from './flow/flow-control.js';
+import { gateFlow } from './flow/flow-gate.js';
+import { createDebounceWalker, type DebounceWalker } from './flow/debounce-walker.js';
 
 // Ids and types are compared with the event log's columns, so they are checked as stored text
 // here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
@@ -64,6 +77,8 @@ export interface EventsServiceDeps {
   onRetryError?(err: unknown): void;
   /** Answers of keyed requests the store refused, or gave up on (idempotency.ts). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
+  /** Where flow control decides (team mode: the database); default this daemon's memory. */
+  flow?: FlowStore;
   /** Team mode: hears other daemons' appends to this log (runtime-storage.ts); returns an unwatch. */
   watch?: (wake: (lastId: string) => void) => () => void;
 }
@@ -71,6 +86,8 @@ export interface EventsServiceDeps {
 export type LocalEventsService = Required<EventsService> & {
   /** The walker that runs due retries of failed tool calls. */
   retries: RetryWalker;
+  /** The walker that fires debounced rules once their quiet has come. */
+  debounces: DebounceWalker;
   /**
    * Team mode: another daemon appended to this log (its NOTIFY named `lastId`). Wakes the live
    * listeners (SSE, long-polls), which page on from their own cursors. Dispatch is not run here:
@@ -84,7 +101,13 @@ export type LocalEventsService = Required<EventsService> & {
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
 export function createEventsService(deps: EventsServiceDeps): LocalEventsService {
   const { core, log } = deps;
-  const configured = createConfiguredEvents(deps);
+  const flow = createFlowControl({
+    store: deps.flow ?? memoryFlow(),
+    clock: core.clock,
+    quests: core.stores.quests,
+    retries: core.stores.retries,
+  });
+  const configured = createConfiguredEvents({ ...deps, flow });
   const dispatcher = createDispatcher({ ...deps, onRetryScheduled: (dueMs) => retries.wake(dueMs) });
   const retries = createRetryWalker({
     clock: core.clock,
@@ -95,6 +118,37 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     events: log,
     runCall: dispatcher.runCall,
     timer: deps.retryTimer ?? realTimer,
+    onError: deps.onRetryError,
+  });
+  const gate = {
+    flow,
+    recordNotFired: (eventId: string, notFired: NotFired[]) => core.stores.firings.add(eventId, [], notFired),
+    onDeferred: (dueMs: number | null) => debounces.wake(dueMs),
+  };
+  /** Runs what flow control lets through now, records the rest, and settles concurrency slots after. */
+  const dispatchGated = async (event: EventRow, fire: ConfiguredEvent[], notFired: NotFired[] = []) => {
+    const gated = await gateFlow(gate, fire, event);
+    const result = await dispatcher.dispatch(event, gated.now, [...notFired, ...gated.notFired]);
+    if (gated.notFired.length > 0 || gated.now !== fire)
+      await Promise.all(gated.now.map((cfg) => flow.settle(cfg, event, result.fired)));
+    return result;
+  };
+  const debounces = createDebounceWalker({
+    clock: core.clock,
+    flow,
+    timer: deps.retryTimer ?? realTimer,
+    events: log,
+    configured: core.stores.configured,
+    async fire(cfg, event) {
+      const why = await flow.admit(cfg, event);
+      const result = await dispatcher.dispatch(
+        event,
+        why ? [] : [cfg],
+        why ? [{ configured_event_id: cfg.id, reason: why }] : [],
+      );
+      if (!why) await flow.settle(cfg, event, result.fired);
+    },
+    skip: (cfg, event) => core.stores.firings.add(event.id, [], [{ configured_event_id: cfg.id, reason: 'paused' }]),
     onError: deps.onRetryError,
   });
   const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now(), { onProblem: deps.onProblem });
@@ -138,12 +192,13 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     // that takes one round trip off every emit (what was configured before the call is seen either way).
     const [event, ofType] = await Promise.all([append({ ...body, type }), configured.ofType(type)]);
     const { fire, notFired } = await considerConfigured(event, ofType, deps);
-    const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
+    const { fired, not_fired } = await dispatchGated(event, fire, notFired);
     return { event, fired, not_fired } satisfies Emitted;
   };
 
   const service: LocalEventsService = {
     retries,
+    debounces,
     wakeListeners(lastId) {
       if (listeners.size === 0) return;
       // Listeners only use the event as a wake-up (they re-page from their cursor); the head row is
@@ -189,11 +244,14 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       const skipped = armed ? 'armed' : options.skip;
       const { fired, not_fired } = skipped
         ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
-        : await dispatcher.dispatch(event, [cfg]);
+        : await dispatchGated(event, [cfg]);
       return { event, fired, not_fired };
     },
     once: (scope, key, request, run) => once(scope, key, request, run),
-    close: () => once.close(),
+    close: async () => {
+      await debounces.stop();
+      await once.close();
+    },
     trace: (eventId) => buildTrace(log, core.stores.firings, eventId),
     releaseWaiters() {
       released = true;

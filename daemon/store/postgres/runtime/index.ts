@@ -13,6 +13,7 @@ import { createIdempotencyStore } from './idempotency.js';
 import { createRetryStore } from './retries.js';
 import { createTickStore } from './tick-cursors.js';
 import { createPostgresWindowStore } from './windows.js';
+import { createPostgresFlowStore } from './flow.js';
 
 /**
  * One Company's stores on PostgreSQL (team mode): every Company shares the tables of migration 100,
@@ -42,6 +43,7 @@ export function createPostgresRuntimeStores(
     }),
     idempotency: createIdempotencyStore(pool, companyId, { maxKeys: options.maxIdempotencyKeys }),
     windows: createPostgresWindowStore(pool, companyId),
+    flow: createPostgresFlowStore(pool, companyId),
     flush: async () => {},
     close: async () => {},
   };

@@ -1,0 +1,64 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCreate } from '../../../cli/commands/events/create.js';
+import { runTrigger } from '../../../cli/commands/events/trigger.js';
+import { ApiRequestError, UsageError } from '../../../cli/errors.js';
+import { createFakeCli } from '../../helpers/cli.js';
+import { createRuntimeApi } from '../../helpers/runtime-api.js';
+import { createRuntimeTestApp } from '../../helpers/runtime-app.js';
+
+test('events create passes --debounce, --throttle and --concurrency; the daemon names a bad field', async () => {
+  const t = await createRuntimeTestApp();
+  const { api } = createRuntimeApi(t);
+  const cli = createFakeCli({ api });
+  await runCreate(
+    {
+      company: 'acme',
+      pattern: 'loop:detected',
+      concurrency: '{"limit":1}',
+      throttle: '{"key":"{{event.agent_id}}","limit":5,"period_ms":3600000}',
+      debounce: '{"period_ms":1000}',
+      toolCalls: ['{"tool":"quests.create","args":{"title":"Build"}}'],
+    },
+    cli.ctx,
+  );
+  const [cfg] = await t.services.events.listConfigured({ event_type: 'loop:detected' });
+  assert.equal(
+    [cfg!.concurrency, cfg!.throttle, cfg!.debounce],
+    [{ limit: 1 }, { key: '{{event.agent_id}}', limit: 5, period_ms: 3_600_000 }, { period_ms: 1000 }],
+  );
+  const bad = await runCreate(
+    { company: 'acme', pattern: 'loop:detected', throttle: '{"limit":0,"period_ms":1}', toolCalls: [] },
+    cli.ctx,
+  ).catch((e) => e);
+  assert.instance(bad, ApiRequestError);
+  assert.is(bad.code, 'invalid_flow_control');
+  assert.match(bad.message, /throttle\.limit: must be at least 1/);
+  const notJson = await runCreate(
+    { company: 'acme', pattern: 'loop:detected', concurrency: '{limit:1}', toolCalls: [] },
+    cli.ctx,
+  ).catch((e) => e);
+  assert.instance(notJson, UsageError);
+  await t.close();
+});
+
+test('events trigger prints a firing held back by concurrency as not fired, with the reason', async () => {
+  const t = await createRuntimeTestApp();
+  const { api } = createRuntimeApi(t);
+  const cli = createFakeCli({ api });
+  await runCreate(
+    {
+      company: 'acme',
+      pattern: 'loop:detected',
+      concurrency: '{"limit":1}',
+      toolCalls: ['{"tool":"quests.create","args":{"title":"Build"}}'],
+    },
+    cli.ctx,
+  );
+  await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
+  await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
+  assert.match(cli.stdout(), /concurrency/);
+  await t.close();
+});
+
+test.run();
