@@ -236,7 +236,8 @@ export interface NotFired {
     | 'overlap'
     | 'debounced'
     | 'throttled'
-    | 'concurrency';
+    | 'concurrency'
+    | 'budget';
 }
 
 export interface EventFilter {

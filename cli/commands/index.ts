@@ -104,6 +104,8 @@ export const ENTRIES: Entry[] = [
     delete: async (m) => (await import('./events/delete.js')).deleteCommand(m),
     trigger: async (m) => (await import('./events/trigger.js')).triggerCommand(m),
     trace: async (m) => (await import('./events/trace.js')).traceCommand(m),
+    failures: async (m) => (await import('./events/failures.js')).failuresCommand(m),
+    replay: async (m) => (await import('./events/replay.js')).replayCommand(m),
   }),
   entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', {
     create: async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),

@@ -115,6 +115,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
 
   const emitters = wireEmitters({
     core,
+    budget: events.budget,
     services,
     stores,
     clock: options.clock,

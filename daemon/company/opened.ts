@@ -3,6 +3,8 @@ import type { QuestionDesk } from './detectors/questions.js';
 import type { Scheduler } from './schedules/scheduler.js';
 import type { RetryWalker } from './bus/retry/walker.js';
 import type { DebounceWalker } from './bus/flow/debounce-walker.js';
+import type { ChainBudgetService } from './bus/flow/budget.js';
+import type { Replayer } from './bus/replay.js';
 import type { RuntimeCore } from './core.js';
 import type { CauseReporter } from './detectors/cause-reporter.js';
 import type { Clock } from '../clock.js';
@@ -18,7 +20,13 @@ import type { CompanyServices, EventsService } from './company-services.js';
  */
 export type OpenedServices = Required<CompanyServices> & {
   sessions: Required<CompanyServices['sessions']>;
-  events: Required<EventsService>;
+  /** With the chain budget (GET|PUT /api/events/budget). */
+  events: Required<EventsService> & {
+    failures: Replayer;
+    budget: ChainBudgetService & {
+      answered(chain: string, answer: string, askedEventId: string | null): Promise<void>;
+    };
+  };
 };
 
 export interface OpenedRuntime extends CompanyRuntime {

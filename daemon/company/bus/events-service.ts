@@ -31,6 +31,9 @@ import { memoryFlow } from '../../store/runtime/flow-memory.js';
 import { createFlowControl } from './flow/flow-control.js';
 import { gateFlow } from './flow/flow-gate.js';
 import { createDebounceWalker, type DebounceWalker } from './flow/debounce-walker.js';
+import { createChainBudget, type ChainBudgetService } from './flow/budget.js';
+import { createReplayer, type Replayer } from './replay.js';
+import { failedForGood, failureOf } from './failures.js';
 
 // Ids and types are compared with the event log's columns, so they are checked as stored text
 // here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
@@ -88,6 +91,12 @@ export type LocalEventsService = Required<EventsService> & {
   retries: RetryWalker;
   /** The walker that fires debounced rules once their quiet has come. */
   debounces: DebounceWalker;
+  /** Failures kept for replay: the list and the replay. */
+  failures: Replayer;
+  /** The chain budget: a Company setting, checked on every dispatch that would fire something. */
+  budget: ChainBudgetService & {
+    answered(chain: string, answer: string, askedEventId: string | null): Promise<void>;
+  };
   /**
    * Team mode: another daemon appended to this log (its NOTIFY named `lastId`). Wakes the live
    * listeners (SSE, long-polls), which page on from their own cursors. Dispatch is not run here:
@@ -101,8 +110,9 @@ export type LocalEventsService = Required<EventsService> & {
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
 export function createEventsService(deps: EventsServiceDeps): LocalEventsService {
   const { core, log } = deps;
+  const flowStore = deps.flow ?? memoryFlow();
   const flow = createFlowControl({
-    store: deps.flow ?? memoryFlow(),
+    store: flowStore,
     clock: core.clock,
     quests: core.stores.quests,
     retries: core.stores.retries,
@@ -113,12 +123,30 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     clock: core.clock,
     random: deps.random,
     retries: core.stores.retries,
-    firings: core.stores.firings,
+    // A retry that ends failed (or interrupted) is kept for the failures list, like a first run that failed.
+    firings: {
+      async add(eventId, fired, notFired, change) {
+        await core.stores.firings.add(eventId, fired, notFired, change);
+        for (const f of fired) {
+          if (!failedForGood(f) || f.call_index === undefined) continue;
+          const call = (await core.stores.configured.get(f.configured_event_id))?.tool_calls[f.call_index];
+          if (call) await core.stores.failures.add(failureOf(eventId, f.call_index, call, f, core.clock.now()));
+        }
+      },
+    },
     configured: core.stores.configured,
     events: log,
     runCall: dispatcher.runCall,
     timer: deps.retryTimer ?? realTimer,
     onError: deps.onRetryError,
+  });
+  const budget = createChainBudget({
+    store: flowStore,
+    settings: core.stores.settings,
+    questions: core.stores.questions,
+    clock: core.clock,
+    ids: core.ids,
+    emit: (input) => core.emit(input),
   });
   const gate = {
     flow,
@@ -128,7 +156,12 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
   /** Runs what flow control lets through now, records the rest, and settles concurrency slots after. */
   const dispatchGated = async (event: EventRow, fire: ConfiguredEvent[], notFired: NotFired[] = []) => {
     const gated = await gateFlow(gate, fire, event);
-    const result = await dispatcher.dispatch(event, gated.now, [...notFired, ...gated.notFired]);
+    const budgeted = await budget.check(event, gated.now);
+    const result = await dispatcher.dispatch(event, budgeted.now, [
+      ...notFired,
+      ...gated.notFired,
+      ...budgeted.notFired,
+    ]);
     if (gated.notFired.length > 0 || gated.now !== fire)
       await Promise.all(gated.now.map((cfg) => flow.settle(cfg, event, result.fired)));
     return result;
@@ -141,12 +174,10 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     configured: core.stores.configured,
     async fire(cfg, event) {
       const why = await flow.admit(cfg, event);
-      const result = await dispatcher.dispatch(
-        event,
-        why ? [] : [cfg],
-        why ? [{ configured_event_id: cfg.id, reason: why }] : [],
-      );
-      if (!why) await flow.settle(cfg, event, result.fired);
+      if (why) return void (await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: why }]));
+      const budgeted = await budget.check(event, [cfg]);
+      const result = await dispatcher.dispatch(event, budgeted.now, budgeted.notFired);
+      await flow.settle(cfg, event, result.fired);
     },
     skip: (cfg, event) => core.stores.firings.add(event.id, [], [{ configured_event_id: cfg.id, reason: 'paused' }]),
     onError: deps.onRetryError,
@@ -196,9 +227,36 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     return { event, fired, not_fired } satisfies Emitted;
   };
 
+  const failures = createReplayer({
+    clock: core.clock,
+    failures: core.stores.failures,
+    firings: core.stores.firings,
+    events: log,
+    append: (input) => append(parseInput(emitSchema, input)),
+    runCall: dispatcher.runCall,
+  });
+
   const service: LocalEventsService = {
     retries,
+    failures,
     debounces,
+    budget: {
+      ...budget,
+      /**
+       * The owner answered a budget question: `continue` gives the chain a fresh budget and runs what
+       * the stopped event would have fired; `end` leaves the chain stopped.
+       */
+      async answered(chain: string, answer: string, askedEventId: string | null) {
+        if (answer !== 'continue') return;
+        await budget.resume(chain);
+        const asked = askedEventId ? await log.get(askedEventId) : undefined;
+        const stoppedId = (asked?.content as { event_id?: unknown } | null)?.event_id;
+        const stopped = typeof stoppedId === 'string' ? await log.get(stoppedId) : undefined;
+        if (!stopped) return;
+        const { fire } = await considerConfigured(stopped, await configured.ofType(stopped.type), deps);
+        await dispatchGated(stopped, fire);
+      },
+    },
     wakeListeners(lastId) {
       if (listeners.size === 0) return;
       // Listeners only use the event as a wake-up (they re-page from their cursor); the head row is

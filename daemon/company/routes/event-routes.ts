@@ -132,6 +132,22 @@ export function eventRoutes(router: RouteRegistrar): void {
     async (ctx) => void (ctx.body = await trace(ctx, validate(traceInput, ctx.request.body).event_id)),
   );
 
+  // The chain budget: a Company setting (bus/flow/budget.ts). Before `/:id`, so it is never read as an id.
+  router.get('/api/events/budget', async (ctx) => {
+    ctx.body = { budget: await eventsOf(ctx).budget.get() };
+  });
+  router.put('/api/events/budget', async (ctx) => {
+    ctx.body = { ok: true, budget: await eventsOf(ctx).budget.set(ctx.request.body) };
+  });
+
+  // Failed calls and their replay (bus/replay.ts).
+  router.get('/api/events/failures', async (ctx) => {
+    ctx.body = { failures: await eventsOf(ctx).failures.list(ctx.query) };
+  });
+  router.post('/api/events/replay', async (ctx) => {
+    ctx.body = { ok: true, ...(await eventsOf(ctx).failures.replay(ctx.request.body)) };
+  });
+
   router.get('/api/events/:id', async (ctx) => {
     const ev = eventsOf(ctx);
     const cfg = await ev.get(ctx.params.id!);

@@ -2,6 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCreate } from '../../../cli/commands/events/create.js';
 import { runTrigger } from '../../../cli/commands/events/trigger.js';
+import { runFailures } from '../../../cli/commands/events/failures.js';
+import { runReplay } from '../../../cli/commands/events/replay.js';
 import { ApiRequestError, UsageError } from '../../../cli/errors.js';
 import { createFakeCli } from '../../helpers/cli.js';
 import { createRuntimeApi } from '../../helpers/runtime-api.js';
@@ -58,6 +60,33 @@ test('events trigger prints a firing held back by concurrency as not fired, with
   await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
   await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
   assert.match(cli.stdout(), /concurrency/);
+  await t.close();
+});
+
+test('events failures lists a failed call; events replay runs it once, then says it was replayed', async () => {
+  const t = await createRuntimeTestApp();
+  const { api } = createRuntimeApi(t);
+  const cli = createFakeCli({ api });
+  await runCreate(
+    {
+      company: 'acme',
+      pattern: 'loop:detected',
+      toolCalls: ['{"tool":"message_to","args":{"to":"reviewer","text":"hi"}}'],
+    },
+    cli.ctx,
+  );
+  await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
+  await runFailures({ company: 'acme' }, cli.ctx);
+  const line = cli.stdout().trim().split('\n').at(-1)!;
+  assert.match(line, /^evt_\S+\|cev_\S+\|0  message_to  ×1  2026-01-15T12:00:00\.000Z  No agent/);
+  const id = line.split('  ')[0]!;
+  await t.services.agents.create({ name: 'Rita', role: 'reviewer' });
+  await runReplay(id, { company: 'acme' }, cli.ctx);
+  await runReplay(id, { company: 'acme' }, cli.ctx);
+  const out = cli.stdout();
+  assert.match(out, new RegExp(`replayed ${id.replace(/\|/g, '\\|')} → evt_\\S+ \\[ok\\]`));
+  assert.match(out, /skipped \S+ \(already_replayed → evt_/);
+  assert.instance(await runReplay(undefined, { company: 'acme' }, cli.ctx).catch((e) => e), UsageError);
   await t.close();
 });
 

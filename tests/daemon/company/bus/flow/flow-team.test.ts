@@ -107,5 +107,43 @@ if (cluster) {
     );
   });
 
+  test('chain budget: counted across both daemons, one question for the chain', async () => {
+    const { a, b } = await pair();
+    await a.services.events.budget.set({ max_firings: 3, max_tool_calls: null, within_ms: 60_000 });
+    await b.services.events.create({
+      type: 'guardrail:violation',
+      tool_calls: [{ tool: 'quests.create', args: { title: 'Look' } }],
+    });
+    const root = await a.services.events.emit({ type: 'loop:detected', content: { who: 'root' }, source: 'manual' });
+    const children = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).services.events.emit({ type: 'guardrail:violation', caused_by: root.event.id }),
+      ),
+    );
+    assert.is(children.filter((c) => c.fired.length === 1).length, 3);
+    assert.is(children.filter((c) => (c.not_fired ?? []).some((n) => n.reason === 'budget')).length, 5);
+    const open = (await a.questions.list({ status: 'open' })).filter((q) => q.chain === root.event.id);
+    assert.is(open.length, 1);
+  });
+
+  test('replay: the same failure replayed through both daemons at once runs once', async () => {
+    const { a, b } = await pair();
+    await a.services.events.create({
+      type: 'loop:detected',
+      tool_calls: [{ tool: 'message_to', args: { to: 'reviewer', text: 'hi' } }],
+    });
+    await emit(b, 'ada');
+    const [failure] = await a.services.events.failures.list();
+    await b.services.agents.create({ name: 'Rita', role: 'reviewer' });
+    const answers = await Promise.all(
+      [a, b, a, b].map((r) => r.services.events.failures.replay({ failure_id: failure!.id })),
+    );
+    assert.is(answers.flatMap((x) => x.replayed).length, 1);
+    assert.is(answers.flatMap((x) => x.skipped).length, 3);
+    assert.ok(answers.flatMap((x) => x.replayed)[0]!.ok);
+    const [listed] = await b.services.events.failures.list();
+    assert.ok(listed!.replay_event_id);
+  });
+
   test.run();
 }
