@@ -106,6 +106,7 @@ export const ENTRIES: Entry[] = [
     trace: async (m) => (await import('./events/trace.js')).traceCommand(m),
     failures: async (m) => (await import('./events/failures.js')).failuresCommand(m),
     replay: async (m) => (await import('./events/replay.js')).replayCommand(m),
+    preview: async (m) => (await import('./events/preview.js')).previewCommand(m),
   }),
   entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', {
     create: async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),

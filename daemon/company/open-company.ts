@@ -110,6 +110,8 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
     watch: opened.watch,
     flow: stores.flow,
+    // A dry run counts windows of its own, on the clock of the events it replays.
+    freshMatcher: (clock) => options.matcher ?? createMatcherEngine({ clock, regex, windows: memoryWindows() }),
   });
   const services: OpenedRuntime['services'] = { ...base, events };
 

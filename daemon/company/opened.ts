@@ -5,6 +5,8 @@ import type { RetryWalker } from './bus/retry/walker.js';
 import type { DebounceWalker } from './bus/flow/debounce-walker.js';
 import type { ChainBudgetService } from './bus/flow/budget.js';
 import type { Replayer } from './bus/replay.js';
+import type { PreviewAnswer } from './bus/preview.js';
+import type { BackfillAnswer } from './schedules/backfill.js';
 import type { RuntimeCore } from './core.js';
 import type { CauseReporter } from './detectors/cause-reporter.js';
 import type { Clock } from '../clock.js';
@@ -23,6 +25,8 @@ export type OpenedServices = Required<CompanyServices> & {
   /** With the chain budget (GET|PUT /api/events/budget). */
   events: Required<EventsService> & {
     failures: Replayer;
+    preview(input: unknown): Promise<PreviewAnswer>;
+    backfill(id: string, input: unknown): Promise<BackfillAnswer>;
     budget: ChainBudgetService & {
       answered(chain: string, answer: string, askedEventId: string | null): Promise<void>;
     };

@@ -70,6 +70,12 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
   return {
     present,
     async create(input: NewConfiguredEvent): Promise<ConfiguredEvent> {
+      const cfg = await this.build(input);
+      await stored.create(cfg);
+      return present(cfg);
+    },
+    /** A configured event as create would store it, every check made, nothing stored (preview uses it too). */
+    async build(input: unknown): Promise<ConfiguredEvent> {
       const body = parseInput(newConfiguredSchema, input);
       const type = checkPattern(body.type);
       const tool_calls = tools.check(body.tool_calls as ToolCall[]);
@@ -103,8 +109,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
         ...(flowPolicies.throttle && { throttle: flowPolicies.throttle }),
         ...(flowPolicies.concurrency && { concurrency: flowPolicies.concurrency }),
       };
-      await stored.create(cfg);
-      return present(cfg);
+      return cfg;
     },
     get: async (id: string) => {
       const cfg = await stored.get(id);

@@ -33,6 +33,9 @@ import { gateFlow } from './flow/flow-gate.js';
 import { createDebounceWalker, type DebounceWalker } from './flow/debounce-walker.js';
 import { createChainBudget, type ChainBudgetService } from './flow/budget.js';
 import { createReplayer, type Replayer } from './replay.js';
+import { createPreview, type PreviewAnswer } from './preview.js';
+import { backfillSchedule, type BackfillAnswer } from '../schedules/backfill.js';
+import type { Clock } from '../../clock.js';
 import { failedForGood, failureOf } from './failures.js';
 
 // Ids and types are compared with the event log's columns, so they are checked as stored text
@@ -80,6 +83,8 @@ export interface EventsServiceDeps {
   onRetryError?(err: unknown): void;
   /** Answers of keyed requests the store refused, or gave up on (idempotency.ts). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
+  /** A matcher with fresh state on `clock`, for a dry run (default: the live matcher, which then must keep no state). */
+  freshMatcher?(clock: Clock): MatcherHook;
   /** Where flow control decides (team mode: the database); default this daemon's memory. */
   flow?: FlowStore;
   /** Team mode: hears other daemons' appends to this log (runtime-storage.ts); returns an unwatch. */
@@ -91,6 +96,10 @@ export type LocalEventsService = Required<EventsService> & {
   retries: RetryWalker;
   /** The walker that fires debounced rules once their quiet has come. */
   debounces: DebounceWalker;
+  /** Runs a schedule's past ticks in a range (schedules/backfill.ts). */
+  backfill(id: string, input: unknown): Promise<BackfillAnswer>;
+  /** A dry run of a rule over the stored log (bus/preview.ts). */
+  preview(input: unknown): Promise<PreviewAnswer>;
   /** Failures kept for replay: the list and the replay. */
   failures: Replayer;
   /** The chain budget: a Company setting, checked on every dispatch that would fire something. */
@@ -236,8 +245,20 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     runCall: dispatcher.runCall,
   });
 
+  const preview = createPreview({
+    log,
+    emitters: deps.emitters,
+    quests: core.stores.quests,
+    retries: core.stores.retries,
+    freshMatcher: deps.freshMatcher ?? (() => deps.matcher),
+    build: (input) => configured.build(input),
+  });
+
   const service: LocalEventsService = {
     retries,
+    preview,
+    backfill: (id, input) =>
+      backfillSchedule({ events: service, retries: core.stores.retries, nowMs: core.clock.now() }, id, input),
     failures,
     debounces,
     budget: {

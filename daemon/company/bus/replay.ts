@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
+import { storableText } from '../../../shared/schemas/storable-text.js';
 import { isoAt, type Clock } from '../../clock.js';
 import { missing, parseInput } from '../../domain-error.js';
 import type { EmitInput, EventRow, Firing, ToolCall } from '../company-services.js';
@@ -9,7 +10,8 @@ import type { CallOutcome } from './retry/attempts.js';
 import { failedForGood, failureOf, presentFailure } from './failures.js';
 
 const iso = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2026-01-15T12:00:00Z' });
-const id = z.string().min(1).max(300);
+// Checked as stored text: the ids are compared with stored columns (a NUL is a 400, never a 500).
+const id = z.string().min(1).max(300).check(storableText);
 export const failuresQuery = z
   .object({ configured_event_id: id.optional(), since: iso.optional(), until: iso.optional() })
   .strict();

@@ -140,6 +140,10 @@ export function eventRoutes(router: RouteRegistrar): void {
     ctx.body = { ok: true, budget: await eventsOf(ctx).budget.set(ctx.request.body) };
   });
 
+  // A dry run of a rule over the stored log (bus/preview.ts): nothing stored, nothing run.
+  router.post('/api/events/preview', async (ctx) => {
+    ctx.body = { ok: true, ...(await eventsOf(ctx).preview(ctx.request.body)) };
+  });
   // Failed calls and their replay (bus/replay.ts).
   router.get('/api/events/failures', async (ctx) => {
     ctx.body = { failures: await eventsOf(ctx).failures.list(ctx.query) };
@@ -178,6 +182,10 @@ export function eventRoutes(router: RouteRegistrar): void {
     async (ctx) =>
       void (ctx.body = { ok: true, event: view(ctx, await eventsOf(ctx).setEnabled(ctx.params.id!, false)) }),
   );
+  // Past ticks of a schedule, run now (schedules/backfill.ts).
+  router.post('/api/events/:id/backfill', async (ctx) => {
+    ctx.body = { ok: true, ...(await eventsOf(ctx).backfill(ctx.params.id!, ctx.request.body)) };
+  });
   router.delete('/api/events/:id', async (ctx) => {
     await eventsOf(ctx).delete(ctx.params.id!);
     ctx.body = { ok: true, id: ctx.params.id, deleted: true };

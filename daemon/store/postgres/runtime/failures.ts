@@ -10,7 +10,7 @@ export function createPostgresFailureStore(pool: pg.Pool, company: string): Fail
       await pool.query(
         `INSERT INTO svc_rt_failures (company_id, id, configured_event_id, replayed_at, doc) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (company_id, id) DO UPDATE SET replayed_at = EXCLUDED.replayed_at, doc = EXCLUDED.doc`,
-        [company, sqlText(record.id), record.configured_event_id, record.replayed_at, JSON.stringify(record)],
+        [company, sqlText(record.id), sqlText(record.configured_event_id), record.replayed_at, JSON.stringify(record)],
       );
     },
     async get(id) {
@@ -24,7 +24,7 @@ export function createPostgresFailureStore(pool: pg.Pool, company: string): Fail
       const { rows } = filter.configured_event_id
         ? await pool.query<{ doc: FailureRecord }>(
             'SELECT doc FROM svc_rt_failures WHERE company_id = $1 AND configured_event_id = $2 ORDER BY pos',
-            [company, filter.configured_event_id],
+            [company, sqlText(filter.configured_event_id)],
           )
         : await pool.query<{ doc: FailureRecord }>(
             'SELECT doc FROM svc_rt_failures WHERE company_id = $1 ORDER BY pos',
