@@ -116,6 +116,8 @@ export const ErrorCode = {
   invalidMatcher: 'invalid_matcher',
   // a configured event's retry policy; then a webhook channel's deliveries
   invalidRetry: 'invalid_retry',
+  // a configured event's debounce, throttle or concurrency
+  invalidFlowControl: 'invalid_flow_control',
   signatureInvalid: 'signature_invalid',
   signatureExpired: 'signature_expired',
   channelExists: 'channel_exists',

@@ -1,6 +1,6 @@
 /** One row of the event log as the daemon stores it and the API (and its SSE stream) sends it. */
 
-export const EVENT_SOURCES = ['emitter', 'schedule', 'webhook', 'tool_call', 'manual'] as const;
+export const EVENT_SOURCES = ['emitter', 'schedule', 'webhook', 'tool_call', 'manual', 'replay'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 /** One row of the event log: spec §2.1 plus the causation links trace follows. */

@@ -155,6 +155,33 @@ export interface ConfiguredEvent {
   retry?: RetryPolicy | null;
   /** `schedule:` patterns only: stored as set; shown with the daemon's defaults filled in. */
   schedule_policy?: SchedulePolicy | null;
+  /** Flow control (absent on rules saved before it existed: none). */
+  debounce?: DebouncePolicy | null;
+  throttle?: ThrottlePolicy | null;
+  concurrency?: ConcurrencyPolicy | null;
+}
+
+/**
+ * Flow control of a configured event. `key` is a template over the event (`{{event.agent_id}}`):
+ * each distinct value is a bucket of its own; no key, one bucket for the rule. Durations in ms.
+ */
+export interface DebouncePolicy {
+  key?: string | null;
+  /** Fire once, with the last event, after this long without another. */
+  period_ms: number;
+  /** At the latest this long after the first event of a burst. */
+  max_wait_ms?: number | null;
+}
+export interface ThrottlePolicy {
+  key?: string | null;
+  /** At most `limit` firings per `period_ms`. */
+  limit: number;
+  period_ms: number;
+}
+export interface ConcurrencyPolicy {
+  key?: string | null;
+  /** At most this many firings whose work (a quest they created, a retry) is still open. */
+  limit: number;
 }
 
 export interface NewConfiguredEvent {
@@ -168,6 +195,9 @@ export interface NewConfiguredEvent {
   timezone?: string | null;
   retry?: RetryPolicy | null;
   schedule_policy?: SchedulePolicy | null;
+  debounce?: DebouncePolicy | null;
+  throttle?: ThrottlePolicy | null;
+  concurrency?: ConcurrencyPolicy | null;
 }
 
 /** One tool call a configured event made, and how it went. */
@@ -192,8 +222,22 @@ export interface Firing {
 /** A configured event that was considered for an event and did not fire, and why (CONTRACT §8). */
 export interface NotFired {
   configured_event_id: string;
-  /** `overlap`: a schedule tick skipped by its policy while the last firing still waited for a retry. */
-  reason: 'paused' | 'armed' | 'scope' | 'matcher' | 'cooldown' | 'depth' | 'overlap';
+  /**
+   * `overlap`: a schedule tick skipped by its policy while the last firing still waited for a retry.
+   * `debounced`: a later event of the burst fired instead; `throttled`, `concurrency`: flow control.
+   */
+  reason:
+    | 'paused'
+    | 'armed'
+    | 'scope'
+    | 'matcher'
+    | 'cooldown'
+    | 'depth'
+    | 'overlap'
+    | 'debounced'
+    | 'throttled'
+    | 'concurrency'
+    | 'budget';
 }
 
 export interface EventFilter {

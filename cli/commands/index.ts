@@ -108,6 +108,9 @@ export const ENTRIES: Entry[] = [
     trace: async (m) => (await import('./events/trace.js')).traceCommand(m),
     forward: async (m) => (await import('./events/forward.js')).forwardCommand(m),
     resend: async (m) => (await import('./events/resend.js')).resendCommand(m),
+    failures: async (m) => (await import('./events/failures.js')).failuresCommand(m),
+    replay: async (m) => (await import('./events/replay.js')).replayCommand(m),
+    preview: async (m) => (await import('./events/preview.js')).previewCommand(m),
   }),
   entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', {
     create: async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),

@@ -35,6 +35,15 @@ export const ROUTE_SCOPES: RouteScopeTable = {
   'POST /api/events/trigger': 'events:trigger',
   'GET /api/events/trace': 'events:read',
   'POST /api/events/trace': 'events:read',
+  'GET /api/events/budget': 'events:read',
+  // The budget caps what every chain of the Company may set off: changing it is configuring events.
+  'PUT /api/events/budget': 'events:write',
+  // A dry run over the stored log: nothing is written, nothing fires.
+  'POST /api/events/preview': 'events:read',
+  'GET /api/events/failures': 'events:read',
+  // Re-runs failed tool calls, and a backfill fires a schedule's past ticks: both do what configured events do.
+  'POST /api/events/replay': 'events:write',
+  'POST /api/events/:id/backfill': 'events:write',
   'GET /api/events/:id': 'events:read',
   'PATCH /api/events/:id': 'events:write',
   'POST /api/events/:id': 'events:write',

@@ -12,6 +12,7 @@ import type { ChannelDesk, OpenedServices } from './opened.js';
 
 export interface EmitterWiringOptions {
   core: RuntimeCore;
+  budget?: { answered(chain: string, answer: string, askedEventId: string | null): Promise<void> };
   services: OpenedServices;
   stores: RuntimeStores;
   clock: Clock;
@@ -70,6 +71,9 @@ export function wireEmitters(o: EmitterWiringOptions): WiredEmitters {
     events: o.services.events,
     agents: o.services.agents,
     sessions: o.services.sessions,
+    // A question the chain budget asked: its answer continues the chain or leaves it stopped.
+    onChainAnswer: (chain, answer, askedEventId) =>
+      o.budget?.answered(chain, answer, askedEventId) ?? Promise.resolve(),
   });
   return {
     scheduler,

@@ -109,11 +109,15 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     onProblem: (message, fields) => problem(message, { company_id, ...fields }),
     // Team mode: events appended through another daemon wake this one's followers (SSE, long-polls).
     watch: opened.watch,
+    flow: stores.flow,
+    // A dry run counts windows of its own, on the clock of the events it replays.
+    freshMatcher: (clock) => options.matcher ?? createMatcherEngine({ clock, regex, windows: memoryWindows() }),
   });
   const services: OpenedRuntime['services'] = { ...base, events };
 
   const emitters = wireEmitters({
     core,
+    budget: events.budget,
     services,
     stores,
     clock: options.clock,
@@ -127,6 +131,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
 
   emitters.scheduler.start();
   events.retries.start();
+  events.debounces.start();
   return {
     services,
     core,
@@ -134,6 +139,7 @@ export async function openCompanyRuntime(options: RuntimeOptions): Promise<Opene
     channels: emitters.channels,
     scheduler: emitters.scheduler,
     retries: events.retries,
+    debounces: events.debounces,
     questions: emitters.questions,
     seedDefaults: async () => void (await seedDefaultSchedules(events)),
     recovery: opened.recovery,

@@ -2,6 +2,11 @@ import type { CompanyRuntime } from './seam.js';
 import type { QuestionDesk } from './detectors/questions.js';
 import type { Scheduler } from './schedules/scheduler.js';
 import type { RetryWalker } from './bus/retry/walker.js';
+import type { DebounceWalker } from './bus/flow/debounce-walker.js';
+import type { ChainBudgetService } from './bus/flow/budget.js';
+import type { Replayer } from './bus/replay.js';
+import type { PreviewAnswer } from './bus/preview.js';
+import type { BackfillAnswer } from './schedules/backfill.js';
 import type { RuntimeCore } from './core.js';
 import type { CauseReporter } from './detectors/cause-reporter.js';
 import type { Clock } from '../clock.js';
@@ -17,7 +22,15 @@ import type { CompanyServices, EventsService } from './company-services.js';
  */
 export type OpenedServices = Required<CompanyServices> & {
   sessions: Required<CompanyServices['sessions']>;
-  events: Required<EventsService>;
+  /** With the chain budget (GET|PUT /api/events/budget). */
+  events: Required<EventsService> & {
+    failures: Replayer;
+    preview(input: unknown): Promise<PreviewAnswer>;
+    backfill(id: string, input: unknown): Promise<BackfillAnswer>;
+    budget: ChainBudgetService & {
+      answered(chain: string, answer: string, askedEventId: string | null): Promise<void>;
+    };
+  };
 };
 
 export interface OpenedRuntime extends CompanyRuntime {
@@ -31,6 +44,8 @@ export interface OpenedRuntime extends CompanyRuntime {
   questions: QuestionDesk;
   /** The due-retry walker (tests walk it by hand after moving the fake clock). */
   retries: RetryWalker;
+  /** The debounce walker (tests walk it by hand after moving the fake clock). */
+  debounces: DebounceWalker;
   close(): Promise<void>;
   /** Problems the event log met while opening (for the daemon log). */
   recovery: string[];

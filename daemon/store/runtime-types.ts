@@ -16,6 +16,8 @@ import type {
 import type { RetryChange, RetryStore } from './retry-types.js';
 import type { IdempotencyStore } from './idempotency-types.js';
 import type { WindowStore } from './window-types.js';
+import type { FlowStore } from './flow-types.js';
+import type { FailureStore } from './failure-types.js';
 
 export type { IdempotencyClaim, IdempotencyStore, RememberedAnswer } from './idempotency-types.js';
 export type { PendingRetry, RetryChange, RetryStore } from './retry-types.js';
@@ -99,6 +101,13 @@ export interface FiringStore {
   notFiredOf(eventId: string): Promise<NotFired[]>;
 }
 
+/** A Company's settings of the bus, by name (`chain_budget`): small records, read on dispatch. */
+export interface SettingsStore {
+  get(name: string): Promise<unknown>;
+  /** null removes the setting. */
+  put(name: string, value: unknown): Promise<void>;
+}
+
 /** Webhook delivery ids seen lately, persisted so a replay right after a restart is still refused. */
 export interface DeliveryStore {
   /** True the first time `key` is seen within the retention (and records it); false for a duplicate. */
@@ -126,6 +135,12 @@ export interface RuntimeStores {
    * JSON store: each daemon counts in memory (a restart forgets windows there).
    */
   windows?: WindowStore;
+  /** Company settings of the bus (the chain budget), one small record each. */
+  settings: SettingsStore;
+  /** Tool calls that failed for good, for the failures list and replay. */
+  failures: FailureStore;
+  /** Team mode: flow control (throttle, concurrency, debounce) decided in the database; absent: in memory. */
+  flow?: FlowStore;
   /** Resolves once every write so far is durable. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -184,6 +199,8 @@ export interface QuestionRecord {
   answered_by: string | null;
   created_at: string;
   answered_at: string | null;
+  /** Set on a question the chain budget asked: the correlation id of the chain it stopped. */
+  chain?: string | null;
 }
 
 export type AnswerOutcome =

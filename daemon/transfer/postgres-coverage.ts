@@ -35,6 +35,13 @@ const NOT_MOVED = new Set([
   'svc_pairings',
   // Window counts and cooldowns (migration 103): minutes of state; a JSON daemon keeps them in memory.
   'svc_rt_windows',
+  // Flow control (migration 109): open slots and debounces waiting for quiet, seconds to minutes of state.
+  'svc_rt_flow_slots',
+  'svc_rt_debounces',
+  // The chain budget (migration 110): not in the archive format yet; set it again after an import.
+  'svc_rt_settings',
+  // Failures kept for replay (migration 111): not in the archive format yet.
+  'svc_rt_failures',
   // Attempts in flight under a failure ceiling (migration 104): seconds of state, held by live requests.
   'svc_failure_holds',
   // Hashes of team mode's operator tokens (migration 4): no token can be rebuilt from one. A data

@@ -19,6 +19,10 @@ export interface CreateOptions {
   /** JSON of the retry policy and of a schedule's own policy. */
   retry?: string;
   schedulePolicy?: string;
+  /** JSON of the flow-control policies. */
+  debounce?: string;
+  throttle?: string;
+  concurrency?: string;
 }
 
 /** Checks a `--tool-call` value: a JSON object `{ "tool": "...", "args": { ... } }`. */
@@ -48,6 +52,9 @@ export async function runCreate(opts: CreateOptions, ctx: CliContext): Promise<v
     timezone: opts.timezone,
     retry: opts.retry ? parseJsonFlag('--retry', opts.retry) : undefined,
     schedule_policy: opts.schedulePolicy ? parseJsonFlag('--schedule-policy', opts.schedulePolicy) : undefined,
+    debounce: opts.debounce ? parseJsonFlag('--debounce', opts.debounce) : undefined,
+    throttle: opts.throttle ? parseJsonFlag('--throttle', opts.throttle) : undefined,
+    concurrency: opts.concurrency ? parseJsonFlag('--concurrency', opts.concurrency) : undefined,
   };
   const api = await runtimeApi(ctx, opts.company);
   const { event } = await api.post<{ ok: true; event: ConfiguredEvent & { next_runs?: string[] } }>(
@@ -87,6 +94,15 @@ export function createCommand(makeCtx: ContextFactory): Command {
       '--schedule-policy <json>',
       'a schedule\'s own policy: {"catch_up":"skip|latest|all","max_catch_up":N,"overlap":"skip|allow","start_at":"…","end_at":"…"}',
     )
+    .option(
+      '--debounce <json>',
+      'fire once after a quiet: {"key":"{{event.agent_id}}","period_ms":60000,"max_wait_ms":600000}',
+    )
+    .option(
+      '--throttle <json>',
+      'at most limit firings per period: {"key":"{{event.agent_id}}","limit":5,"period_ms":3600000}',
+    )
+    .option('--concurrency <json>', 'at most limit firings with open work: {"limit":1}')
     .option('--paused', 'create it disabled');
   return action(cmd, makeCtx, (ctx, flags) => runCreate({ ...flags, toolCalls: flags.toolCall } as CreateOptions, ctx));
 }

@@ -42,6 +42,8 @@ export async function runTrigger(target: string, opts: TriggerOptions, ctx: CliC
   if (res.fired.length === 0) ctx.out('  nothing fired');
   for (const f of res.fired)
     ctx.out(`  ${f.ok ? 'ok  ' : 'FAIL'} ${f.tool}  (${f.configured_event_id})${f.ok ? '' : `  ${f.error}`}`);
+  // Held back by flow control (or paused, out of scope…): say which rule and why, as trace does.
+  for (const n of res.not_fired ?? []) ctx.out(`  not fired (${n.reason})  (${n.configured_event_id})`);
 }
 
 export function triggerCommand(makeCtx: ContextFactory): Command {

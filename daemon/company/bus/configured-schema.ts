@@ -4,8 +4,8 @@ import { storableText } from '../../../shared/schemas/storable-text.js';
 
 /**
  * The shapes of creating and changing a configured event. Fields with their own checks (matcher,
- * retry, schedule_policy) pass through as unknown here and are checked, with their own error codes,
- * by matchers.ts and policies.ts.
+ * retry, schedule_policy, debounce, throttle, concurrency) pass through as unknown here and are
+ * checked, with their own error codes, by matchers.ts, policies.ts and flow/flow-schema.ts.
  */
 const toolCallSchema = z.object({
   tool: z.string().min(1).max(100),
@@ -26,6 +26,9 @@ export const newConfiguredSchema = z.object({
   timezone: z.string().min(1).max(100).nullable().optional(),
   retry: z.unknown().optional(),
   schedule_policy: z.unknown().optional(),
+  debounce: z.unknown().optional(),
+  throttle: z.unknown().optional(),
+  concurrency: z.unknown().optional(),
 });
 
 export const configuredChangeSchema = z.object({
@@ -34,4 +37,7 @@ export const configuredChangeSchema = z.object({
   enabled: z.boolean().optional(),
   retry: z.unknown().optional(),
   schedule_policy: z.unknown().optional(),
+  debounce: z.unknown().optional(),
+  throttle: z.unknown().optional(),
+  concurrency: z.unknown().optional(),
 });

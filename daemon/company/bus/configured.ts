@@ -9,6 +9,7 @@ import { parseMatcher, type MatcherHook } from './matchers.js';
 import type { ToolRegistry } from './tools.js';
 import { configuredChangeSchema, newConfiguredSchema } from './configured-schema.js';
 import { checkRetry, checkSchedulePolicy, effectiveSchedulePolicy } from './policies.js';
+import { checkFlow } from './flow/flow-schema.js';
 import type { DuePolicy } from '../schedules/due-ticks.js';
 import { isSchedulePattern } from '../../../shared/cron.js';
 
@@ -34,10 +35,12 @@ export interface ConfiguredDeps {
   tools: ToolRegistry;
   /** The daemon's missed-tick policy: what a schedule without its own `catch_up` runs under. */
   schedulePolicy: Pick<DuePolicy, 'missed' | 'maxCatchUp'>;
+  /** Flow-control state of a rule, dropped when the rule is deleted. */
+  flow?: { forget(cfgId: string): Promise<void> };
 }
 
 /** Configured events: a pattern, tool calls, an optional scope; `status` is computed on every read. */
-export function createConfiguredEvents({ core, emitters, matcher, tools, schedulePolicy }: ConfiguredDeps) {
+export function createConfiguredEvents({ core, emitters, matcher, tools, schedulePolicy, flow }: ConfiguredDeps) {
   const stored = core.stores.configured;
   /**
    * Armed beats paused: an event whose pattern nothing emits cannot fire either way (spec §3.5).
@@ -67,6 +70,12 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
   return {
     present,
     async create(input: NewConfiguredEvent): Promise<ConfiguredEvent> {
+      const cfg = await this.build(input);
+      await stored.create(cfg);
+      return present(cfg);
+    },
+    /** A configured event as create would store it, every check made, nothing stored (preview uses it too). */
+    async build(input: unknown): Promise<ConfiguredEvent> {
       const body = parseInput(newConfiguredSchema, input);
       const type = checkPattern(body.type);
       const tool_calls = tools.check(body.tool_calls as ToolCall[]);
@@ -76,6 +85,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
       const m = checked.matcher;
       const retry = checkRetry(body.retry);
       const schedule_policy = checkSchedulePolicy(type, body.schedule_policy);
+      const flowPolicies = checkFlow(body);
       if (body.agent_id) await requireAgent(core, body.agent_id);
       if (body.session_id) await requireSession(core, body.session_id);
       if (body.quest_id) await requireQuest(core, body.quest_id);
@@ -95,9 +105,11 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
         enabled_at: (body.enabled ?? true) ? nowIso(core) : null,
         ...(retry && { retry }),
         ...(schedule_policy && { schedule_policy }),
+        ...(flowPolicies.debounce && { debounce: flowPolicies.debounce }),
+        ...(flowPolicies.throttle && { throttle: flowPolicies.throttle }),
+        ...(flowPolicies.concurrency && { concurrency: flowPolicies.concurrency }),
       };
-      await stored.create(cfg);
-      return present(cfg);
+      return cfg;
     },
     get: async (id: string) => {
       const cfg = await stored.get(id);
@@ -122,10 +134,12 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
       const retry = body.retry === undefined ? undefined : checkRetry(body.retry);
       const policy =
         body.schedule_policy === undefined ? undefined : checkSchedulePolicy(current.type, body.schedule_policy);
+      const flowPolicies = checkFlow(body);
       const updated = await stored.update(id, (c) => ({
         ...c,
         ...(retry !== undefined && { retry }),
         ...(policy !== undefined && { schedule_policy: policy }),
+        ...flowPolicies,
         ...(tool_calls && { tool_calls }),
         ...(m !== undefined && { matcher: m }),
         ...(body.enabled === true && !c.enabled && { enabled_at: nowIso(core) }),
@@ -142,6 +156,7 @@ export function createConfiguredEvents({ core, emitters, matcher, tools, schedul
     async delete(id: string): Promise<void> {
       if (!(await stored.delete(id))) throw noSuch(id);
       await matcher.forget?.(id);
+      await flow?.forget(id);
     },
     /** Every configured event of this exact pattern (enabled or not): dispatch decides, and says why not. */
     ofType(type: string): Promise<ConfiguredEvent[]> {

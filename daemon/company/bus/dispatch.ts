@@ -7,6 +7,7 @@ import type { ToolRegistry, ToolServices } from './tools.js';
 import type { Random } from '../../random.js';
 import type { PendingRetry } from '../../store/runtime-types.js';
 import { settleAttempt, type CallOutcome } from './retry/attempts.js';
+import { failedForGood, failureOf } from './failures.js';
 
 /** How many causation links deep an event may be and still fire: deeper is treated as a loop. */
 export const DEFAULT_MAX_DEPTH = 8;
@@ -47,6 +48,8 @@ export function createDispatcher(deps: DispatchDeps) {
     cfg: Pick<ConfiguredEvent, 'id'>,
     call: ConfiguredEvent['tool_calls'][number],
     event: EventRow,
+    /** Whose `{{event.…}}` values the args take: a replay runs under its own event with the original's. */
+    argsFrom: EventRow = event,
   ): Promise<CallOutcome> => {
     const base = { configured_event_id: cfg.id, tool: call.tool };
     const tool = deps.tools.get(call.tool);
@@ -54,7 +57,7 @@ export function createDispatcher(deps: DispatchDeps) {
     let args: unknown;
     try {
       const given = call.args ?? {};
-      args = tool.args.parse(hasReferences(given) ? resolveReferences(given, event) : given);
+      args = tool.args.parse(hasReferences(given) ? resolveReferences(given, argsFrom) : given);
     } catch (err) {
       return { firing: { ...base, ok: false, error: (err as Error).message || String(err) }, retryable: false };
     }
@@ -131,6 +134,11 @@ export function createDispatcher(deps: DispatchDeps) {
       }
       // The retries are scheduled in the write that records the failure: both are on disk, or neither.
       await deps.core.stores.firings.add(event.id, fired, not_fired, retries.length > 0 ? { put: retries } : undefined);
+      // Calls that failed for good are kept for the failures list and replay.
+      const failed = fired.flatMap((f, i) =>
+        failedForGood(f) ? [failureOf(event.id, calls[i]!.index, calls[i]!.call, f, deps.core.clock.now())] : [],
+      );
+      if (failed.length > 0) await Promise.all(failed.map((r) => deps.core.stores.failures.add(r)));
       if (retries.length > 0) deps.onRetryScheduled?.(Math.min(...retries.map((r) => r.due_ms)));
       return { fired, not_fired };
     },

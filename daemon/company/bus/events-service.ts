@@ -4,7 +4,15 @@ import { boundedJson } from '../../http/json-depth.js';
 import { missing, parseInput } from '../../domain-error.js';
 import type { RuntimeCore } from '../core.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
-import { EVENT_SOURCES, type EmitInput, type Emitted, type EventRow, type EventsService } from '../company-services.js';
+import {
+  EVENT_SOURCES,
+  type ConfiguredEvent,
+  type EmitInput,
+  type Emitted,
+  type EventRow,
+  type EventsService,
+  type NotFired,
+} from '../company-services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
@@ -18,6 +26,17 @@ import type { Random } from '../../random.js';
 import type { DuePolicy } from '../schedules/due-ticks.js';
 import { realTimer, type SchedulerTimer } from '../schedules/minute-loop.js';
 import { createRetryWalker, type RetryWalker } from './retry/walker.js';
+import type { FlowStore } from '../../store/flow-types.js';
+import { memoryFlow } from '../../store/runtime/flow-memory.js';
+import { createFlowControl } from './flow/flow-control.js';
+import { gateFlow } from './flow/flow-gate.js';
+import { createDebounceWalker, type DebounceWalker } from './flow/debounce-walker.js';
+import { createChainBudget, type ChainBudgetService } from './flow/budget.js';
+import { createReplayer, type Replayer } from './replay.js';
+import { createPreview, type PreviewAnswer } from './preview.js';
+import { backfillSchedule, type BackfillAnswer } from '../schedules/backfill.js';
+import type { Clock } from '../../clock.js';
+import { failedForGood, failureOf } from './failures.js';
 
 // Ids and types are compared with the event log's columns, so they are checked as stored text
 // here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
@@ -64,6 +83,10 @@ export interface EventsServiceDeps {
   onRetryError?(err: unknown): void;
   /** Answers of keyed requests the store refused, or gave up on (idempotency.ts). */
   onProblem?(message: string, fields: Record<string, unknown>): void;
+  /** A matcher with fresh state on `clock`, for a dry run (default: the live matcher, which then must keep no state). */
+  freshMatcher?(clock: Clock): MatcherHook;
+  /** Where flow control decides (team mode: the database); default this daemon's memory. */
+  flow?: FlowStore;
   /** Team mode: hears other daemons' appends to this log (runtime-storage.ts); returns an unwatch. */
   watch?: (wake: (lastId: string) => void) => () => void;
 }
@@ -71,6 +94,18 @@ export interface EventsServiceDeps {
 export type LocalEventsService = Required<EventsService> & {
   /** The walker that runs due retries of failed tool calls. */
   retries: RetryWalker;
+  /** The walker that fires debounced rules once their quiet has come. */
+  debounces: DebounceWalker;
+  /** Runs a schedule's past ticks in a range (schedules/backfill.ts). */
+  backfill(id: string, input: unknown): Promise<BackfillAnswer>;
+  /** A dry run of a rule over the stored log (bus/preview.ts). */
+  preview(input: unknown): Promise<PreviewAnswer>;
+  /** Failures kept for replay: the list and the replay. */
+  failures: Replayer;
+  /** The chain budget: a Company setting, checked on every dispatch that would fire something. */
+  budget: ChainBudgetService & {
+    answered(chain: string, answer: string, askedEventId: string | null): Promise<void>;
+  };
   /**
    * Team mode: another daemon appended to this log (its NOTIFY named `lastId`). Wakes the live
    * listeners (SSE, long-polls), which page on from their own cursors. Dispatch is not run here:
@@ -84,17 +119,76 @@ export type LocalEventsService = Required<EventsService> & {
 /** The events bus of one Company: the log, configured events, dispatch, trace and live listeners. */
 export function createEventsService(deps: EventsServiceDeps): LocalEventsService {
   const { core, log } = deps;
-  const configured = createConfiguredEvents(deps);
+  const flowStore = deps.flow ?? memoryFlow();
+  const flow = createFlowControl({
+    store: flowStore,
+    clock: core.clock,
+    quests: core.stores.quests,
+    retries: core.stores.retries,
+  });
+  const configured = createConfiguredEvents({ ...deps, flow });
   const dispatcher = createDispatcher({ ...deps, onRetryScheduled: (dueMs) => retries.wake(dueMs) });
   const retries = createRetryWalker({
     clock: core.clock,
     random: deps.random,
     retries: core.stores.retries,
-    firings: core.stores.firings,
+    // A retry that ends failed (or interrupted) is kept for the failures list, like a first run that failed.
+    firings: {
+      async add(eventId, fired, notFired, change) {
+        await core.stores.firings.add(eventId, fired, notFired, change);
+        for (const f of fired) {
+          if (!failedForGood(f) || f.call_index === undefined) continue;
+          const call = (await core.stores.configured.get(f.configured_event_id))?.tool_calls[f.call_index];
+          if (call) await core.stores.failures.add(failureOf(eventId, f.call_index, call, f, core.clock.now()));
+        }
+      },
+    },
     configured: core.stores.configured,
     events: log,
     runCall: dispatcher.runCall,
     timer: deps.retryTimer ?? realTimer,
+    onError: deps.onRetryError,
+  });
+  const budget = createChainBudget({
+    store: flowStore,
+    settings: core.stores.settings,
+    questions: core.stores.questions,
+    clock: core.clock,
+    ids: core.ids,
+    emit: (input) => core.emit(input),
+  });
+  const gate = {
+    flow,
+    recordNotFired: (eventId: string, notFired: NotFired[]) => core.stores.firings.add(eventId, [], notFired),
+    onDeferred: (dueMs: number | null) => debounces.wake(dueMs),
+  };
+  /** Runs what flow control lets through now, records the rest, and settles concurrency slots after. */
+  const dispatchGated = async (event: EventRow, fire: ConfiguredEvent[], notFired: NotFired[] = []) => {
+    const gated = await gateFlow(gate, fire, event);
+    const budgeted = await budget.check(event, gated.now);
+    const result = await dispatcher.dispatch(event, budgeted.now, [
+      ...notFired,
+      ...gated.notFired,
+      ...budgeted.notFired,
+    ]);
+    if (gated.notFired.length > 0 || gated.now !== fire)
+      await Promise.all(gated.now.map((cfg) => flow.settle(cfg, event, result.fired)));
+    return result;
+  };
+  const debounces = createDebounceWalker({
+    clock: core.clock,
+    flow,
+    timer: deps.retryTimer ?? realTimer,
+    events: log,
+    configured: core.stores.configured,
+    async fire(cfg, event) {
+      const why = await flow.admit(cfg, event);
+      if (why) return void (await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: why }]));
+      const budgeted = await budget.check(event, [cfg]);
+      const result = await dispatcher.dispatch(event, budgeted.now, budgeted.notFired);
+      await flow.settle(cfg, event, result.fired);
+    },
+    skip: (cfg, event) => core.stores.firings.add(event.id, [], [{ configured_event_id: cfg.id, reason: 'paused' }]),
     onError: deps.onRetryError,
   });
   const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now(), { onProblem: deps.onProblem });
@@ -138,12 +232,52 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     // that takes one round trip off every emit (what was configured before the call is seen either way).
     const [event, ofType] = await Promise.all([append({ ...body, type }), configured.ofType(type)]);
     const { fire, notFired } = await considerConfigured(event, ofType, deps);
-    const { fired, not_fired } = await dispatcher.dispatch(event, fire, notFired);
+    const { fired, not_fired } = await dispatchGated(event, fire, notFired);
     return { event, fired, not_fired } satisfies Emitted;
   };
 
+  const failures = createReplayer({
+    clock: core.clock,
+    failures: core.stores.failures,
+    firings: core.stores.firings,
+    events: log,
+    append: (input) => append(parseInput(emitSchema, input)),
+    runCall: dispatcher.runCall,
+  });
+
+  const preview = createPreview({
+    log,
+    emitters: deps.emitters,
+    quests: core.stores.quests,
+    retries: core.stores.retries,
+    freshMatcher: deps.freshMatcher ?? (() => deps.matcher),
+    build: (input) => configured.build(input),
+  });
+
   const service: LocalEventsService = {
     retries,
+    preview,
+    backfill: (id, input) =>
+      backfillSchedule({ events: service, retries: core.stores.retries, nowMs: core.clock.now() }, id, input),
+    failures,
+    debounces,
+    budget: {
+      ...budget,
+      /**
+       * The owner answered a budget question: `continue` gives the chain a fresh budget and runs what
+       * the stopped event would have fired; `end` leaves the chain stopped.
+       */
+      async answered(chain: string, answer: string, askedEventId: string | null) {
+        if (answer !== 'continue') return;
+        await budget.resume(chain);
+        const asked = askedEventId ? await log.get(askedEventId) : undefined;
+        const stoppedId = (asked?.content as { event_id?: unknown } | null)?.event_id;
+        const stopped = typeof stoppedId === 'string' ? await log.get(stoppedId) : undefined;
+        if (!stopped) return;
+        const { fire } = await considerConfigured(stopped, await configured.ofType(stopped.type), deps);
+        await dispatchGated(stopped, fire);
+      },
+    },
     wakeListeners(lastId) {
       if (listeners.size === 0) return;
       // Listeners only use the event as a wake-up (they re-page from their cursor); the head row is
@@ -189,11 +323,14 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       const skipped = armed ? 'armed' : options.skip;
       const { fired, not_fired } = skipped
         ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
-        : await dispatcher.dispatch(event, [cfg]);
+        : await dispatchGated(event, [cfg]);
       return { event, fired, not_fired };
     },
     once: (scope, key, request, run) => once(scope, key, request, run),
-    close: () => once.close(),
+    close: async () => {
+      await debounces.stop();
+      await once.close();
+    },
     trace: (eventId) => buildTrace(log, core.stores.firings, eventId),
     releaseWaiters() {
       released = true;

@@ -26,6 +26,8 @@ type Deps = {
   events: Pick<CompanyServices['events'], 'emit'>;
   agents: Pick<CompanyServices['agents'], 'get'>;
   sessions: Pick<CompanyServices['sessions'], 'get' | 'append'>;
+  /** Told the answer to a question the chain budget asked (bus/flow/budget.ts). */
+  onChainAnswer?(chain: string, answer: string, askedEventId: string | null): Promise<void>;
 };
 
 const MAX_TEXT = 4_000;
@@ -88,9 +90,11 @@ export function createQuestionDesk(deps: Deps) {
           ? missing(`no question ${id}`)
           : conflicting(`question ${id} was already answered`);
       const q = outcome.record;
+      if (q.chain) await deps.onChainAnswer?.(q.chain, text, q.asked_event_id);
       const emitted = await deps.events.emit({
         type: 'question:answered',
-        agent_id: q.agent_id,
+        // A question the chain budget asked may be about no agent (stored as '').
+        agent_id: q.agent_id || null,
         session_id: q.session_id,
         quest_id: q.quest_id,
         content: { question_id: q.id, answer: text, answered_by: by },

@@ -132,6 +132,26 @@ export function eventRoutes(router: RouteRegistrar): void {
     async (ctx) => void (ctx.body = await trace(ctx, validate(traceInput, ctx.request.body).event_id)),
   );
 
+  // The chain budget: a Company setting (bus/flow/budget.ts). Before `/:id`, so it is never read as an id.
+  router.get('/api/events/budget', async (ctx) => {
+    ctx.body = { budget: await eventsOf(ctx).budget.get() };
+  });
+  router.put('/api/events/budget', async (ctx) => {
+    ctx.body = { ok: true, budget: await eventsOf(ctx).budget.set(ctx.request.body) };
+  });
+
+  // A dry run of a rule over the stored log (bus/preview.ts): nothing stored, nothing run.
+  router.post('/api/events/preview', async (ctx) => {
+    ctx.body = { ok: true, ...(await eventsOf(ctx).preview(ctx.request.body)) };
+  });
+  // Failed calls and their replay (bus/replay.ts).
+  router.get('/api/events/failures', async (ctx) => {
+    ctx.body = { failures: await eventsOf(ctx).failures.list(ctx.query) };
+  });
+  router.post('/api/events/replay', async (ctx) => {
+    ctx.body = { ok: true, ...(await eventsOf(ctx).failures.replay(ctx.request.body)) };
+  });
+
   router.get('/api/events/:id', async (ctx) => {
     const ev = eventsOf(ctx);
     const cfg = await ev.get(ctx.params.id!);
@@ -162,6 +182,10 @@ export function eventRoutes(router: RouteRegistrar): void {
     async (ctx) =>
       void (ctx.body = { ok: true, event: view(ctx, await eventsOf(ctx).setEnabled(ctx.params.id!, false)) }),
   );
+  // Past ticks of a schedule, run now (schedules/backfill.ts).
+  router.post('/api/events/:id/backfill', async (ctx) => {
+    ctx.body = { ok: true, ...(await eventsOf(ctx).backfill(ctx.params.id!, ctx.request.body)) };
+  });
   router.delete('/api/events/:id', async (ctx) => {
     await eventsOf(ctx).delete(ctx.params.id!);
     ctx.body = { ok: true, id: ctx.params.id, deleted: true };

@@ -17,6 +17,7 @@ import {
 import { createIdempotencyStore, defineIdempotencyTable } from './idempotency-records.js';
 import { createRetryStore } from './retry-records.js';
 import { defineRuntimeTables } from './tables.js';
+import type { FailureRecord } from '../failure-types.js';
 
 export interface RuntimeStoreOptions {
   /** How long a webhook delivery id is remembered (twice the signature tolerance) and how many at most. */
@@ -45,6 +46,38 @@ export function createRuntimeStores(space: Space, options: RuntimeStoreOptions =
       maxIds: options.maxDeliveryIds,
     }),
     idempotency: createIdempotencyStore(space, defineIdempotencyTable(space), { maxKeys: options.maxIdempotencyKeys }),
+    settings: {
+      get: async (name) => t.settings.get(name)?.value,
+      put: (name, value) =>
+        space.write((tx) => {
+          if (value === null) tx.remove(t.settings, name);
+          else tx.put(t.settings, { id: name, value });
+        }),
+    },
+    failures: {
+      add: (record) => space.write((tx) => tx.put(t.failures, record)),
+      get: async (id) => t.failures.get(id),
+      list: async (filter = {}) =>
+        filter.configured_event_id
+          ? t.failures.lookup('configured', filter.configured_event_id)
+          : [...t.failures.all()],
+      // The check and the set run in one synchronous write: of two replays exactly one takes it.
+      claimReplay: async (id, atIso) => {
+        let taken: FailureRecord | undefined;
+        await space.write((tx) => {
+          const current = t.failures.get(id);
+          if (!current || current.replayed_at !== null) return;
+          taken = { ...current, replayed_at: atIso };
+          tx.put(t.failures, taken);
+        });
+        return taken;
+      },
+      setReplayEvent: (id, eventId) =>
+        space.write((tx) => {
+          const current = t.failures.get(id);
+          if (current) tx.put(t.failures, { ...current, replay_event_id: eventId });
+        }),
+    },
     flush: () => space.flush(),
     close: () => space.close(),
   };

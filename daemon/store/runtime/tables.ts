@@ -14,6 +14,7 @@ import type {
   RuntimeSessionRecord,
   TickCursor,
 } from '../runtime-types.js';
+import type { FailureRecord } from '../failure-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
 
 /** One message of a transcript; `seq` counts from 0 within its session. */
@@ -39,6 +40,12 @@ export interface MetaRecord {
   [k: string]: unknown;
 }
 
+/** One Company setting of the bus, by name. */
+export interface SettingRecord {
+  id: string;
+  value: unknown;
+}
+
 export interface RuntimeTables {
   agents: Table<Agent>;
   sessions: Table<RuntimeSessionRecord>;
@@ -52,6 +59,8 @@ export interface RuntimeTables {
   questions: Table<QuestionRecord>;
   deliveries: Table<DeliveryRecord>;
   meta: Table<MetaRecord>;
+  settings: Table<SettingRecord>;
+  failures: Table<FailureRecord>;
 }
 
 /**
@@ -102,6 +111,12 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
     }),
     deliveries: space.define<DeliveryRecord>({ name: 'webhook_deliveries', id: (d) => d.id }),
     meta: space.define<MetaRecord>({ name: 'meta', id: (m) => m.id }),
+    settings: space.define<SettingRecord>({ name: 'settings', id: (s) => s.id }),
+    failures: space.define<FailureRecord>({
+      name: 'failures',
+      id: (f) => f.id,
+      indexes: { configured: (f) => f.configured_event_id },
+    }),
   };
 }
 

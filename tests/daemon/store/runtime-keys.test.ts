@@ -37,6 +37,8 @@ const SAMPLES: Record<string, object> = {
   questions: { id: 'que_1', status: 'open', agent_id: 'agt_1', session_id: null },
   webhook_deliveries: { id: 'dlv_1' },
   meta: { id: 'sweep' },
+  settings: { id: 'chain_budget' },
+  failures: { id: 'evt_1|cev_1|0', configured_event_id: 'cev_1' },
 };
 
 const PINNED: Record<string, [string, unknown[]]> = {
@@ -52,6 +54,8 @@ const PINNED: Record<string, [string, unknown[]]> = {
   questions: ['q939UaF8beU8Na8p', ['open', 'agt_1', null]],
   webhook_deliveries: ['uDDfnKuXuBi0fgj6', []],
   meta: ['RG46ppCXtDILxpi8', []],
+  settings: ['xPd_6B2R46tbHZBB', []],
+  failures: ['_N-EP9azJf10hYVQ', ['cev_1']],
 };
 
 test('the runtime tables compute the keys pinned for their fingerprints', () => {

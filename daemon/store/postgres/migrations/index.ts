@@ -13,6 +13,9 @@ import { keyCompanySchema } from './105-key-company.js';
 import { idempotencyClaimsSchema } from './106-idempotency-claims.js';
 import { windowSweepSchema } from './107-window-sweep.js';
 import { retryLeasesSchema } from './108-retry-leases.js';
+import { flowControlSchema } from './109-flow-control.js';
+import { settingsSchema } from './110-settings.js';
+import { failuresSchema } from './111-failures.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -41,4 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 106, name: 'idempotency-claims', sql: idempotencyClaimsSchema },
   { version: 107, name: 'window-sweep', sql: windowSweepSchema },
   { version: 108, name: 'retry-leases', sql: retryLeasesSchema },
+  { version: 109, name: 'flow-control', sql: flowControlSchema },
+  { version: 110, name: 'settings', sql: settingsSchema },
+  { version: 111, name: 'failures', sql: failuresSchema },
 ];

@@ -13,6 +13,8 @@ import { createIdempotencyStore } from './idempotency.js';
 import { createRetryStore } from './retries.js';
 import { createTickStore } from './tick-cursors.js';
 import { createPostgresWindowStore } from './windows.js';
+import { createPostgresFlowStore } from './flow.js';
+import { createPostgresFailureStore } from './failures.js';
 
 /**
  * One Company's stores on PostgreSQL (team mode): every Company shares the tables of migration 100,
@@ -42,6 +44,27 @@ export function createPostgresRuntimeStores(
     }),
     idempotency: createIdempotencyStore(pool, companyId, { maxKeys: options.maxIdempotencyKeys }),
     windows: createPostgresWindowStore(pool, companyId),
+    flow: createPostgresFlowStore(pool, companyId),
+    failures: createPostgresFailureStore(pool, companyId),
+    settings: {
+      async get(name) {
+        const { rows } = await pool.query<{ doc: unknown }>(
+          'SELECT doc FROM svc_rt_settings WHERE company_id = $1 AND name = $2',
+          [companyId, name],
+        );
+        return rows[0]?.doc;
+      },
+      async put(name, value) {
+        if (value === null)
+          await pool.query('DELETE FROM svc_rt_settings WHERE company_id = $1 AND name = $2', [companyId, name]);
+        else
+          await pool.query(
+            `INSERT INTO svc_rt_settings (company_id, name, doc) VALUES ($1, $2, $3)
+             ON CONFLICT (company_id, name) DO UPDATE SET doc = EXCLUDED.doc`,
+            [companyId, name, JSON.stringify(value)],
+          );
+      },
+    },
     flush: async () => {},
     close: async () => {},
   };

@@ -1,0 +1,66 @@
+import type { FlowSlot, FlowStore, PendingDebounce } from '../flow-types.js';
+
+/**
+ * Flow-control state in this daemon's memory: the JSON store has one daemon, so nothing else
+ * decides against it. Like window counts, a restart forgets it — throttle windows and slots start
+ * empty (they can only let more through, never hold a firing back for good) and a pending
+ * debounce is dropped (docs/events.md says so).
+ */
+export function memoryFlow(): FlowStore {
+  const times = new Map<string, number[]>();
+  const slots = new Map<string, Map<string, FlowSlot>>();
+  const pending = new Map<string, PendingDebounce>();
+
+  return {
+    async admit(key, nowMs, limit, periodMs) {
+      const kept = (times.get(key) ?? []).filter((t) => t > nowMs - periodMs);
+      const ok = kept.length < limit;
+      if (ok) kept.push(nowMs);
+      if (kept.length > 0) times.set(key, kept);
+      else times.delete(key);
+      return ok;
+    },
+    async claimSlot(key, holder, limit, nowMs) {
+      const held = slots.get(key) ?? new Map<string, FlowSlot>();
+      if (held.has(holder)) return true;
+      if (held.size >= limit) return false;
+      held.set(holder, { holder, quest_ids: null, taken_ms: nowMs });
+      slots.set(key, held);
+      return true;
+    },
+    slots: async (key) => [...(slots.get(key)?.values() ?? [])].map((s) => ({ ...s })),
+    async holdSlot(key, holder, questIds) {
+      const slot = slots.get(key)?.get(holder);
+      if (slot) slot.quest_ids = [...questIds];
+    },
+    async releaseSlot(key, holder) {
+      const held = slots.get(key);
+      held?.delete(holder);
+      if (held?.size === 0) slots.delete(key);
+    },
+    async debounce(entry, nowMs, periodMs, maxWaitMs) {
+      const current = pending.get(entry.key);
+      const first = current?.first_ms ?? nowMs;
+      const due = Math.min(nowMs + periodMs, maxWaitMs === null ? Number.POSITIVE_INFINITY : first + maxWaitMs);
+      pending.set(entry.key, { ...entry, first_ms: first, due_ms: due });
+      return { replaced: current?.event_id ?? null };
+    },
+    async takeDue(nowMs, limit) {
+      const due = [...pending.values()]
+        .filter((p) => p.due_ms <= nowMs)
+        .sort((a, b) => a.due_ms - b.due_ms)
+        .slice(0, limit);
+      for (const p of due) pending.delete(p.key);
+      return due;
+    },
+    async nextDueMs() {
+      let soonest: number | null = null;
+      for (const p of pending.values()) if (soonest === null || p.due_ms < soonest) soonest = p.due_ms;
+      return soonest;
+    },
+    async forget(prefix) {
+      for (const map of [times, slots, pending] as Map<string, unknown>[])
+        for (const k of [...map.keys()]) if (k.startsWith(prefix)) map.delete(k);
+    },
+  };
+}
