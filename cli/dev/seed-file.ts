@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors.js';
 
 /** The kinds a seed file holds, in the order they are made: each may refer to those before it. */
@@ -8,23 +9,25 @@ export type SeedKind = (typeof SEED_KINDS)[number];
 /** One map per kind, keyed by a local name (docs/dev-loop.md); the entries are checked as they are made. */
 export type SeedFile = Partial<Record<SeedKind, Record<string, Record<string, unknown>>>>;
 
-/** Reads a seed (or scenario) file: JSON, whose top level must be an object. */
-export function readJsonFile(file: string): Record<string, unknown> {
+/** Reads a seed (or scenario) file: JSON, or YAML when its name ends in .yaml or .yml; its top level must be an object. */
+export function readDataFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  if (/\.ya?ml$/i.test(file))
-    throw new UsageError(`${file}: YAML is not read (no YAML parser is installed); write the file as JSON`);
+  const yaml = /\.ya?ml$/i.test(file);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // YAML's own limits on aliases keep a small file from expanding into a huge one.
+    value = yaml ? parseYaml(text, { prettyErrors: false }) : JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${file} is not JSON: ${(err as Error).message}`);
+    const first = (err as Error).message.split('\n')[0];
+    throw new UsageError(`${file} is not ${yaml ? 'YAML' : 'JSON'}: ${first}`);
   }
-  if (!isObject(value)) throw new UsageError(`${file}: the top level must be a JSON object`);
+  if (!isObject(value))
+    throw new UsageError(`${file}: the top level must be ${yaml ? 'a YAML mapping' : 'a JSON object'}`);
   return value;
 }
 

@@ -3,7 +3,7 @@ import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { FailedError, UsageError } from '../../errors.js';
 import { endSeedSessions } from '../../dev/apply-seed.js';
-import { readJsonFile, seedOf } from '../../dev/seed-file.js';
+import { readDataFile, seedOf } from '../../dev/seed-file.js';
 import { runSteps } from '../../dev/scenario-steps.js';
 import { seedDaemon } from './seed.js';
 
@@ -12,7 +12,7 @@ import { seedDaemon } from './seed.js';
  * and reports each; exit 1 when an expectation missed, with what was expected and what happened.
  */
 export async function runScenario(opts: { file: string; data?: string }, ctx: CliContext): Promise<void> {
-  const value = readJsonFile(opts.file);
+  const value = readDataFile(opts.file);
   if (!Array.isArray(value.steps)) throw new UsageError(`${opts.file}: a scenario needs "steps", a list`);
   for (const key of Object.keys(value))
     if (!['seed', 'steps', 'company', 'description', '$schema'].includes(key))

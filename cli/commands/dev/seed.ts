@@ -5,7 +5,7 @@ import { createApiClient } from '../../api-client.js';
 import { operatorApi } from '../../operator.js';
 import { applySeed, type SeedRun } from '../../dev/apply-seed.js';
 import { envNameOf, mergeEnvFile } from '../../dev/env-file.js';
-import { readJsonFile, seedOf, type SeedFile } from '../../dev/seed-file.js';
+import { readDataFile, seedOf, type SeedFile } from '../../dev/seed-file.js';
 import { readSeedState, writeSeedState } from '../../dev/seed-state.js';
 
 export interface SeedOptions {
@@ -18,7 +18,7 @@ export interface SeedOptions {
 
 /** The seed of a file: its top level, or its `seed` map (a scenario file seeds the same way). */
 export function seedOfFile(file: string): SeedFile {
-  const value = readJsonFile(file);
+  const value = readDataFile(file);
   const inner = value.seed;
   return inner && typeof inner === 'object' && !Array.isArray(inner)
     ? seedOf(inner as Record<string, unknown>, `${file}: seed`)

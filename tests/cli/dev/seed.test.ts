@@ -19,7 +19,7 @@ const SEED = {
     bob: { email: 'bob@example.com', password: 'another long password', totp_secret: SECRET },
   },
   companies: { acme: { name: 'acme', owner: 'ada' } },
-  // scopes and expiry go to POST /api/keys as written (CONTRACT §9's names); today's daemon ignores them.
+  // scopes and expiry go to POST /api/keys as written (CONTRACT §9's names).
   keys: { ci: { company: 'acme', name: 'ci', scopes: ['events:read'], expires_in: 30 * 86_400 } },
   agents: { bot: { company: 'acme', name: 'bot', role: 'support' } },
   sessions: { main: { company: ref('companies.acme.id'), agent: 'bot' } },
@@ -70,6 +70,9 @@ test('seeding twice makes one of everything, and the second run says nothing was
     const ada = await d.t.deps.stores.users.findByEmail('ada@example.com');
     assert.is(ada!.tier, 'company');
     assert.ok(ada!.email_verified_at);
+    const [key] = await d.t.deps.stores.keys.listSecretKeys(ada!.id);
+    assert.equal(key!.scopes, ['events:read'], 'the key has only the scopes the file gave it');
+    assert.is(Date.parse(key!.expires_at!) - Date.parse(key!.created_at), 30 * 86_400_000);
   } finally {
     await d.close();
   }
@@ -142,11 +145,13 @@ test('bad files are one-line usage errors', async () => {
     const dir = tempDir('svc-bad-seed');
     writeFileSync(join(dir, 'a.json'), '{ not json');
     writeFileSync(join(dir, 'b.json'), JSON.stringify({ widgets: {} }));
-    writeFileSync(join(dir, 'c.yaml'), 'users: {}');
+    writeFileSync(join(dir, 'c.yaml'), 'users: [unclosed');
+    writeFileSync(join(dir, 'd.yml'), '- a list\n- not a map\n');
     for (const [name, pattern] of [
       ['a.json', /is not JSON/],
       ['b.json', /unknown key 'widgets'/],
-      ['c.yaml', /YAML is not read/],
+      ['c.yaml', /is not YAML/],
+      ['d.yml', /top level must be a YAML mapping/],
       ['missing.json', /cannot read/],
     ] as const) {
       const err = await runSeed({ file: join(dir, name) }, d.cli.ctx).catch((e) => e);
@@ -157,6 +162,39 @@ test('bad files are one-line usage errors', async () => {
     const weak = jsonFile({ users: { ada: { email: 'ada@example.com', password: 'short' } } });
     const err = await runSeed({ file: weak }, d.cli.ctx).catch((e) => e);
     assert.is(err.status, 400, 'the daemon refuses a weak password with a JSON 400, not a 500');
+  } finally {
+    await d.close();
+  }
+});
+
+test('a YAML seed file seeds what the same JSON would', async () => {
+  const d = await devLoopSetUp();
+  try {
+    const file = join(tempDir('svc-yaml-seed'), 'seed.yaml');
+    writeFileSync(
+      file,
+      [
+        '# a comment, which JSON cannot hold',
+        'users:',
+        '  ada: { email: ada@example.com, password: correct horse battery, tier: company }',
+        'companies:',
+        '  acme: { name: acme, owner: ada }',
+        'agents:',
+        '  bot: { company: acme, name: bot, role: support }',
+        'sessions:',
+        '  main: { company: "${companies.acme.id}", agent: bot }',
+        '',
+      ].join('\n'),
+    );
+    await runSeed({ file }, d.cli.ctx);
+    const ada = await d.t.deps.stores.users.findByEmail('ada@example.com');
+    const [acme] = await d.t.deps.stores.companies.listByOwner(ada!.id);
+    const runtime = await d.t.deps.runtimes.open(acme!);
+    assert.equal(
+      (await runtime.services.agents.list()).map((a) => a.name),
+      ['bot'],
+    );
+    assert.is((await runtime.services.sessions.list({})).length, 1);
   } finally {
     await d.close();
   }
