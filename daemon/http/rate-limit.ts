@@ -14,6 +14,8 @@ export interface RateLimiter {
    * nothing and resolves the seconds until the attempt would be allowed (for Retry-After).
    */
   hit(key: string): Promise<number | null>;
+  /** What `hit` would answer now, counting nothing (explaining a refusal before it happens). */
+  wait(key: string): Promise<number | null>;
   /** Forget `key` (e.g. after a successful login). */
   reset(key: string): Promise<void>;
 }
@@ -29,6 +31,10 @@ export function createRateLimiter(
   return {
     async hit(key) {
       const waitMs = await store.hit(keyOf(key), rules, clock.now());
+      return waitMs === null ? null : Math.ceil(waitMs / 1000);
+    },
+    async wait(key) {
+      const waitMs = await store.peek(keyOf(key), rules, clock.now());
       return waitMs === null ? null : Math.ceil(waitMs / 1000);
     },
     reset: (key) => store.clear(keyOf(key)),

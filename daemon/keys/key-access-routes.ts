@@ -6,7 +6,8 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { keyPrincipal } from '../access/key-guard.js';
 import { generateKey } from '../access/key-material.js';
-import { checkAccess } from '../access/permission.js';
+import { checkAccess, type Verdict } from '../access/permission.js';
+import { createToolCallLimit, rateLimitMessage } from '../access/tool-call-limit.js';
 import { assertKeyTier } from '../access/tier-gate.js';
 import { userOf } from '../auth/user-guard.js';
 import { conflict, notFound } from '../http/api-error.js';
@@ -21,6 +22,8 @@ import { SAVE_NOTE, secretKeyView } from './key-view.js';
  * unknown one (404), so an id learns nothing.
  */
 export function keyAccessRoutes(deps: Deps, router: Router, guard: Middleware): void {
+  // The MCP endpoint's own limit, over the same counts: explain reads it without counting.
+  const toolCalls = createToolCallLimit(deps.stores.limits, deps.clock, deps.config.mcpToolCallsPerMinute);
   const ownKey = async (userId: string, id: string) => {
     const key = (await deps.stores.keys.listSecretKeys(userId)).find((k) => k.id === id);
     if (!key) throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
@@ -73,7 +76,11 @@ export function keyAccessRoutes(deps: Deps, router: Router, guard: Middleware): 
     const key = await ownKey(user.id, ctx.params.id!);
     const operation = parseOperation(text);
     // The very check a request with this key would meet, on the key as stored now; nothing acts.
-    const verdict = checkAccess(keyPrincipal(user, key), operation, deps.clock.now());
+    let verdict: Verdict & { retry_after?: number } = checkAccess(keyPrincipal(user, key), operation, deps.clock.now());
+    // A tool call the key may make still meets the per-key limit next, as the endpoint counts it.
+    const wait = verdict.allowed && operation.kind === 'mcp' ? await toolCalls.wait(key.id) : null;
+    if (wait !== null)
+      verdict = { allowed: false, rule: 'rate_limit', message: rateLimitMessage(wait), retry_after: wait };
     ctx.body = { ...verdict, operation: describeOperation(operation) };
   });
 }

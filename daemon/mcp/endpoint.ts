@@ -19,7 +19,7 @@ import { checkRequest, classify, parseBody, rpcError } from './jsonrpc.js';
 import { createModernLeg } from './modern-serve.js';
 import { createMcpDispatcher } from './server.js';
 import { describeTool } from './tool-runner.js';
-import { createToolCallLimit, rateLimitMessage } from './tool-rate-limit.js';
+import { createToolCallLimit, rateLimitMessage } from '../access/tool-call-limit.js';
 import { scopeChallenge, scopeRefusal, toolCallVerdict } from './tool-access.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';

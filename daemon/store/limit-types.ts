@@ -41,6 +41,8 @@ export interface LimitStore {
    * nothing and returns the milliseconds until an attempt would be allowed.
    */
   hit(key: string, rules: readonly WindowRule[], nowMs: number): Promise<number | null>;
+  /** What `hit` would answer now, counting nothing: null when an attempt would count, else the milliseconds to wait. */
+  peek(key: string, rules: readonly WindowRule[], nowMs: number): Promise<number | null>;
   /** Forgets the attempts counted under `key`. */
   clear(key: string): Promise<void>;
   /** Milliseconds left on `key`'s lock-out, or null when it may try. */

@@ -192,12 +192,18 @@ export async function serveTestApp(t: TestApp): Promise<{ url: string; close(): 
  * database of the run's throwaway PostgreSQL cluster when one can be started (else that mode is
  * left out, and the cluster helper has said why in one line).
  */
-export function testAppModes(): Array<{ name: string; open: () => Promise<TestApp> }> {
+export function testAppModes(): Array<{ name: string; open: (options?: TestAppOptions) => Promise<TestApp> }> {
   const cluster = testPostgres();
   return [
-    { name: 'memory store', open: () => createTestApp() },
+    { name: 'memory store', open: (options = {}) => createTestApp(options) },
     ...(cluster
-      ? [{ name: 'team mode', open: async () => createTestApp({ database: await (await cluster()).createDatabase() }) }]
+      ? [
+          {
+            name: 'team mode',
+            open: async (options: TestAppOptions = {}) =>
+              createTestApp({ ...options, database: await (await cluster()).createDatabase() }),
+          },
+        ]
       : []),
   ];
 }

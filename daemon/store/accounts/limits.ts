@@ -1,4 +1,5 @@
 import type { LimitStore } from '../limit-types.js';
+import { waitForHit } from '../rate-window.js';
 import { createSweeper } from './expiry.js';
 import type { AccountTables } from './tables.js';
 
@@ -25,17 +26,16 @@ export function createLimitStore(t: AccountTables): LimitStore {
         bucketSweeper.sweep(tx, nowMs);
         const longest = Math.max(...rules.map((r) => r.windowMs));
         const times = (rateBuckets.get(key)?.t ?? []).filter((at) => at > nowMs - longest);
-        let waitMs = 0;
-        for (const rule of rules) {
-          const inWindow = times.filter((at) => at > nowMs - rule.windowMs);
-          if (inWindow.length >= rule.limit)
-            waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs);
-        }
+        const waitMs = waitForHit(times, rules, nowMs);
         if (waitMs > 0) return waitMs;
         times.push(nowMs);
         tx.put(rateBuckets, { id: key, t: times, exp: nowMs + longest });
         return null;
       }),
+    peek: async (key, rules, nowMs) => {
+      const waitMs = waitForHit(rateBuckets.get(key)?.t ?? [], rules, nowMs);
+      return waitMs > 0 ? waitMs : null;
+    },
     clear: (key) =>
       space.write((tx) => {
         if (rateBuckets.get(key)) tx.remove(rateBuckets, key);

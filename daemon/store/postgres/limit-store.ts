@@ -1,22 +1,12 @@
 import type pg from 'pg';
-import type { LimitStore, WindowRule } from '../limit-types.js';
+import type { LimitStore } from '../limit-types.js';
 import { withTransaction } from './connect.js';
+import { waitForHit } from '../rate-window.js';
 
 /** Failures older than this with no lock-out running are forgotten (as in the accounts store). */
 const FORGET_FAILURES_MS = 24 * 3600_000;
 /** Every this many hits, one bounded sweep of empty buckets (rows are keyed by unauthenticated callers). */
 const SWEEP_EVERY = 64;
-
-/** The sliding-log decision of daemon/store/accounts/limits.ts: ms to wait, or 0 when `now` may count. */
-function waitForHit(times: readonly number[], rules: readonly WindowRule[], nowMs: number): number {
-  let waitMs = 0;
-  for (const rule of rules) {
-    const inWindow = times.filter((at) => at > nowMs - rule.windowMs);
-    if (inWindow.length >= rule.limit)
-      waitMs = Math.max(waitMs, inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs);
-  }
-  return waitMs;
-}
 
 /**
  * One failure, in one statement ($1 key, $2 now, $3 ceiling, $4 lock-out, $5 forget after): an
@@ -88,6 +78,11 @@ export function createPostgresLimitStore(pool: pg.Pool): LimitStore {
         ]);
         return null;
       });
+    },
+    async peek(key, rules, nowMs) {
+      const { rows } = await pool.query<{ hits: string[] }>('SELECT hits FROM svc_rate_hits WHERE key = $1', [key]);
+      const waitMs = waitForHit((rows[0]?.hits ?? []).map(Number), rules, nowMs);
+      return waitMs > 0 ? waitMs : null;
     },
     async clear(key) {
       await pool.query('DELETE FROM svc_rate_hits WHERE key = $1', [key]);

@@ -182,7 +182,7 @@ test('a YAML seed file seeds what the same JSON would', async () => {
         'agents:',
         '  bot: { company: acme, name: bot, role: support }',
         'sessions:',
-        '  main: { company: "${companies.acme.id}", agent: bot }',
+        `  main: { company: "${ref('companies.acme.id')}", agent: bot }`,
         '',
       ].join('\n'),
     );

@@ -207,6 +207,44 @@ for (const mode of testAppModes()) {
     assert.is((await ask('GET /api/events')).body.rule, 'tier');
   });
 
+  test('explain: a tool call the key may make but the per-key limit would refuse is rule rate_limit, counting nothing', async () => {
+    const limited = await mode.open({ config: { mcpToolCallsPerMinute: 2 } });
+    try {
+      const me = await createUser(limited, { tier: 'company' });
+      const company = await createCompany(limited, me, 'acme');
+      const key = (await limited.post('/api/keys', { root: company.id, name: 'ci' }, me.auth)).body;
+      const ask = async () =>
+        (await limited.post(`/api/keys/${key.id}/explain`, { operation: 'tools/call whoami' }, me.auth)).body;
+      const call = () => limited.post('/api/mcp', whoami, mcpHeaders(key.secret_key));
+      // Asking does not use the allowance up: explain twice, then both calls still pass.
+      assert.is((await ask()).rule, 'ok');
+      assert.is((await ask()).rule, 'ok');
+      assert.is((await call()).status, 200);
+      assert.is((await call()).status, 200);
+      const verdict = await ask();
+      assert.equal([verdict.allowed, verdict.rule], [false, 'rate_limit']);
+      assert.ok(verdict.retry_after > 0 && verdict.retry_after <= 60, String(verdict.retry_after));
+      // The same verdict the real request gets.
+      const refused = await call();
+      assert.is(refused.status, 429);
+      // A REST route has no per-key limit: explain says ok.
+      const rest = await limited.post(`/api/keys/${key.id}/explain`, { operation: 'GET /api/events' }, me.auth);
+      assert.is(rest.body.rule, 'ok');
+      // A scope refusal comes first, as on the endpoint.
+      const narrow = (
+        await limited.post('/api/keys', { root: company.id, name: 'narrow', scopes: ['agents:read'] }, me.auth)
+      ).body;
+      const scoped = await limited.post(
+        `/api/keys/${narrow.id}/explain`,
+        { operation: 'tools/call events trigger' },
+        me.auth,
+      );
+      assert.is(scoped.body.rule, 'scope');
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('MCP: in a batch (2025-03-26), a call outside the scopes gets the scope error in its place; the others run', async () => {
     const { body } = await create({ scopes: ['agents:read'] });
     const call = (id: number, name: string, action: string) => ({

@@ -32,5 +32,20 @@ for (const [name, make] of Object.entries(storeImplementations)) {
     await stores.close();
   });
 
+  test('peek answers what hit would, and counts nothing', async () => {
+    const { stores } = await make();
+    const now = Date.parse('2026-01-15T12:00:00Z');
+    const rules = [{ limit: 2, windowMs: 60_000 }];
+    const key = 'mcp-tools|key_peek';
+    assert.is(await stores.limits.peek(key, rules, now), null, 'nothing counted yet');
+    for (let i = 0; i < 5; i++) await stores.limits.peek(key, rules, now);
+    assert.is(await stores.limits.hit(key, rules, now), null, 'peeking used nothing up');
+    assert.is(await stores.limits.hit(key, rules, now + 1_000), null);
+    assert.is(await stores.limits.peek(key, rules, now + 2_000), 58_000, 'full: the wait hit would give');
+    assert.is(await stores.limits.hit(key, rules, now + 2_000), 58_000);
+    assert.is(await stores.limits.peek(key, rules, now + 60_000), null, 'the first attempt left the window');
+    await stores.close();
+  });
+
   test.run();
 }

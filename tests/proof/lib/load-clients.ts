@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { DEFAULT_HASH_POOL } from '../../../daemon/auth/passwords.js';
 import { DEFAULT_AUTH } from '../../../daemon/config.js';
-import { DEFAULT_TOOL_CALLS_PER_MINUTE } from '../../../daemon/mcp/tool-rate-limit.js';
+import { DEFAULT_TOOL_CALLS_PER_MINUTE } from '../../../daemon/access/tool-call-limit.js';
 import { PROOF_PASSWORD } from './accounts.js';
 import { call, type Answer } from './client.js';
 import { type Sample, type Schedule, waitForWindow } from './load-phases.js';

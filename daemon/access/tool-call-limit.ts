@@ -8,6 +8,8 @@ export const DEFAULT_TOOL_CALLS_PER_MINUTE = 120;
 export interface ToolCallLimit {
   /** Counts one tools/call for the key; null when allowed, else the seconds to wait (Retry-After). */
   hit(keyId: string): Promise<number | null>;
+  /** What `hit` would answer now, counting nothing: what explain reports as the `rate_limit` rule. */
+  wait(keyId: string): Promise<number | null>;
 }
 
 /**
@@ -22,9 +24,9 @@ export function createToolCallLimit(
 ): ToolCallLimit {
   // 0 is off, for load benchmarks only: the store keeps each call's time for a minute, so a limit
   // set merely "very high" would make every call under load rewrite a huge row.
-  if (perMinute === 0) return { hit: async () => null };
+  if (perMinute === 0) return { hit: async () => null, wait: async () => null };
   const limiter = createRateLimiter(store, clock, 'mcp-tools', [{ limit: perMinute, windowMs: 60_000 }]);
-  return { hit: (keyId) => limiter.hit(keyId) };
+  return { hit: (keyId) => limiter.hit(keyId), wait: (keyId) => limiter.wait(keyId) };
 }
 
 export const rateLimitMessage = (wait: number) =>
