@@ -1,5 +1,6 @@
-import { Router } from '@koa/router';
-import { companyRoutes, deliveryRoute } from '../../daemon/company/index.js';
+import type { Router } from '@koa/router';
+import { companyRoutePattern } from '../../daemon/companies/route-pattern.js';
+import { WEBHOOK_PATH } from '../../daemon/company/index.js';
 
 /**
  * The battery of hostile inputs of the robustness sweep (tests/daemon/http/robustness.test.ts):
@@ -235,16 +236,8 @@ export function mutationsOf(template: Record<string, unknown>): unknown[] {
   return out;
 }
 
-/** Every Company route (the tenant router's, and the webhook delivery), as path patterns: what names a Company. */
-const companyPatterns = (() => {
-  const router = new Router();
-  companyRoutes(router);
-  deliveryRoute(router);
-  return listRoutes([router]).map((r) => new RegExp(`^${r.path.replace(/:[^/]+/g, '[^/]+')}/?$`, 'i'));
-})();
-
-/** True for a Company route's path, given as its pattern (`/api/agents/:id`) or filled in. */
+/** True for a Company route's path (the tenant router's, or the webhook delivery), given as its pattern (`/api/agents/:id`) or filled in. */
 export function isCompanyPath(path: string): boolean {
   const bare = path.split('?')[0]!;
-  return companyPatterns.some((re) => re.test(bare));
+  return WEBHOOK_PATH.test(bare) || METHODS.some((method) => companyRoutePattern(method, bare) !== null);
 }
