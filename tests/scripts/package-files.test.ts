@@ -8,7 +8,7 @@ const repo = fileURLToPath(new URL('../../../', import.meta.url));
 /**
  * What `npm publish` would ship, from npm's own file list (`--ignore-scripts`: `prepare` would
  * rebuild the dist/ these tests run from). An installed svc needs its bin, both bundles and the web
- * console's files; it must not carry the tests, the benchmarks or source maps, which would only
+ * console's files, and the example seed and scenario the README runs; it must not carry the tests, the benchmarks or source maps, which would only
  * make every install larger.
  */
 test('the published package holds the bin, both bundles and the console, and no tests, benches or maps', () => {
@@ -26,6 +26,9 @@ test('the published package holds the bin, both bundles and the console, and no 
     'dist/console-static/index.html',
     'README.md',
     'package.json',
+    // the README's seed-and-go steps name these files
+    'examples/seed.json',
+    'examples/scenario.json',
   ])
     assert.ok(files.includes(needed), `${needed} is not in the package`);
   assert.ok(
