@@ -49,18 +49,20 @@ if (cluster) {
   test('a run that fails leaves the key to the repeat waiting on the other daemon, which runs', async () => {
     const { runners } = twoDaemons();
     let runs = 0;
-    const results = await Promise.allSettled(
-      runners.map((once, i) =>
-        sleep(i * 20).then(() =>
-          once('emit', 'k', { type: 'x' }, async () => {
-            runs++;
-            await sleep(60);
-            if (runs === 1) throw new Error('refused');
-            return 'stored';
-          }),
-        ),
-      ),
-    );
+    // Daemon B asks only once A holds the key (A's run has started), so the order does not depend
+    // on how busy the machine is.
+    let started!: () => void;
+    const aHoldsTheKey = new Promise<void>((r) => (started = r));
+    const run = async () => {
+      runs++;
+      if (runs === 1) started();
+      await sleep(60); // the repeat arrives meanwhile
+      if (runs === 1) throw new Error('refused');
+      return 'stored';
+    };
+    const onA = runners[0]!('emit', 'k', { type: 'x' }, run);
+    const onB = aHoldsTheKey.then(() => runners[1]!('emit', 'k', { type: 'x' }, run));
+    const results = await Promise.allSettled([onA, onB]);
     assert.is(runs, 2);
     assert.is(results[0]!.status, 'rejected');
     assert.equal(results[1], { status: 'fulfilled', value: { answer: 'stored', replayed: false } });
@@ -69,8 +71,13 @@ if (cluster) {
   test('another request under a key held on the other daemon is a 409 at once, without waiting', async () => {
     const { runners } = twoDaemons();
     let release!: () => void;
-    const first = runners[0]!('emit', 'k', { n: 1 }, () => new Promise<string>((r) => (release = () => r('one'))));
-    await sleep(30);
+    let started!: () => void;
+    const aHoldsTheKey = new Promise<void>((r) => (started = r));
+    const first = runners[0]!('emit', 'k', { n: 1 }, () => {
+      started();
+      return new Promise<string>((r) => (release = () => r('one')));
+    });
+    await aHoldsTheKey;
     const other = await runners[1]!('emit', 'k', { n: 2 }, async () => 'two').catch((e) => e);
     assert.is(other.code, 'idempotency_key_reused');
     release();
