@@ -7,7 +7,7 @@ import { storableText } from '../../../shared/schemas/storable-text.js';
  * retry, schedule_policy, debounce, throttle, concurrency) pass through as unknown here and are
  * checked, with their own error codes, by matchers.ts, policies.ts and flow/flow-schema.ts.
  */
-const toolCallSchema = z.object({
+const toolCallSchema = z.strictObject({
   tool: z.string().min(1).max(100),
   args: z.record(z.string(), boundedJson).default({}),
 });

@@ -81,6 +81,21 @@ test('an unknown prefix is stored armed (spec §3.5); a malformed prefix, unknow
   assert.is(args.body.code, 'invalid_tool_args');
   assert.match(args.body.error, /tool_calls\.0\.args\.text/);
   assert.is((await t.post('/api/events', { tool_calls: [] })).status, 400);
+  // A misspelt or unsupported key on a tool call is refused (as the MCP tool does), not dropped:
+  // a rule saved without the part its author wrote would fire differently from what they meant.
+  const extra = await t.post('/api/events', {
+    type: 'session:start',
+    tool_calls: [{ tool: 'quests.create', args: { title: 'x' }, delay_ms: 5000 }],
+  });
+  assert.is(extra.status, 400);
+  assert.is(extra.body.code, 'validation_failed');
+  assert.match(extra.body.error, /delay_ms/);
+  assert.equal(
+    (await t.get('/api/events?configured=true')).body.events.filter(
+      (e: { type: string }) => e.type === 'session:start',
+    ),
+    [],
+  );
   assert.is(
     (await t.post('/api/events', { type: 'session:start', agent_id: 'agt_nope' })).body.code,
     'agent_not_found',
