@@ -22,6 +22,8 @@ const ARCHIVE_NAMES: Record<keyof RuntimeTables, RuntimeTableName | null> = {
   deliveries: 'webhook_deliveries',
   // Which documents of an earlier release were imported: about the folder, not the Company.
   meta: null,
+  // Debounces waiting for their quiet: seconds to minutes of state, left behind as PostgreSQL's svc_rt_debounces is.
+  debounces: null,
   settings: 'settings',
   failures: 'failures',
 };
