@@ -32,6 +32,7 @@ export interface ApiClient {
   readonly baseUrl: string;
   get<T>(path: string, options?: RequestOptions<T>): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  put<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
   delete<T>(path: string, options?: RequestOptions<T>): Promise<T>;
   /** Any method, the answer whatever its status (`svc api`). */
   raw(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
@@ -102,6 +103,7 @@ export function createApiClient(
     baseUrl: base,
     get: (path, options) => call('GET', path, options),
     post: (path, body, options) => call('POST', path, { ...options, body: body ?? {} }),
+    put: (path, body, options) => call('PUT', path, { ...options, body: body ?? {} }),
     delete: (path, options) => call('DELETE', path, options),
     raw,
   };

@@ -5,6 +5,7 @@ import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
+import { FailuresPage } from './pages/failures.js';
 import { KeysPage } from './pages/keys.js';
 import { LoginPage } from './pages/login.js';
 import { MagicPage } from './pages/magic.js';
@@ -22,6 +23,7 @@ const NAV = [
   ['companies', 'Companies'],
   ['keys', 'Keys'],
   ['events', 'Events'],
+  ['failures', 'Failures'],
   ['mail', 'Mail'],
 ] as const;
 
@@ -98,6 +100,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <KeysPage />;
     case 'events':
       return <EventsPage tab={route.arg} />;
+    case 'failures':
+      return <FailuresPage />;
     case 'trace':
       return <TracePage eventId={route.arg} />;
     case 'pair':

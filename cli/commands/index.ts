@@ -111,6 +111,8 @@ export const ENTRIES: Entry[] = [
     failures: async (m) => (await import('./events/failures.js')).failuresCommand(m),
     replay: async (m) => (await import('./events/replay.js')).replayCommand(m),
     preview: async (m) => (await import('./events/preview.js')).previewCommand(m),
+    backfill: async (m) => (await import('./events/backfill.js')).backfillCommand(m),
+    budget: async (m) => (await import('./events/budget.js')).budgetCommand(m),
   }),
   entry('channels', 'inbound webhook channels of a Company: create, list, rotate, delete', {
     create: async (m) => (await import('./channels/create.js')).channelsCreateCommand(m),

@@ -74,6 +74,13 @@ export const TOOL_SCOPES: Readonly<Record<string, Scope | typeof ANY_KEY | Reado
     disable: 'events:write',
     delete: 'events:write',
     trigger: 'events:trigger',
+    // As their /api/events routes: reads need events:read, what runs or reconfigures needs events:write.
+    failures: 'events:read',
+    preview: 'events:read',
+    get_budget: 'events:read',
+    replay: 'events:write',
+    backfill: 'events:write',
+    set_budget: 'events:write',
   },
   quests: { list: 'quests:read', get: 'quests:read', create: 'quests:write', update: 'quests:write' },
   agents: { list: 'agents:read', create: 'agents:write' },
@@ -86,7 +93,13 @@ export const TOOL_SCOPES: Readonly<Record<string, Scope | typeof ANY_KEY | Reado
   },
   message_to: 'messages:send',
   // The read-only halves of the tools above: the same reads, so the same scopes.
-  events_read: { list: 'events:read', trace: 'events:read' },
+  events_read: {
+    list: 'events:read',
+    trace: 'events:read',
+    failures: 'events:read',
+    preview: 'events:read',
+    get_budget: 'events:read',
+  },
   quests_read: { list: 'quests:read', get: 'quests:read' },
   sessions_read: { list: 'sessions:read', get: 'sessions:read' },
   agents_read: { list: 'agents:read' },

@@ -5,6 +5,7 @@
  */
 export * from './seam.js';
 export type * from './company-services.js';
+export type { OpenedServices } from './opened.js';
 export { createRuntimeHost, type RuntimeHostOptions } from './host.js';
 export { orMissing } from './core.js';
 export { presentConfigured } from './bus/emitter-input.js';

@@ -139,7 +139,10 @@ export interface RuntimeStores {
   settings: SettingsStore;
   /** Tool calls that failed for good, for the failures list and replay. */
   failures: FailureStore;
-  /** Team mode: flow control (throttle, concurrency, debounce) decided in the database; absent: in memory. */
+  /**
+   * Flow control (throttle, concurrency, debounce): decided in the database in team mode; on the
+   * JSON store, pending debounces in the journal and the rest in memory (store/runtime/flow-journal.ts).
+   */
   flow?: FlowStore;
   /** Resolves once every write so far is durable. */
   flush(): Promise<void>;

@@ -25,6 +25,9 @@ export const RUNTIME_TABLE_NAMES = [
   'questions',
   'webhook_deliveries',
   'idempotency_keys',
+  // Added after the first archives: an archive without them imports as a Company with no budget and no failures.
+  'settings',
+  'failures',
 ] as const;
 export type RuntimeTableName = (typeof RUNTIME_TABLE_NAMES)[number];
 const RUNTIME_TABLES: readonly string[] = RUNTIME_TABLE_NAMES.map((n) => `runtime.${n}`);

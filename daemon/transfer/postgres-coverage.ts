@@ -25,6 +25,8 @@ const MOVED = new Set([
   'svc_rt_questions',
   'svc_rt_deliveries',
   'svc_rt_idempotency',
+  'svc_rt_settings',
+  'svc_rt_failures',
 ]);
 const NOT_MOVED = new Set([
   // The schema's own history: the target has its own.
@@ -38,10 +40,6 @@ const NOT_MOVED = new Set([
   // Flow control (migration 109): open slots and debounces waiting for quiet, seconds to minutes of state.
   'svc_rt_flow_slots',
   'svc_rt_debounces',
-  // The chain budget (migration 110): not in the archive format yet; set it again after an import.
-  'svc_rt_settings',
-  // Failures kept for replay (migration 111): not in the archive format yet.
-  'svc_rt_failures',
   // Attempts in flight under a failure ceiling (migration 104): seconds of state, held by live requests.
   'svc_failure_holds',
   // Hashes of team mode's operator tokens (migration 4): no token can be rebuilt from one. A data

@@ -3,6 +3,7 @@ import * as t from '../store/postgres/runtime/tables.js';
 import type { RuntimeTableName } from './archive-tables.js';
 import { firingsTable, messagesTable, retriesTable } from './postgres-history-rows.js';
 import { byPos, PAGE, type PgRuntimeTable, type Rec } from './postgres-table-shape.js';
+import { failuresTable, settingsTable } from './postgres-flow-rows.js';
 
 const docTable = <T>(table: DocTable<T>): PgRuntimeTable => ({
   page: byPos('doc', table.name),
@@ -11,7 +12,7 @@ const docTable = <T>(table: DocTable<T>): PgRuntimeTable => ({
   insert: (client, company, record) => putDoc(client, table, company, record as T),
 });
 
-/** Every runtime table of migration 100, by its name in an archive (the record engine's name). */
+/** Every runtime table of migration 100 (and the bus's settings and failures, 110 and 111), by its name in an archive (the record engine's name). */
 export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
   agents: docTable(t.agents),
   sessions: docTable(t.sessions),
@@ -71,4 +72,6 @@ export const PG_RUNTIME_TABLES: Record<RuntimeTableName, PgRuntimeTable> = {
         JSON.stringify({ fingerprint: r.fingerprint, answer: r.answer }),
       ]),
   },
+  settings: settingsTable,
+  failures: failuresTable,
 };

@@ -22,10 +22,10 @@ const ARCHIVE_NAMES: Record<keyof RuntimeTables, RuntimeTableName | null> = {
   deliveries: 'webhook_deliveries',
   // Which documents of an earlier release were imported: about the folder, not the Company.
   meta: null,
-  // The chain budget: not in the archive format yet, so an export leaves it behind (set it again after an import).
-  settings: null,
-  // Failures kept for replay: not in the archive format yet, so an export leaves them behind.
-  failures: null,
+  // Debounces waiting for their quiet: seconds to minutes of state, left behind as PostgreSQL's svc_rt_debounces is.
+  debounces: null,
+  settings: 'settings',
+  failures: 'failures',
 };
 
 /** The runtime tables of `space` by archive name, in the archive's order. */

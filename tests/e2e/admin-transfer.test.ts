@@ -70,6 +70,11 @@ test('data folder → archive → PostgreSQL → archive → data folder: the sa
     const events = (await call(d2.url, '/api/events?limit=1000', { headers: before.tenant })).body.events;
     // Every field, `source` included (a manual trigger stays `manual` through PostgreSQL).
     assert.equal(events, before.events);
+    assert.equal((await call(d2.url, '/api/events/budget', { headers: before.tenant })).body.budget, before.budget);
+    assert.equal(
+      (await call(d2.url, '/api/events/failures', { headers: before.tenant })).body.failures,
+      before.failures,
+    );
     const next = expectStatus(
       await call(d2.url, '/api/events/trigger', { headers: before.tenant, body: { type: 'after:move' } }),
       200,
@@ -114,9 +119,27 @@ async function fillDeployment(dir: string) {
       200,
       'trigger',
     );
+    // A chain budget, and a call that fails for good (nobody has the role): both move.
+    const budget = { max_firings: 50, max_tool_calls: null, within_ms: 600_000 };
+    expectStatus(
+      await call(url, '/api/events/budget', { method: 'PUT', headers: tenant, body: budget }),
+      200,
+      'budget',
+    );
+    const rule = { type: 'loop:detected', tool_calls: [{ tool: 'message_to', args: { to: 'nobody', text: 'x' } }] };
+    expectStatus(await call(url, '/api/events', { headers: tenant, body: rule }), 201, 'rule');
+    expectStatus(
+      await call(url, '/api/events/trigger', { headers: tenant, body: { type: 'loop:detected' } }),
+      200,
+      'fail',
+    );
+    const failures = (await call(url, '/api/events/failures', { headers: tenant })).body.failures;
+    assert.is(failures.length, 1);
     const events = (await call(url, '/api/events?limit=1000', { headers: tenant })).body.events;
-    assert.is(events.length, 2, 'session:start and deploy:done');
+    assert.is(events.length, 3, 'session:start, deploy:done and loop:detected');
     return {
+      budget,
+      failures,
       owner,
       company,
       sk,

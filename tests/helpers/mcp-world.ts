@@ -8,6 +8,12 @@ export interface McpWorld {
   quest: string;
   configured: string;
   event: string;
+  /** An hourly schedule (a marker), to backfill. */
+  schedule: string;
+  /** A failed call (a message to a role nobody has), to replay. */
+  failure: string;
+  /** The fake clock's time once seeded: backfill ranges end before it. */
+  now: number;
 }
 
 export async function seedMcpWorld(t: McpTestApp): Promise<McpWorld> {
@@ -28,7 +34,15 @@ export async function seedMcpWorld(t: McpTestApp): Promise<McpWorld> {
     })
   ).event.id;
   const event = (await ok('events', { action: 'trigger', type: 'session:stopped', session_id: session })).event.id;
-  return { agent, session, quest, configured, event };
+  const schedule = (await ok('events', { action: 'create', type: 'schedule:0 * * * *' })).event.id;
+  await ok('events', {
+    action: 'create',
+    type: 'loop:detected',
+    tool_calls: [{ tool: 'message_to', args: { to: 'nobody', text: 'x' } }],
+  });
+  await ok('events', { action: 'trigger', type: 'loop:detected' });
+  const failure = (await ok('events', { action: 'failures' })).failures[0].id;
+  return { agent, session, quest, configured, event, schedule, failure, now: t.clock.now() };
 }
 
 /**
@@ -40,6 +54,9 @@ export function everyToolCall(w: McpWorld): { tool: string; action: string; args
     ['whoami', {}],
     ['events_read', { action: 'list', event_type: 'session:stopped' }],
     ['events_read', { action: 'trace', event_id: w.event }],
+    ['events_read', { action: 'failures' }],
+    ['events_read', { action: 'preview', rule: PREVIEWED, since: iso(w.now - 86_400_000) }],
+    ['events_read', { action: 'get_budget' }],
     ['quests_read', { action: 'list', status: 'open' }],
     ['quests_read', { action: 'get', id: w.quest }],
     ['agents_read', { action: 'list' }],
@@ -47,6 +64,11 @@ export function everyToolCall(w: McpWorld): { tool: string; action: string; args
     ['sessions_read', { action: 'get', id: w.session }],
     ['events', { action: 'list', limit: 5 }],
     ['events', { action: 'trace', event_id: w.event }],
+    ['events', { action: 'failures', since: iso(w.now - 86_400_000) }],
+    ['events', { action: 'preview', rule: PREVIEWED, since: iso(w.now - 86_400_000), until: iso(w.now) }],
+    ['events', { action: 'get_budget' }],
+    ['events', { action: 'replay', failure_id: w.failure }],
+    ['events', { action: 'backfill', id: w.schedule, from: iso(w.now - 3 * 3_600_000), to: iso(w.now - 1) }],
     ['events', { action: 'create', type: 'question:asked' }],
     ['events', { action: 'disable', id: w.configured }],
     ['events', { action: 'enable', id: w.configured }],
@@ -65,10 +87,18 @@ export function everyToolCall(w: McpWorld): { tool: string; action: string; args
     ['message_to', { to: 'reviewer', text: 'hello', idempotency_key: 'm1' }],
     ['message_to', { to: 'reviewer', text: 'hello', idempotency_key: 'm1' }],
     ['sessions', { action: 'stop', id: w.session }],
+    ['events', { action: 'set_budget', max_firings: 1000, max_tool_calls: null, within_ms: 60_000 }],
     ['events', { action: 'delete', id: w.configured }],
   ];
   return calls.map(([tool, args]) => ({ tool, action: String(args.action ?? ''), args }));
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const PREVIEWED = {
+  type: 'session:stopped',
+  concurrency: { limit: 1 },
+  tool_calls: [{ tool: 'quests.create', args: { title: 'Follow up' } }],
+};
 
 /** Every (tool, action) pair tools/list offers, as `tool action`. */
 export function listedActions(tools: { name: string; inputSchema: { properties?: Record<string, any> } }[]): string[] {

@@ -109,6 +109,21 @@ export async function runtimeFolder(company = 'cmp_transfer1'): Promise<string> 
   });
   await s.deliveries.firstSeen('github\u0000d1', Date.parse(AT));
   await s.idempotency.remember('trigger\u0000k1', { fingerprint: 'f1', answer: { ok: true } }, Date.parse(AT));
+  await s.settings.put('chain_budget', { max_firings: 50, max_tool_calls: null, within_ms: 600_000 });
+  for (const replayed of [false, true])
+    await s.failures.add({
+      id: `evt_000000000000000${replayed ? 3 : 2}|cev_1|0`,
+      event_id: `evt_000000000000000${replayed ? 3 : 2}`,
+      configured_event_id: 'cev_1',
+      call_index: 0,
+      call: { tool: 'quests.create', args: { title: 'zero\u0000byte' } },
+      tool: 'quests.create',
+      error: 'no ünï',
+      attempts: 3,
+      failed_at: AT,
+      replayed_at: replayed ? AT : null,
+      replay_event_id: replayed ? 'evt_0000000000000004' : null,
+    });
   await s.close();
   const log = await openEventLog(folder, { clock: new FakeClock() });
   const none = { agent_id: null, session_id: null, quest_id: null, causation_id: null };

@@ -17,6 +17,7 @@ export async function runtimeApi(ctx: CliContext, company?: string) {
       api.get<T>(path, { query, headers, signal }),
     post: <T>(path: string, body?: unknown, extra?: Record<string, string>) =>
       api.post<T>(path, body, { headers: { ...headers, ...extra } }),
+    put: <T>(path: string, body?: unknown) => api.put<T>(path, body, { headers }),
     delete: <T>(path: string) => api.delete<T>(path, { headers }),
   };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { BUILTIN_TOOL_CATALOG } from '../../company/index.js';
 import { storableText } from '../../../shared/schemas/storable-text.js';
+import { backfillTick, FLOW_ACTIONS, flowInput, flowOutput, replayedOutput } from './events-flow-schema.js';
 
 /** The MCP `events` tool's input and output schemas (its handler is events.ts). */
 const id = z.string().min(1).check(storableText);
@@ -30,12 +31,12 @@ export const PREFIXES =
 
 export const input = z.strictObject({
   action: z
-    .enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace'])
+    .enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace', ...FLOW_ACTIONS])
     .describe('What to do; the other fields each action uses are listed in the tool description.'),
   id: id
     .optional()
     .describe(
-      'enable, disable, delete: the configured event (cev_…). trigger: fire this configured event now instead of emitting a `type`.',
+      'enable, disable, delete: the configured event (cev_…). trigger: fire this configured event now instead of emitting a `type`. backfill: the schedule: configured event.',
     ),
   type: z
     .string()
@@ -95,7 +96,12 @@ export const input = z.strictObject({
       'trigger: the payload of the emitted event, a JSON object (e.g. {"reason":"manual"}); with `id`, default {"fired_configured_event": id}.',
     ),
   event_type: z.string().optional().describe('list: only events of this type.'),
-  since: z.string().optional().describe('list: an ISO time; events created at or after it.'),
+  since: z
+    .string()
+    .optional()
+    .describe(
+      'list: an ISO time; events created at or after it. failures, replay (with configured_event_id): failed at or after it. preview: the start of the stored events to run the rule over.',
+    ),
   since_id: z
     .string()
     .optional()
@@ -118,6 +124,7 @@ export const input = z.strictObject({
     .describe(
       'trigger: a repeat with the same key within 24 hours answers what the first call answered and fires nothing.',
     ),
+  ...flowInput,
 });
 
 const firing = z
@@ -145,7 +152,10 @@ const firing = z
 /** What each action answers (the same as the /api/events routes). Every field is optional: each action fills its own. */
 export const output = z
   .object({
-    ok: z.boolean().optional().describe('create, enable, disable, delete, trigger: true.'),
+    ok: z
+      .boolean()
+      .optional()
+      .describe('create, enable, disable, delete, trigger, replay, preview, backfill, set_budget: true.'),
     event: jsonObject
       .optional()
       .describe(
@@ -165,17 +175,21 @@ export const output = z
       .nullable()
       .optional()
       .describe('list: the id to follow the log from later (the last event seen).'),
-    fired: z.array(firing).optional().describe('trigger, trace: each tool call the event caused.'),
+    fired: z
+      .array(z.union([firing, backfillTick]))
+      .optional()
+      .describe('trigger, trace: each tool call the event caused. backfill: each tick fired {tick, event_id}.'),
     children: z
       .array(jsonObject)
       .optional()
       .describe('trace: the events the tool calls emitted, each {event, fired, children}.'),
-    truncated: z.boolean().optional().describe('trace: true when the tree was cut at its size limit.'),
-    id: z.string().optional().describe('delete: the deleted configured event.'),
-    deleted: z.boolean().optional().describe('delete: true.'),
-    replayed: z
+    truncated: z
       .boolean()
       .optional()
-      .describe('trigger with idempotency_key: true when this repeats an earlier call; nothing fired again.'),
+      .describe('trace: true when the tree was cut at its size limit. preview: true past 10000 events.'),
+    id: z.string().optional().describe('delete: the deleted configured event.'),
+    deleted: z.boolean().optional().describe('delete: true.'),
+    replayed: replayedOutput,
+    ...flowOutput,
   })
   .loose();

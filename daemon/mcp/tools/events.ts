@@ -5,6 +5,7 @@ import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 
 import { input, output, PREFIXES } from './events-schema.js';
+import { runFlowAction } from './events-flow.js';
 
 /**
  * Written for a model that has never seen svc's docs: what each action needs and answers, and
@@ -16,6 +17,10 @@ export const EVENTS_EXAMPLES = [
   '{"action":"create","type":"schedule:0 9 * * 1-5","timezone":"Europe/Paris","tool_calls":[{"tool":"quests.create","args":{"title":"Morning review"}}]}',
   '{"action":"list","configured":true}',
   '{"action":"list","limit":20}',
+  '{"action":"create","type":"guardrail:violation","throttle":{"key":"{{event.agent_id}}","limit":5,"period_ms":3600000},"tool_calls":[{"tool":"quests.create","args":{"title":"Review the violation"}}]}',
+  '{"action":"failures"}',
+  '{"action":"preview","since":"2026-01-01T00:00:00Z","rule":{"type":"session:stopped","concurrency":{"limit":1},"tool_calls":[{"tool":"quests.create","args":{"title":"Follow up"}}]}}',
+  '{"action":"get_budget"}',
 ];
 
 /** The events bus, one action at a time: the same services as the /api/events routes, so the same answers. */
@@ -25,18 +30,23 @@ export const eventsTool = defineTool({
   description: [
     'React to what happens in this Company. An event has a type <prefix>:<name>; the platform emits them (session:start, session:stopped, schedule ticks, …) and you can emit one with trigger.',
     'A configured event is a pattern plus tool_calls: each time an event of that type is emitted, its tool calls run (create or update a quest, message an agent, update or compact a session).',
-    'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?, retry?, schedule_policy?} → {ok, event}.',
+    'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?, retry?, schedule_policy?, debounce?, throttle?, concurrency?} → {ok, event}.',
     'list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}.',
     'enable / disable / delete {id} → {ok, event} / {ok, id, deleted}.',
     'trigger {type, content?, agent_id?, session_id?, quest_id?} emits an event and runs every matching configured event; trigger {id, content?} fires one configured event now → {ok, event, fired: [{configured_event_id, tool, ok, result | error}]}.',
     'trace {event_id} → {event, fired, children}: what that event caused, recursively; with retry, each attempt of a call is one entry of fired (attempt, error, next_attempt_at, and outcome on the last).',
+    'failures {configured_event_id?, since?, until?} → {failures: [{id, event_id, configured_event_id, tool, error, attempts, failed_at, replayed_at, replay_event_id}]}: tool calls that failed for good.',
+    'replay {failure_id} or {configured_event_id, since?, until?} → {ok, replayed: [{failure_id, event_id, ok, error?}], skipped: [{failure_id, reason}]}: runs failed calls again, each failure once ever.',
+    'preview {rule, since, until?} → {ok, would_fire: [{event_id, tool_calls}], not_fired: [{event_id, reason}]}: what a rule (as create takes it) would have fired over the stored events; nothing is stored or run.',
+    'backfill {id, from, to} → {ok, fired: [{tick, event_id}], skipped}: runs the past ticks of a schedule: configured event in that range now.',
+    'get_budget → {budget}; set_budget {max_firings, max_tool_calls, within_ms} → {ok, budget}: caps on what one causal chain may fire; crossing it stops the chain (not_fired reason budget) and asks the owner.',
     `Prefixes: ${PREFIXES}. A dotted name (agent.spawned) is refused; another prefix is stored with status armed and never fires.`,
     `Examples (arguments): ${EVENTS_EXAMPLES.join(' ; ')}`,
   ].join('\n'),
   input,
   output,
-  // One tool for seven actions (the spec's), so the hints must hold for the worst of them: delete
-  // removes, trigger runs whatever the configured events say. events_read is the read-only half.
+  // One tool for many actions, so the hints must hold for the worst of them: delete removes, trigger,
+  // replay and backfill run whatever the configured events say. events_read is the read-only half.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (args, ctx) => {
     const events = (await ctx.services()).events;
@@ -54,6 +64,9 @@ export const eventsTool = defineTool({
           matcher: (a.matcher as never) ?? null,
           retry: a.retry as never,
           schedule_policy: a.schedule_policy as never,
+          ...(a.debounce != null && { debounce: a.debounce as never }),
+          ...(a.throttle != null && { throttle: a.throttle as never }),
+          ...(a.concurrency != null && { concurrency: a.concurrency as never }),
         });
         return { ok: true, event: presentConfigured(event, ctx.now()) };
       }
@@ -116,6 +129,8 @@ export const eventsTool = defineTool({
         if (!node) throw missing(`No event ${a.event_id} in this Company's log.`, ErrorCode.eventNotFound);
         return { ...node };
       }
+      default:
+        return runFlowAction(args, await ctx.services());
     }
   },
 });

@@ -57,15 +57,19 @@ export const eventsReadTool = readView(eventsTool, {
   name: 'events_read',
   title: 'Events (read-only)',
   description:
-    'Reads the events bus without changing it: the list and trace actions of the events tool, with the same arguments and answers. list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}; trace {event_id} → {event, fired, children}.',
-  actions: ['list', 'trace'],
+    'Reads the events bus without changing it: the list, trace, failures, preview and get_budget actions of the events tool, with the same arguments and answers. list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}; trace {event_id} → {event, fired, not_fired, children}; failures {configured_event_id?, since?, until?} → {failures}; preview {rule, since, until?} → {would_fire, not_fired}, a dry run of a rule over the stored events (nothing stored or run); get_budget → {budget}.',
+  actions: ['list', 'trace', 'failures', 'preview', 'get_budget'],
   fields: {
     event_type: 'list: only events of this type.',
     type: 'list: same as event_type.',
     agent_id: 'list: only events about this agent.',
     session_id: 'list: only events about this session.',
     quest_id: 'list: only events about this quest.',
-    since: 'list: an ISO time; events created at or after it.',
+    since:
+      'list: an ISO time; events created at or after it. failures: failed at or after it. preview: the start of the stored events to run the rule over.',
+    until: 'failures: failed at or before this ISO time. preview: the end of the range (default now).',
+    configured_event_id: 'failures: only the failures of this configured event (cev_…).',
+    rule: "preview: the configured event to try, as the events tool's create takes it ({type, tool_calls, matcher?, debounce?, throttle?, concurrency?, …}).",
     since_id: "list: events strictly after this event id: pass the previous page's next_since_id (or cursor).",
     limit: 'list: page size, 1-1000 (default 100).',
     configured: 'list: true lists the configured events (the reactions) instead of the event log.',
@@ -79,6 +83,11 @@ export const eventsReadTool = readView(eventsTool, {
     fired: 'trace: each tool call the event caused.',
     children: null,
     truncated: null,
+    failures: null,
+    would_fire: null,
+    not_fired: null,
+    ok: 'preview: true.',
+    budget: 'get_budget: the chain budget {max_firings, max_tool_calls, within_ms}, null when off.',
   },
 });
 

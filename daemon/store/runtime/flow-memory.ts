@@ -3,8 +3,8 @@ import type { FlowSlot, FlowStore, PendingDebounce } from '../flow-types.js';
 /**
  * Flow-control state in this daemon's memory: the JSON store has one daemon, so nothing else
  * decides against it. Like window counts, a restart forgets it — throttle windows and slots start
- * empty (they can only let more through, never hold a firing back for good) and a pending
- * debounce is dropped (docs/events.md says so).
+ * empty (they can only let more through, never hold a firing back for good). The JSON store keeps
+ * its pending debounces in the journal instead (flow-journal.ts); a dry run uses this whole.
  */
 export function memoryFlow(): FlowStore {
   const times = new Map<string, number[]>();

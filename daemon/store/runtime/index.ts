@@ -17,6 +17,7 @@ import {
 import { createIdempotencyStore, defineIdempotencyTable } from './idempotency-records.js';
 import { createRetryStore } from './retry-records.js';
 import { defineRuntimeTables } from './tables.js';
+import { journalFlow } from './flow-journal.js';
 import type { FailureRecord } from '../failure-types.js';
 
 export interface RuntimeStoreOptions {
@@ -78,6 +79,8 @@ export function createRuntimeStores(space: Space, options: RuntimeStoreOptions =
           if (current) tx.put(t.failures, { ...current, replay_event_id: eventId });
         }),
     },
+    // Pending debounces are kept with the Company's records; throttle windows and slots in memory.
+    flow: journalFlow(space, t.debounces),
     flush: () => space.flush(),
     close: () => space.close(),
   };

@@ -15,6 +15,7 @@ import type {
   TickCursor,
 } from '../runtime-types.js';
 import type { FailureRecord } from '../failure-types.js';
+import type { PendingDebounce } from '../flow-types.js';
 import { prefixOf } from '../../../shared/patterns.js';
 
 /** One message of a transcript; `seq` counts from 0 within its session. */
@@ -61,6 +62,7 @@ export interface RuntimeTables {
   meta: Table<MetaRecord>;
   settings: Table<SettingRecord>;
   failures: Table<FailureRecord>;
+  debounces: Table<PendingDebounce>;
 }
 
 /**
@@ -117,6 +119,7 @@ export function defineRuntimeTables(space: Space): RuntimeTables {
       id: (f) => f.id,
       indexes: { configured: (f) => f.configured_event_id },
     }),
+    debounces: space.define<PendingDebounce>({ name: 'debounces', id: (d) => d.key }),
   };
 }
 

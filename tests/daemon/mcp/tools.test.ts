@@ -50,6 +50,12 @@ test('tools/list: the six tools and their four read-only halves, each with objec
     'delete',
     'trigger',
     'trace',
+    'failures',
+    'replay',
+    'preview',
+    'backfill',
+    'get_budget',
+    'set_budget',
   ]);
   assert.equal(events.inputSchema.required, ['action']);
 });

@@ -39,6 +39,7 @@ const SAMPLES: Record<string, object> = {
   meta: { id: 'sweep' },
   settings: { id: 'chain_budget' },
   failures: { id: 'evt_1|cev_1|0', configured_event_id: 'cev_1' },
+  debounces: { key: 'cev_1#d|*' },
 };
 
 const PINNED: Record<string, [string, unknown[]]> = {
@@ -56,6 +57,7 @@ const PINNED: Record<string, [string, unknown[]]> = {
   meta: ['RG46ppCXtDILxpi8', []],
   settings: ['xPd_6B2R46tbHZBB', []],
   failures: ['_N-EP9azJf10hYVQ', ['cev_1']],
+  debounces: ['uoLqOBD_wgCRrA0a', []],
 };
 
 test('the runtime tables compute the keys pinned for their fingerprints', () => {

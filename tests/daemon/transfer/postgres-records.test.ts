@@ -27,7 +27,7 @@ if (cluster) {
   test('a data folder into PostgreSQL and back out: the same records, the same event ids', async () => {
     const source = await recordsOf(await runtimeFolder());
     const tables = new Set(source.map((r) => r.table));
-    assert.is(tables.size, 14, `every runtime table, events and secrets: ${[...tables]}`);
+    assert.is(tables.size, 16, `every runtime table, events and secrets: ${[...tables]}`);
     const url = await (await cluster()).createDatabase();
     await writePostgres(url, () => each(source));
     const back = await collect(readPostgres(url));

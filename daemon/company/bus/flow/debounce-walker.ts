@@ -81,7 +81,8 @@ export function createDebounceWalker(deps: DebounceWalkerDeps) {
     },
     start(): void {
       running = true;
-      arm(deps.clock.now() + POLL_MS);
+      // Debounces left pending by a restart (or by another daemon) fire if due, else when they come due.
+      void walker.walk().catch((err) => deps.onError?.(err));
     },
     async stop(): Promise<void> {
       running = false;

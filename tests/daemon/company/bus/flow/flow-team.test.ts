@@ -145,5 +145,51 @@ if (cluster) {
     assert.ok(listed!.replay_event_id);
   });
 
+  test('preview over events logged through both daemons agrees with what live dispatch then does', async () => {
+    const { clock, a, b } = await pair();
+    const since = new Date(clock.now()).toISOString();
+    for (const [i, who] of ['ada', 'bob', 'ada', 'ada', 'bob'].entries()) {
+      await emit(i % 2 ? a : b, who);
+      clock.advance(1000);
+    }
+    const throttled = rule({ throttle: { key: '{{event.content.who}}', limit: 2, period_ms: 60_000 } });
+    const preview = await b.services.events.preview({ event: throttled, since });
+    const logged = (await a.services.events.list({ event_type: 'loop:detected' })).events.map((e) => e.id);
+    const predicted = logged.map((id) =>
+      preview.would_fire.some((w) => w.event_id === id)
+        ? 'fire'
+        : preview.not_fired.find((n) => n.event_id === id)!.reason,
+    );
+    assert.equal(predicted, ['fire', 'fire', 'fire', 'throttled', 'fire']);
+    await a.services.events.create(throttled);
+    const live: string[] = [];
+    for (const [i, who] of ['ada', 'bob', 'ada', 'ada', 'bob'].entries()) {
+      const answer = await emit(i % 2 ? a : b, who);
+      live.push(answer.fired.length === 1 ? 'fire' : (answer.not_fired ?? [])[0]!.reason);
+    }
+    assert.equal(live, predicted);
+  });
+
+  test('backfill with overlap skip: a retry pending from a firing through A makes B skip its ticks', async () => {
+    const { clock, a, b } = await pair();
+    const schedule = await a.services.events.create({
+      type: 'schedule:0 * * * *',
+      schedule_policy: { overlap: 'skip' },
+      retry: { max_attempts: 3 } as never,
+      tool_calls: [{ tool: 'message_to', args: { to: 'reviewer', text: 'tick' } }],
+    });
+    const hour = (h: number) => new Date(clock.now() - h * 3_600_000).toISOString();
+    const first = await a.services.events.backfill(schedule.id, { from: hour(6), to: hour(5) });
+    assert.is(first.fired.length, 1, 'its call fails and waits for a retry');
+    const second = await b.services.events.backfill(schedule.id, { from: hour(4), to: hour(2) });
+    assert.equal([second.fired.length, second.skipped.map((s) => s.reason)], [0, ['overlap', 'overlap', 'overlap']]);
+    const allow = await b.services.events.create({
+      type: 'schedule:0 * * * *',
+      tool_calls: [{ tool: 'message_to', args: { to: 'reviewer', text: 'tick' } }],
+    });
+    const all = await b.services.events.backfill(allow.id, { from: hour(4), to: hour(2) });
+    assert.equal([all.fired.length, all.skipped.length], [3, 0]);
+  });
+
   test.run();
 }
