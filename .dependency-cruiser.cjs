@@ -102,6 +102,22 @@ module.exports = {
       to: { path: '^daemon/(keys|mcp|console|dev|transfer)/', pathNot: '^daemon/$1/' },
     },
     {
+      name: 'audit-above-companies',
+      comment:
+        'The audit trail records what the rooms below it decided (accounts, access, Companies) and reads the trail from storage; the MCP endpoint notes its tool calls through it. It depends on no sibling or edge room.',
+      severity: 'error',
+      from: { path: '^daemon/audit/' },
+      to: { path: '^daemon/(keys|mcp|oauth|console|dev|transfer|health)/' },
+    },
+    {
+      name: 'audit-not-below',
+      severity: 'error',
+      comment:
+        'Rooms below the audit trail never import it: what they do is recorded after they answer (audit/trail.ts), so they stay unaware of it.',
+      from: { path: '^daemon/(store|http|auth|oauth|access|company|companies)/' },
+      to: { path: '^daemon/audit/' },
+    },
+    {
       name: 'edge-rooms-stand-alone',
       severity: 'error',
       comment: 'The console, the operator surface, health and transfer sit at the edge: they use lower rooms, not each other.',
