@@ -12,9 +12,10 @@ module.exports = {
       name: 'cli-starts-daemon-only',
       severity: 'error',
       comment: 'The CLI talks to the daemon over HTTP; only `svc daemon …` may load daemon code to start it in-process.',
-      // One exception: `svc admin export|import` read and write the storage directly (like pg_dump),
-      // offline, so they load daemon/transfer/ (lazily, only when run).
-      from: { path: '^cli/', pathNot: '^cli/commands/(daemon/|admin/(export|import)[.]ts$)' },
+      // Exceptions: `svc admin export|import` read and write the storage directly (like pg_dump),
+      // offline, so they load daemon/transfer/; `svc admin audit verify` reads a stopped daemon's
+      // audit files (read-only). Both lazily, only when run.
+      from: { path: '^cli/', pathNot: '^cli/commands/(daemon/|admin/(export|import|audit-verify)[.]ts$)' },
       to: { path: '^daemon/' },
     },
     {

@@ -2,7 +2,13 @@ import { Router } from '@koa/router';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALL_SCOPES, isScope } from '../../../shared/scopes.js';
-import { ACCOUNT_ROUTE_SCOPES, ROUTE_SCOPES, TOOL_SCOPES, routeNeed, toolNeed } from '../../../daemon/access/operation-scopes.js';
+import {
+  ACCOUNT_ROUTE_SCOPES,
+  ROUTE_SCOPES,
+  TOOL_SCOPES,
+  routeNeed,
+  toolNeed,
+} from '../../../daemon/access/operation-scopes.js';
 import { companyRoutes } from '../../../daemon/company/index.js';
 import { ALL_TOOLS } from '../../../daemon/mcp/tools/index.js';
 

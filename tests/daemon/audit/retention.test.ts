@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startAuditRetention } from '../../../daemon/audit/retention.js';
 import { createTestApp } from '../../helpers/test-app.js';
-import { entry } from '../store/audit-conformance.test.js';
+import { entry } from '../../helpers/audit.js';
 
 test('entries past the retention are swept with a checkpoint, and the chain verifies after it', async () => {
   const t = await createTestApp({ config: { auditRetentionDays: 30 } });

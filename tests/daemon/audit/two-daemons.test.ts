@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { testPostgres } from '../../helpers/postgres.js';
 import { createTestApp } from '../../helpers/test-app.js';
-import { entry } from '../store/audit-conformance.test.js';
+import { entry } from '../../helpers/audit.js';
 
 /**
  * Team mode: two daemons append to the same streams at once. Each stream must stay one chain (no
@@ -38,9 +38,10 @@ if (cluster)
       await client.connect();
       try {
         const target = page.entries.find((e, i) => i >= 30 && e.outcome === 'succeeded')!;
-        await client.query(`UPDATE svc_audit_entries SET body = replace(body, '"outcome":"succeeded"', '"outcome":"refused"') WHERE pos = $1`, [
-          Number(target.id.slice(4)),
-        ]);
+        await client.query(
+          `UPDATE svc_audit_entries SET body = replace(body, '"outcome":"succeeded"', '"outcome":"refused"') WHERE pos = $1`,
+          [Number(target.id.slice(4))],
+        );
         const broken = await a.deps.stores.audit.verify();
         assert.not.ok(broken.ok);
         assert.is(broken.broken?.entry_id, target.id);

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openFileAuditStore, verifyAuditFolder } from '../../../daemon/store/audit/file-audit.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { entry } from './audit-conformance.test.js';
+import { entry } from '../../helpers/audit.js';
 
 const segment = (dir: string) => join(dir, 'audit', '000001.jsonl');
 
