@@ -12,9 +12,10 @@ module.exports = {
       name: 'cli-starts-daemon-only',
       severity: 'error',
       comment: 'The CLI talks to the daemon over HTTP; only `svc daemon …` may load daemon code to start it in-process.',
-      // One exception: `svc admin export|import` read and write the storage directly (like pg_dump),
-      // offline, so they load daemon/transfer/ (lazily, only when run).
-      from: { path: '^cli/', pathNot: '^cli/commands/(daemon/|admin/(export|import)[.]ts$)' },
+      // Exceptions: `svc admin export|import` read and write the storage directly (like pg_dump),
+      // offline, so they load daemon/transfer/; `svc admin audit verify` reads a stopped daemon's
+      // audit files (read-only). Both lazily, only when run.
+      from: { path: '^cli/', pathNot: '^cli/commands/(daemon/|admin/(export|import|audit-verify)[.]ts$)' },
       to: { path: '^daemon/' },
     },
     {
@@ -100,6 +101,22 @@ module.exports = {
       from: { path: '^daemon/(keys|mcp)/' },
       // $1: the room the import is from; a room may import itself.
       to: { path: '^daemon/(keys|mcp|console|dev|transfer)/', pathNot: '^daemon/$1/' },
+    },
+    {
+      name: 'audit-above-companies',
+      comment:
+        'The audit trail records what the rooms below it decided (accounts, access, Companies) and reads the trail from storage; the MCP endpoint notes its tool calls through it. It depends on no sibling or edge room.',
+      severity: 'error',
+      from: { path: '^daemon/audit/' },
+      to: { path: '^daemon/(keys|mcp|oauth|console|dev|transfer|health)/' },
+    },
+    {
+      name: 'audit-not-below',
+      severity: 'error',
+      comment:
+        'Rooms below the audit trail never import it: what they do is recorded after they answer (audit/trail.ts), so they stay unaware of it.',
+      from: { path: '^daemon/(store|http|auth|oauth|access|company|companies)/' },
+      to: { path: '^daemon/audit/' },
     },
     {
       name: 'edge-rooms-stand-alone',

@@ -3,6 +3,7 @@ import { get, post } from './lib/api.js';
 import { ClockBadge } from './lib/clock-badge.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
+import { AuditPage } from './pages/audit.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
 import { FailuresPage } from './pages/failures.js';
@@ -24,6 +25,7 @@ const NAV = [
   ['keys', 'Keys'],
   ['events', 'Events'],
   ['failures', 'Failures'],
+  ['audit', 'Audit'],
   ['mail', 'Mail'],
 ] as const;
 
@@ -104,6 +106,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <FailuresPage />;
     case 'trace':
       return <TracePage eventId={route.arg} />;
+    case 'audit':
+      return <AuditPage />;
     case 'pair':
       return <PairPage code={route.arg} />;
     default:

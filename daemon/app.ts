@@ -23,6 +23,8 @@ import { pairingRoutes } from './auth/pairing/routes.js';
 import { createOAuthServer } from './oauth/routes.js';
 import { isProviderPath } from './oauth/urls.js';
 import { OAUTH_SCOPES } from './oauth/scopes.js';
+import { auditRoutes } from './audit/routes.js';
+import { auditTrail } from './audit/trail.js';
 
 /** Routes on these prefixes take the smaller auth body limit (SECURITY.md: 64 KiB). */
 const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
@@ -63,6 +65,8 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
       },
     }),
   );
+  // Every audited request leaves its entry here, after its route answered or refused (audit/trail.ts).
+  app.use(auditTrail(deps));
   app.use(dispatchRoutes(routeGroups(deps, parts.authLimits)));
   return app;
 }
@@ -79,6 +83,8 @@ export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimit
     loginCodeRoutes(deps),
     walletRoutes(deps),
     passkeyRoutes(deps),
+    // the audit trail: reading it, and the operator's view and verification
+    auditRoutes(deps),
     // Companies, keys, billing, MCP
     companiesRoutes(deps),
     keyRoutes(deps),

@@ -55,6 +55,8 @@ export interface Config {
    * database instead of the data folder (daemon/store/open.ts). It holds a password: never log it.
    */
   databaseUrl?: string;
+  /** Days the audit trail keeps an entry (SVC_AUDIT_RETENTION_DAYS); unset: 400; 0 keeps every entry. */
+  auditRetentionDays?: number;
   /** `--movable-clock`: `svc dev clock` may move this daemon's clock although it binds a non-loopback address. */
   movableClock?: boolean;
 }

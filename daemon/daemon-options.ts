@@ -73,6 +73,9 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
       ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) }
       : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
+    ...(env.SVC_AUDIT_RETENTION_DAYS !== undefined
+      ? { auditRetentionDays: retentionDaysOf(env.SVC_AUDIT_RETENTION_DAYS) }
+      : {}),
     ...compactionOf(options.compactionRole ?? env.SVC_COMPACTION_ROLE, env.SVC_COMPACTION_TIMEOUT_MS),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(options.movableClock ? { movableClock: true } : {}),
@@ -141,6 +144,13 @@ function perMinuteOf(value: string): number {
   const n = Number(value);
   if (Number.isInteger(n) && n >= 0) return n;
   throw new Error(`invalid SVC_MCP_TOOL_CALLS_PER_MINUTE ${value}: use a whole number (0 turns the limit off)`);
+}
+
+function retentionDaysOf(value: string): number {
+  const days = Number(value);
+  if (!/^\d{1,6}$/.test(value.trim()) || !Number.isInteger(days))
+    throw new Error(`invalid SVC_AUDIT_RETENTION_DAYS ${value}: use a whole number of days (0 keeps every entry)`);
+  return days;
 }
 
 function scheduleMissedOf(value: string): 'latest' | 'skip' | 'all' {

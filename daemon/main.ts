@@ -6,6 +6,7 @@ import { resolveDataDir } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { WITHHELD_INVITE } from '../shared/wire.js';
 import { createApp } from './app.js';
+import { startAuditRetention } from './audit/retention.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
 import { ensureDataDir } from './data-dir.js';
@@ -93,11 +94,13 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     // minute, so its schedules keep firing (once: the tick cursors decide) if that daemon stops.
     const rescan = storage.team ? setInterval(() => void openEveryRuntime(stores, runtimes, log), 60_000) : null;
     rescan?.unref();
+    const auditRetention = startAuditRetention(deps);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
         if (rescan) clearInterval(rescan);
+        auditRetention.stop();
         runtimes.drain?.();
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();

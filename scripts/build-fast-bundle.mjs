@@ -4,14 +4,14 @@
 // only the commands whose whole graph (static and lazy imports) needs no package except through
 // `import()` may run in it; the others (Ink, ethers, the MCP SDK, cron-parser…) always run in the
 // ESM bundle, and so do `svc completion` (it prints commander's tree) and `svc admin export|import`
-// (they carry the storage engines, 150 KB, for a rare operator command). Their modules are left
+// and `svc admin audit verify` (they carry the storage engines, 150 KB, for a rare operator command). Their modules are left
 // out (a stub), which keeps the script, and what V8 reads at each start, small. `import()` and `import.meta.url` become the wrapper's __svcImport
 // and __svcMetaUrl (fast-bundle.ts provides both). Returns the commands it may run and its hash.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 
-const ESM_ONLY = new Set(['admin export', 'admin import', 'completion']);
+const ESM_ONLY = new Set(['admin export', 'admin import', 'admin audit', 'completion']);
 
 export async function buildFastBundle(root, externals, version) {
   const bundle = (plugins) =>

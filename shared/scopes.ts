@@ -19,6 +19,7 @@ export const SCOPES = {
   'questions:write': 'ask a question and answer one',
   'channels:read': 'list inbound webhook channels',
   'channels:write': 'create, rotate the secret of and delete inbound webhook channels',
+  'audit:read': "read the audit trail of the key's Company (GET /api/audit)",
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -165,11 +165,16 @@ export const ENTRIES: Entry[] = [
     clock: async (m) => (await import('./dev/clock.js')).devClockCommand(m),
     scenario: async (m) => (await import('./dev/scenario.js')).devScenarioCommand(m),
   }),
-  entry('admin', 'operator commands: invites and tiers on a local daemon, export and import of all data', {
+  entry('audit', "who did what, with which key: your audit trail and your Companies'", {
+    list: async (m) => (await import('./audit/list.js')).auditListCommand(m),
+    tail: async (m) => (await import('./audit/tail.js')).auditTailCommand(m),
+  }),
+  entry('admin', 'operator commands: invites and tiers on a local daemon, export and import, audit verification', {
     invite: async (m) => (await import('./admin/invite.js')).inviteCommand(m),
     tier: async (m) => (await import('./admin/tier.js')).tierCommand(m),
     export: async (m) => (await import('./admin/export.js')).exportCommand(m),
     import: async (m) => (await import('./admin/import.js')).importCommand(m),
+    audit: async (m) => (await import('./admin/audit-verify.js')).adminAuditCommand(m),
   }),
 ];
 

@@ -60,6 +60,16 @@ export const ROUTE_SCOPES: RouteScopeTable = {
   'DELETE /api/channels/:name': 'channels:write',
 };
 
+/**
+ * The account-level routes a secret key may call, with the scope each needs (the Company routes
+ * are in ROUTE_SCOPES). `GET /api/audit` with a key shows only the key's own Company's entries;
+ * a key made without scopes has every scope, so it may read them too (CONTRACT §9): give agents
+ * keys with explicit scopes to keep the trail from them.
+ */
+export const ACCOUNT_ROUTE_SCOPES: RouteScopeTable = {
+  'GET /api/audit': 'audit:read',
+};
+
 /** No scope at all: the tool only says who the key is, which the key's holder knows already. */
 export const ANY_KEY = null;
 

@@ -22,6 +22,7 @@ import { describeTool } from './tool-runner.js';
 import { createToolCallLimit, rateLimitMessage } from '../access/tool-call-limit.js';
 import { scopeChallenge, scopeRefusal, toolCallVerdict } from './tool-access.js';
 import { ALL_TOOLS } from './tools/index.js';
+import { answerOf, noteToolCall } from '../audit/tool-calls.js';
 import type { ToolContext } from './tools/types.js';
 
 export interface McpEndpointOptions {
@@ -65,12 +66,24 @@ export function mcpEndpoint(
       now: deps.clock.now,
     };
 
+    const started = deps.clock.now();
+    // Every tools/call is noted for the audit trail (daemon/audit/trail.ts), refusals included.
+    const note = (m: unknown, end: Parameters<typeof noteToolCall>[4]) =>
+      noteToolCall(ctx, m, started, deps.clock.now(), end);
     if (await modern.claims(ctx, parsed.value)) {
       const refused = toolCallVerdict(keyAuth, parsed.value, toolNames, deps.clock.now());
-      if (refused && !refused.allowed) return refuseScope(ctx, (parsed.value as JSONRPCRequest).id, refused);
+      if (refused && !refused.allowed) {
+        note(parsed.value, { reason: 'insufficient_scope' });
+        return refuseScope(ctx, (parsed.value as JSONRPCRequest).id, refused);
+      }
       const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
-      if (wait !== null) return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
-      return modern.serve(ctx, raw, parsed.value, toolContext);
+      if (wait !== null) {
+        note(parsed.value, { reason: 'rate_limited' });
+        return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
+      }
+      await modern.serve(ctx, raw, parsed.value, toolContext);
+      if (countsAsToolCall(parsed.value)) note(parsed.value, { answer: answerOf(ctx.body) });
+      return;
     }
 
     const version = ctx.get('MCP-Protocol-Version');
@@ -81,15 +94,19 @@ export function mcpEndpoint(
       // The scope first: a call the key may not make is refused before it counts against the rate limit.
       const verdict = toolCallVerdict(keyAuth, request, toolNames, deps.clock.now());
       if (verdict && !verdict.allowed) {
+        note(request, { reason: 'insufficient_scope' });
         if (!inBatch) throw Object.assign(new Error('scope'), { verdict });
         return scopeRefusal(request.id, verdict);
       }
       const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.keyId) : null;
       if (wait !== null) {
+        note(request, { reason: 'rate_limited' });
         if (!inBatch) throw Object.assign(new Error('rate'), { wait });
         return rpcError(request.id, -32000, rateLimitMessage(wait), { retry_after: wait });
       }
-      return checkRequest(request) ?? (await dispatcher.request(request, toolContext));
+      const response = checkRequest(request) ?? (await dispatcher.request(request, toolContext));
+      note(request, { answer: response });
+      return response;
     };
 
     if (Array.isArray(parsed.value)) {

@@ -15,7 +15,9 @@ import { createCompanyStore, createKeyStore } from './accounts/tenancy.js';
 import { createInviteStore, createUserStore } from './accounts/users.js';
 import { findRetiredLayout, refuseRetiredLayout } from './old-layouts.js';
 import type { Sealer } from './sealer.js';
-import type { Stores } from './types.js';
+import type { AuditStore, Stores } from './types.js';
+import { createMemoryAuditStore } from './audit/audit-log.js';
+import { openFileAuditStore } from './audit/file-audit.js';
 
 export interface StoreDeps {
   clock: Clock;
@@ -36,15 +38,17 @@ export async function openFileStores(
   refuseRetiredLayout(findRetiredLayout(dataDir));
   const space = await openJournalSpace(dataDir, { name: 'accounts' });
   for (const problem of space.recovery) log?.warn('accounts journal recovered at open', { problem });
-  return buildStores(space, deps);
+  const audit = await openFileAuditStore(dataDir);
+  for (const problem of audit.recovery) log?.warn('audit trail recovered at open', { problem });
+  return buildStores(space, deps, audit);
 }
 
 /** The in-memory stores: the same domain code over the memory backend of the record engine. */
 export async function createMemoryStores(deps: StoreDeps): Promise<Stores> {
-  return buildStores(createMemorySpace(), deps);
+  return buildStores(createMemorySpace(), deps, createMemoryAuditStore());
 }
 
-function buildStores(space: Space, deps: StoreDeps): Stores {
+function buildStores(space: Space, deps: StoreDeps, audit: AuditStore): Stores {
   const tables = defineAccountTables(space);
   const stores: Stores = {
     users: createUserStore(tables),
@@ -59,8 +63,14 @@ function buildStores(space: Space, deps: StoreDeps): Stores {
     limits: createLimitStore(tables),
     oauth: createOAuthStore(space),
     outbox: createOutbox(tables, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
-    flush: () => space.flush(),
-    close: () => space.close(),
+    audit,
+    flush: async () => {
+      await Promise.all([space.flush(), audit.flush()]);
+    },
+    close: async () => {
+      await audit.close();
+      await space.close();
+    },
   };
   return stores;
 }

@@ -6,6 +6,8 @@ export type * from './runtime-types.js';
 import type { ChallengeStore, PasskeyStore, WalletStore } from './factor-types.js';
 import type { LimitStore } from './limit-types.js';
 import type { OAuthStore } from './oauth-types.js';
+import type { AuditStore } from './audit-types.js';
+export type * from './audit-types.js';
 export type * from './oauth-types.js';
 export type * from './factor-types.js';
 export type * from './limit-types.js';
@@ -221,6 +223,8 @@ export interface Stores {
   limits: LimitStore;
   /** The authorization server's clients, grants, codes and tokens (daemon/oauth/). */
   oauth: OAuthStore;
+  /** The audit trail: every stream's hash chain (daemon/store/audit/, docs/audit.md). */
+  audit: AuditStore;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
   /** Flushes and releases the files; the stores must not be used afterwards. */

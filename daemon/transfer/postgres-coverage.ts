@@ -48,6 +48,10 @@ const NOT_MOVED = new Set([
   // The authorization server's clients, grants and tokens (migration 5): not in the archive yet, as
   // in a data folder's export; after a move, MCP clients register and sign in again.
   'svc_oauth_records',
+  // The audit trail (migration 30): not in the archive format yet, as in a data folder's export;
+  // keep it with `svc audit list --json` / GET /api/dev/audit?format=jsonl before a move.
+  'svc_audit_entries',
+  'svc_audit_heads',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {

@@ -8,7 +8,13 @@ import { FakeClock } from './fake-clock.js';
 import { testPostgres } from './postgres.js';
 
 /** Every table the account stores write (the throttles' two included), emptied before each case. */
-const TABLES = [...Object.values(ACCOUNT_TABLES).map((t) => t.name), 'svc_rate_hits', 'svc_failures'];
+const TABLES = [
+  ...Object.values(ACCOUNT_TABLES).map((t) => t.name),
+  'svc_rate_hits',
+  'svc_failures',
+  'svc_audit_entries',
+  'svc_audit_heads',
+];
 
 /**
  * The account stores on the test cluster, for the store conformance suites: one database for the

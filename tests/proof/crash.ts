@@ -214,6 +214,34 @@ async function checkEverything(daemon: ProofDaemon, dataDir: string, world: Worl
   for (const token of [...ack.logins].slice(-5))
     if ((await call(url, '/api/me', { headers: bearer(token) })).status !== 200)
       problems.push('an acknowledged login session was lost');
+  problems.push(...(await checkAudit(url, op, ack)));
+  return problems;
+}
+
+/**
+ * The audit trail: a key creation or revocation that was acknowledged had its entry written
+ * before the answer (docs/audit.md), so it must be there after the kill; and every chain holds.
+ */
+async function checkAudit(url: string, op: Record<string, string>, ack: Ledger): Promise<string[]> {
+  const problems: string[] = [];
+  const verified = await call(url, '/api/dev/audit/verify', { headers: op, timeoutMs: 60_000 });
+  if (verified.status !== 200 || !verified.body.ok)
+    problems.push(`the audit chain does not hold: ${verified.status} ${JSON.stringify(verified.body?.broken)}`);
+  const targets = async (action: string) => {
+    const res = await call(url, `/api/dev/audit?action=${action}&format=jsonl`, { headers: op, timeoutMs: 60_000 });
+    return new Set(
+      res.text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).target as string),
+    );
+  };
+  const created = await targets('key.create');
+  const lostCreations = [...ack.keys.keys(), ...ack.revoked.keys()].filter((id) => !created.has(id));
+  if (lostCreations.length) problems.push(`${lostCreations.length} acknowledged key creations have no audit entry`);
+  const revoked = await targets('key.revoke');
+  const lostRevocations = [...ack.revoked.keys()].filter((id) => !revoked.has(id));
+  if (lostRevocations.length) problems.push(`${lostRevocations.length} acknowledged revocations have no audit entry`);
   return problems;
 }
 

@@ -2,7 +2,13 @@ import { Router } from '@koa/router';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALL_SCOPES, isScope } from '../../../shared/scopes.js';
-import { ROUTE_SCOPES, TOOL_SCOPES, routeNeed, toolNeed } from '../../../daemon/access/operation-scopes.js';
+import {
+  ACCOUNT_ROUTE_SCOPES,
+  ROUTE_SCOPES,
+  TOOL_SCOPES,
+  routeNeed,
+  toolNeed,
+} from '../../../daemon/access/operation-scopes.js';
 import { companyRoutes } from '../../../daemon/company/index.js';
 import { ALL_TOOLS } from '../../../daemon/mcp/tools/index.js';
 
@@ -68,6 +74,7 @@ test('every MCP tool and each of its actions has a scope; no row names a tool or
 test('every scope of the vocabulary is used by some operation', () => {
   const used = new Set<string>([
     ...Object.values(ROUTE_SCOPES),
+    ...Object.values(ACCOUNT_ROUTE_SCOPES),
     ...Object.values(TOOL_SCOPES).flatMap((e) => (e === null ? [] : typeof e === 'string' ? [e] : Object.values(e))),
   ]);
   assert.equal(

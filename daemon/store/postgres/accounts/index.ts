@@ -5,6 +5,7 @@ import { createPostgresLimitStore } from '../limit-store.js';
 import { createPostgresCodeStore } from './codes.js';
 import { createPostgresChallengeStore, createPostgresPasskeyStore, createPostgresWalletStore } from './factors.js';
 import { createPostgresOAuthStore } from './oauth.js';
+import { createPostgresAuditStore } from '../audit.js';
 import { createPostgresOutbox } from './outbox.js';
 import { createPostgresSessionStore } from './sessions.js';
 import { createPostgresCompanyStore, createPostgresKeyStore } from './tenancy.js';
@@ -15,7 +16,7 @@ import { createPostgresInviteStore, createPostgresUserStore } from './users.js';
  * only builds the stores). Nothing is cached: every read asks the database, so what one daemon
  * changes (a revoked session, a deleted or rotated key) is what every daemon sees on its next call,
  * and every compound operation is one transaction or one statement. Every write has committed
- * when its promise resolves, so `flush` has nothing to wait for; the pool belongs to its opener
+ * when its promise resolves (audit appends once their batch committed: `flush` waits for those); the pool belongs to its opener
  * (the daemon, which shares it with the event log and the per-Company stores), so `close` leaves it
  * open: close the `Database` itself once every user of the pool is done.
  */
@@ -25,6 +26,7 @@ export async function openPostgresAccountStores(pool: pg.Pool, deps: StoreDeps):
     `SELECT to_regclass('svc_schema_migrations') IS NOT NULL AND to_regclass('svc_users') IS NOT NULL AS ok`,
   );
   if (!rows[0]?.ok) throw new Error('the database has no account tables yet (migration 2): run the migrations first');
+  const audit = createPostgresAuditStore(pool);
   return {
     users: createPostgresUserStore(pool),
     invites: createPostgresInviteStore(pool),
@@ -38,7 +40,9 @@ export async function openPostgresAccountStores(pool: pg.Pool, deps: StoreDeps):
     limits: createPostgresLimitStore(pool),
     oauth: createPostgresOAuthStore(pool),
     outbox: createPostgresOutbox(pool, { clock: deps.clock, ids: deps.ids, sealer: deps.sealer, max: deps.outboxMax }),
-    flush: async () => {},
-    close: async () => {},
+    audit,
+    // Audit appends are group-committed: flushing waits for the batch in flight.
+    flush: () => audit.flush(),
+    close: () => audit.close(),
   };
 }

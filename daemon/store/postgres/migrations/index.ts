@@ -3,6 +3,7 @@ import { accountsSchema } from './002-accounts.js';
 import { failureSweepSchema } from './003-failure-sweep.js';
 import { operatorTokensSchema } from './004-operator-tokens.js';
 import { oauthSchema } from './005-oauth.js';
+import { auditSchema } from './030-audit.js';
 import { teamSchema } from './090-team.js';
 import { runtimeSchema } from './100-runtime.js';
 import { retriesSchema } from './101-retries.js';
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'failure-sweep', sql: failureSweepSchema },
   { version: 4, name: 'operator-tokens', sql: operatorTokensSchema },
   { version: 5, name: 'oauth', sql: oauthSchema },
+  { version: 30, name: 'audit', sql: auditSchema },
   { version: 90, name: 'team', sql: teamSchema },
   // 100 and up: the per-Company stores (numbered apart from the account side's; keep this list sorted).
   { version: 100, name: 'runtime', sql: runtimeSchema },

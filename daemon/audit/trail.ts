@@ -1,0 +1,230 @@
+import type { Context, Middleware } from 'koa';
+import type { Deps } from '../deps.js';
+import type { KeyAuth } from '../access/key-guard.js';
+import type { UserAuth } from '../auth/user-guard.js';
+import { findUserByEmail } from '../auth/find-account.js';
+import { routePattern } from '../companies/route-pattern.js';
+import { bearerToken } from '../http/bearer.js';
+import { renderError } from '../http/error-renderer.js';
+import type { AuditActor, NewAuditEntry } from '../store/audit-types.js';
+import { digestArguments } from './digest.js';
+import type { AuditedToolCall } from './tool-calls.js';
+import { ROUTE_ACTIONS, type RouteAudit } from './route-actions.js';
+
+type TrailDeps = Pick<Deps, 'stores' | 'clock' | 'log'>;
+
+const MCP_PATH = '/api/mcp';
+const NOBODY: AuditActor = { type: 'anonymous', user_id: null, key_id: null, client_id: null, grant_id: null };
+
+/**
+ * The one place requests become audit entries, after the route answered (errors are rendered
+ * here, so a refusal is recorded with the status and code the caller got): account, key, OAuth and
+ * operator actions by the table in route-actions.ts; every call made with a secret key to a
+ * Company route (`rest.call`); every MCP tools/call (`mcp.tools_call`, noted by the endpoint).
+ *
+ * Account and operator entries are awaited before the answer leaves (they are rare, and a user
+ * who saw "password changed" will find the entry). Key and MCP calls are handed to the store's
+ * group commit without waiting, so the hot path pays no fsync: see docs/audit.md for what a crash
+ * can take back.
+ */
+export function auditTrail(deps: TrailDeps): Middleware {
+  const addresses = new Map<string, string>();
+  return async function auditTrail(ctx, next) {
+    const started = deps.clock.now();
+    try {
+      await next();
+    } catch (err) {
+      renderError(ctx, err, deps.log);
+    }
+    if (ctx.path.toLowerCase().replace(/\/$/, '') === MCP_PATH) return void recordMcp(deps, ctx, started);
+    const pattern = routePattern(ctx);
+    if (pattern === null) return;
+    const rule = ROUTE_ACTIONS[`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${pattern}`];
+    if (rule) return recordRoute(deps, ctx, rule, pattern, started);
+    if (rule === null || !bearerToken(ctx)?.startsWith('sk_')) return;
+    const key = ctx.state.keyAuth as KeyAuth | undefined;
+    const body = ctx.request.body;
+    void write(
+      deps,
+      entryFor(ctx, deps, key, {
+        action: 'rest.call',
+        target: `${ctx.method} ${pattern}`,
+        details: {
+          ...callDetails(ctx, started, deps),
+          args: digestArguments({ query: { ...ctx.query }, ...(body !== undefined ? { body } : {}) }),
+        },
+      }),
+    );
+    noteNewAddress(deps, ctx, key, addresses);
+  };
+}
+
+/** One entry per tools/call of the request; a request refused before any call (bad key, tier, Origin) gets one of its own. */
+function recordMcp(deps: TrailDeps, ctx: Context, started: number): void {
+  const key = ctx.state.keyAuth as KeyAuth | undefined;
+  const calls = (ctx.state.auditedToolCalls ?? []) as AuditedToolCall[];
+  for (const call of calls) {
+    void write(
+      deps,
+      entryFor(ctx, deps, key, {
+        action: 'mcp.tools_call',
+        target: call.action ? `${call.tool}.${call.action}` : call.tool,
+        outcome: call.outcome,
+        reason: call.reason,
+        details: { tool: call.tool, action: call.action, args: call.args, status: ctx.status, ms: call.ms },
+      }),
+    );
+  }
+  if (calls.length === 0 && ctx.status >= 400)
+    void write(
+      deps,
+      entryFor(ctx, deps, key, { action: 'mcp.request', target: MCP_PATH, details: callDetails(ctx, started, deps) }),
+    );
+}
+
+async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, pattern: string, started: number) {
+  const operator = pattern.startsWith('/api/dev/');
+  const session = ctx.state.auth as UserAuth | undefined;
+  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  const email = rule.byEmail && typeof body.email === 'string' ? body.email.slice(0, 320) : null;
+  const userId = session?.user.id ?? (await subjectOf(deps, ctx, email));
+  const answer = (ctx.body ?? {}) as Record<string, unknown>;
+  const succeeded = ctx.status < 400;
+  // A Company named by the request goes in the entry only once the request showed it was the caller's.
+  const companyId = succeeded && typeof body.company_id === 'string' ? body.company_id : null;
+  const target =
+    (ctx.params as Record<string, string> | undefined)?.id ??
+    (typeof answer.id === 'string' ? answer.id : null) ??
+    email;
+  const actor: AuditActor = operator
+    ? { ...NOBODY, type: 'operator' }
+    : userId && (session || succeeded)
+      ? { ...NOBODY, type: 'user', user_id: userId }
+      : NOBODY;
+  await write(deps, {
+    ...requestFacts(ctx, deps),
+    actor,
+    user_id: userId,
+    company_id: companyId,
+    action: rule.action,
+    target,
+    outcome: succeeded ? 'succeeded' : 'refused',
+    reason: succeeded ? null : reasonOf(ctx),
+    details: {
+      ...callDetails(ctx, started, deps),
+      ...(rule.factor ? { factor: rule.factor } : {}),
+      ...(answer.totp_required === true ? { second_factor_required: true } : {}),
+      ...oauthDetails(pattern, body),
+    },
+  });
+}
+
+/** The account a request concerns when no session names it: the one its answer's token was issued to, else the one its e-mail names. */
+async function subjectOf(deps: TrailDeps, ctx: Context, email: string | null): Promise<string | null> {
+  const answer = ctx.body as { token?: unknown; partial_token?: unknown } | null;
+  const token = typeof answer?.token === 'string' ? answer.token : answer?.partial_token;
+  const fromToken = typeof token === 'string' ? userIdInToken(token) : null;
+  // A signup for a taken address answers a decoy token (no enumeration): its user does not exist.
+  if (fromToken && (await deps.stores.users.findById(fromToken))) return fromToken;
+  if (!email) return null;
+  return (await findUserByEmail(deps.stores.users, email).catch(() => undefined))?.id ?? null;
+}
+
+/** The `user_id` claim of a token this daemon just issued (read, not verified: it never came from the caller). */
+function userIdInToken(token: string): string | null {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    return typeof claims.user_id === 'string' ? claims.user_id : typeof claims.sub === 'string' ? claims.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What an OAuth consent or revocation names besides its outcome: the client and decision, never a token. */
+function oauthDetails(pattern: string, body: Record<string, unknown>): Record<string, unknown> {
+  if (!pattern.startsWith('/api/oauth/') && !pattern.startsWith('/oauth/')) return {};
+  const pick = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).slice(0, 200) : undefined);
+  return {
+    client_id: pick('client_id'),
+    decision: pick('decision'),
+    scope: pick('scope'),
+    company_id: pick('company_id'),
+  };
+}
+
+interface Partial {
+  action: string;
+  target: string;
+  outcome?: 'succeeded' | 'refused';
+  reason?: string | null;
+  details: Record<string, unknown>;
+}
+
+function entryFor(ctx: Context, deps: TrailDeps, key: KeyAuth | undefined, p: Partial): NewAuditEntry {
+  const outcome = p.outcome ?? (ctx.status < 400 ? 'succeeded' : 'refused');
+  return {
+    ...requestFacts(ctx, deps),
+    actor: key
+      ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
+      : { ...NOBODY, type: bearerToken(ctx)?.startsWith('sk_') ? 'key' : 'anonymous' },
+    user_id: key?.user.id ?? null,
+    company_id: key?.company.id ?? null,
+    action: p.action,
+    target: p.target,
+    outcome,
+    reason: outcome === 'refused' ? (p.reason ?? reasonOf(ctx)) : null,
+    details: p.details,
+  };
+}
+
+const requestFacts = (ctx: Context, deps: TrailDeps) => ({
+  at: new Date(deps.clock.now()).toISOString(),
+  request_id: (ctx.state.requestId as string | undefined) ?? null,
+  client_address: ctx.ip || null,
+  user_agent: ctx.get('User-Agent').slice(0, 256) || null,
+});
+
+const callDetails = (ctx: Context, started: number, deps: TrailDeps) => ({
+  method: ctx.method,
+  status: ctx.status,
+  ms: Math.max(0, deps.clock.now() - started),
+});
+
+function reasonOf(ctx: Context): string {
+  const code = (ctx.body as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : `http_${ctx.status}`;
+}
+
+/**
+ * A key used from an address other than the one it was last seen from: one entry per change
+ * (remembered per key in this daemon, so a burst of calls from the new address leaves one).
+ */
+function noteNewAddress(deps: TrailDeps, ctx: Context, key: KeyAuth | undefined, seen: Map<string, string>) {
+  if (!key || !ctx.ip) return;
+  const last = seen.get(key.keyId) ?? key.key.last_used_ip ?? null;
+  if (last === ctx.ip) return;
+  if (seen.size >= 10_000) seen.clear();
+  seen.set(key.keyId, ctx.ip);
+  if (last === null) return;
+  void write(
+    deps,
+    entryFor(ctx, deps, key, {
+      action: 'key.new_address',
+      target: key.keyId,
+      outcome: 'succeeded',
+      details: { previous_address: last },
+    }),
+  );
+}
+
+/** Never fails the request: a trail that cannot be written is logged loudly instead. */
+async function write(deps: TrailDeps, entry: NewAuditEntry): Promise<void> {
+  try {
+    await deps.stores.audit.append(entry);
+  } catch (err) {
+    deps.log.error('audit entry not written', { action: entry.action, request_id: entry.request_id, err });
+  }
+}
