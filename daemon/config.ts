@@ -55,6 +55,11 @@ export interface Config {
    * database instead of the data folder (daemon/store/open.ts). It holds a password: never log it.
    */
   databaseUrl?: string;
+  /**
+   * How long a dynamically registered OAuth client lives unused, in seconds (SVC_OAUTH_CLIENT_IDLE,
+   * a duration such as 30d); unset: 30 days (daemon/oauth/lifetimes.ts).
+   */
+  oauthClientIdleSeconds?: number;
   /** `--movable-clock`: `svc dev clock` may move this daemon's clock although it binds a non-loopback address. */
   movableClock?: boolean;
 }

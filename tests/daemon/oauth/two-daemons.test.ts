@@ -6,6 +6,7 @@ import { createCompany } from '../../helpers/keys.js';
 import { clientOptions, consent, discover, oauthServerOf, REDIRECT_URI, registerClient } from '../../helpers/oauth.js';
 import { testPostgres } from '../../helpers/postgres.js';
 import { createTestApp } from '../../helpers/test-app.js';
+import { serveHttps, testCa } from '../../helpers/test-ca.js';
 
 /**
  * Team mode: two daemons on one database behind one balancer. Each step of a client's life lands
@@ -51,6 +52,38 @@ if (cluster)
         'the replay on B ended the grant for A',
       );
     } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+const ca = testCa();
+if (cluster && ca)
+  test('a client metadata document fetched by A is read from the shared cache by B', async () => {
+    const database = await (await cluster()).createDatabase();
+    const oauthFetch = { extraCaCerts: [ca.caPem] };
+    const a = await createTestApp({ database, oauthFetch });
+    const b = await createTestApp({ database, oauthFetch });
+    const server = await serveHttps(ca, (_req, res, origin) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+      res.end(
+        JSON.stringify({
+          client_id: `${origin}/client.json`,
+          redirect_uris: [REDIRECT_URI],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
+    });
+    try {
+      const authorize = (t: typeof a) =>
+        t.get(
+          `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: `${server.origin}/client.json`, redirect_uri: REDIRECT_URI, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' })}`,
+        );
+      assert.is((await authorize(a)).status, 303);
+      assert.is((await authorize(b)).status, 303);
+      assert.is(server.hits.get('/client.json'), 1, 'B used the document A fetched');
+    } finally {
+      await server.close();
       await a.close();
       await b.close();
     }
