@@ -53,7 +53,8 @@ export function mcpEndpoint(
     checkContentType(ctx);
     checkProtocolVersionShape(ctx);
     const keyAuth = ctx.state.keyAuth as KeyAuth | undefined;
-    if (!keyAuth) throw new ApiError(401, ErrorCode.unauthorized, 'Send a secret key: Authorization: Bearer sk_…');
+    if (!keyAuth)
+      throw new ApiError(401, ErrorCode.unauthorized, 'Send a secret key or an access token: Authorization: Bearer …');
 
     const raw = ctx.request.rawBody ?? (await readRaw(ctx, deps.config.limits.bodyBytes));
     const parsed = parseBody(raw);
@@ -68,7 +69,7 @@ export function mcpEndpoint(
     if (await modern.claims(ctx, parsed.value)) {
       const refused = toolCallVerdict(keyAuth, parsed.value, toolNames, deps.clock.now());
       if (refused && !refused.allowed) return refuseScope(ctx, (parsed.value as JSONRPCRequest).id, refused);
-      const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
+      const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.limitId) : null;
       if (wait !== null) return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
       return modern.serve(ctx, raw, parsed.value, toolContext);
     }
@@ -84,7 +85,7 @@ export function mcpEndpoint(
         if (!inBatch) throw Object.assign(new Error('scope'), { verdict });
         return scopeRefusal(request.id, verdict);
       }
-      const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.keyId) : null;
+      const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.limitId) : null;
       if (wait !== null) {
         if (!inBatch) throw Object.assign(new Error('rate'), { wait });
         return rpcError(request.id, -32000, rateLimitMessage(wait), { retry_after: wait });

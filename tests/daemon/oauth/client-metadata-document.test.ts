@@ -33,8 +33,8 @@ let t: TestApp;
 let user: TestUser;
 let companyId: string;
 
-const open = async (options: TestAppOptions = {}) => {
-  t = await createTestApp({ oauthFetch: { extraCaCerts: [ca!.caPem], timeoutMs: 300 }, ...options });
+const open = async (options: TestAppOptions = {}, fetchLimit: { timeoutMs?: number } = {}) => {
+  t = await createTestApp({ oauthFetch: { extraCaCerts: [ca!.caPem], ...fetchLimit }, ...options });
   user = await createUser(t, { tier: 'company' });
   companyId = (await createCompany(t, user)).id;
 };
@@ -79,7 +79,7 @@ const authorize = async (clientId: string, redirectUri = REDIRECT_URI) => {
     redirect_uri: redirectUri,
     code_challenge: challenge,
     code_challenge_method: 'S256',
-    scope: 'mcp',
+    scope: 'events:read',
     state: 'st',
   });
   return t.get(`/oauth/authorize?${query}`);
@@ -205,6 +205,9 @@ else {
     const closed = await unusedPort();
     assertErrorPage(await authorize(`https://localhost:${closed}/client.json`), 'invalid_client', 'refused');
 
+    // A short limit of the test's own, so the silent server costs a fraction of a second.
+    await t.close();
+    await open({}, { timeoutMs: 300 });
     const sockets: Socket[] = [];
     const silent = createTcpServer((socket) => sockets.push(socket));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
