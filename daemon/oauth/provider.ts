@@ -50,7 +50,7 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
     fetch: createOutgoingFetch({
       store: deps.stores.oauth,
       clock: deps.clock,
-      allowPrivateAddresses: isLoopback(deps.config.host),
+      allowPrivateAddresses: loopbackOnly(deps.config.host, urls.issuer),
       timeoutMs: deps.oauthFetch?.timeoutMs ?? OUTGOING_FETCH_DEFAULTS.timeoutMs,
       maxBytes,
       cacheSeconds: OUTGOING_FETCH_DEFAULTS.cacheSeconds,
@@ -128,6 +128,16 @@ function consentUrl(issuer: string, params: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (typeof value === 'string') query.set(name, value);
   return `${issuer}/#/oauth/consent?${query}`;
+}
+
+/**
+ * A daemon that only its own machine can reach: bound to loopback and published nowhere else. One
+ * bound to loopback behind a tunnel or a proxy (a public URL of another host) is reachable by
+ * anyone, who could then make it fetch addresses on its private network.
+ */
+function loopbackOnly(bind: string, issuer: string): boolean {
+  const host = new URL(issuer).hostname;
+  return isLoopback(bind) && isLoopback(host);
 }
 
 /** The draft asks for a path in a client ID URL: `https://host/` alone names a site, not a client. */

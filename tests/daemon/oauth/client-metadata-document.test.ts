@@ -244,6 +244,13 @@ else {
     );
     assert.is(server.hits.get('/agent.json'), undefined, 'never connected');
   });
+
+  test('so does a daemon on loopback published at another address (behind a tunnel or a proxy)', async () => {
+    await t.close();
+    await open({ config: { host: '127.0.0.1', publicUrl: 'https://svc.example.com' } });
+    assertErrorPage(await authorize(serve('/agent.json')), 'invalid_client', 'published');
+    assert.is(server.hits.get('/agent.json'), undefined, 'never connected');
+  });
 }
 
 async function unusedPort(): Promise<number> {
