@@ -3,6 +3,7 @@ import { get, post } from './lib/api.js';
 import { ClockBadge } from './lib/clock-badge.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
+import { AppsPage } from './pages/apps.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
 import { KeysPage } from './pages/keys.js';
@@ -21,6 +22,7 @@ const NAV = [
   ['security', 'Security'],
   ['companies', 'Companies'],
   ['keys', 'Keys'],
+  ['apps', 'Apps'],
   ['events', 'Events'],
   ['mail', 'Mail'],
 ] as const;
@@ -96,6 +98,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <CompaniesPage />;
     case 'keys':
       return <KeysPage />;
+    case 'apps':
+      return <AppsPage />;
     case 'events':
       return <EventsPage tab={route.arg} />;
     case 'trace':
