@@ -3,6 +3,7 @@ import { get, post } from './lib/api.js';
 import { ClockBadge } from './lib/clock-badge.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
+import { AppsPage } from './pages/apps.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
 import { KeysPage } from './pages/keys.js';
@@ -10,6 +11,7 @@ import { LoginPage } from './pages/login.js';
 import { MagicPage } from './pages/magic.js';
 import { MailPage } from './pages/mail.js';
 import type { Me } from './pages/me.js';
+import { OAuthConsentPage } from './pages/oauth-consent.js';
 import { PairPage } from './pages/pair.js';
 import { ProfilePage } from './pages/profile.js';
 import { SecurityPage } from './pages/security.js';
@@ -21,6 +23,7 @@ const NAV = [
   ['security', 'Security'],
   ['companies', 'Companies'],
   ['keys', 'Keys'],
+  ['apps', 'Apps'],
   ['events', 'Events'],
   ['mail', 'Mail'],
 ] as const;
@@ -80,13 +83,15 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
   if (!me) {
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
-    const stay = route.page === 'pair';
-    return (
-      <LoginPage
-        title={stay ? 'Log in to approve a terminal' : 'Log in'}
-        onLoggedIn={() => (stay ? undefined : navigate('#/profile'))}
-      />
-    );
+    // Pairing and OAuth consent: log in, then stay on the page the link opened.
+    const stay = route.page === 'pair' || route.page === 'oauth';
+    const title =
+      route.page === 'pair'
+        ? 'Log in to approve a terminal'
+        : route.page === 'oauth'
+          ? 'Log in to connect an app'
+          : 'Log in';
+    return <LoginPage title={title} onLoggedIn={() => (stay ? undefined : navigate('#/profile'))} />;
   }
   if (me.pending_verification) return <VerifyPage email={me.email ?? ''} />;
   switch (route.page) {
@@ -96,12 +101,16 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <CompaniesPage />;
     case 'keys':
       return <KeysPage />;
+    case 'apps':
+      return <AppsPage />;
     case 'events':
       return <EventsPage tab={route.arg} />;
     case 'trace':
       return <TracePage eventId={route.arg} />;
     case 'pair':
       return <PairPage code={route.arg} />;
+    case 'oauth':
+      return <OAuthConsentPage />;
     default:
       return <ProfilePage me={me} onChange={refresh} />;
   }

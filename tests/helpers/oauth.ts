@@ -119,3 +119,18 @@ export async function signIn(
   );
   return oauth.processAuthorizationCodeResponse(as, client, res);
 }
+
+/** A tools/call at /api/mcp with an OAuth access token where the secret key goes. */
+export function callToolWithToken(t: TestApp, token: string, name: string, args: Record<string, unknown> = {}) {
+  return t.request({
+    method: 'POST',
+    url: '/api/mcp',
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-11-25',
+    },
+  });
+}

@@ -163,6 +163,20 @@ for (const mode of testAppModes()) {
     assert.is(back.searchParams.get('code'), null);
   });
 
+  test("the consent page's look-up of a client: its id and name, whether the redirect URI is its own, nothing else", async () => {
+    const path = `/api/oauth/clients/${encodeURIComponent(client.client_id)}`;
+    assert.is((await t.get(path)).status, 401, 'behind a session');
+    const res = await t.get(`${path}?redirect_uri=${encodeURIComponent(REDIRECT_URI)}`, user.auth);
+    assert.is(res.status, 200, res.text);
+    assert.equal(res.body, { client_id: client.client_id, client_name: 'Test MCP client', redirect_uri_allowed: true });
+    const elsewhere = await t.get(`${path}?redirect_uri=${encodeURIComponent('https://evil.example/cb')}`, user.auth);
+    assert.is(elsewhere.body.redirect_uri_allowed, false);
+    assert.equal(Object.keys((await t.get(path, user.auth)).body).sort(), ['client_id', 'client_name']);
+    const unknown = await t.get('/api/oauth/clients/nobody', user.auth);
+    assert.is(unknown.status, 404);
+    assert.is(unknown.body.code, 'oauth_invalid_client');
+  });
+
   test('refresh tokens rotate; presenting a rotated one ends the grant and its access tokens', async () => {
     const verifier = oauth.generateRandomCodeVerifier();
     const first = await oauth.processAuthorizationCodeResponse(
