@@ -7,23 +7,23 @@ import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
+import { fill, press, waitForHeading } from '../../helpers/console-page.js';
 import { createCompany } from '../../helpers/keys.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
  * mcp-remote (the stdio↔HTTP bridge desktop apps are configured with) pointed at the daemon with
  * no `--header` at all: it gets the 401, discovers the authorization server, registers, and prints
- * the authorization URL for a browser. Chromium opens that URL and lands on the console's consent
- * route with the request; the answer is given through `POST /api/oauth/authorize` with the user's
- * session (what the consent page sends), and Chromium follows `redirect_to` to mcp-remote's loopback
- * callback, on whatever port it picked. mcp-remote then redeems the code and tools/list works
- * through it, under the SDK's stdio client as a desktop app would run it.
+ * the authorization URL for a browser. Chromium opens that URL, lands on the console's consent page,
+ * logs in there, picks the Company and allows; the page sends it on to mcp-remote's loopback
+ * callback, on whatever port mcp-remote picked. mcp-remote then redeems the code, and tools/list
+ * works through it, under the SDK's stdio client as a desktop app would run it.
  */
 const test = suite('oauth: mcp-remote signs in with no header');
 const require = createRequire(import.meta.url);
 const MCP_REMOTE = join(dirname(require.resolve('mcp-remote/package.json')), 'dist/proxy.js');
 
-test('mcp-remote: 401 → registration → browser → consent → callback → tools/list', async () => {
+test('mcp-remote: 401 → registration → Chromium on the consent page → callback → tools/list', async () => {
   const browser = await sharedBrowser();
   if (!browser) return;
   const daemon = await startConsoleDaemon();
@@ -55,24 +55,17 @@ test('mcp-remote: 401 → registration → browser → consent → callback → 
     assert.is(authorizationUrl.origin + authorizationUrl.pathname, `${url}/oauth/authorize`);
     assert.is(authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
 
+    // The browser: the authorization endpoint sends it to the console's consent page, where the
+    // user logs in and allows; the page then sends it to mcp-remote's loopback callback.
     await page.goto(authorizationUrl.href);
-    const consentPage = new URL(page.url());
-    const [route, query] = consentPage.hash.split('?');
-    assert.is(route, '#/oauth/consent', page.url());
-    const res = await fetch(`${url}/api/oauth/authorize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...user.auth },
-      body: JSON.stringify({
-        ...Object.fromEntries(new URLSearchParams(query)),
-        company_id: companyId,
-        decision: 'allow',
-      }),
-    });
-    const answer = (await res.json()) as { redirect_to: string };
-    assert.is(res.status, 200, JSON.stringify(answer));
-    const callback = new URL(answer.redirect_to);
-    assert.is(callback.hostname, 'localhost', 'mcp-remote listens on a loopback port of its choosing');
-    await page.goto(callback.href);
+    await waitForHeading(page, 'Log in to connect an app');
+    await fill(page, 'E-mail', user.user.email!);
+    await fill(page, 'Password', user.password);
+    await press(page, 'Log in');
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent?.startsWith('Connect '));
+    await page.select('#consent-company', companyId);
+    await press(page, 'Allow');
+    await page.waitForFunction(() => location.hostname === 'localhost' && location.pathname.endsWith('/callback'));
 
     await connecting;
     const tools = await client.listTools();
