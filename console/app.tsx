@@ -4,6 +4,7 @@ import { ClockBadge } from './lib/clock-badge.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
 import { AuditPage } from './pages/audit.js';
+import { AppsPage } from './pages/apps.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
 import { FailuresPage } from './pages/failures.js';
@@ -12,6 +13,7 @@ import { LoginPage } from './pages/login.js';
 import { MagicPage } from './pages/magic.js';
 import { MailPage } from './pages/mail.js';
 import type { Me } from './pages/me.js';
+import { OAuthConsentPage } from './pages/oauth-consent.js';
 import { PairPage } from './pages/pair.js';
 import { ProfilePage } from './pages/profile.js';
 import { SecurityPage } from './pages/security.js';
@@ -23,6 +25,7 @@ const NAV = [
   ['security', 'Security'],
   ['companies', 'Companies'],
   ['keys', 'Keys'],
+  ['apps', 'Apps'],
   ['events', 'Events'],
   ['failures', 'Failures'],
   ['audit', 'Audit'],
@@ -84,13 +87,15 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
   if (!me) {
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
-    const stay = route.page === 'pair';
-    return (
-      <LoginPage
-        title={stay ? 'Log in to approve a terminal' : 'Log in'}
-        onLoggedIn={() => (stay ? undefined : navigate('#/profile'))}
-      />
-    );
+    // Pairing and OAuth consent: log in, then stay on the page the link opened.
+    const stay = route.page === 'pair' || route.page === 'oauth';
+    const title =
+      route.page === 'pair'
+        ? 'Log in to approve a terminal'
+        : route.page === 'oauth'
+          ? 'Log in to connect an app'
+          : 'Log in';
+    return <LoginPage title={title} onLoggedIn={() => (stay ? undefined : navigate('#/profile'))} />;
   }
   if (me.pending_verification) return <VerifyPage email={me.email ?? ''} />;
   switch (route.page) {
@@ -100,6 +105,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <CompaniesPage />;
     case 'keys':
       return <KeysPage />;
+    case 'apps':
+      return <AppsPage />;
     case 'events':
       return <EventsPage tab={route.arg} />;
     case 'failures':
@@ -110,6 +117,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <AuditPage />;
     case 'pair':
       return <PairPage code={route.arg} />;
+    case 'oauth':
+      return <OAuthConsentPage />;
     default:
       return <ProfilePage me={me} onChange={refresh} />;
   }

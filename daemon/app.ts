@@ -73,6 +73,7 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
 
 /** Exported so tests can walk every route the app serves (tests/daemon/http/robustness.test.ts). */
 export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimits(deps)): Router[] {
+  const oauth = createOAuthServer(deps, { resourcePath: MCP_PATH, scopes: OAUTH_SCOPES });
   return [
     healthRoutes(() => deps.devClock?.offset() ?? 0),
     devRoutes(deps),
@@ -89,9 +90,10 @@ export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimit
     companiesRoutes(deps),
     keyRoutes(deps),
     billingRoutes(deps),
-    mcpRoutes(deps),
+    // MCP: secret keys, and the access tokens of the daemon's own authorization server
+    mcpRoutes(deps, oauth.resolveAccessToken),
     // MCP clients' sign-in: the authorization server and the MCP endpoint's resource metadata
-    ...createOAuthServer(deps, { resourcePath: MCP_PATH, scopes: OAUTH_SCOPES }).routers,
+    ...oauth.routers,
     // inbound webhooks: signed, no token (companies/inbound-webhook-route.ts says why)
     inboundWebhookRoutes(deps),
     // every Company's routes, behind tenant selection

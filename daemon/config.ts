@@ -57,6 +57,11 @@ export interface Config {
   databaseUrl?: string;
   /** Days the audit trail keeps an entry (SVC_AUDIT_RETENTION_DAYS); unset: 400; 0 keeps every entry. */
   auditRetentionDays?: number;
+  /**
+   * How long a dynamically registered OAuth client lives unused, in seconds (SVC_OAUTH_CLIENT_IDLE,
+   * a duration such as 30d); unset: 30 days (daemon/oauth/lifetimes.ts).
+   */
+  oauthClientIdleSeconds?: number;
   /** `--movable-clock`: `svc dev clock` may move this daemon's clock although it binds a non-loopback address. */
   movableClock?: boolean;
 }

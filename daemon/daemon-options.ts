@@ -72,6 +72,7 @@ export function resolveConfig(options: DaemonOptions, env: Env = process.env): C
     ...(env.SVC_MCP_TOOL_CALLS_PER_MINUTE
       ? { mcpToolCallsPerMinute: perMinuteOf(env.SVC_MCP_TOOL_CALLS_PER_MINUTE) }
       : {}),
+    ...oauthClientIdleOf(env.SVC_OAUTH_CLIENT_IDLE),
     ...(smtpUrl ? { smtpUrl } : {}),
     ...(env.SVC_AUDIT_RETENTION_DAYS !== undefined
       ? { auditRetentionDays: retentionDaysOf(env.SVC_AUDIT_RETENTION_DAYS) }
@@ -89,6 +90,15 @@ function maxKeyLifetimeOf(text: string | undefined): { maxKeyLifetimeSeconds?: n
   if (!seconds)
     throw new Error(`invalid --max-key-lifetime ${text}: use a duration such as 90d, 24h or 3600 (seconds)`);
   return { maxKeyLifetimeSeconds: seconds };
+}
+
+/** SVC_OAUTH_CLIENT_IDLE: how long a registered OAuth client lives unused (a duration such as 30d). */
+function oauthClientIdleOf(text: string | undefined): { oauthClientIdleSeconds?: number } {
+  if (text === undefined || text.trim() === '') return {};
+  const seconds = parseDuration(text);
+  if (!seconds)
+    throw new Error(`invalid SVC_OAUTH_CLIENT_IDLE ${text}: use a duration such as 30d, 12h or 3600 (seconds)`);
+  return { oauthClientIdleSeconds: seconds };
 }
 
 /** `--compaction-role` / SVC_COMPACTION_ROLE (a role or an agent id) and SVC_COMPACTION_TIMEOUT_MS. */

@@ -28,4 +28,9 @@ export interface Deps {
   checkOperatorToken?: OperatorTokenCheck;
   /** `svc dev clock` (daemon/dev/dev-clock.ts): `clock` itself, movable; absent where moving it is refused. */
   devClock?: MovableClock;
+  /**
+   * Tests only: how the authorization server fetches client ID metadata documents (a CA of the
+   * test's own to trust besides the system's, a shorter time limit). Absent: the system's CAs, 5 s.
+   */
+  oauthFetch?: { extraCaCerts?: string[]; timeoutMs?: number };
 }

@@ -133,6 +133,8 @@ export const ErrorCode = {
   oauthInvalidRequest: 'oauth_invalid_request',
   oauthInvalidTarget: 'oauth_invalid_target',
   oauthInvalidScope: 'oauth_invalid_scope',
+  // connected apps
+  oauthGrantNotFound: 'grant_not_found',
 } as const;
 
 export type ErrorCodeName = (typeof ErrorCode)[keyof typeof ErrorCode];

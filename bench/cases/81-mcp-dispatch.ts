@@ -39,13 +39,16 @@ const dispatch: BenchCase = {
       const company = { id: 'cmp_bench', name: 'bench', owner_id: 'usr_bench' };
       const services = (await host.open(company)).services;
       for (let i = 0; i < 20; i++) await services.events.emit({ type: 'session:stopped', content: { i } });
+      const user = { id: 'usr_bench', email: 'bench@example.com', tier: 'company', created_at: '' };
       const keyAuth = {
-        user: { id: 'usr_bench', email: 'bench@example.com', tier: 'company', created_at: '' },
+        user,
         company,
+        principal: { kind: 'key', user, key: { scopes: null } },
         keyId: 'key_bench',
-        key: { scopes: null },
+        oauth: null,
+        limitId: 'key_bench',
         accountKey: false,
-      } as KeyAuth;
+      } as unknown as KeyAuth;
       const ctx: ToolContext = { keyAuth, services: async () => services, now: systemClock.now };
       const dispatcher = createMcpDispatcher(silentLogger);
       const call = (id: number) => ({

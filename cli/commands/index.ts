@@ -93,6 +93,10 @@ export const ENTRIES: Entry[] = [
     explain: async (m) => (await import('./keys/explain.js')).keysExplainCommand(m),
     validate: async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
   }),
+  entry('apps', 'apps (MCP clients) you connected over OAuth: list, revoke', {
+    list: async (m) => (await import('./apps/list.js')).appsListCommand(m),
+    revoke: async (m) => (await import('./apps/revoke.js')).appsRevokeCommand(m),
+  }),
   entry('account-key', 'your account key (ak_)', {
     rotate: async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m),
   }),

@@ -12,20 +12,38 @@ import { claimTouch } from '../http/touch-throttle.js';
 import { bearerToken } from '../http/bearer.js';
 import { hashKey } from './key-material.js';
 import { checkAccess, type Principal } from './permission.js';
+import type { TokenPrincipal } from '../oauth/token-principal.js';
 import { refusalOf } from './refusal.js';
 
 type GuardDeps = Pick<Deps, 'clock' | 'stores'>;
 
-/** What the key guard (`Authorization: Bearer sk_…`, optional `X-Api-Key: ak_…`) resolves to, on `ctx.state.keyAuth`. */
+/**
+ * What the key guard (`Authorization: Bearer sk_…` or an OAuth access token, optional
+ * `X-Api-Key: ak_…`) resolves to, on `ctx.state.keyAuth`.
+ */
 export interface KeyAuth {
   user: UserRecord;
   company: CompanyRef;
-  keyId: string;
-  /** The key's record as the lookup read it: its scopes and expiry, for the permission check. */
-  key: SecretKeyRecord;
+  /**
+   * Who the permission check sees: the key (its record as the lookup read it: scopes, expiry),
+   * or the access token's grant (its client and the scopes the user granted).
+   */
+  principal: Extract<Principal, { kind: 'key' | 'oauth' }>;
+  /** The secret key's id; null for an OAuth access token. */
+  keyId: string | null;
+  /** The OAuth client and grant an access token speaks for; null for a secret key. */
+  oauth: { clientId: string; grantId: string } | null;
+  /** What per-credential limits (tool calls a minute) count by: the key, or the token's grant (one client, one Company). */
+  limitId: string;
   /** True when a matching `X-Api-Key` was sent as well. */
   accountKey: boolean;
 }
+
+/** The key guard's answer for a secret key (the REST routes take no OAuth token). */
+export type SecretKeyAuth = KeyAuth & { keyId: string; principal: Extract<Principal, { kind: 'key' }> };
+
+/** Resolves an OAuth access token (daemon/oauth): null for one that is unknown, expired, revoked or for another resource. */
+export type AccessTokenResolver = (token: string) => Promise<TokenPrincipal | null>;
 
 /** `last_used_at` is written at most this often per key, so using a key does not turn every call into a disk write. */
 const TOUCH_EVERY_MS = 60_000;
@@ -37,12 +55,23 @@ const refuse = (message: string, code: string = ErrorCode.invalidKey) => unauthe
  * must belong to the same user. Authentication first (401), then the tier gate (402), so a bad key
  * on a trial account is a 401. Sets `ctx.state.keyAuth`.
  */
-export function requireKeys(deps: GuardDeps): Middleware {
+export function requireKeys(deps: GuardDeps, accessTokens?: AccessTokenResolver): Middleware {
   return async function keyGuard(ctx, next) {
-    ctx.state.keyAuth = await authenticateKeys(deps, ctx);
+    const token = accessTokens ? bearerToken(ctx) : null;
+    ctx.state.keyAuth =
+      accessTokens && token && looksLikeAccessToken(token)
+        ? await authenticateAccessToken(deps, ctx, token, accessTokens)
+        : await authenticateKeys(deps, ctx);
     await next();
   };
 }
+
+/**
+ * The authorization server's opaque access tokens are 256 random bits in 43 base64url characters;
+ * a secret key is 52 characters with its prefix, so the two never look alike, and anything else
+ * goes to the key path, which explains what is wrong with it.
+ */
+const looksLikeAccessToken = (value: string) => /^[A-Za-z0-9_-]{43}$/.test(value);
 
 export function keyAuthOf(ctx: Context): KeyAuth {
   const auth = ctx.state.keyAuth as KeyAuth | undefined;
@@ -51,7 +80,7 @@ export function keyAuthOf(ctx: Context): KeyAuth {
 }
 
 /** Authenticates the key headers and applies the tier gate; throws the 401/402 answers. */
-export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get' | 'ip'>): Promise<KeyAuth> {
+export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get' | 'ip'>): Promise<SecretKeyAuth> {
   const secret = bearerToken(ctx);
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
@@ -59,19 +88,13 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   const { key: sk, user, company } = await findSecretKey(deps, secret);
   if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
-  const accountHeader = ctx.get('X-Api-Key').trim();
-  const ak = accountHeader ? await findAccountKey(deps, accountHeader) : null;
-  if (ak && ak.user_id !== sk.user_id) {
-    throw refuse(
-      'X-Api-Key belongs to another account than the secret key: send the account key of the same user, or none.',
-      ErrorCode.accountKeyMismatch,
-    );
-  }
+  const ak = await matchingAccountKey(deps, ctx, sk.user_id, 'the secret key');
 
   // A rotated key past its overlap and an expired key are 401s, then the tier gate's 402: read
   // from the record the lookup already returned, so they cost no extra round trip.
   const now = deps.clock.now();
-  const standing = checkAccess(keyPrincipal(user, sk), AUTHENTICATE, now);
+  const principal = { kind: 'key', user, key: sk } as const;
+  const standing = checkAccess(principal, AUTHENTICATE, now);
   if (!standing.allowed) throw refusalOf(standing, user.tier);
 
   // Checked here, not in an async helper: most calls write nothing and should not pay for a promise.
@@ -80,10 +103,66 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   return {
     user,
     company: { id: company.id, name: company.name, owner_id: company.owner_id },
+    principal,
     keyId: sk.id,
-    key: sk,
+    oauth: null,
+    limitId: sk.id,
     accountKey: ak !== null,
   };
+}
+
+/**
+ * An OAuth access token where a secret key goes: resolved against the store on every request (a
+ * revoked token or grant is refused on its next request, on every daemon), then the same checks a
+ * key meets, in the same order: the account key if sent, the tier gate (402), and later the scopes
+ * of the one permission check. The grant's Company must still be its user's.
+ */
+async function authenticateAccessToken(
+  deps: GuardDeps,
+  ctx: Pick<Context, 'get' | 'ip'>,
+  token: string,
+  resolve: AccessTokenResolver,
+): Promise<KeyAuth> {
+  const dead = () =>
+    refuse(
+      'This access token is not valid: it expired, was revoked, or was issued for another resource. Sign in again.',
+      ErrorCode.invalidToken,
+    );
+  const found = await resolve(token);
+  if (!found) throw dead();
+  const [user, company] = await Promise.all([
+    deps.stores.users.findById(found.userId),
+    deps.stores.companies.findById(found.companyId),
+  ]);
+  if (!user || !company || company.owner_id !== user.id) throw dead();
+  const ak = await matchingAccountKey(deps, ctx, user.id, 'the access token');
+  const principal = { kind: 'oauth', user, clientId: found.clientId, scopes: found.scopes } as const;
+  const standing = checkAccess(principal, AUTHENTICATE, deps.clock.now());
+  if (!standing.allowed) throw refusalOf(standing, user.tier);
+  if (ak && touchDue(deps, 'account', ak, deps.clock.now()))
+    await deps.stores.keys.touch('account', ak.id, isoAt(deps.clock.now()));
+  return {
+    user,
+    company: { id: company.id, name: company.name, owner_id: company.owner_id },
+    principal,
+    keyId: null,
+    oauth: { clientId: found.clientId, grantId: found.grantId },
+    limitId: `oauth:${found.grantId}`,
+    accountKey: ak !== null,
+  };
+}
+
+/** The optional `X-Api-Key`: when sent, it must be a live account key of the same user as the credential. */
+async function matchingAccountKey(deps: GuardDeps, ctx: Pick<Context, 'get'>, userId: string, credential: string) {
+  const accountHeader = ctx.get('X-Api-Key').trim();
+  const ak = accountHeader ? await findAccountKey(deps, accountHeader) : null;
+  if (ak && ak.user_id !== userId) {
+    throw refuse(
+      `X-Api-Key belongs to another account than ${credential}: send the account key of the same user, or none.`,
+      ErrorCode.accountKeyMismatch,
+    );
+  }
+  return ak;
 }
 
 const AUTHENTICATE = { kind: 'authenticate' } as const;

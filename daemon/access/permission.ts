@@ -9,8 +9,14 @@ import { tierAllowsKeys, tierRefusalMessage } from './tier-gate.js';
  * verdict the real request would get, so it calls this and nothing else).
  */
 
-/** Who is asking. An OAuth token and a Company role will join this union as kinds of their own. */
-export type Principal = { kind: 'session'; user: UserRecord } | { kind: 'key'; user: UserRecord; key: SecretKeyRecord };
+/**
+ * Who is asking: a user's own session, a secret key, or an OAuth access token (its grant's user
+ * and the scopes the user granted the client). A Company role will join as a kind of its own.
+ */
+export type Principal =
+  | { kind: 'session'; user: UserRecord }
+  | { kind: 'key'; user: UserRecord; key: SecretKeyRecord }
+  | { kind: 'oauth'; user: UserRecord; clientId: string; scopes: readonly string[] };
 
 /** What is asked: a Company route by method and registered pattern, or an MCP tool call. */
 export type Operation =
@@ -41,6 +47,10 @@ export function checkAccess(principal: Principal, operation: Operation, nowMs: n
     const standing = keyStanding(principal, nowMs);
     if (standing) return standing;
   }
+  // A token's life (expiry, revocation, its grant) is decided when it is resolved, before this;
+  // what is left is the tier rule a key meets.
+  if (principal.kind === 'oauth' && !tierAllowsKeys(principal.user.tier))
+    return { allowed: false, rule: 'tier', message: tierRefusalMessage(principal.user.tier) };
   if (operation.kind === 'authenticate') return OK;
   const need = needOf(operation);
   if (!need.known) {
@@ -48,16 +58,22 @@ export function checkAccess(principal: Principal, operation: Operation, nowMs: n
     return { allowed: false, rule: 'scope', message: `No scope covers ${describe(operation)}; it is refused.` };
   }
   if (principal.kind === 'session') return OK; // a user's own session: every scope of their own Companies
-  const granted = principal.key.scopes;
+  const granted = grantedScopes(principal);
   if (granted == null) return OK; // no scopes recorded: every scope (keys made before scopes existed too)
   const missing = need.scopes.find((s) => !granted.includes(s));
   if (!missing) return OK;
+  const holder = principal.kind === 'oauth' ? 'This access token' : 'This key';
   return {
     allowed: false,
     rule: 'scope',
     required_scope: missing,
-    message: `This key lacks the scope ${missing}, which ${describe(operation)} needs; its scopes: ${granted.join(', ') || '(none)'}.`,
+    message: `${holder} lacks the scope ${missing}, which ${describe(operation)} needs; its scopes: ${granted.join(', ') || '(none)'}.`,
   };
+}
+
+/** The scopes a key or token carries; null: every scope (a key made without scopes). A token always names its own. */
+export function grantedScopes(principal: Exclude<Principal, { kind: 'session' }>): readonly string[] | null {
+  return principal.kind === 'oauth' ? principal.scopes : (principal.key.scopes ?? null);
 }
 
 /** The key-only checks, before any operation: rotated past its overlap, expired, tier. */

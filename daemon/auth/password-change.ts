@@ -32,6 +32,8 @@ export function changePassword(deps: Deps, limits: AuthLimits): Middleware {
       session.id,
     );
     await deps.stores.codes.endAll('password_reset', user.id, now);
+    // Apps the user connected over OAuth signed in with the old password: their tokens end too.
+    await deps.stores.oauth.removeGrantsOfUser(user.id);
     if (user.email)
       sendInBackground(deps, 'password change notice', () => sendPasswordChangedNotice(deps, user.email!, 'change'));
     ctx.body = { ok: true, revoked_sessions: revoked ?? 0 };

@@ -69,6 +69,8 @@ export function resetPassword(deps: Deps): Middleware {
     const revoked = await deps.stores.users.setPassword(user.id, passwordHash, now, null, (u) => {
       u.email_verified_at ??= now;
     });
+    // Whoever knew the old password may have connected apps over OAuth: they end with the sessions.
+    await deps.stores.oauth.removeGrantsOfUser(user.id);
     sendInBackground(deps, 'password reset notice', () => sendPasswordChangedNotice(deps, record.email, 'reset'));
     ctx.body = { ok: true, revoked_sessions: revoked ?? 0 };
   };

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { forbidden } from '../domain-error.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { bearerToken } from '../http/bearer.js';
-import { authenticateKeys, keyPrincipal } from '../access/key-guard.js';
+import { authenticateKeys } from '../access/key-guard.js';
 import { checkAccess, type Principal } from '../access/permission.js';
 import type { RouteScopeTable } from '../access/operation-scopes.js';
 import { refusalOf } from '../access/refusal.js';
@@ -50,7 +50,7 @@ export function tenant(deps: Deps, routeScopes?: RouteScopeTable): Middleware {
     if (bearerToken(ctx)?.startsWith('sk_')) {
       const key = await authenticateKeys(deps, ctx);
       ctx.state.keyAuth = key;
-      assertAllowed(ctx, keyPrincipal(key.user, key.key));
+      assertAllowed(ctx, key.principal);
       const company = selectForSecretKey(ctx, key.company);
       return enter(deps, ctx, { user: key.user, company, via: 'secret_key', keyId: key.keyId }, next);
     }

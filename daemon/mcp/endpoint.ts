@@ -54,7 +54,8 @@ export function mcpEndpoint(
     checkContentType(ctx);
     checkProtocolVersionShape(ctx);
     const keyAuth = ctx.state.keyAuth as KeyAuth | undefined;
-    if (!keyAuth) throw new ApiError(401, ErrorCode.unauthorized, 'Send a secret key: Authorization: Bearer sk_…');
+    if (!keyAuth)
+      throw new ApiError(401, ErrorCode.unauthorized, 'Send a secret key or an access token: Authorization: Bearer …');
 
     const raw = ctx.request.rawBody ?? (await readRaw(ctx, deps.config.limits.bodyBytes));
     const parsed = parseBody(raw);
@@ -76,7 +77,7 @@ export function mcpEndpoint(
         note(parsed.value, { reason: 'insufficient_scope' });
         return refuseScope(ctx, (parsed.value as JSONRPCRequest).id, refused);
       }
-      const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.keyId) : null;
+      const wait = countsAsToolCall(parsed.value) ? await limit.hit(keyAuth.limitId) : null;
       if (wait !== null) {
         note(parsed.value, { reason: 'rate_limited' });
         return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
@@ -98,7 +99,7 @@ export function mcpEndpoint(
         if (!inBatch) throw Object.assign(new Error('scope'), { verdict });
         return scopeRefusal(request.id, verdict);
       }
-      const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.keyId) : null;
+      const wait = countsAsToolCall(request) ? await limit.hit(keyAuth.limitId) : null;
       if (wait !== null) {
         note(request, { reason: 'rate_limited' });
         if (!inBatch) throw Object.assign(new Error('rate'), { wait });

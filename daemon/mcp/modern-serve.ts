@@ -84,7 +84,7 @@ export function createModernLeg(log: Logger, tools: McpTool[], listed: Tool[], m
       return !(await isLegacyRequest(toRequest(ctx, null), body, { maxRequestBodySize: maxBodyBytes }));
     },
     async serve(ctx, raw, body, toolContext) {
-      const authInfo = { token: '', clientId: toolContext.keyAuth.keyId, scopes: [], extra: { toolContext } };
+      const authInfo = { token: '', clientId: toolContext.keyAuth.limitId, scopes: [], extra: { toolContext } };
       const response = await handler.fetch(toRequest(ctx, raw), { authInfo, parsedBody: body });
       ctx.status = response.status;
       for (const [name, value] of response.headers) if (name !== 'content-length') ctx.set(name, value);

@@ -110,7 +110,7 @@ export function createMcpDispatcher(
   const connected = server.connect(transport);
   const authInfo = (ctx: ToolContext) => ({
     token: '',
-    clientId: ctx.keyAuth.keyId,
+    clientId: ctx.keyAuth.limitId,
     scopes: [],
     extra: { toolContext: ctx },
   });

@@ -1,8 +1,7 @@
 import type { JSONRPCErrorResponse, JSONRPCRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyAuth } from '../access/key-guard.js';
-import { keyPrincipal } from '../access/key-guard.js';
 import { toolVisibleWith } from '../access/operation-scopes.js';
-import { checkAccess, type Verdict } from '../access/permission.js';
+import { checkAccess, grantedScopes, type Verdict } from '../access/permission.js';
 import { rpcError } from './jsonrpc.js';
 
 /** The JSON-RPC code of a tools/call refused for a missing scope (server-defined range; `data.code` names it). */
@@ -27,7 +26,7 @@ export function toolCallVerdict(
 /** The verdict for calling `tool` with `args` (its `action` picks the scope). */
 export function toolVerdict(keyAuth: KeyAuth, tool: string, args: unknown, nowMs: number): Verdict {
   const action = (args as { action?: unknown } | null | undefined)?.action;
-  return checkAccess(keyPrincipal(keyAuth.user, keyAuth.key), { kind: 'mcp', tool, action }, nowMs);
+  return checkAccess(keyAuth.principal, { kind: 'mcp', tool, action }, nowMs);
 }
 
 /** The JSON-RPC error of a refused tools/call: it names the scope, as the HTTP challenge does. */
@@ -40,15 +39,15 @@ export function scopeRefusal(id: JSONRPCRequest['id'] | null, verdict: Verdict):
 
 /** RFC 6750 §3.1 step-up: the scope a client should ask for, in the challenge of the 403. */
 export const scopeChallenge = (verdict: Verdict) =>
-  `Bearer realm="svc", error="insufficient_scope", scope="${verdict.required_scope ?? ''}", error_description="This key lacks the scope this call needs."`;
+  `Bearer realm="svc", error="insufficient_scope", scope="${verdict.required_scope ?? ''}", error_description="This credential lacks the scope this call needs."`;
 
 /**
- * tools/list for a key: only the tools it may call, where a tool with several actions is shown
- * when any action is allowed (the others are refused at call time). A key with every scope sees
- * the daemon's one list, unfiltered, at no cost.
+ * tools/list for a key or token: only the tools it may call, where a tool with several actions is
+ * shown when any action is allowed (the others are refused at call time). A key with every scope
+ * sees the daemon's one list, unfiltered, at no cost.
  */
 export function visibleTools(listed: Tool[], keyAuth: KeyAuth): Tool[] {
-  const granted = keyAuth.key.scopes;
+  const granted = grantedScopes(keyAuth.principal);
   if (granted == null) return listed;
   return listed.filter((tool) => {
     const needs = toolVisibleWith(tool.name);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { OAuthStore } from '../store/oauth-types.js';
+import type { OAuthRecord, OAuthStore } from '../store/oauth-types.js';
 
 /** What the protocol library stores through its adapter: a JSON payload per (kind, id). */
 type Payload = Record<string, unknown>;
@@ -8,11 +8,16 @@ type Payload = Record<string, unknown>;
 export interface AdapterOptions {
   store: OAuthStore;
   clock: Clock;
+  /** A registered client unused this long is forgotten (seconds). */
+  clientIdleSeconds: number;
   /** The error a second redemption of a code or refresh token answers with (the library's invalid_grant). */
   alreadyUsed(kind: string): Error;
 }
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** How stale a client's "last used" may get before a use writes it again: one write an hour at most. */
+const TOUCH_EVERY_MS = 3600_000;
 
 /**
  * The storage adapter the protocol library asks for, over svc's OAuth store, so the same records
@@ -23,6 +28,7 @@ const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 export function createAdapterClass(options: AdapterOptions) {
   const { store, clock } = options;
   const now = () => new Date(clock.now()).toISOString();
+  const idleMs = options.clientIdleSeconds * 1000;
   return class SvcOAuthAdapter {
     constructor(readonly kind: string) {}
 
@@ -37,7 +43,7 @@ export function createAdapterClass(options: AdapterOptions) {
           payload: kept,
           grant_id: grantId,
           uid: typeof payload.uid === 'string' ? payload.uid : null,
-          expires_at: typeof expiresIn === 'number' ? new Date(atMs + expiresIn * 1000).toISOString() : null,
+          expires_at: this.expiresAt(atMs, expiresIn),
           consumed_at: null,
         },
         new Date(atMs).toISOString(),
@@ -46,7 +52,26 @@ export function createAdapterClass(options: AdapterOptions) {
 
     async find(id: string): Promise<Payload | undefined> {
       const found = await store.find(this.kind, hashOf(id), now());
+      if (found && this.kind === 'Client') await this.touch(found);
       return found && this.restore(found.payload, id);
+    }
+
+    /**
+     * A registered client lives `clientIdleSeconds` past its last use, not forever: registration is
+     * open, so clients registered once and never used again must not pile up. Every lookup (the
+     * authorization, token and revocation endpoints, the consent route) is a use; the store forgets
+     * the record once it lapses, a few expired rows at each write. A client stored before clients
+     * expired has no expiry yet: its next use gives it one.
+     */
+    private async touch(found: OAuthRecord): Promise<void> {
+      const atMs = clock.now();
+      if (found.expires_at && Date.parse(found.expires_at) - atMs > idleMs - TOUCH_EVERY_MS) return;
+      await store.put({ ...found, expires_at: new Date(atMs + idleMs).toISOString() }, new Date(atMs).toISOString());
+    }
+
+    private expiresAt(atMs: number, expiresIn: number | undefined): string | null {
+      if (this.kind === 'Client') return new Date(atMs + idleMs).toISOString();
+      return typeof expiresIn === 'number' ? new Date(atMs + expiresIn * 1000).toISOString() : null;
     }
 
     async findByUid(uid: string): Promise<Payload | undefined> {

@@ -25,8 +25,7 @@ export async function answerAuthorization(
   request: OAuthAuthorizeRequest,
   userId: string,
 ): Promise<string> {
-  const client = await provider.Client.find(request.client_id);
-  if (!client) throw invalid(`No client is registered as ${request.client_id}.`, ErrorCode.oauthInvalidClient);
+  const client = await findClient(provider, request.client_id);
   if (!client.redirectUriAllowed(request.redirect_uri))
     throw invalid('That redirect_uri is not one the client registered.', ErrorCode.oauthInvalidRedirectUri);
   const back = new URL(request.redirect_uri);
@@ -68,6 +67,22 @@ export async function answerAuthorization(
     resource: urls.resource,
   });
   return answer({ code: await code.save() });
+}
+
+/**
+ * The client, registered or named by its metadata document's URL. A document that cannot be
+ * fetched or is not acceptable is refused like an unknown client, with the library's reason.
+ */
+async function findClient(provider: Provider, clientId: string) {
+  let client: Awaited<ReturnType<Provider['Client']['find']>>;
+  try {
+    client = await provider.Client.find(clientId);
+  } catch (err) {
+    const reason = (err as { error_description?: string }).error_description ?? 'it could not be resolved';
+    throw invalid(`The client ${clientId} is refused: ${reason}.`, ErrorCode.oauthInvalidClient);
+  }
+  if (!client) throw invalid(`No client is registered as ${clientId}.`, ErrorCode.oauthInvalidClient);
+  return client;
 }
 
 /** The scopes the user grants: those asked for (all when none were named), each one the server knows. */

@@ -11,4 +11,10 @@ export const OAUTH_TTL = {
   grant: 90 * 24 * 3600,
   /** A pending authorization request, between the authorization endpoint and the consent page. */
   interaction: 600,
+  /**
+   * A dynamically registered client unused this long is forgotten (SVC_OAUTH_CLIENT_IDLE changes
+   * it): registration is open to anyone, so its records must not pile up. As long as a refresh
+   * token: a client that still holds a live one is still in use.
+   */
+  clientIdle: 30 * 24 * 3600,
 };

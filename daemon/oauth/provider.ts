@@ -1,7 +1,10 @@
 // The named export, not the default: in the daemon's CommonJS-shaped bundle the package is required
 // from node_modules, and only its named exports survive that interop.
 import { Provider, errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { isLoopback } from '../http/host-guard.js';
 import { createAdapterClass } from './adapter.js';
+import { allowLoopbackRedirectsOnAnyPort } from './loopback-redirects.js';
+import { createOutgoingFetch, OUTGOING_FETCH_DEFAULTS } from './outgoing-fetch.js';
 import { renderOAuthErrorPage } from './error-page.js';
 import { OAUTH_TTL } from './lifetimes.js';
 import { deriveOAuthKeys } from './signing-keys.js';
@@ -19,10 +22,12 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
   const Adapter = createAdapterClass({
     store: deps.stores.oauth,
     clock: deps.clock,
+    clientIdleSeconds: deps.config.oauthClientIdleSeconds ?? OAUTH_TTL.clientIdle,
     alreadyUsed: (kind) =>
       new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`),
   });
   const scope = deps.scopes.join(' ');
+  const maxBytes = OUTGOING_FETCH_DEFAULTS.maxBytes;
   const configuration: Configuration = {
     adapter: Adapter,
     clients: [],
@@ -40,6 +45,22 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
       id_token_signed_response_alg: 'EdDSA',
     },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
+    // Every URL the server fetches (client ID metadata documents, a client's jwks_uri): checked
+    // address, no redirects, time and size limits, cached in the store (outgoing-fetch.ts).
+    fetch: createOutgoingFetch({
+      store: deps.stores.oauth,
+      clock: deps.clock,
+      allowPrivateAddresses: loopbackOnly(deps.config.host, urls.issuer),
+      timeoutMs: deps.oauthFetch?.timeoutMs ?? OUTGOING_FETCH_DEFAULTS.timeoutMs,
+      maxBytes,
+      cacheSeconds: OUTGOING_FETCH_DEFAULTS.cacheSeconds,
+      ...(deps.oauthFetch?.extraCaCerts ? { extraCaCerts: deps.oauthFetch.extraCaCerts } : {}),
+    }),
+    fetchResponseBodyLimits: {
+      'client_id metadata document': maxBytes,
+      jwks_uri: maxBytes,
+      sector_identifier_uri: maxBytes,
+    },
     async findAccount(_ctx, id) {
       const user = await deps.stores.users.findById(id);
       return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
@@ -50,6 +71,20 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
       // A public client may revoke only its own tokens; another's are ignored (RFC 7009 §2.2 answers 200 all the same).
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: { enabled: true, initialAccessToken: false },
+      // A client_id that is an https URL names its own metadata document (the Client ID Metadata
+      // Document draft): the library fetches it through `fetch` above, checks that it names itself
+      // and holds no secret, and its redirect_uris are the only ones allowed. The library's own
+      // in-memory cache is turned off (a zero lifetime): the store's cache (outgoing-fetch.ts) is
+      // the one every daemon shares and the one svc's clock ages.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: (_ctx, id) => hasPath(id),
+        // A public client only (no secret, no key to sign with), and one that names where to send codes.
+        allowClient: (_ctx, client) =>
+          client.tokenEndpointAuthMethod === 'none' && (client.redirectUris?.length ?? 0) > 0,
+        cacheDuration: { min: 0, max: 0 },
+      },
       resourceIndicators: {
         enabled: true,
         // A client that names no resource still gets a token for the one resource there is.
@@ -83,6 +118,7 @@ export function createOAuthProvider(deps: OAuthDeps, urls: OAuthUrls): Provider 
     renderError: renderOAuthErrorPage,
   };
   const provider = new Provider(urls.issuer, configuration);
+  allowLoopbackRedirectsOnAnyPort(provider);
   // The daemon's mount hands each request over as addressed to the public URL (routes.ts).
   provider.proxy = true;
   return provider;
@@ -92,6 +128,25 @@ function consentUrl(issuer: string, params: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (typeof value === 'string') query.set(name, value);
   return `${issuer}/#/oauth/consent?${query}`;
+}
+
+/**
+ * A daemon that only its own machine can reach: bound to loopback and published nowhere else. One
+ * bound to loopback behind a tunnel or a proxy (a public URL of another host) is reachable by
+ * anyone, who could then make it fetch addresses on its private network.
+ */
+function loopbackOnly(bind: string, issuer: string): boolean {
+  const host = new URL(issuer).hostname;
+  return isLoopback(bind) && isLoopback(host);
+}
+
+/** The draft asks for a path in a client ID URL: `https://host/` alone names a site, not a client. */
+function hasPath(id: string): boolean {
+  try {
+    return new URL(id).pathname.length > 1;
+  } catch {
+    return false;
+  }
 }
 
 function sameOrigin(url: string, origin: string): boolean {

@@ -6,6 +6,7 @@ import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import { loadLazily } from '../lazy-module.js';
 import type Provider from 'oidc-provider';
 import { consentRoutes } from './consent-routes.js';
+import { grantRoutes } from './grant-routes.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { resolveAccessToken, type TokenPrincipal } from './token-principal.js';
 import { protectedResourceRoutes } from './resource-metadata.js';
@@ -75,7 +76,12 @@ export function createOAuthServer(deps: Deps, options: OAuthOptions): OAuthServe
     router.options(path, preflightOnly('GET, OPTIONS'), handOver);
   }
   return {
-    routers: [protectedResourceRoutes(urls, options.scopes), router, consentRoutes(oauthDeps, provider, urls)],
+    routers: [
+      protectedResourceRoutes(urls, options.scopes),
+      router,
+      consentRoutes(oauthDeps, provider, urls),
+      grantRoutes(oauthDeps),
+    ],
     resolveAccessToken: async (token) => resolveAccessToken(oauthDeps, await provider(), urls, token),
   };
 }

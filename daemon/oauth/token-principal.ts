@@ -1,5 +1,6 @@
 import type Provider from 'oidc-provider';
-import { findGrantBinding } from './grant-binding.js';
+import { claimTouch } from '../http/touch-throttle.js';
+import { bindingOf, findBindingRecord, stampGrantUse } from './grant-binding.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import type { OAuthUrls } from './urls.js';
 
@@ -16,11 +17,15 @@ export interface TokenPrincipal {
   scopes: string[];
 }
 
+/** A grant's `last_used_at` is written at most this often, so using a token does not turn every call into a write. */
+const STAMP_EVERY_MS = 60_000;
+
 /**
  * Resolves a presented access token, reading the store on every call (no cache): a token whose
  * grant was revoked, replayed or rotated away is refused on its very next request, on every
  * daemon. The token must be one issued for this resource (its audience), unexpired, and its grant
  * must still carry svc's Company binding. Anything else is null: the caller answers 401.
+ * A token that resolves stamps its grant's last use (connected apps show it).
  */
 export async function resolveAccessToken(
   deps: Pick<OAuthDeps, 'stores' | 'clock'>,
@@ -32,8 +37,13 @@ export async function resolveAccessToken(
   if (!found || found.isExpired || !found.grantId) return null;
   const audience = Array.isArray(found.aud) ? found.aud : [found.aud];
   if (!audience.includes(urls.resource)) return null;
-  const binding = await findGrantBinding(deps, found.grantId);
-  if (!binding || binding.clientId !== found.clientId || binding.userId !== found.accountId) return null;
+  const record = await findBindingRecord(deps, found.grantId);
+  const binding = record && bindingOf(record);
+  if (!record || !binding || binding.clientId !== found.clientId || binding.userId !== found.accountId) return null;
+  const now = deps.clock.now();
+  const last = binding.last_used_at ? Date.parse(binding.last_used_at) : Number.NEGATIVE_INFINITY;
+  if (now - last >= STAMP_EVERY_MS && claimTouch(deps.stores, `grant:${found.grantId}`, now, STAMP_EVERY_MS))
+    await stampGrantUse(deps, found.grantId, now);
   return {
     userId: binding.userId,
     companyId: binding.companyId,

@@ -23,6 +23,13 @@ export interface OAuthRecord {
   consumed_at: string | null;
 }
 
+/**
+ * The kind of the record svc files under each grant it makes (daemon/oauth/grant-binding.ts): the
+ * grant's Company, with the grant's user as its `uid`, so a user's grants can be listed and ended
+ * together (connected apps; a password change or reset).
+ */
+export const GRANT_BINDING_KIND = 'CompanyBinding';
+
 export interface OAuthStore {
   /** Inserts or replaces the record of (kind, id_hash); `nowIso` lets the store forget expired ones. */
   put(record: OAuthRecord, nowIso: string): Promise<void>;
@@ -38,4 +45,13 @@ export interface OAuthStore {
   remove(kind: string, idHash: string): Promise<void>;
   /** Removes every record of the grant (its codes and tokens) and the grant itself. */
   removeGrant(grantId: string): Promise<void>;
+  /**
+   * Sets `payload[field]` to `atIso` on the record if it still exists: an update, never an insert,
+   * so a use stamp racing a revocation cannot bring a removed grant's record back.
+   */
+  stamp(kind: string, idHash: string, field: string, atIso: string): Promise<void>;
+  /** Every unexpired record of `kind` filed under `uid`, in no particular order. */
+  listByUid(kind: string, uid: string, nowIso: string): Promise<OAuthRecord[]>;
+  /** Removes every grant (with all it issued) of a user: those with a grant binding filed under the user's id. */
+  removeGrantsOfUser(userId: string): Promise<void>;
 }

@@ -21,3 +21,20 @@ export const oauthAuthorizeRequest = z.object({
 export type OAuthAuthorizeRequest = z.infer<typeof oauthAuthorizeRequest>;
 
 export const oauthAuthorizeResponse = z.object({ redirect_to: z.string() });
+
+/** A connected app: one grant of the user's, as `GET /api/oauth/grants` lists it. */
+export const oauthGrantRow = z.object({
+  id: z.string(),
+  /** `name` is null when the client named none, or its registration is gone. */
+  client: z.object({ id: z.string(), name: z.nullable(z.string()) }),
+  company_id: z.string(),
+  /** null when the Company is gone. */
+  company_name: z.nullable(z.string()),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  last_used_at: z.nullable(z.string()),
+});
+export type OAuthGrantRow = z.infer<typeof oauthGrantRow>;
+
+export const oauthGrantListResponse = z.object({ grants: z.array(oauthGrantRow) });
+export type OAuthGrantListResponse = z.infer<typeof oauthGrantListResponse>;

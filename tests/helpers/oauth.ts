@@ -64,6 +64,8 @@ export interface ConsentInput {
   challenge: string;
   state?: string;
   decision?: 'allow' | 'deny';
+  /** The scopes asked (and granted); default `events:read`. */
+  scope?: string;
   extra?: Record<string, string>;
 }
 
@@ -78,7 +80,7 @@ export function consent(t: TestApp, input: ConsentInput) {
       code_challenge: input.challenge,
       code_challenge_method: 'S256',
       state: input.state ?? 'st-1',
-      scope: 'mcp',
+      scope: input.scope ?? 'events:read',
       resource: `${t.deps.config.publicUrl}${MCP_PATH}`,
       company_id: input.companyId,
       decision: input.decision ?? 'allow',
@@ -91,4 +93,44 @@ export function consent(t: TestApp, input: ConsentInput) {
 /** A second authorization server over the same deps: what another daemon on the same storage sees. */
 export function oauthServerOf(t: TestApp): OAuthServer {
   return createOAuthServer(t.deps, { resourcePath: MCP_PATH, scopes: OAUTH_SCOPES });
+}
+
+/** A whole sign-in, as a client does it: consent for `companyId`, the code redeemed; the token answer. */
+export async function signIn(
+  t: TestApp,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  input: Omit<ConsentInput, 'client' | 'challenge'>,
+): Promise<oauth.TokenEndpointResponse> {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const challenge = await oauth.calculatePKCECodeChallenge(verifier);
+  const state = input.state ?? 'st-1';
+  const answer = await consent(t, { ...input, client, challenge, state });
+  if (answer.status !== 200) throw new Error(`consent answered ${answer.status}: ${answer.text}`);
+  const params = oauth.validateAuthResponse(as, client, new URL(answer.body.redirect_to), state);
+  const res = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    params,
+    REDIRECT_URI,
+    verifier,
+    clientOptions(t),
+  );
+  return oauth.processAuthorizationCodeResponse(as, client, res);
+}
+
+/** A tools/call at /api/mcp with an OAuth access token where the secret key goes. */
+export function callToolWithToken(t: TestApp, token: string, name: string, args: Record<string, unknown> = {}) {
+  return t.request({
+    method: 'POST',
+    url: '/api/mcp',
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-11-25',
+    },
+  });
 }

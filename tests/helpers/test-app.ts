@@ -45,6 +45,8 @@ export interface TestAppOptions {
   database?: string;
   /** `svc dev clock`: the app's clock is a movable one over the fake clock (deps.devClock). */
   devClock?: boolean;
+  /** How the authorization server fetches client metadata documents (a test CA to trust, a shorter limit). */
+  oauthFetch?: Deps['oauthFetch'];
   /** More middleware after the app's own (e.g. a test route behind the tenant middleware), added before the app is served. */
   extend?: (app: Koa, deps: Deps) => void;
 }
@@ -130,6 +132,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(team?.pairings ? { pairings: team.pairings } : {}),
     ...(team?.checkOperatorToken ? { checkOperatorToken: team.checkOperatorToken } : {}),
     ...(devClock ? { devClock } : {}),
+    ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
   };
   const authLimits = createAuthLimits(deps);
   const app = createApp(deps, { authLimits });

@@ -11,7 +11,8 @@ const output = z
       })
       .loose(),
     company: z.object({ id: z.string(), name: z.string() }).loose(),
-    key_id: z.string().describe('The secret key this call was made with.'),
+    key_id: z.string().nullable().describe('The secret key this call was made with; null for an OAuth access token.'),
+    client_id: z.string().optional().describe('For an OAuth access token: the client it was issued to.'),
     account_key: z.boolean().describe('Whether the account key (X-Api-Key) was sent too.'),
   })
   .loose();
@@ -20,7 +21,7 @@ const output = z
 export const whoamiTool = defineTool({
   name: 'whoami',
   title: 'Who am I',
-  description: 'The user and Company this key acts for, and whether the account key was sent too.',
+  description: 'The user and Company this key (or access token) acts for, and whether the account key was sent too.',
   input: z.strictObject({}),
   output,
   annotations: READ_ONLY,
@@ -28,6 +29,7 @@ export const whoamiTool = defineTool({
     user: { id: keyAuth.user.id, email: keyAuth.user.email, tier: keyAuth.user.tier },
     company: { id: keyAuth.company.id, name: keyAuth.company.name },
     key_id: keyAuth.keyId,
+    ...(keyAuth.oauth ? { client_id: keyAuth.oauth.clientId } : {}),
     account_key: keyAuth.accountKey,
   }),
 });

@@ -1,5 +1,5 @@
 import type { Space, TableSpec } from '../engine/types.js';
-import type { OAuthRecord, OAuthStore } from '../oauth-types.js';
+import { GRANT_BINDING_KIND, type OAuthRecord, type OAuthStore } from '../oauth-types.js';
 import { createSweeper, deadKey, metaSpec, msOf } from './expiry.js';
 
 /**
@@ -51,6 +51,19 @@ export function createOAuthStore(space: Space): OAuthStore {
     removeGrant: (grantId) =>
       space.write((tx) => {
         for (const r of records.lookup('grant', grantId)) tx.remove(records, oauthSpec.id(r));
+      }),
+    stamp: (kind, idHash, field, atIso) =>
+      space.write((tx) => {
+        const row = records.get(keyOf(kind, idHash));
+        if (row) tx.put(records, { ...row, payload: { ...row.payload, [field]: atIso } });
+      }),
+    listByUid: async (kind, uid, nowIso) =>
+      records.lookup('uid', `${kind}|${uid}`).flatMap((r) => live(r, nowIso) ?? []),
+    removeGrantsOfUser: (userId) =>
+      space.write((tx) => {
+        const grants = records.lookup('uid', `${GRANT_BINDING_KIND}|${userId}`).map((b) => b.grant_id);
+        for (const grantId of grants)
+          if (grantId) for (const r of records.lookup('grant', grantId)) tx.remove(records, oauthSpec.id(r));
       }),
   };
 }

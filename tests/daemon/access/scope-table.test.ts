@@ -114,7 +114,7 @@ for (const mode of testAppModes()) {
         assert.is(refused.status, 403, `${operation} without ${scope}: ${refused.text}`);
         assert.is(
           refused.headers['www-authenticate'],
-          `Bearer realm="svc", error="insufficient_scope", scope="${scope}", error_description="This key lacks the scope this call needs."`,
+          `Bearer realm="svc", error="insufficient_scope", scope="${scope}", error_description="This credential lacks the scope this call needs."`,
         );
         assert.is(refused.body.jsonrpc, '2.0');
         assert.equal(refused.body.error.data, { code: 'insufficient_scope', required_scope: scope });

@@ -51,8 +51,10 @@ const context: ToolContext = {
   keyAuth: {
     user: { id: 'usr_1' },
     company: { id: 'cmp_1', name: 'acme', owner_id: 'usr_1' },
+    principal: { kind: 'key', user: { id: 'usr_1' }, key: { scopes: null } },
     keyId: 'key_1',
-    key: { scopes: null },
+    oauth: null,
+    limitId: 'key_1',
     accountKey: false,
   } as unknown as KeyAuth,
   services: () => Promise.reject(new Error('not used')),

@@ -49,7 +49,7 @@ for (const mode of testAppModes()) {
       redirect_uri: REDIRECT_URI,
       code_challenge: challenge,
       code_challenge_method: 'S256',
-      scope: 'mcp',
+      scope: 'events:read',
       state: 'xyz',
     });
     const res = await t.get(`/oauth/authorize?${query}`);
@@ -63,7 +63,12 @@ for (const mode of testAppModes()) {
   });
 
   test('the authorization endpoint: no PKCE, plain, an unregistered redirect URI, an unknown client', async () => {
-    const base = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'mcp' };
+    const base = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'events:read',
+    };
     const noPkce = await t.get(`/oauth/authorize?${new URLSearchParams(base)}`);
     assert.is(noPkce.status, 303);
     assert.is(new URL(String(noPkce.headers.location)).searchParams.get('error'), 'invalid_request');
@@ -94,7 +99,7 @@ for (const mode of testAppModes()) {
     assert.is(res.headers.get('cache-control'), 'no-store');
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, res);
     assert.is(tokens.token_type.toLowerCase(), 'bearer');
-    assert.is(tokens.scope, 'mcp');
+    assert.is(tokens.scope, 'events:read');
     assert.ok(tokens.expires_in! <= 3600);
     assert.type(tokens.refresh_token, 'string');
     // Another daemon on the same storage resolves it to the user and the Company they chose.
@@ -104,7 +109,7 @@ for (const mode of testAppModes()) {
       companyId,
       clientId: client.client_id,
       grantId: '',
-      scopes: ['mcp'],
+      scopes: ['events:read'],
     });
   });
 
@@ -156,6 +161,20 @@ for (const mode of testAppModes()) {
     assert.is(back.searchParams.get('state'), 's9');
     assert.is(back.searchParams.get('iss'), t.deps.config.publicUrl);
     assert.is(back.searchParams.get('code'), null);
+  });
+
+  test("the consent page's look-up of a client: its id and name, whether the redirect URI is its own, nothing else", async () => {
+    const path = `/api/oauth/clients/${encodeURIComponent(client.client_id)}`;
+    assert.is((await t.get(path)).status, 401, 'behind a session');
+    const res = await t.get(`${path}?redirect_uri=${encodeURIComponent(REDIRECT_URI)}`, user.auth);
+    assert.is(res.status, 200, res.text);
+    assert.equal(res.body, { client_id: client.client_id, client_name: 'Test MCP client', redirect_uri_allowed: true });
+    const elsewhere = await t.get(`${path}?redirect_uri=${encodeURIComponent('https://evil.example/cb')}`, user.auth);
+    assert.is(elsewhere.body.redirect_uri_allowed, false);
+    assert.equal(Object.keys((await t.get(path, user.auth)).body).sort(), ['client_id', 'client_name']);
+    const unknown = await t.get('/api/oauth/clients/nobody', user.auth);
+    assert.is(unknown.status, 404);
+    assert.is(unknown.body.code, 'oauth_invalid_client');
   });
 
   test('refresh tokens rotate; presenting a rotated one ends the grant and its access tokens', async () => {

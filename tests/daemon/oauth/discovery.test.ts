@@ -1,3 +1,4 @@
+import { ALL_SCOPES } from '../../../shared/scopes.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -39,7 +40,7 @@ test('the protected resource metadata, at both paths, from the public URL only',
     assert.equal(res.body, {
       resource: `${PUBLIC}/api/mcp`,
       authorization_servers: [PUBLIC],
-      scopes_supported: ['mcp'],
+      scopes_supported: [...ALL_SCOPES],
       bearer_methods_supported: ['header'],
       resource_name: 'svc MCP endpoint',
     });
@@ -60,8 +61,8 @@ test('the authorization server metadata (RFC 8414 and the OpenID path) names eve
     assert.equal(m.response_types_supported, ['code']);
     assert.ok(m.grant_types_supported.includes('refresh_token'));
     assert.is(m.authorization_response_iss_parameter_supported, true);
-    // The library always lists `openid` too; the consent route grants only svc's own scopes.
-    assert.ok(m.scopes_supported.includes('mcp'));
+    // The keys' scope vocabulary; the library always lists `openid` too, and the consent route grants only svc's own scopes.
+    for (const scope of ALL_SCOPES) assert.ok(m.scopes_supported.includes(scope), scope);
     assert.not.match(res.text, /evil\.example/);
   }
 });

@@ -76,7 +76,7 @@ test('authorization requests are limited per address: each stores a pending requ
     redirect_uri: REDIRECT_URI,
     code_challenge: 'a'.repeat(43),
     code_challenge_method: 'S256',
-    scope: 'mcp',
+    scope: 'events:read',
   });
   for (let i = 0; i < 30; i++) assert.is((await t.get(`/oauth/authorize?${query}`)).status, 303);
   const refused = await t.get(`/oauth/authorize?${query}`);

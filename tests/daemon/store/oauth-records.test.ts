@@ -68,6 +68,34 @@ for (const [name, open] of Object.entries(storeImplementations)) {
     await stores.close();
   });
 
+  test("a user's grants: listed by uid, stamped only while they live, removed together", async () => {
+    const { stores } = await open();
+    const binding = (grant: string, user: string, h: string) =>
+      record({ kind: 'CompanyBinding', id_hash: hash(h), grant_id: grant, uid: user, payload: { grantId: grant } });
+    await stores.oauth.put(binding('g1', 'usr_1', 'b'), NOW);
+    await stores.oauth.put(binding('g2', 'usr_1', 'c'), NOW);
+    await stores.oauth.put(binding('g3', 'usr_2', 'd'), NOW);
+    await stores.oauth.put(record({ kind: 'AccessToken', id_hash: hash('e'), grant_id: 'g2' }), NOW);
+    await stores.oauth.put(record({ kind: 'AccessToken', id_hash: hash('f'), grant_id: 'g3' }), NOW);
+    const listed = await stores.oauth.listByUid('CompanyBinding', 'usr_1', NOW);
+    assert.equal(listed.map((r) => r.grant_id).sort(), ['g1', 'g2']);
+    assert.equal(await stores.oauth.listByUid('CompanyBinding', 'usr_1', '2026-01-15T12:01:00.000Z'), []);
+
+    await stores.oauth.stamp('CompanyBinding', hash('b'), 'last_used_at', NOW);
+    assert.is((await stores.oauth.find('CompanyBinding', hash('b'), NOW))?.payload.last_used_at, NOW);
+    assert.is((await stores.oauth.find('CompanyBinding', hash('b'), NOW))?.payload.grantId, 'g1');
+
+    await stores.oauth.removeGrantsOfUser('usr_1');
+    assert.equal(await stores.oauth.listByUid('CompanyBinding', 'usr_1', NOW), []);
+    assert.is(await stores.oauth.find('AccessToken', hash('e'), NOW), undefined);
+    assert.ok(await stores.oauth.find('AccessToken', hash('f'), NOW), "another user's grant stays");
+    assert.is((await stores.oauth.listByUid('CompanyBinding', 'usr_2', NOW)).length, 1);
+    // A stamp after the grant is gone brings nothing back.
+    await stores.oauth.stamp('CompanyBinding', hash('b'), 'last_used_at', NOW);
+    assert.is(await stores.oauth.find('CompanyBinding', hash('b'), NOW), undefined);
+    await stores.close();
+  });
+
   test('kept across a restart (durable stores)', async () => {
     const { stores, reopen } = await open();
     await stores.oauth.put(record({ expires_at: null }), NOW);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { OAuthRecord, OAuthStore } from '../../oauth-types.js';
+import { GRANT_BINDING_KIND, type OAuthRecord, type OAuthStore } from '../../oauth-types.js';
 
 interface Row {
   kind: string;
@@ -58,6 +58,26 @@ export function createPostgresOAuthStore(pool: pg.Pool): OAuthStore {
     },
     async removeGrant(grantId) {
       await pool.query('DELETE FROM svc_oauth_records WHERE grant_id = $1', [grantId]);
+    },
+    async stamp(kind, idHash, field, atIso) {
+      await pool.query(
+        'UPDATE svc_oauth_records SET payload = payload || jsonb_build_object($3::text, $4::text) WHERE kind = $1 AND id_hash = $2',
+        [kind, idHash, field, atIso],
+      );
+    },
+    async listByUid(kind, uid, nowIso) {
+      const { rows } = await pool.query<Row>(
+        `SELECT ${COLUMNS} FROM svc_oauth_records WHERE kind = $1 AND uid = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+        [kind, uid, nowIso],
+      );
+      return rows.map(recordOf);
+    },
+    async removeGrantsOfUser(userId) {
+      await pool.query(
+        `DELETE FROM svc_oauth_records WHERE grant_id IN
+           (SELECT grant_id FROM svc_oauth_records WHERE kind = $1 AND uid = $2 AND grant_id IS NOT NULL)`,
+        [GRANT_BINDING_KIND, userId],
+      );
     },
   };
 }
