@@ -94,6 +94,7 @@ export function OAuthConsentPage() {
       </Page>
     );
   }
+  if (companies.error) return <ErrorText error={companies.error} />;
   if (!client.data || !companies.data) return <p role="status">Loading…</p>;
   const name = client.data.client_name ?? 'An app';
   const list = companies.data.companies;

@@ -1,3 +1,5 @@
+import type { TableSpec } from '../store/engine/types.js';
+import { oauthSpec } from '../store/accounts/oauth.js';
 import { ACCOUNT_TABLE_SPECS } from '../store/accounts/tables.js';
 
 /**
@@ -9,7 +11,19 @@ import { ACCOUNT_TABLE_SPECS } from '../store/accounts/tables.js';
 export const SECRETS = 'secrets';
 export const EVENTS = 'events';
 
-export const ACCOUNT_TABLES: readonly string[] = ACCOUNT_TABLE_SPECS.map((s) => `accounts.${s.name}`);
+/**
+ * The accounts space's tables an archive carries: the account tables and the authorization
+ * server's records (clients, grants, tokens, by the hash of their ids), so an MCP client's sign-in
+ * survives a move: its tokens are checked against the same records, and the signing keys derive
+ * from the JWT secret, which moves too.
+ */
+export const ARCHIVE_ACCOUNT_SPECS: readonly TableSpec<object>[] = [
+  ...ACCOUNT_TABLE_SPECS,
+  oauthSpec as unknown as TableSpec<object>,
+];
+export const OAUTH_RECORDS = `accounts.${oauthSpec.name}`;
+
+export const ACCOUNT_TABLES: readonly string[] = ARCHIVE_ACCOUNT_SPECS.map((s) => `accounts.${s.name}`);
 
 /** One Company's runtime tables, in the order an export writes them. */
 export const RUNTIME_TABLE_NAMES = [

@@ -3,11 +3,18 @@ import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import { openEventLog } from '../store/event-log/index.js';
 import { companyDataDir } from '../company/index.js';
-import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
+import { companySpec } from '../store/accounts/tables.js';
 import { openJournalSpace } from '../store/journal/index.js';
 import { findRetiredLayout, refuseRetiredLayout } from '../store/old-layouts.js';
 import { runtimeTablesOf } from './runtime-table-map.js';
-import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import {
+  ARCHIVE_ACCOUNT_SPECS,
+  EVENTS,
+  RUNTIME_TABLE_NAMES,
+  SECRET_FILES,
+  SECRETS,
+  type ArchiveRecord,
+} from './archive-tables.js';
 
 /**
  * Everything a data folder holds, as archive records: secrets, every account table, then each
@@ -26,7 +33,7 @@ export async function* readDataFolder(dir: string): AsyncGenerator<ArchiveRecord
   if (existsSync(join(dir, 'accounts'))) {
     const space = await openJournalSpace(dir, { name: 'accounts' });
     try {
-      for (const spec of ACCOUNT_TABLE_SPECS) {
+      for (const spec of ARCHIVE_ACCOUNT_SPECS) {
         const table = space.define(spec);
         for (const record of table.all()) {
           if (spec.name === companySpec.name) companies.add(spec.id(record));

@@ -5,9 +5,9 @@ import { syncFolder } from '../store/disk/segment-io.js';
 import { createSegmentImporter, type SegmentImporter } from '../store/event-log/segment-import.js';
 import { companyDataDir } from '../company/index.js';
 import type { EventRow } from '../../shared/runtime-records.js';
-import { ACCOUNT_TABLE_SPECS, companySpec } from '../store/accounts/tables.js';
+import { companySpec } from '../store/accounts/tables.js';
 import { openJournalSpace } from '../store/journal/index.js';
-import { EVENTS, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import { ARCHIVE_ACCOUNT_SPECS, EVENTS, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
 import { runtimeTablesOf } from './runtime-table-map.js';
 import { SpaceLoader } from './space-loader.js';
 
@@ -19,7 +19,11 @@ import { SpaceLoader } from './space-loader.js';
  */
 export async function writeDataFolder(dir: string, records: AsyncIterable<ArchiveRecord>): Promise<void> {
   ensureDataDir(dir);
-  const accounts = new SpaceLoader(await openJournalSpace(dir, { name: 'accounts' }), ACCOUNT_TABLE_SPECS, 'accounts.');
+  const accounts = new SpaceLoader(
+    await openJournalSpace(dir, { name: 'accounts' }),
+    ARCHIVE_ACCOUNT_SPECS,
+    'accounts.',
+  );
   const open: { company: CompanyLoad | null } = { company: null };
   const closeCompany = async () => {
     const company = open.company;

@@ -12,6 +12,7 @@ const MOVED = new Set([
   'svc_event_heads',
   'svc_rate_hits',
   'svc_failures',
+  'svc_oauth_records',
   ...Object.values(ACCOUNT_TABLES).map((t) => t.name),
   'svc_rt_agents',
   'svc_rt_sessions',
@@ -45,9 +46,6 @@ const NOT_MOVED = new Set([
   // Hashes of team mode's operator tokens (migration 4): no token can be rebuilt from one. A data
   // folder's daemon makes its own token at first start; a database's daemons register theirs.
   'svc_operator_tokens',
-  // The authorization server's clients, grants and tokens (migration 5): not in the archive yet, as
-  // in a data folder's export; after a move, MCP clients register and sign in again.
-  'svc_oauth_records',
   // The audit trail (migration 30): not in the archive format yet, as in a data folder's export;
   // keep it with `svc audit list --json` / GET /api/dev/audit?format=jsonl before a move.
   'svc_audit_entries',

@@ -6,7 +6,15 @@ import {
 } from '../store/postgres/accounts/transfer.js';
 import { openDatabase } from '../store/postgres/connect.js';
 import { MIGRATIONS } from '../store/postgres/migrations/index.js';
-import { EVENTS, RUNTIME_TABLE_NAMES, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import {
+  EVENTS,
+  OAUTH_RECORDS,
+  RUNTIME_TABLE_NAMES,
+  SECRET_FILES,
+  SECRETS,
+  type ArchiveRecord,
+} from './archive-tables.js';
+import { readPgOAuthRecords } from './postgres-oauth.js';
 import { refuseUnknownTables } from './postgres-coverage.js';
 import { readPgEvents } from './postgres-events.js';
 import { readPgLimits } from './postgres-limits.js';
@@ -42,6 +50,7 @@ export async function* readPostgres(url: string): AsyncGenerator<ArchiveRecord> 
     for (const name of Object.keys(PG_ACCOUNT_TABLES) as AccountTableName[])
       for (const record of await dumpAccountTable(client, name))
         yield { table: `accounts.${name}`, company: null, record: record as unknown as Record<string, unknown> };
+    for await (const record of readPgOAuthRecords(client)) yield { table: OAUTH_RECORDS, company: null, record };
     for await (const r of readPgLimits(client))
       yield { ...r, company: null, record: r.record as Record<string, unknown> };
     const companies = await client.query<{ company_id: string }>(COMPANIES);

@@ -6,7 +6,8 @@ import {
 } from '../store/postgres/accounts/transfer.js';
 import { openDatabase, withTransaction } from '../store/postgres/connect.js';
 import { runMigrations } from '../store/postgres/migrate.js';
-import { ACCOUNT_TABLES, EVENTS, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import { ACCOUNT_TABLES, EVENTS, OAUTH_RECORDS, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import { insertPgOAuthRecord } from './postgres-oauth.js';
 import { createPgEventLoader } from './postgres-events.js';
 import { FAILURES, insertPgLimit, RATE_BUCKETS } from './postgres-limits.js';
 import { PG_RUNTIME_TABLES } from './postgres-runtime-rows.js';
@@ -70,6 +71,8 @@ async function insertRecord(client: pg.PoolClient, r: ArchiveRecord): Promise<vo
     await insertPgLimit(client, r.table, r.record);
   } else if (r.table.startsWith('runtime.')) {
     await runtimeTable(r.table).insert(client, r.company!, r.record);
+  } else if (r.table === OAUTH_RECORDS) {
+    await insertPgOAuthRecord(client, r.record);
   } else if (ACCOUNT_TABLES.includes(r.table)) {
     await insertAccountRecord(client, r.table, r.record);
   }

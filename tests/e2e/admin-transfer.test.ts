@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -9,6 +11,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { companyOwner, PROOF_PASSWORD } from '../proof/lib/accounts.js';
 import { bearer, call, expectStatus } from '../proof/lib/client.js';
 import { startProofDaemon } from '../proof/lib/daemon.js';
+import * as oauth from 'oauth4webapi';
 
 /**
  * `svc admin export` / `svc admin import` end to end, as an operator moves a deployment: a real
@@ -16,7 +19,19 @@ import { startProofDaemon } from '../proof/lib/daemon.js';
  * PostgreSQL (where it is installed), back out to a second archive and into a new data folder;
  * a daemon started there is the same deployment (same login, keys, Companies, events, transcripts).
  */
-const CHEAP = testSettingsEnv();
+/**
+ * Both daemons answer as one deployment's public URL (as after a real move: the address stays),
+ * so OAuth tokens issued before the move are for the same resource after it.
+ */
+const PUBLIC = 'http://svc.test';
+const CHEAP = { ...testSettingsEnv(), SVC_PUBLIC_URL: PUBLIC };
+/** A fixed port: a daemon on port 0 names its own address as its public URL, whatever SVC_PUBLIC_URL says. */
+const AS_PUBLIC = ['--port', String(await freePort())];
+/** oauth4webapi talks to `daemonUrl` for the public URL's endpoints. */
+const over = (daemonUrl: string) => ({
+  [oauth.allowInsecureRequests]: true,
+  [oauth.customFetch]: (url: string, init: RequestInit) => fetch(url.replace(PUBLIC, daemonUrl), init),
+});
 const svc = (args: string[]) => runCli(args, { HOME: tempDir('svc-home'), SVC_KEYCHAIN: 'off' });
 const cluster = testPostgres();
 
@@ -49,7 +64,7 @@ test('data folder → archive → PostgreSQL → archive → data folder: the sa
   assert.is(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /^imported \d+ records \(1 Companies, \d+ events\)/);
 
-  const d2 = await startProofDaemon(moved, CHEAP);
+  const d2 = await startProofDaemon(moved, CHEAP, AS_PUBLIC);
   try {
     const login = await call(d2.url, '/api/auth/login', {
       body: { email: 'mover@example.com', password: PROOF_PASSWORD },
@@ -81,6 +96,29 @@ test('data folder → archive → PostgreSQL → archive → data folder: the sa
       'trigger after the move',
     ).body.event;
     assert.ok(next.id > before.events.at(-1).id, 'new ids continue above the moved ones');
+    // An MCP client signed in before the move keeps working: its token, its grant, its refresh.
+    const { as, client, tokens } = before.oauth;
+    const whoami = await call(d2.url, '/api/mcp', {
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+    });
+    assert.is(whoami.status, 200, whoami.text);
+    assert.is(whoami.body.result.structuredContent.company.id, before.company.id);
+    const grants = (await call(d2.url, '/api/oauth/grants', { headers: before.owner.auth })).body.grants;
+    assert.equal(
+      grants.map((g: { client: { name: string } }) => g.client.name),
+      ['moving client'],
+    );
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, over(d2.url)),
+    );
+    assert.type(refreshed.access_token, 'string');
   } finally {
     await d2.stop();
   }
@@ -94,7 +132,7 @@ test('data folder → archive → PostgreSQL → archive → data folder: the sa
 
 /** A real daemon on `dir` makes an account, a Company, a key, an agent, a transcript and events, then stops. */
 async function fillDeployment(dir: string) {
-  const d = await startProofDaemon(dir, CHEAP);
+  const d = await startProofDaemon(dir, CHEAP, AS_PUBLIC);
   try {
     const url = d.url;
     const { owner, company, sk, tenant } = await companyOwner(url, dir, 'mover@example.com');
@@ -140,6 +178,7 @@ async function fillDeployment(dir: string) {
     return {
       budget,
       failures,
+      oauth: await signInOverHttp(url, owner.auth, company.id),
       owner,
       company,
       sk,
@@ -151,6 +190,58 @@ async function fillDeployment(dir: string) {
   } finally {
     await d.stop();
   }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** An MCP client's whole sign-in over HTTP: discovery, registration, consent for `companyId`, the code redeemed. */
+async function signInOverHttp(url: string, auth: Record<string, string>, companyId: string) {
+  const issuer = new URL(PUBLIC);
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { ...over(url), algorithm: 'oauth2' }),
+  );
+  const redirectUri = 'http://127.0.0.1:33418/callback';
+  const client = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', client_name: 'moving client' },
+      over(url),
+    ),
+  );
+  const verifier = oauth.generateRandomCodeVerifier();
+  const consent = expectStatus(
+    await call(url, '/api/oauth/authorize', {
+      headers: auth,
+      body: {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: 'move',
+        scope: 'events:read',
+        resource: `${PUBLIC}/api/mcp`,
+        company_id: companyId,
+        decision: 'allow',
+      },
+    }),
+    200,
+    'consent',
+  ).body;
+  const params = oauth.validateAuthResponse(as, client, new URL(consent.redirect_to), 'move');
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, over(url)),
+  );
+  return { as, client, tokens };
 }
 
 test.run();
