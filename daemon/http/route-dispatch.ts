@@ -17,6 +17,7 @@ import { ApiError } from './api-error.js';
  * The groups' routes must all be registered before this is called.
  */
 export function dispatchRoutes(groups: Router[]): Middleware {
+  for (const group of groups) matchUseLayersAsRoutes(group);
   const entries = groups.map((group) => group.routes() as unknown as Middleware);
   const groupsFor = groupsForPath(groups);
   const passOn: Middleware = (_ctx, next) => next();
@@ -32,6 +33,25 @@ export function dispatchRoutes(groups: Router[]): Middleware {
     };
     return runFrom(0);
   };
+}
+
+/**
+ * A prefixed router's `router.use(guard)` layer is compiled by @koa/router 15 from the prefix as a
+ * plain regular expression, case-sensitive, while its routes match case-insensitively (their
+ * default): `GET /API/DEV/MAIL` reached the operator routes' handler without their guard. The
+ * `use` layers of a router that is not case-sensitive are given the `i` flag here, so a guard
+ * matches every path its routes answer.
+ */
+function matchUseLayersAsRoutes(group: Router): void {
+  const router = group as unknown as {
+    opts?: { sensitive?: boolean };
+    stack: { methods: string[]; regexp?: unknown }[];
+  };
+  if (router.opts?.sensitive) return;
+  for (const layer of router.stack) {
+    if (layer.methods.length === 0 && layer.regexp instanceof RegExp && !layer.regexp.flags.includes('i'))
+      layer.regexp = new RegExp(layer.regexp.source, `${layer.regexp.flags}i`);
+  }
 }
 
 /** The methods a table entry may serve: each router's allowedMethods implements them and answers them no 405 or OPTIONS reply. */

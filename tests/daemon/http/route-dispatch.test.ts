@@ -213,6 +213,24 @@ test('on a fixed path, HEAD, a method another group takes, and a wrong method an
   assert.equal(String(options.allow).split(', ').sort(), ['GET', 'HEAD', 'POST']);
 });
 
+test("a prefixed group's router.use guard runs for every spelling its routes answer (case included)", async () => {
+  const operator = new Router({ prefix: '/api/dev' });
+  operator.use(async (ctx, next) => {
+    if (ctx.get('x-key') !== 'yes') throw new ApiError(401, 'unauthorized', 'no key');
+    await next();
+  });
+  operator.get('/mail', (ctx) => void (ctx.body = { mail: [] }));
+  const app = new Koa();
+  app.use(errorRenderer(silentLogger));
+  app.use(dispatchRoutes([operator]));
+  const call = async (url: string, headers: Record<string, string> = {}) =>
+    (await inject(app.callback(), { method: 'GET', url, headers })).statusCode;
+  for (const url of ['/api/dev/mail', '/API/DEV/MAIL', '/Api/Dev/mail', '/api/dev/mail/']) {
+    assert.is(await call(url), 401, url);
+    assert.is(await call(url, { 'x-key': 'yes' }), 200, url);
+  }
+});
+
 test('the memo and the table read what @koa/router 15 has: a pinned major version, `stack` layers, `match`, not-found handlers', () => {
   // dispatchRoutes decides which groups may match a path with the routers' own layer matchers, which
   // @koa/router does not promise to keep; an upgrade must come through here and be checked again.
