@@ -14,7 +14,8 @@ import { ApiError } from './api-error.js';
  * each router would decide — once per distinct path and then remembered (see groupsForPath).
  * There is one allowedMethods pass instead of one per group — it reads the routes every group
  * matched (`ctx.matched` accumulates), so its 405 and `Allow` cover all of them.
- * The groups' routes must all be registered before this is called.
+ * A request to a fixed route path takes a table built here instead (see routeTable): the same
+ * middleware, composed once. The groups' routes must all be registered before this is called.
  */
 export function dispatchRoutes(groups: Router[]): Middleware {
   for (const group of groups) matchUseLayersAsRoutes(group);
@@ -212,11 +213,11 @@ function composeSteps(steps: Step[]): Middleware {
     const dispatch = (i: number): Promise<unknown> => {
       if (i <= index) return Promise.reject(new Error('next() called multiple times'));
       index = i;
-      if (i === chain.length) {
-        for (const set of tail) set(ctx);
-        return Promise.resolve(next());
-      }
       try {
+        if (i === chain.length) {
+          for (const set of tail) set(ctx);
+          return Promise.resolve(next());
+        }
         return Promise.resolve(chain[i]!(ctx, () => dispatch(i + 1)));
       } catch (err) {
         return Promise.reject(err);
