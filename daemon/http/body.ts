@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '../../shared/errors.js';
 import { ApiError } from './api-error.js';
@@ -103,7 +104,10 @@ export async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
   }
   // No Content-Length (or 0) and no Transfer-Encoding: HTTP/1.1 says there is no body (RFC 9112 §6.3),
   // so skip creating an async iterator over a stream that can only end (a bare POST such as /api/mcp/validate).
-  if (declared === 0 && !ctx.get('Transfer-Encoding')) return EMPTY;
+  const chunked = ctx.get('Transfer-Encoding');
+  if (declared === 0 && !chunked) return EMPTY;
+  // A declared length within the limit is all the parser lets through, so no check is needed while reading.
+  if (!chunked) return readDeclared(ctx.req);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
@@ -115,6 +119,42 @@ export async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * The body of a request framed by Content-Length, read with plain 'data' and 'end' listeners: an
+ * async iterator over the request costs a few µs per request in objects and promises, on every
+ * MCP call and every JSON POST. It fails as the iterator would: with the stream's error, or when
+ * the stream closes before its end (a client that hung up mid-body).
+ */
+function readDeclared(req: IncomingMessage): Promise<Buffer> {
+  if (req.readableEnded) return Promise.resolve(EMPTY); // read already: nothing more will come
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    };
+    const settle = (err: Error | null) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onEnd = () => settle(null);
+    const onError = (err: Error) => settle(err);
+    const onClose = () =>
+      settle(
+        Object.assign(new Error('The request closed before its body ended.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }),
+      );
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
 }
 
 function formatBytes(n: number): string {

@@ -29,7 +29,12 @@ export interface FrontDoorOptions {
  * their order.
  */
 export function frontDoor(options: FrontDoorOptions): Middleware {
-  const { log, now, body } = options;
+  const { log, now } = options;
+  // Both answers depend on the path alone and are asked on every POST: worked out once per path.
+  const body: BodyOptions = {
+    limitFor: rememberByPath(options.body.limitFor),
+    passThrough: options.body.passThrough && rememberByPath(options.body.passThrough),
+  };
   const nextId = options.nextId ?? createRequestIds();
   const checkHost = createHostCheck(options.config);
   return async function frontDoor(ctx, next) {
@@ -49,5 +54,25 @@ export function frontDoor(options: FrontDoorOptions): Middleware {
     } finally {
       logAnswer(log, ctx, id, now() - started);
     }
+  };
+}
+
+/** Distinct paths remembered; past this the memo starts over (ids in paths make the set open-ended). */
+const MEMO_PATHS = 4096;
+/** Longer paths are worked out every time, so the memo stays small. */
+const MEMO_PATH_CHARS = 256;
+
+/** `decide(path)`, remembered for the paths requests use again (a pure function of the path). */
+function rememberByPath<T>(decide: (path: string) => T): (path: string) => T {
+  const memo = new Map<string, T>();
+  return (path) => {
+    if (path.length > MEMO_PATH_CHARS) return decide(path);
+    let found = memo.get(path);
+    if (found === undefined) {
+      if (memo.size >= MEMO_PATHS) memo.clear();
+      found = decide(path);
+      memo.set(path, found);
+    }
+    return found;
   };
 }

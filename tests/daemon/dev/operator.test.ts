@@ -17,6 +17,17 @@ test('operator routes refuse a missing or wrong token with 401', async () => {
   }
 });
 
+test('operator routes refuse a missing token on any spelling of their path the routes answer (case, trailing slash)', async () => {
+  const t = await createTestApp();
+  for (const path of ['/API/DEV/MAIL', '/Api/Dev/Mail', '/api/DEV/mail/']) {
+    const res = await t.get(path);
+    assert.is(res.status, 401, path);
+    assert.is(res.body.code, 'operator_token_required', path);
+    assert.is((await t.get(path, t.operator)).status, 200, path);
+  }
+  assert.is((await t.post('/API/DEV/INVITES', {})).status, 401);
+});
+
 test('GET /api/dev/mail lists captured mail oldest first with code and link, filtered by to and since_id', async () => {
   const t = await createTestApp();
   const first = await t.deps.mailer.send({

@@ -1,5 +1,5 @@
 import { request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -56,6 +56,43 @@ test('a declared body is read as before', async () => {
     const res = await post(port, { 'content-type': 'application/json', 'content-length': '8' }, ['{"b":22}']);
     assert.equal(res, { status: 200, body: { body: { b: 22 }, raw: 8 } });
   });
+});
+
+test('a declared body cut short by the client fails the read instead of waiting for the rest', async () => {
+  const app = new Koa();
+  let settled: (outcome: string) => void = () => {};
+  const outcome = new Promise<string>((r) => (settled = r));
+  app.use(async (_ctx, next) => {
+    try {
+      await next();
+      settled('read');
+    } catch (err) {
+      settled(`failed: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    }
+  });
+  let arrived: () => void = () => {};
+  const headersIn = new Promise<void>((r) => (arrived = r));
+  app.use((_ctx, next) => {
+    arrived();
+    return next();
+  });
+  app.use(parseJsonBody({ limitFor: () => 1024 }));
+  app.use((ctx) => void (ctx.body = {}));
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  try {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(
+      'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+    );
+    await headersIn;
+    socket.destroy();
+    const result = await Promise.race([outcome, new Promise((r) => setTimeout(() => r('still waiting'), 5000))]);
+    assert.match(String(result), /^failed: /);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });
 
 test.run();

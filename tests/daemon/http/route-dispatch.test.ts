@@ -122,7 +122,116 @@ test('paths too long to remember and more distinct paths than the memo holds sti
   assert.equal((await call('GET', '/api/things')).body, { group: 'things' });
 });
 
-test('the memo reads what @koa/router 15 has: a pinned major version, `stack` layers with `methods` and `match`', () => {
+/**
+ * Two groups whose routes both match `/api/items/new` (a fixed route in one, a parameter route in
+ * the other), each middleware recording what the routers put on the context. The fixed spelling
+ * is served by the start-time table, another spelling of the same path (a trailing slash) by the routers per
+ * request: both must see the same context at every step.
+ */
+function tableWorld() {
+  const seen: unknown[] = [];
+  const record = (where: string) => async (ctx: any, next: () => Promise<unknown>) => {
+    seen.push({
+      where,
+      matched: (ctx.matched ?? []).map((l: { path: string; methods: string[] }) => `${l.methods.join('|')} ${l.path}`),
+      params: { ...ctx.params },
+      captures: ctx.captures,
+      route: ctx._matchedRoute,
+      routerPath: ctx.routerPath,
+      routeMatched: ctx.routeMatched,
+    });
+    await next();
+  };
+  const fixed = new Router({ prefix: '/api/items' });
+  fixed.use(record('fixed-guard'));
+  fixed.get('/new', record('fixed-route'), (ctx, next) =>
+    ctx.get('x-pass') ? next() : void (ctx.body = { by: 'fixed' }),
+  );
+  const elsewhere = new Router();
+  elsewhere.use(record('unrelated-guard'));
+  elsewhere.get('/api/other', (ctx) => void (ctx.body = {}));
+  const param = new Router();
+  param.use('/api/items/:id', record('param-use'));
+  param.get('/api/items/:id', record('param-route'), (ctx) => void (ctx.body = { by: 'param', id: ctx.params.id }));
+  param.post('/api/items/:id', (ctx) => void (ctx.body = { posted: ctx.params.id }));
+  let matches = 0;
+  for (const router of [fixed, elsewhere, param]) {
+    const match = router.match.bind(router);
+    router.match = (path, method) => {
+      matches += 1;
+      return match(path, method);
+    };
+  }
+  const app = new Koa();
+  app.use(errorRenderer(silentLogger));
+  app.use(dispatchRoutes([fixed, elsewhere, param]));
+  const handler = app.callback();
+  matches = 0; // building the table matched each fixed path once
+  const call = async (method: string, url: string, headers: Record<string, string> = {}) => {
+    seen.length = 0;
+    const res = await inject(handler, { method: method as 'GET', url, headers });
+    return {
+      status: res.statusCode,
+      body: res.payload ? JSON.parse(res.payload) : null,
+      allow: res.headers.allow,
+      seen: [...seen],
+    };
+  };
+  return { call, matches: () => matches };
+}
+
+test('a fixed route path is served from the table, with the context the routers set per request', async () => {
+  const world = tableWorld();
+  const byTable = await world.call('GET', '/api/items/new');
+  assert.is(world.matches(), 0, 'the exact path and method came from the table: no router matched anything');
+  const byRouters = await world.call('GET', '/api/items/new/');
+  assert.ok(world.matches() > 0, 'another spelling of the path (a trailing slash) goes through the routers');
+  assert.equal(byTable.body, { by: 'fixed' });
+  assert.equal(byTable, byRouters);
+
+  // Passed on by the fixed route, the request reaches the parameter group: its params and layers come after.
+  const passedByTable = await world.call('GET', '/api/items/new', { 'x-pass': '1' });
+  const passedByRouters = await world.call('GET', '/api/items/new/', { 'x-pass': '1' });
+  assert.equal(passedByTable.body, { by: 'param', id: 'new' });
+  assert.equal(passedByTable, passedByRouters);
+  assert.equal(
+    passedByTable.seen.map((s: any) => s.where),
+    ['fixed-guard', 'fixed-route', 'param-use', 'param-route'],
+    'the unrelated group never ran',
+  );
+});
+
+test('on a fixed path, HEAD, a method another group takes, and a wrong method answer as the routers do', async () => {
+  const world = tableWorld();
+  assert.is((await world.call('HEAD', '/api/items/new')).status, 200);
+  assert.equal((await world.call('POST', '/api/items/new')).body, { posted: 'new' });
+  const wrong = await world.call('DELETE', '/api/items/new');
+  assert.is(wrong.status, 405);
+  assert.equal(String(wrong.allow).split(', ').sort(), ['GET', 'HEAD', 'POST']);
+  const options = await world.call('OPTIONS', '/api/items/new');
+  assert.is(options.status, 200, "OPTIONS is left to the routers' allowedMethods");
+  assert.equal(String(options.allow).split(', ').sort(), ['GET', 'HEAD', 'POST']);
+});
+
+test("a prefixed group's router.use guard runs for every spelling its routes answer (case included)", async () => {
+  const operator = new Router({ prefix: '/api/dev' });
+  operator.use(async (ctx, next) => {
+    if (ctx.get('x-key') !== 'yes') throw new ApiError(401, 'unauthorized', 'no key');
+    await next();
+  });
+  operator.get('/mail', (ctx) => void (ctx.body = { mail: [] }));
+  const app = new Koa();
+  app.use(errorRenderer(silentLogger));
+  app.use(dispatchRoutes([operator]));
+  const call = async (url: string, headers: Record<string, string> = {}) =>
+    (await inject(app.callback(), { method: 'GET', url, headers })).statusCode;
+  for (const url of ['/api/dev/mail', '/API/DEV/MAIL', '/Api/Dev/mail', '/api/dev/mail/']) {
+    assert.is(await call(url), 401, url);
+    assert.is(await call(url, { 'x-key': 'yes' }), 200, url);
+  }
+});
+
+test('the memo and the table read what @koa/router 15 has: a pinned major version, `stack` layers, `match`, not-found handlers', () => {
   // dispatchRoutes decides which groups may match a path with the routers' own layer matchers, which
   // @koa/router does not promise to keep; an upgrade must come through here and be checked again.
   const entry = createRequire(import.meta.url).resolve('@koa/router');
@@ -142,6 +251,11 @@ test('the memo reads what @koa/router 15 has: a pinned major version, `stack` la
   assert.is(route.match('/api/things/7'), true);
   assert.is(route.match('/api/other'), false);
   assert.is(layers.filter((l) => l.methods.length === 0).length, 1, 'router.use adds a layer with no methods');
+  // The table leaves a router with not-found handlers to itself, and finds them in this private map.
+  const handlers = (router as unknown as { _events?: { _handlers?: unknown } })._events?._handlers;
+  assert.ok(handlers instanceof Map);
+  router.on('not-found', (_ctx, next) => next());
+  assert.is((handlers.get('not-found') as unknown[]).length, 1);
 });
 
 test.run();
