@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { auditQuery, type AuditQueryInput } from '../../shared/schemas/audit.js';
 import type { Deps } from '../deps.js';
-import { authenticateKeys, keyPrincipal } from '../access/key-guard.js';
+import { authenticateKeys } from '../access/key-guard.js';
 import { ACCOUNT_ROUTE_SCOPES } from '../access/operation-scopes.js';
 import { checkAccess } from '../access/permission.js';
 import { refusalOf } from '../access/refusal.js';
@@ -34,7 +34,7 @@ export function auditRoutes(deps: Deps): Router {
       const key = await authenticateKeys(deps, ctx);
       ctx.state.keyAuth = key;
       const verdict = checkAccess(
-        keyPrincipal(key.user, key.key),
+        key.principal,
         { kind: 'rest', method: 'GET', route: '/api/audit', table: ACCOUNT_ROUTE_SCOPES },
         deps.clock.now(),
       );

@@ -167,9 +167,11 @@ function entryFor(ctx: Context, deps: TrailDeps, key: KeyAuth | undefined, p: Pa
   const outcome = p.outcome ?? (ctx.status < 400 ? 'succeeded' : 'refused');
   return {
     ...requestFacts(ctx, deps),
-    actor: key
-      ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
-      : { ...NOBODY, type: bearerToken(ctx)?.startsWith('sk_') ? 'key' : 'anonymous' },
+    actor: key?.oauth
+      ? { ...NOBODY, type: 'oauth', user_id: key.user.id, client_id: key.oauth.clientId, grant_id: key.oauth.grantId }
+      : key
+        ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
+        : { ...NOBODY, type: bearerToken(ctx)?.startsWith('sk_') ? 'key' : 'anonymous' },
     user_id: key?.user.id ?? null,
     company_id: key?.company.id ?? null,
     action: p.action,
@@ -203,17 +205,19 @@ function reasonOf(ctx: Context): string {
  * (remembered per key in this daemon, so a burst of calls from the new address leaves one).
  */
 function noteNewAddress(deps: TrailDeps, ctx: Context, key: KeyAuth | undefined, seen: Map<string, string>) {
-  if (!key || !ctx.ip) return;
-  const last = seen.get(key.keyId) ?? key.key.last_used_ip ?? null;
+  // A secret key only: an OAuth token's client is an app the user connected, not a credential copied around.
+  if (!key || key.keyId === null || key.principal.kind !== 'key' || !ctx.ip) return;
+  const keyId = key.keyId;
+  const last = seen.get(keyId) ?? key.principal.key.last_used_ip ?? null;
   if (last === ctx.ip) return;
   if (seen.size >= 10_000) seen.clear();
-  seen.set(key.keyId, ctx.ip);
+  seen.set(keyId, ctx.ip);
   if (last === null) return;
   void write(
     deps,
     entryFor(ctx, deps, key, {
       action: 'key.new_address',
-      target: key.keyId,
+      target: keyId,
       outcome: 'succeeded',
       details: { previous_address: last },
     }),
