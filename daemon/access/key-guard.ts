@@ -5,6 +5,7 @@ import { looksLikeJwt } from '../auth/tokens.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { CompanyRef } from '../company/index.js';
+import type { Tier } from '../../shared/wire.js';
 import type { UserRecord } from '../store/types.js';
 import type { SecretKeyRecord } from '../store/tenancy-types.js';
 import { unauthenticated } from '../domain-error.js';
@@ -23,6 +24,8 @@ export interface KeyAuth {
   keyId: string;
   /** The key's record as the lookup read it: its scopes and expiry, for the permission check. */
   key: SecretKeyRecord;
+  /** The tier of the Company's owner, which decides whether the key works (whoever made it). */
+  ownerTier: Tier;
   /** True when a matching `X-Api-Key` was sent as well. */
   accountKey: boolean;
 }
@@ -56,8 +59,8 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
   // The key with its user and Company in one lookup: one query on a database.
-  const { key: sk, user, company } = await findSecretKey(deps, secret);
-  if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
+  const { key: sk, user, company, owner } = await findSecretKey(deps, secret);
+  if (!user || !company || !owner) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
   const accountHeader = ctx.get('X-Api-Key').trim();
   const ak = accountHeader ? await findAccountKey(deps, accountHeader) : null;
@@ -71,8 +74,8 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   // A rotated key past its overlap and an expired key are 401s, then the tier gate's 402: read
   // from the record the lookup already returned, so they cost no extra round trip.
   const now = deps.clock.now();
-  const standing = checkAccess(keyPrincipal(user, sk), AUTHENTICATE, now);
-  if (!standing.allowed) throw refusalOf(standing, user.tier);
+  const standing = checkAccess(keyPrincipal(user, sk, owner.tier), AUTHENTICATE, now);
+  if (!standing.allowed) throw refusalOf(standing, owner.tier);
 
   // Checked here, not in an async helper: most calls write nothing and should not pay for a promise.
   if (touchDue(deps, 'secret', sk, now)) await deps.stores.keys.touch('secret', sk.id, isoAt(now), ctx.ip || null);
@@ -82,13 +85,19 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
     company: { id: company.id, name: company.name, owner_id: company.owner_id },
     keyId: sk.id,
     key: sk,
+    ownerTier: owner.tier,
     accountKey: ak !== null,
   };
 }
 
 const AUTHENTICATE = { kind: 'authenticate' } as const;
 
-export const keyPrincipal = (user: UserRecord, key: SecretKeyRecord): Principal => ({ kind: 'key', user, key });
+export const keyPrincipal = (user: UserRecord, key: SecretKeyRecord, ownerTier: Tier): Principal => ({
+  kind: 'key',
+  user,
+  key,
+  ownerTier,
+});
 
 /**
  * The format is checked before any lookup, so a malformed value (a JWT, a truncated key, the

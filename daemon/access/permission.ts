@@ -1,3 +1,5 @@
+import { type Grant, type Role, roleGrants } from '../../shared/roles.js';
+import type { Tier } from '../../shared/wire.js';
 import type { SecretKeyRecord } from '../store/tenancy-types.js';
 import type { UserRecord } from '../store/types.js';
 import { type RouteScopeTable, routeNeed, type ScopeNeed, toolNeed } from './operation-scopes.js';
@@ -9,13 +11,20 @@ import { tierAllowsKeys, tierRefusalMessage } from './tier-gate.js';
  * verdict the real request would get, so it calls this and nothing else).
  */
 
-/** Who is asking. An OAuth token and a Company role will join this union as kinds of their own. */
-export type Principal = { kind: 'session'; user: UserRecord } | { kind: 'key'; user: UserRecord; key: SecretKeyRecord };
+/**
+ * Who is asking. A person (a session) holds the grants of their role in the Company; a key holds
+ * its scopes, and works only while the Company's owner is on a tier with keys, whoever made it.
+ */
+export type Principal =
+  | { kind: 'session'; user: UserRecord; role: Role }
+  | { kind: 'key'; user: UserRecord; key: SecretKeyRecord; ownerTier: Tier };
 
 /** What is asked: a Company route by method and registered pattern, or an MCP tool call. */
 export type Operation =
   | { kind: 'rest'; method: string; route: string; table?: RouteScopeTable }
   | { kind: 'mcp'; tool: string; action?: unknown }
+  /** One grant asked directly, where no route decides alone (managing another member's key). */
+  | { kind: 'grant'; grant: Grant; what: string }
   /** Only the credential itself (is it alive, is the tier paid): what `/api/mcp/validate` needs. */
   | { kind: 'authenticate' };
 
@@ -47,8 +56,18 @@ export function checkAccess(principal: Principal, operation: Operation, nowMs: n
     // Fail closed: an operation no row of the scope table covers is refused to everyone.
     return { allowed: false, rule: 'scope', message: `No scope covers ${describe(operation)}; it is refused.` };
   }
-  if (principal.kind === 'session') return OK; // a user's own session: every scope of their own Companies
-  const granted = principal.key.scopes;
+  if (principal.kind === 'session') {
+    // A person holds what their role grants, read from the membership on this very request.
+    const lacking = need.scopes.find((s) => !roleGrants(principal.role, s));
+    if (!lacking) return OK;
+    return {
+      allowed: false,
+      rule: 'scope',
+      required_scope: lacking,
+      message: `Your role in this Company (${principal.role}) does not allow ${describe(operation)}: it needs ${lacking}.`,
+    };
+  }
+  const granted: readonly string[] | null | undefined = principal.key.scopes;
   if (granted == null) return OK; // no scopes recorded: every scope (keys made before scopes existed too)
   const missing = need.scopes.find((s) => !granted.includes(s));
   if (!missing) return OK;
@@ -61,7 +80,7 @@ export function checkAccess(principal: Principal, operation: Operation, nowMs: n
 }
 
 /** The key-only checks, before any operation: rotated past its overlap, expired, tier. */
-function keyStanding({ user, key }: Extract<Principal, { kind: 'key' }>, nowMs: number): Verdict | null {
+function keyStanding({ key, ownerTier }: Extract<Principal, { kind: 'key' }>, nowMs: number): Verdict | null {
   if (key.retires_at && Date.parse(key.retires_at) <= nowMs) {
     return {
       allowed: false,
@@ -72,13 +91,14 @@ function keyStanding({ user, key }: Extract<Principal, { kind: 'key' }>, nowMs: 
   if (key.expires_at && Date.parse(key.expires_at) <= nowMs) {
     return { allowed: false, rule: 'expiry', message: `This secret key expired at ${key.expires_at}.` };
   }
-  if (!tierAllowsKeys(user.tier)) {
-    return { allowed: false, rule: 'tier', message: tierRefusalMessage(user.tier) };
+  if (!tierAllowsKeys(ownerTier)) {
+    return { allowed: false, rule: 'tier', message: tierRefusalMessage(ownerTier) };
   }
   return null;
 }
 
 function needOf(operation: Exclude<Operation, { kind: 'authenticate' }>): ScopeNeed {
+  if (operation.kind === 'grant') return { known: true, scopes: [operation.grant] };
   return operation.kind === 'rest'
     ? routeNeed(operation.method, operation.route, operation.table)
     : toolNeed(operation.tool, operation.action);
@@ -86,6 +106,7 @@ function needOf(operation: Exclude<Operation, { kind: 'authenticate' }>): ScopeN
 
 function describe(operation: Operation): string {
   if (operation.kind === 'rest') return `${operation.method} ${operation.route}`;
+  if (operation.kind === 'grant') return operation.what;
   if (operation.kind === 'mcp')
     return typeof operation.action === 'string'
       ? `tools/call ${operation.tool} ${operation.action}`

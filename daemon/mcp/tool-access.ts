@@ -27,7 +27,7 @@ export function toolCallVerdict(
 /** The verdict for calling `tool` with `args` (its `action` picks the scope). */
 export function toolVerdict(keyAuth: KeyAuth, tool: string, args: unknown, nowMs: number): Verdict {
   const action = (args as { action?: unknown } | null | undefined)?.action;
-  return checkAccess(keyPrincipal(keyAuth.user, keyAuth.key), { kind: 'mcp', tool, action }, nowMs);
+  return checkAccess(keyPrincipal(keyAuth.user, keyAuth.key, keyAuth.ownerTier), { kind: 'mcp', tool, action }, nowMs);
 }
 
 /** The JSON-RPC error of a refused tools/call: it names the scope, as the HTTP challenge does. */

@@ -1,5 +1,5 @@
 import type { MailMessage, Tier } from '../../shared/wire.js';
-import type { CompanyRecord, CompanyStore, KeyStore, SecretKeyRecord } from './tenancy-types.js';
+import type { CompanyRecord, CompanyStore, KeyStore, MemberStore, SecretKeyRecord } from './tenancy-types.js';
 
 export type * from './tenancy-types.js';
 export type * from './runtime-types.js';
@@ -196,6 +196,8 @@ export interface SecretKeyWithOwner {
   key: SecretKeyRecord;
   user: UserRecord | undefined;
   company: CompanyRecord | undefined;
+  /** The Company's owner, whose tier decides whether the Company's keys work (whoever made them). */
+  owner: UserRecord | undefined;
 }
 
 /** The key store with the lookup every MCP call makes (here, beside UserRecord: tenancy-types cannot import it). */
@@ -212,6 +214,8 @@ export interface Stores {
   codes: CodeStore;
   /** Companies and access keys. */
   companies: CompanyStore;
+  /** Who belongs to which Company, in which role, and the invitations to join. */
+  members: MemberStore;
   keys: CallerKeyStore;
   /** One-time challenges of the second factors and passwordless logins. */
   challenges: ChallengeStore;

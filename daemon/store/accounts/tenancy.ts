@@ -34,9 +34,20 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
     findSecretKeyByHash: async (hash) => secretKeys.first('hash', hash),
     findSecretKeyWithOwner: async (hash) => {
       const key = secretKeys.first('hash', hash);
-      return key && { key, user: users.get(key.user_id), company: companies.get(key.company_id) };
+      if (!key) return undefined;
+      const company = companies.get(key.company_id);
+      return { key, user: users.get(key.user_id), company, owner: company && users.get(company.owner_id) };
     },
     listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
+    listCompanyKeys: async (companyId) => secretKeys.lookup('company', companyId),
+    findSecretKeyById: async (id) => secretKeys.get(id),
+    deleteCompanyKey: (id, companyId) =>
+      space.write((tx) => {
+        const key = secretKeys.get(id);
+        if (!key || key.company_id !== companyId) return false;
+        tx.remove(secretKeys, id);
+        return true;
+      }),
     revokeSecretKey: (id, userId) =>
       space.write((tx) => {
         const key = secretKeys.get(id);
