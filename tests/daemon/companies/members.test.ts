@@ -39,18 +39,31 @@ for (const mode of testAppModes()) {
       assert.equal([again.status, again.body.code], [404, 'invitation_not_found']);
 
       const listed = (await t.get('/api/companies', bob.auth)).body.companies;
-      assert.equal(listed.map((c: any) => [c.id, c.role]), [[co.id, 'member']]);
+      assert.equal(
+        listed.map((c: any) => [c.id, c.role]),
+        [[co.id, 'member']],
+      );
       const members = (await t.get(`/api/companies/${co.id}/members`, bob.auth)).body.members;
-      assert.equal(members.map((m: any) => [m.user_id, m.role]), [
-        [alice.user.id, 'owner'],
-        [bob.user.id, 'member'],
-      ]);
+      assert.equal(
+        members.map((m: any) => [m.user_id, m.role]),
+        [
+          [alice.user.id, 'owner'],
+          [bob.user.id, 'member'],
+        ],
+      );
       // A member reads and triggers, and is refused configuring: the same 403 a key's scope gets.
       assert.is((await t.get('/api/agents', as(bob, co.id))).status, 200);
       assert.is((await t.post('/api/quests', { title: 'q' }, as(bob, co.id))).status, 201);
       const refused = await t.post('/api/agents', { name: 'x' }, as(bob, co.id));
-      assert.equal([refused.status, refused.body.code, refused.body.required_scope], [403, 'insufficient_scope', 'agents:write']);
-      const invites = await t.post(`/api/companies/${co.id}/invitations`, { email: 'c@example.com', role: 'viewer' }, bob.auth);
+      assert.equal(
+        [refused.status, refused.body.code, refused.body.required_scope],
+        [403, 'insufficient_scope', 'agents:write'],
+      );
+      const invites = await t.post(
+        `/api/companies/${co.id}/invitations`,
+        { email: 'c@example.com', role: 'viewer' },
+        bob.auth,
+      );
       assert.equal([invites.status, invites.body.required_scope], [403, 'members:write']);
     } finally {
       await t.close();
@@ -123,7 +136,10 @@ for (const mode of testAppModes()) {
       assert.is((await t.del(member(alice.user.id), bob.auth)).status, 409);
       assert.is((await patch(t, member(dan.user.id), { role: 'owner' }, bob.auth)).status, 400);
       assert.is((await patch(t, member('usr_nobody'), { role: 'viewer' }, bob.auth)).status, 404);
-      assert.is((await patch(t, member(bob.user.id), { role: 'viewer' }, dan.auth)).body.required_scope, 'members:write');
+      assert.is(
+        (await patch(t, member(bob.user.id), { role: 'viewer' }, dan.auth)).body.required_scope,
+        'members:write',
+      );
 
       const removed = await t.del(member(dan.user.id), bob.auth);
       assert.equal([removed.body.removed, removed.body.keys], [true, []]);
@@ -153,10 +169,13 @@ for (const mode of testAppModes()) {
       const moved = await t.post(url, { user_id: bob.user.id }, alice.auth);
       assert.equal(moved.body, { ok: true, company_id: co.id, owner_id: bob.user.id, your_role: 'admin' });
       const members = (await t.get(`/api/companies/${co.id}/members`, alice.auth)).body.members;
-      assert.equal(members.map((m: any) => [m.user_id, m.role]), [
-        [bob.user.id, 'owner'],
-        [alice.user.id, 'admin'],
-      ]);
+      assert.equal(
+        members.map((m: any) => [m.user_id, m.role]),
+        [
+          [bob.user.id, 'owner'],
+          [alice.user.id, 'admin'],
+        ],
+      );
       assert.is((await t.post(url, { user_id: alice.user.id }, alice.auth)).status, 403);
       assert.is((await t.post(`/api/companies/${co.id}/leave`, {}, alice.auth)).status, 200);
       assert.equal((await t.get('/api/companies', bob.auth)).body.companies[0].role, 'owner');
@@ -164,7 +183,10 @@ for (const mode of testAppModes()) {
       const other = await createCompany(t, bob, 'shop');
       const carol = await joinAs(t, bob, other.id, 'admin');
       await createCompany(t, carol, 'SHOP');
-      assert.is((await t.post(`/api/companies/${other.id}/transfer`, { user_id: carol.user.id }, bob.auth)).status, 409);
+      assert.is(
+        (await t.post(`/api/companies/${other.id}/transfer`, { user_id: carol.user.id }, bob.auth)).status,
+        409,
+      );
     } finally {
       await t.close();
     }
@@ -181,7 +203,11 @@ for (const mode of testAppModes()) {
         invite_code: code,
       });
       assert.equal([wrongAddress.status, wrongAddress.body.code], [400, 'invite_invalid']);
-      const signed = await t.post('/api/auth/signup', { email, password: 'correct horse battery staple', invite_code: code });
+      const signed = await t.post('/api/auth/signup', {
+        email,
+        password: 'correct horse battery staple',
+        invite_code: code,
+      });
       assert.is(signed.status, 200);
       const user = await t.deps.stores.users.findByEmail(email);
       assert.is((await t.deps.stores.members.accessOf(co.id, user!.id))?.role, null, 'not a member while unverified');
@@ -193,7 +219,10 @@ for (const mode of testAppModes()) {
       const verified = await t.post('/api/auth/verify', { email, code: verifyMail!.code });
       assert.equal(verified.body.joined, { company: { id: co.id, name: 'acme' }, role: 'viewer' });
       const listed = await t.get('/api/companies', { authorization: `Bearer ${verified.body.token}` });
-      assert.equal(listed.body.companies.map((c: any) => c.role), ['viewer']);
+      assert.equal(
+        listed.body.companies.map((c: any) => c.role),
+        ['viewer'],
+      );
     } finally {
       await t.close();
     }

@@ -41,16 +41,29 @@ for (const mode of testAppModes()) {
         'channels:read',
       ]);
       assert.is(made.body.created_by, member.user.id);
-      const beyond = await t.post('/api/keys', { root: co.id, name: 'x', scopes: ['events:read', 'events:write'] }, member.auth);
-      assert.equal([beyond.status, beyond.body.code, beyond.body.required_scope], [403, 'insufficient_scope', 'events:write']);
+      const beyond = await t.post(
+        '/api/keys',
+        { root: co.id, name: 'x', scopes: ['events:read', 'events:write'] },
+        member.auth,
+      );
+      assert.equal(
+        [beyond.status, beyond.body.code, beyond.body.required_scope],
+        [403, 'insufficient_scope', 'events:write'],
+      );
       const read = await t.post('/api/keys', { root: 'acme', name: 'ro', scopes: ['events:read'] }, viewer.auth);
       assert.equal([read.status, read.body.scopes], [201, ['events:read']]);
       assert.is((await t.post('/api/keys', { root: co.id, name: 'all' }, admin.auth)).body.scopes, null);
       // Only the keys made: the refused one left nothing behind.
-      assert.equal((await t.get('/api/keys', member.auth)).body.keys.map((k: any) => k.name), ['bot']);
+      assert.equal(
+        (await t.get('/api/keys', member.auth)).body.keys.map((k: any) => k.name),
+        ['bot'],
+      );
       // The member's key works with what it holds and is refused the rest.
       assert.is((await t.post('/api/quests', { title: 'q' }, bearer(made.body.secret_key))).status, 201);
-      assert.is((await t.post('/api/agents', { name: 'a' }, bearer(made.body.secret_key))).body.required_scope, 'agents:write');
+      assert.is(
+        (await t.post('/api/agents', { name: 'a' }, bearer(made.body.secret_key))).body.required_scope,
+        'agents:write',
+      );
     } finally {
       await t.close();
     }
@@ -61,18 +74,30 @@ for (const mode of testAppModes()) {
     try {
       const mine = (await t.post('/api/keys', { root: co.id, name: 'member key' }, member.auth)).body;
       const theirs = (await t.post('/api/keys', { root: co.id, name: 'admin key' }, admin.auth)).body;
-      assert.equal((await t.get('/api/keys', admin.auth)).body.keys.map((k: any) => k.name), ['member key', 'admin key']);
-      assert.equal((await t.get('/api/keys', member.auth)).body.keys.map((k: any) => k.name), ['member key']);
+      assert.equal(
+        (await t.get('/api/keys', admin.auth)).body.keys.map((k: any) => k.name),
+        ['member key', 'admin key'],
+      );
+      assert.equal(
+        (await t.get('/api/keys', member.auth)).body.keys.map((k: any) => k.name),
+        ['member key'],
+      );
       const refused = await t.del(`/api/keys/${theirs.id}`, member.auth);
       assert.equal([refused.status, refused.body.required_scope], [403, 'keys:manage']);
       const stranger = await createUser(t, { tier: 'company' });
       assert.is((await t.del(`/api/keys/${theirs.id}`, stranger.auth)).status, 404);
-      assert.is((await t.post(`/api/keys/${theirs.id}/explain`, { operation: 'GET /api/agents' }, member.auth)).status, 403);
+      assert.is(
+        (await t.post(`/api/keys/${theirs.id}/explain`, { operation: 'GET /api/agents' }, member.auth)).status,
+        403,
+      );
       const explained = await t.post(`/api/keys/${mine.id}/explain`, { operation: 'POST /api/agents' }, admin.auth);
       assert.equal([explained.body.allowed, explained.body.required_scope], [false, 'agents:write']);
 
       const removed = await t.del(`/api/companies/${co.id}/members/${member.user.id}`, owner.auth);
-      assert.equal(removed.body.keys.map((k: any) => [k.id, k.created_by]), [[mine.id, member.user.id]]);
+      assert.equal(
+        removed.body.keys.map((k: any) => [k.id, k.created_by]),
+        [[mine.id, member.user.id]],
+      );
       assert.is((await t.get('/api/agents', bearer(mine.secret_key))).status, 200, 'the Company key keeps working');
       assert.equal((await t.get('/api/keys', member.auth)).body.keys, [], 'gone from the former member');
       assert.is((await t.del(`/api/keys/${mine.id}`, member.auth)).status, 404);
@@ -96,7 +121,7 @@ for (const mode of testAppModes()) {
       await t.post('/api/dev/tier', { email: owner.user.email, tier: 'company' }, t.operator);
       const trialMember = await joinAs(t, owner, co.id, 'member', { tier: 'trial' });
       const made = await t.post('/api/keys', { root: co.id, name: 'k' }, trialMember.auth);
-      assert.is(made.status, 201, 'a trial member makes keys in a paid owner\'s Company');
+      assert.is(made.status, 201, "a trial member makes keys in a paid owner's Company");
       assert.is((await t.get('/api/agents', bearer(made.body.secret_key))).status, 200);
       await t.post('/api/dev/tier', { email: owner.user.email, tier: 'starter' }, t.operator);
       const stopped = await t.get('/api/agents', bearer(made.body.secret_key));
