@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { issueSession } from '../../../daemon/auth/session-issuer.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createCompany } from '../../helpers/keys.js';
+import { waitForMail } from '../../helpers/mail.js';
 import { invite, joinAs, patch } from '../../helpers/team.js';
 import { testAppModes } from '../../helpers/test-app.js';
 
@@ -211,12 +212,8 @@ for (const mode of testAppModes()) {
       assert.is(signed.status, 200);
       const user = await t.deps.stores.users.findByEmail(email);
       assert.is((await t.deps.stores.members.accessOf(co.id, user!.id))?.role, null, 'not a member while unverified');
-      let verifyMail;
-      for (let i = 0; i < 2000 && !verifyMail; i++) {
-        verifyMail = (await t.deps.stores.outbox.list({ to: email })).find((m) => m.subject.includes('verification'));
-        if (!verifyMail) await new Promise((r) => setTimeout(r, 5));
-      }
-      const verified = await t.post('/api/auth/verify', { email, code: verifyMail!.code });
+      const verifyMail = await waitForMail(t, email, (m) => m.subject.includes('verification'));
+      const verified = await t.post('/api/auth/verify', { email, code: verifyMail.code });
       assert.equal(verified.body.joined, { company: { id: co.id, name: 'acme' }, role: 'viewer' });
       const listed = await t.get('/api/companies', { authorization: `Bearer ${verified.body.token}` });
       assert.equal(
