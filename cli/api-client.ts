@@ -33,6 +33,7 @@ export interface ApiClient {
   get<T>(path: string, options?: RequestOptions<T>): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
   delete<T>(path: string, options?: RequestOptions<T>): Promise<T>;
+  patch<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
   /** Any method, the answer whatever its status (`svc api`). */
   raw(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
 }
@@ -103,6 +104,7 @@ export function createApiClient(
     get: (path, options) => call('GET', path, options),
     post: (path, body, options) => call('POST', path, { ...options, body: body ?? {} }),
     delete: (path, options) => call('DELETE', path, options),
+    patch: (path, body, options) => call('PATCH', path, { ...options, body: body ?? {} }),
     raw,
   };
 }

@@ -5,6 +5,7 @@ import { looksLikeJwt } from '../auth/tokens.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { CompanyRef } from '../company/index.js';
+import type { Role } from '../../shared/roles.js';
 import type { Tier } from '../../shared/wire.js';
 import type { UserRecord } from '../store/types.js';
 import type { SecretKeyRecord } from '../store/tenancy-types.js';
@@ -26,6 +27,8 @@ export interface KeyAuth {
   key: SecretKeyRecord;
   /** The tier of the Company's owner, which decides whether the key works (whoever made it). */
   ownerTier: Tier;
+  /** The role its maker holds in the Company now (null once they left): shown by whoami, never checked. */
+  makerRole: Role | null;
   /** True when a matching `X-Api-Key` was sent as well. */
   accountKey: boolean;
 }
@@ -59,7 +62,7 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
   // The key with its user and Company in one lookup: one query on a database.
-  const { key: sk, user, company, owner } = await findSecretKey(deps, secret);
+  const { key: sk, user, company, owner, makerRole } = await findSecretKey(deps, secret);
   if (!user || !company || !owner) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
   const accountHeader = ctx.get('X-Api-Key').trim();
@@ -86,6 +89,7 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
     keyId: sk.id,
     key: sk,
     ownerTier: owner.tier,
+    makerRole: makerRole ?? null,
     accountKey: ak !== null,
   };
 }

@@ -19,8 +19,9 @@ export interface TokenPrincipal {
 /**
  * Resolves a presented access token, reading the store on every call (no cache): a token whose
  * grant was revoked, replayed or rotated away is refused on its very next request, on every
- * daemon. The token must be one issued for this resource (its audience), unexpired, and its grant
- * must still carry svc's Company binding. Anything else is null: the caller answers 401.
+ * daemon. The token must be one issued for this resource (its audience), unexpired, its grant
+ * must still carry svc's Company binding, and its user must still be a member of that Company.
+ * Anything else is null: the caller answers 401.
  */
 export async function resolveAccessToken(
   deps: Pick<OAuthDeps, 'stores' | 'clock'>,
@@ -34,6 +35,9 @@ export async function resolveAccessToken(
   if (!audience.includes(urls.resource)) return null;
   const binding = await findGrantBinding(deps, found.grantId);
   if (!binding || binding.clientId !== found.clientId || binding.userId !== found.accountId) return null;
+  // A grant speaks for its user in one Company: once they are no longer a member, it opens nothing.
+  const access = await deps.stores.members.accessOf(binding.companyId, binding.userId);
+  if (!access?.role) return null;
   return {
     userId: binding.userId,
     companyId: binding.companyId,

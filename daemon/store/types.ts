@@ -1,3 +1,4 @@
+import type { Role } from '../../shared/roles.js';
 import type { MailMessage, Tier } from '../../shared/wire.js';
 import type { CompanyRecord, CompanyStore, KeyStore, MemberStore, SecretKeyRecord } from './tenancy-types.js';
 
@@ -198,6 +199,8 @@ export interface SecretKeyWithOwner {
   company: CompanyRecord | undefined;
   /** The Company's owner, whose tier decides whether the Company's keys work (whoever made them). */
   owner: UserRecord | undefined;
+  /** The role the key's maker holds in the Company now; null once they left (the key works on). */
+  makerRole?: Role | null;
 }
 
 /** The key store with the lookup every MCP call makes (here, beside UserRecord: tenancy-types cannot import it). */

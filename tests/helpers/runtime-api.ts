@@ -20,7 +20,11 @@ export function createRuntimeApi(
   options: { fail?: (call: RecordedCall, n: number) => Error | null } = {},
 ) {
   const calls: RecordedCall[] = [];
-  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> => {
+  const call = async <T>(
+    method: 'GET' | 'POST' | 'DELETE' | 'PATCH',
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<T> => {
     const query = Object.fromEntries(Object.entries(opts.query ?? {}).filter(([, v]) => v !== undefined));
     const recorded: RecordedCall = { method, path, query, headers: opts.headers ?? {}, body: opts.body };
     calls.push(recorded);
@@ -50,6 +54,7 @@ export function createRuntimeApi(
     get: (path, opts) => call('GET', path, opts),
     post: (path, body, opts) => call('POST', path, { ...opts, body: body ?? {} }),
     delete: (path, opts) => call('DELETE', path, opts),
+    patch: (path, body, opts) => call('PATCH', path, { ...opts, body: body ?? {} }),
     raw: async (method, path, opts = {}) => {
       const res = await t.request({
         method: method as 'GET',

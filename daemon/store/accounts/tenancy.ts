@@ -1,4 +1,4 @@
-import type { CompanyStore, RotateOutcome } from '../tenancy-types.js';
+import { type CompanyStore, membershipId, type RotateOutcome } from '../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
@@ -36,7 +36,11 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
       const key = secretKeys.first('hash', hash);
       if (!key) return undefined;
       const company = companies.get(key.company_id);
-      return { key, user: users.get(key.user_id), company, owner: company && users.get(company.owner_id) };
+      const makerRole =
+        company?.owner_id === key.user_id
+          ? 'owner'
+          : (t.memberships.get(membershipId(key.company_id, key.user_id))?.role ?? null);
+      return { key, user: users.get(key.user_id), company, owner: company && users.get(company.owner_id), makerRole };
     },
     listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
     listCompanyKeys: async (companyId) => secretKeys.lookup('company', companyId),

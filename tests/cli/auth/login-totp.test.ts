@@ -13,6 +13,7 @@ function scriptedApi(answers: Record<string, unknown>): ApiClient & { calls: { p
     calls,
     get: async () => ({}) as never,
     delete: async () => ({}) as never,
+    patch: async () => ({}) as never,
     raw: async () => {
       throw new Error('svc api is not scripted here');
     },

@@ -93,12 +93,22 @@ for (const mode of testAppModes()) {
       const explained = await t.post(`/api/keys/${mine.id}/explain`, { operation: 'POST /api/agents' }, admin.auth);
       assert.equal([explained.body.allowed, explained.body.required_scope], [false, 'agents:write']);
 
+      const whoami = async () =>
+        (
+          await t.post(
+            '/api/mcp',
+            { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+            { ...bearer(mine.secret_key), accept: 'application/json, text/event-stream' },
+          )
+        ).body.result.structuredContent;
+      assert.equal([(await whoami()).role, (await whoami()).user.id], ['member', member.user.id]);
       const removed = await t.del(`/api/companies/${co.id}/members/${member.user.id}`, owner.auth);
       assert.equal(
         removed.body.keys.map((k: any) => [k.id, k.created_by]),
         [[mine.id, member.user.id]],
       );
       assert.is((await t.get('/api/agents', bearer(mine.secret_key))).status, 200, 'the Company key keeps working');
+      assert.is((await whoami()).role, null, 'its maker left');
       assert.equal((await t.get('/api/keys', member.auth)).body.keys, [], 'gone from the former member');
       assert.is((await t.del(`/api/keys/${mine.id}`, member.auth)).status, 404);
       const rotated = await t.post(`/api/keys/${mine.id}/rotate`, { overlap_seconds: 0 }, admin.auth);
