@@ -11,6 +11,7 @@ import { MagicPage } from './pages/magic.js';
 import { MailPage } from './pages/mail.js';
 import type { Me } from './pages/me.js';
 import { PairPage } from './pages/pair.js';
+import { JoinPage } from './pages/join.js';
 import { ProfilePage } from './pages/profile.js';
 import { SecurityPage } from './pages/security.js';
 import { SignupPage, VerifyPage } from './pages/signup.js';
@@ -80,10 +81,12 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
   if (!me) {
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
-    const stay = route.page === 'pair';
+    const stay = route.page === 'pair' || route.page === 'join';
     return (
       <LoginPage
-        title={stay ? 'Log in to approve a terminal' : 'Log in'}
+        title={
+          route.page === 'join' ? 'Log in to accept an invitation' : stay ? 'Log in to approve a terminal' : 'Log in'
+        }
         onLoggedIn={() => (stay ? undefined : navigate('#/profile'))}
       />
     );
@@ -102,6 +105,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <TracePage eventId={route.arg} />;
     case 'pair':
       return <PairPage code={route.arg} />;
+    case 'join':
+      return <JoinPage code={route.arg} />;
     default:
       return <ProfilePage me={me} onChange={refresh} />;
   }
