@@ -34,6 +34,7 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
   put<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
   delete<T>(path: string, options?: RequestOptions<T>): Promise<T>;
+  patch<T>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
   /** Any method, the answer whatever its status (`svc api`). */
   raw(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
 }
@@ -105,6 +106,7 @@ export function createApiClient(
     post: (path, body, options) => call('POST', path, { ...options, body: body ?? {} }),
     put: (path, body, options) => call('PUT', path, { ...options, body: body ?? {} }),
     delete: (path, options) => call('DELETE', path, options),
+    patch: (path, body, options) => call('PATCH', path, { ...options, body: body ?? {} }),
     raw,
   };
 }

@@ -15,6 +15,7 @@ import { MailPage } from './pages/mail.js';
 import type { Me } from './pages/me.js';
 import { OAuthConsentPage } from './pages/oauth-consent.js';
 import { PairPage } from './pages/pair.js';
+import { JoinPage } from './pages/join.js';
 import { ProfilePage } from './pages/profile.js';
 import { SecurityPage } from './pages/security.js';
 import { SignupPage, VerifyPage } from './pages/signup.js';
@@ -87,14 +88,16 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
   if (!me) {
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
-    // Pairing and OAuth consent: log in, then stay on the page the link opened.
-    const stay = route.page === 'pair' || route.page === 'oauth';
+    // Pairing, OAuth consent and an invitation link: log in, then stay on the page the link opened.
+    const stay = route.page === 'pair' || route.page === 'oauth' || route.page === 'join';
     const title =
       route.page === 'pair'
         ? 'Log in to approve a terminal'
         : route.page === 'oauth'
           ? 'Log in to connect an app'
-          : 'Log in';
+          : route.page === 'join'
+            ? 'Log in to accept an invitation'
+            : 'Log in';
     return <LoginPage title={title} onLoggedIn={() => (stay ? undefined : navigate('#/profile'))} />;
   }
   if (me.pending_verification) return <VerifyPage email={me.email ?? ''} />;
@@ -119,6 +122,8 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
       return <PairPage code={route.arg} />;
     case 'oauth':
       return <OAuthConsentPage />;
+    case 'join':
+      return <JoinPage code={route.arg} />;
     default:
       return <ProfilePage me={me} onChange={refresh} />;
   }

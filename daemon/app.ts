@@ -8,6 +8,8 @@ import { healthRoutes } from './health/routes.js';
 import { frontDoor } from './http/front-door.js';
 import { billingRoutes } from './companies/billing-routes.js';
 import { companiesRoutes } from './companies/companies-routes.js';
+import { memberRoutes } from './companies/member-routes.js';
+import { acceptInvitationRoutes } from './companies/invitation-routes.js';
 import { tenantRoutes } from './companies/tenant.js';
 import { keyRoutes } from './keys/routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp/routes.js';
@@ -88,6 +90,8 @@ export function routeGroups(deps: Deps, authLimits: AuthLimits = createAuthLimit
     auditRoutes(deps),
     // Companies, keys, billing, MCP
     companiesRoutes(deps),
+    memberRoutes(deps),
+    acceptInvitationRoutes(deps),
     keyRoutes(deps),
     billingRoutes(deps),
     // MCP: secret keys, and the access tokens of the daemon's own authorization server

@@ -49,6 +49,15 @@ export const ErrorCode = {
   unknownOperation: 'unknown_operation',
   malformedKey: 'malformed_key',
   accountKeyMismatch: 'account_key_mismatch',
+  // Company members, roles and invitations
+  invitationNotFound: 'invitation_not_found',
+  invitationExpired: 'invitation_expired',
+  invitationEmailMismatch: 'invitation_email_mismatch',
+  alreadyMember: 'already_member',
+  memberNotFound: 'member_not_found',
+  ownerRoleFixed: 'owner_role_fixed',
+  ownerMustTransfer: 'owner_must_transfer',
+  ambiguousCompany: 'ambiguous_company',
   // second factors and passwordless logins
   totpInvalidCode: 'totp_invalid_code',
   totpNotEnabled: 'totp_not_enabled',

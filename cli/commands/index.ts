@@ -80,10 +80,17 @@ export const ENTRIES: Entry[] = [
     delete: async (m) => (await import('./passkeys/delete.js')).passkeysDeleteCommand(m),
   }),
   // Companies and keys
-  entry('companies', 'your Companies: create, list, choose the current one', {
+  entry('companies', 'your Companies: create, list, choose the current one; members and invitations', {
     create: async (m) => (await import('./companies/create.js')).companiesCreateCommand(m),
     list: async (m) => (await import('./companies/list.js')).companiesListCommand(m),
     use: async (m) => (await import('./companies/use.js')).companiesUseCommand(m),
+    members: async (m) => (await import('./companies/members.js')).companiesMembersCommand(m),
+    invite: async (m) => (await import('./companies/invite.js')).companiesInviteCommand(m),
+    join: async (m) => (await import('./companies/join.js')).companiesJoinCommand(m),
+    role: async (m) => (await import('./companies/role.js')).companiesRoleCommand(m),
+    remove: async (m) => (await import('./companies/remove.js')).companiesRemoveCommand(m),
+    leave: async (m) => (await import('./companies/leave.js')).companiesLeaveCommand(m),
+    transfer: async (m) => (await import('./companies/transfer.js')).companiesTransferCommand(m),
   }),
   entry('keys', 'secret keys (sk_) for MCP clients and scripts', {
     create: async (m) => (await import('./keys/create.js')).keysCreateCommand(m),

@@ -3,20 +3,24 @@ import { get, post } from '../lib/api.js';
 import { updateSession, useSession } from '../lib/session.js';
 import { RecordTable } from '../lib/record-table.js';
 import { Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
+import { CompanyMembers } from './company-members.js';
 
 export interface Company {
   id: string;
   name: string;
   created_at: string;
+  /** Your role in it (owner, admin, member, viewer). */
+  role?: string;
 }
 
 export const loadCompanies = () => get<{ companies: Company[] }>('/api/companies');
 
-/** Companies: list, create, and choose the one the events pages work in (sent as X-Company). */
+/** Companies: list (with your role), create, choose the one the events pages work in (sent as X-Company), and its members. */
 export function CompaniesPage() {
   const list = useLoad(loadCompanies);
   const { companyId } = useSession();
   const [name, setName] = useState('');
+  const selected = list.data?.companies.find((c) => c.id === companyId);
   return (
     <Page title="Companies">
       <Section title="Your Companies">
@@ -27,6 +31,7 @@ export function CompaniesPage() {
           columns={[
             { head: 'Name', cell: (c) => c.name },
             { head: 'Id', cell: (c) => <code>{c.id}</code> },
+            { head: 'Role', cell: (c) => c.role ?? 'owner' },
             { head: 'Created', cell: (c) => when(c.created_at) },
             {
               head: 'Selected',
@@ -47,6 +52,7 @@ export function CompaniesPage() {
           ]}
         />
       </Section>
+      {selected ? <CompanyMembers companyId={selected.id} role={selected.role ?? 'owner'} /> : null}
       <Section title="New Company">
         <Form
           submit="Create Company"

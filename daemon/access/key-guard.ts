@@ -5,6 +5,8 @@ import { looksLikeJwt } from '../auth/tokens.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import type { CompanyRef } from '../company/index.js';
+import type { Role } from '../../shared/roles.js';
+import type { Tier } from '../../shared/wire.js';
 import type { UserRecord } from '../store/types.js';
 import type { SecretKeyRecord } from '../store/tenancy-types.js';
 import { unauthenticated } from '../domain-error.js';
@@ -35,6 +37,10 @@ export interface KeyAuth {
   oauth: { clientId: string; grantId: string } | null;
   /** What per-credential limits (tool calls a minute) count by: the key, or the token's grant (one client, one Company). */
   limitId: string;
+  /** The tier of the Company's owner, which decides whether the key or token works (whoever made it). */
+  ownerTier: Tier;
+  /** The role its maker (or the token's user) holds in the Company now (null once they left): shown by whoami. */
+  makerRole: Role | null;
   /** True when a matching `X-Api-Key` was sent as well. */
   accountKey: boolean;
 }
@@ -85,17 +91,17 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
   if (!secret)
     throw refuse('Authentication required: send Authorization: Bearer <secret key (sk_…)>.', ErrorCode.unauthorized);
   // The key with its user and Company in one lookup: one query on a database.
-  const { key: sk, user, company } = await findSecretKey(deps, secret);
-  if (!user || !company) throw refuse('This secret key is not valid: it was revoked or never existed.');
+  const { key: sk, user, company, owner, makerRole } = await findSecretKey(deps, secret);
+  if (!user || !company || !owner) throw refuse('This secret key is not valid: it was revoked or never existed.');
 
   const ak = await matchingAccountKey(deps, ctx, sk.user_id, 'the secret key');
 
   // A rotated key past its overlap and an expired key are 401s, then the tier gate's 402: read
   // from the record the lookup already returned, so they cost no extra round trip.
   const now = deps.clock.now();
-  const principal = { kind: 'key', user, key: sk } as const;
+  const principal = { kind: 'key', user, key: sk, ownerTier: owner.tier } as const;
   const standing = checkAccess(principal, AUTHENTICATE, now);
-  if (!standing.allowed) throw refusalOf(standing, user.tier);
+  if (!standing.allowed) throw refusalOf(standing, owner.tier);
 
   // Checked here, not in an async helper: most calls write nothing and should not pay for a promise.
   if (touchDue(deps, 'secret', sk, now)) await deps.stores.keys.touch('secret', sk.id, isoAt(now), ctx.ip || null);
@@ -107,6 +113,8 @@ export async function authenticateKeys(deps: GuardDeps, ctx: Pick<Context, 'get'
     keyId: sk.id,
     oauth: null,
     limitId: sk.id,
+    ownerTier: owner.tier,
+    makerRole: makerRole ?? null,
     accountKey: ak !== null,
   };
 }
@@ -130,15 +138,25 @@ async function authenticateAccessToken(
     );
   const found = await resolve(token);
   if (!found) throw dead();
-  const [user, company] = await Promise.all([
+  // The resolver read the Company and the user's role in it on this request (a member no longer is none).
+  const company = found.company;
+  const [user, owner] = await Promise.all([
     deps.stores.users.findById(found.userId),
-    deps.stores.companies.findById(found.companyId),
+    company.owner_id === found.userId ? undefined : deps.stores.users.findById(company.owner_id),
   ]);
-  if (!user || !company || company.owner_id !== user.id) throw dead();
+  const ownerTier = company.owner_id === found.userId ? user?.tier : owner?.tier;
+  if (!user || !ownerTier) throw dead();
   const ak = await matchingAccountKey(deps, ctx, user.id, 'the access token');
-  const principal = { kind: 'oauth', user, clientId: found.clientId, scopes: found.scopes } as const;
+  const principal = {
+    kind: 'oauth',
+    user,
+    clientId: found.clientId,
+    scopes: found.scopes,
+    role: found.role,
+    ownerTier,
+  } as const;
   const standing = checkAccess(principal, AUTHENTICATE, deps.clock.now());
-  if (!standing.allowed) throw refusalOf(standing, user.tier);
+  if (!standing.allowed) throw refusalOf(standing, ownerTier);
   if (ak && touchDue(deps, 'account', ak, deps.clock.now()))
     await deps.stores.keys.touch('account', ak.id, isoAt(deps.clock.now()));
   return {
@@ -148,6 +166,8 @@ async function authenticateAccessToken(
     keyId: null,
     oauth: { clientId: found.clientId, grantId: found.grantId },
     limitId: `oauth:${found.grantId}`,
+    ownerTier,
+    makerRole: found.role,
     accountKey: ak !== null,
   };
 }
@@ -167,7 +187,12 @@ async function matchingAccountKey(deps: GuardDeps, ctx: Pick<Context, 'get'>, us
 
 const AUTHENTICATE = { kind: 'authenticate' } as const;
 
-export const keyPrincipal = (user: UserRecord, key: SecretKeyRecord): Principal => ({ kind: 'key', user, key });
+export const keyPrincipal = (user: UserRecord, key: SecretKeyRecord, ownerTier: Tier): Principal => ({
+  kind: 'key',
+  user,
+  key,
+  ownerTier,
+});
 
 /**
  * The format is checked before any lookup, so a malformed value (a JWT, a truncated key, the

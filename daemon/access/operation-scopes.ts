@@ -1,3 +1,4 @@
+import type { Grant } from '../../shared/roles.js';
 import type { Scope } from '../../shared/scopes.js';
 
 /**
@@ -6,9 +7,12 @@ import type { Scope } from '../../shared/scopes.js';
  * everyone (permission.ts), and tests/daemon/access/operation-scopes.test.ts fails on every
  * registered route and tool action without a row, so a new one cannot ship open by mistake.
  */
-export type RouteScopeTable = Readonly<Record<string, Scope>>;
+export type RouteScopeTable = Readonly<Record<string, Grant | typeof ANY_MEMBER>>;
 
-export const ROUTE_SCOPES: RouteScopeTable = {
+/** No grant at all: any member of the Company may (leaving it, say). */
+export const ANY_MEMBER = null;
+
+export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'POST /api/agents': 'agents:write',
   'GET /api/agents': 'agents:read',
   'GET /api/agents/:id': 'agents:read',
@@ -70,6 +74,23 @@ export const ACCOUNT_ROUTE_SCOPES: RouteScopeTable = {
   'GET /api/audit': 'audit:read',
 };
 
+/**
+ * The routes on one Company's people (`/api/companies/:id/…`): sessions only (no key reaches them,
+ * and no key can hold these grants), decided by the caller's role. `POST /api/invitations/accept`
+ * is not here: its caller is not a member yet, and the invitation's code is what lets them in.
+ */
+export const TEAM_ROUTE_SCOPES: RouteScopeTable = {
+  'GET /api/companies/:id/members': 'members:read',
+  'PATCH /api/companies/:id/members/:user_id': 'members:write',
+  'DELETE /api/companies/:id/members/:user_id': 'members:write',
+  // Pending invitations name people who are not members yet: those who manage them see them.
+  'POST /api/companies/:id/invitations': 'members:write',
+  'GET /api/companies/:id/invitations': 'members:write',
+  'DELETE /api/companies/:id/invitations/:invitation_id': 'members:write',
+  'POST /api/companies/:id/leave': ANY_MEMBER,
+  'POST /api/companies/:id/transfer': 'company:transfer',
+};
+
 /** No scope at all: the tool only says who the key is, which the key's holder knows already. */
 export const ANY_KEY = null;
 
@@ -116,15 +137,17 @@ export const TOOL_SCOPES: Readonly<Record<string, Scope | typeof ANY_KEY | Reado
 };
 
 /** What an operation needs: all of `scopes` (none for whoami), or `known: false` when no row covers it. */
-export type ScopeNeed = { known: true; scopes: readonly Scope[] } | { known: false };
+export type ScopeNeed = { known: true; scopes: readonly Grant[] } | { known: false };
 
 const NONE: ScopeNeed = { known: true, scopes: [] };
 const UNKNOWN: ScopeNeed = { known: false };
 
 /** The scope a REST route needs, by its method and registered pattern. */
 export function routeNeed(method: string, pattern: string, table: RouteScopeTable = ROUTE_SCOPES): ScopeNeed {
-  const scope = table[`${method === 'HEAD' ? 'GET' : method} ${pattern}`];
-  return scope ? { known: true, scopes: [scope] } : UNKNOWN;
+  const row = `${method === 'HEAD' ? 'GET' : method} ${pattern}`;
+  if (!Object.hasOwn(table, row)) return UNKNOWN;
+  const scope = table[row];
+  return scope ? { known: true, scopes: [scope] } : NONE;
 }
 
 /**

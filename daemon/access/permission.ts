@@ -1,3 +1,5 @@
+import { type Grant, type Role, roleGrants } from '../../shared/roles.js';
+import type { Tier } from '../../shared/wire.js';
 import type { SecretKeyRecord } from '../store/tenancy-types.js';
 import type { UserRecord } from '../store/types.js';
 import { type RouteScopeTable, routeNeed, type ScopeNeed, toolNeed } from './operation-scopes.js';
@@ -10,18 +12,22 @@ import { tierAllowsKeys, tierRefusalMessage } from './tier-gate.js';
  */
 
 /**
- * Who is asking: a user's own session, a secret key, or an OAuth access token (its grant's user
- * and the scopes the user granted the client). A Company role will join as a kind of its own.
+ * Who is asking. A person (a session) holds the grants of their role in the Company; a key holds
+ * its scopes, and works only while the Company's owner is on a tier with keys, whoever made it; an
+ * OAuth access token holds the scopes its user granted the client, never beyond that user's role
+ * now, under the same tier rule as a key.
  */
 export type Principal =
-  | { kind: 'session'; user: UserRecord }
-  | { kind: 'key'; user: UserRecord; key: SecretKeyRecord }
-  | { kind: 'oauth'; user: UserRecord; clientId: string; scopes: readonly string[] };
+  | { kind: 'session'; user: UserRecord; role: Role }
+  | { kind: 'key'; user: UserRecord; key: SecretKeyRecord; ownerTier: Tier }
+  | { kind: 'oauth'; user: UserRecord; clientId: string; scopes: readonly string[]; role: Role; ownerTier: Tier };
 
 /** What is asked: a Company route by method and registered pattern, or an MCP tool call. */
 export type Operation =
   | { kind: 'rest'; method: string; route: string; table?: RouteScopeTable }
   | { kind: 'mcp'; tool: string; action?: unknown }
+  /** One grant asked directly, where no route decides alone (managing another member's key). */
+  | { kind: 'grant'; grant: Grant; what: string }
   /** Only the credential itself (is it alive, is the tier paid): what `/api/mcp/validate` needs. */
   | { kind: 'authenticate' };
 
@@ -49,15 +55,27 @@ export function checkAccess(principal: Principal, operation: Operation, nowMs: n
   }
   // A token's life (expiry, revocation, its grant) is decided when it is resolved, before this;
   // what is left is the tier rule a key meets.
-  if (principal.kind === 'oauth' && !tierAllowsKeys(principal.user.tier))
-    return { allowed: false, rule: 'tier', message: tierRefusalMessage(principal.user.tier) };
+  if (principal.kind === 'oauth' && !tierAllowsKeys(principal.ownerTier))
+    return { allowed: false, rule: 'tier', message: tierRefusalMessage(principal.ownerTier) };
   if (operation.kind === 'authenticate') return OK;
   const need = needOf(operation);
   if (!need.known) {
     // Fail closed: an operation no row of the scope table covers is refused to everyone.
     return { allowed: false, rule: 'scope', message: `No scope covers ${describe(operation)}; it is refused.` };
   }
-  if (principal.kind === 'session') return OK; // a user's own session: every scope of their own Companies
+  if (principal.kind === 'session' || principal.kind === 'oauth') {
+    // A person holds what their role grants, read from the membership on this very request; a
+    // token acts for its person, so it never holds more than they do now.
+    const lacking = need.scopes.find((s) => !roleGrants(principal.role, s));
+    if (lacking)
+      return {
+        allowed: false,
+        rule: 'scope',
+        required_scope: lacking,
+        message: `${principal.kind === 'oauth' ? "This access token's user's role" : 'Your role'} in this Company (${principal.role}) does not allow ${describe(operation)}: it needs ${lacking}.`,
+      };
+    if (principal.kind === 'session') return OK;
+  }
   const granted = grantedScopes(principal);
   if (granted == null) return OK; // no scopes recorded: every scope (keys made before scopes existed too)
   const missing = need.scopes.find((s) => !granted.includes(s));
@@ -77,7 +95,7 @@ export function grantedScopes(principal: Exclude<Principal, { kind: 'session' }>
 }
 
 /** The key-only checks, before any operation: rotated past its overlap, expired, tier. */
-function keyStanding({ user, key }: Extract<Principal, { kind: 'key' }>, nowMs: number): Verdict | null {
+function keyStanding({ key, ownerTier }: Extract<Principal, { kind: 'key' }>, nowMs: number): Verdict | null {
   if (key.retires_at && Date.parse(key.retires_at) <= nowMs) {
     return {
       allowed: false,
@@ -88,13 +106,14 @@ function keyStanding({ user, key }: Extract<Principal, { kind: 'key' }>, nowMs: 
   if (key.expires_at && Date.parse(key.expires_at) <= nowMs) {
     return { allowed: false, rule: 'expiry', message: `This secret key expired at ${key.expires_at}.` };
   }
-  if (!tierAllowsKeys(user.tier)) {
-    return { allowed: false, rule: 'tier', message: tierRefusalMessage(user.tier) };
+  if (!tierAllowsKeys(ownerTier)) {
+    return { allowed: false, rule: 'tier', message: tierRefusalMessage(ownerTier) };
   }
   return null;
 }
 
 function needOf(operation: Exclude<Operation, { kind: 'authenticate' }>): ScopeNeed {
+  if (operation.kind === 'grant') return { known: true, scopes: [operation.grant] };
   return operation.kind === 'rest'
     ? routeNeed(operation.method, operation.route, operation.table)
     : toolNeed(operation.tool, operation.action);
@@ -102,6 +121,7 @@ function needOf(operation: Exclude<Operation, { kind: 'authenticate' }>): ScopeN
 
 function describe(operation: Operation): string {
   if (operation.kind === 'rest') return `${operation.method} ${operation.route}`;
+  if (operation.kind === 'grant') return operation.what;
   if (operation.kind === 'mcp')
     return typeof operation.action === 'string'
       ? `tools/call ${operation.tool} ${operation.action}`

@@ -76,6 +76,9 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteAudit | null>> = {
   'POST /api/mcp/validate': { action: 'key.validate' },
   // OAuth for MCP clients: consent, tokens, revocation, client registration
   'POST /api/oauth/authorize': { action: 'oauth.consent' },
+  'GET /api/oauth/clients/:clientId': null,
+  'GET /api/oauth/grants': null,
+  'DELETE /api/oauth/grants/:id': { action: 'oauth.grant_revoke' },
   'POST /oauth/token': { action: 'oauth.token' },
   'POST /oauth/revoke': { action: 'oauth.revoke' },
   'POST /oauth/register': { action: 'oauth.client_register' },

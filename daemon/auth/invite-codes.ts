@@ -19,3 +19,12 @@ export function hashInviteCode(code: string): string {
   const normalized = code.toUpperCase().replace(/[\s-]/g, '');
   return createHash('sha256').update(`invite:${normalized}`).digest('hex');
 }
+
+/**
+ * A Company invitation's code is made like an invite code (80 random bits: guessing one in its 7
+ * days is hopeless) and hashed with its own prefix, so an invitation never passes for a signup invite.
+ */
+export function hashInvitationCode(code: string): string {
+  const normalized = code.toUpperCase().replace(/[\s-]/g, '');
+  return createHash('sha256').update(`invitation:${normalized}`).digest('hex');
+}

@@ -4,10 +4,10 @@ import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { invalid } from '../domain-error.js';
 import { validate } from '../http/validate.js';
-import type { UserRecord } from '../store/types.js';
+import { type SignupResult, StoreConflict, type UserRecord } from '../store/types.js';
 import { sendAfterAnswer, sendSignupAttemptNotice, sendVerifyCode } from './account-mail.js';
 import { issueEmailCode, normalizeEmail } from './email-codes.js';
-import { hashInviteCode } from './invite-codes.js';
+import { hashInvitationCode, hashInviteCode } from './invite-codes.js';
 import { enforceLimit, type AuthLimits } from './limits.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { issueSession } from './session-issuer.js';
@@ -34,7 +34,9 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
     // A bad invite creates nothing and sends nothing, whatever the e-mail: checked before the e-mail matters.
     const inviteHash = hashInviteCode(input.invite_code);
     const invite = await deps.stores.invites.find(inviteHash);
-    if (!invite || invite.used_at) throw inviteRefused();
+    // Or a Company's invitation to this very address: it admits its invitee, who joins once verified.
+    const invitation = invite && !invite.used_at ? null : await invitationFor(deps, input.invite_code, email);
+    if ((!invite || invite.used_at) && !invitation) throw inviteRefused();
     // Drawn only with a valid invite, so strangers cannot drain an address's code bucket through signup.
     await enforceLimit(
       limits.signupEmail,
@@ -55,8 +57,11 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
       email_verified_at: null,
       password_hash: passwordHash,
       password_changed_at: now,
+      ...(invitation ? { joining_invitation: invitation } : {}),
     };
-    const result = await deps.stores.users.createWithInvite(user, inviteHash, now);
+    const result = invitation
+      ? await createInvited(deps, user)
+      : await deps.stores.users.createWithInvite(user, inviteHash, now);
     if (result === 'invite_invalid') throw inviteRefused(); // spent by a concurrent signup meanwhile
     if (result === 'email_taken') {
       sendAfterAnswer(deps, ctx, 'signup attempt notice', () => sendSignupAttemptNotice(deps, email));
@@ -70,6 +75,28 @@ export function signup(deps: Deps, limits: AuthLimits): Middleware {
     sendAfterAnswer(deps, ctx, 'signup code', () => sendVerifyCode(deps, email, code!));
     ctx.body = { ok: true, token, pending_verification: true };
   };
+}
+
+/**
+ * The hash of a pending, unexpired Company invitation with this code sent to this address, or null.
+ * Any other invitation answers like an unknown invite code. The account keeps the hash until it is
+ * verified (verify.ts accepts it then), so an unverified address never joins a Company.
+ */
+async function invitationFor(deps: Deps, code: string, email: string): Promise<string | null> {
+  const hash = hashInvitationCode(code);
+  const found = await deps.stores.members.findInvitation(hash);
+  if (!found || found.email !== email || Date.parse(found.expires_at) <= deps.clock.now()) return null;
+  return hash;
+}
+
+async function createInvited(deps: Deps, user: UserRecord): Promise<SignupResult> {
+  try {
+    await deps.stores.users.create(user);
+    return 'created';
+  } catch (err) {
+    if (err instanceof StoreConflict && err.reason === 'email_taken') return 'email_taken';
+    throw err;
+  }
 }
 
 /** Looks like a real unverified token, but names a session that never existed: it opens nothing. */

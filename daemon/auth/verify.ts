@@ -13,6 +13,7 @@ import { consumeEmailCode, issueEmailCode, normalizeEmail } from './email-codes.
 import { enforceLimit, type AuthLimits } from './limits.js';
 import { resendCodeBody as resendBody, verifyBody } from '../../shared/schemas/auth.js';
 import { issueSession } from './session-issuer.js';
+import type { UserRecord } from '../store/types.js';
 
 /**
  * POST /api/auth/verify {email, code} → { ok, token }: the signup code moves the account to
@@ -30,8 +31,23 @@ export function verifyEmail(deps: Deps): Middleware {
     if (!user || user.email !== attempt.record.email) throw codeRefusal('wrong');
     await deps.stores.sessions.revokeAll(user.id, now);
     const { token } = await issueSession(deps, { user, kind: 'full', method: ['verify'], ctx });
-    ctx.body = { ok: true, token };
+    const joined = await joinInvitedCompany(deps, user, now);
+    ctx.body = { ok: true, token, ...(joined ? { joined } : {}) };
   };
+}
+
+/**
+ * An account that signed up with a Company's invitation joins that Company once its address is
+ * proven. An invitation revoked or expired meanwhile joins nothing; the account stays as it is.
+ */
+async function joinInvitedCompany(deps: Deps, user: UserRecord, now: string) {
+  const hash = user.joining_invitation;
+  if (typeof hash !== 'string' || !user.email) return null;
+  const outcome = await deps.stores.members.acceptInvitation(hash, user.id, user.email, now);
+  await deps.stores.users.update(user.id, (u) => void delete u.joining_invitation);
+  return outcome.ok
+    ? { company: { id: outcome.company.id, name: outcome.company.name }, role: outcome.membership.role }
+    : null;
 }
 
 /**

@@ -3,9 +3,13 @@ import { companyBody } from '../../shared/schemas/companies.js';
 import type { Deps } from '../deps.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
-import { companyView, createCompany } from './companies.js';
+import { companyView, createCompany, memberCompanyView } from './companies.js';
 
-/** `POST /api/companies {name}` → 201 `{ ok, id, name, created_at }`; `GET /api/companies` → `{ companies }` (CONTRACT §4). */
+/**
+ * `POST /api/companies {name}` → 201 `{ ok, id, name, created_at, role: "owner" }`; `GET
+ * /api/companies` → `{ companies }`: every Company the caller owns or belongs to, with their role
+ * (CONTRACT §4). A Company's people are member-routes.ts's.
+ */
 export function companiesRoutes(deps: Deps): Router {
   const router = new Router({ prefix: '/api/companies' });
   const guard = requireUser(deps);
@@ -25,11 +29,11 @@ export function companiesRoutes(deps: Deps): Router {
       });
     }
     ctx.status = 201;
-    ctx.body = { ok: true, ...companyView(company) };
+    ctx.body = { ok: true, ...companyView(company), role: 'owner', owner_id: company.owner_id };
   });
 
   router.get('/', guard, async (ctx) => {
-    ctx.body = { companies: (await deps.stores.companies.listByOwner(userOf(ctx).user.id)).map(companyView) };
+    ctx.body = { companies: (await deps.stores.members.companiesOf(userOf(ctx).user.id)).map(memberCompanyView) };
   });
 
   return router;

@@ -2,7 +2,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { StoreConflict, type CompanyRecord, type UserRecord } from '../store/types.js';
-import { nameTaken, notYours, unknownCompany } from './company-errors.js';
+import type { Role } from '../../shared/roles.js';
+import { ambiguous, nameTaken, notYours, unknownCompany } from './company-errors.js';
 import { companyDataDir } from '../company/index.js';
 
 type CompanyDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'stores'>;
@@ -30,20 +31,34 @@ export async function createCompany(deps: CompanyDeps, owner: UserRecord, name: 
 }
 
 /**
- * A Company the user names by id or by name (a secret key's `root`). Someone else's Company id
- * is refused as not yours (tenant isolation: it exists, but not for this caller); nothing by that
- * id or name is refused as not found.
+ * A Company the user names by id or by name (a secret key's `root`), among those they own or
+ * belong to, with their role. A name matches the user's own Company first; a name two Companies
+ * they joined share is refused as ambiguous (the id is unique). Someone else's Company id is
+ * refused as not yours (tenant isolation: it exists, but not for this caller); nothing by that id
+ * or name is refused as not found.
  */
-export async function resolveOwnedCompany(
+export async function resolveMemberCompany(
   deps: Pick<Deps, 'stores'>,
-  owner: UserRecord,
+  user: UserRecord,
   ref: string,
-): Promise<CompanyRecord> {
-  const mine = await deps.stores.companies.listByOwner(owner.id);
-  const found = mine.find((c) => c.id === ref) ?? mine.find((c) => c.name.toLowerCase() === ref.toLowerCase());
-  if (found) return found;
+): Promise<{ company: CompanyRecord; role: Role }> {
+  const mine = await deps.stores.members.companiesOf(user.id);
+  const byId = mine.find((c) => c.company.id === ref);
+  if (byId) return byId;
+  const named = mine.filter((c) => c.company.name.toLowerCase() === ref.toLowerCase());
+  const owned = named.find((c) => c.role === 'owner');
+  if (owned) return owned;
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1) throw ambiguous(ref);
   throw (await deps.stores.companies.findById(ref)) ? notYours(ref) : unknownCompany(ref);
 }
 
 /** What the API shows of a Company. */
 export const companyView = (c: CompanyRecord) => ({ id: c.id, name: c.name, created_at: c.created_at });
+
+/** A Company in the caller's list: with their role and who owns it. */
+export const memberCompanyView = ({ company, role }: { company: CompanyRecord; role: Role }) => ({
+  ...companyView(company),
+  role,
+  owner_id: company.owner_id,
+});

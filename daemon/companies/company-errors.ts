@@ -14,3 +14,9 @@ export const notYours = (ref: string): DomainError =>
 
 export const nameTaken = (name: string): DomainError =>
   conflicting(`You already have a Company named '${name}'.`, ErrorCode.companyNameTaken);
+
+export const ambiguous = (name: string): DomainError =>
+  conflicting(
+    `You belong to more than one Company named '${name}': name it by its id (GET /api/companies lists them).`,
+    ErrorCode.ambiguousCompany,
+  );

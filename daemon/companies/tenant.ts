@@ -10,6 +10,7 @@ import { checkAccess, type Principal } from '../access/permission.js';
 import type { RouteScopeTable } from '../access/operation-scopes.js';
 import { refusalOf } from '../access/refusal.js';
 import { routePattern } from './route-pattern.js';
+import type { Role } from '../../shared/roles.js';
 import type { UserRecord } from '../store/types.js';
 import { notYours, unknownCompany } from './company-errors.js';
 import { companyRoutes, enterCompany, type CompanyRef, type TenantCaller } from '../company/index.js';
@@ -30,8 +31,10 @@ export function tenantRoutes(deps: Deps): Router {
 
 /**
  * Authenticate (a session JWT, or a secret key with its tier gate) → select the Company
- * (X-Company, X-Entity, company_id, trust_id) → check it is the caller's → open its runtime and
- * put caller and runtime on the request for the Company's routes.
+ * (X-Company, X-Entity, company_id, trust_id) → the caller's role in it (one store read, never
+ * cached, so a removal or a lowered role holds from the next request on every daemon) → may this
+ * role (or this key's scopes) use this route → open its runtime and put caller and runtime on the
+ * request for the Company's routes.
  */
 export function tenant(deps: Deps, routeScopes?: RouteScopeTable): Middleware {
   const userGuard = requireUser(deps);
@@ -56,8 +59,9 @@ export function tenant(deps: Deps, routeScopes?: RouteScopeTable): Middleware {
     }
     await userGuard(ctx, async () => {
       const { user } = userOf(ctx);
-      assertAllowed(ctx, { kind: 'session', user });
-      await enter(deps, ctx, { user, company: await selectForUser(deps, ctx, user), via: 'session' }, next);
+      const { company, role } = await selectForUser(deps, ctx, user);
+      assertAllowed(ctx, { kind: 'session', user, role });
+      await enter(deps, ctx, { user, company, via: 'session', role }, next);
     });
   };
 }
@@ -83,11 +87,17 @@ function selectForSecretKey(ctx: Context, own: CompanyRef): CompanyRef {
   return own;
 }
 
-async function selectForUser(deps: Pick<Deps, 'stores'>, ctx: Context, user: UserRecord): Promise<CompanyRef> {
+/** The selected Company and the user's role in it: someone not (or no longer) a member is refused. */
+async function selectForUser(
+  deps: Pick<Deps, 'stores'>,
+  ctx: Context,
+  user: UserRecord,
+): Promise<{ company: CompanyRef; role: Role }> {
   const selector = readCompanySelector(ctx);
   if (!selector) throw companyRequired();
-  const company = await deps.stores.companies.findById(selector.id);
-  if (!company) throw unknownCompany(selector.id);
-  if (company.owner_id !== user.id) throw notYours(selector.id);
-  return { id: company.id, name: company.name, owner_id: company.owner_id };
+  const access = await deps.stores.members.accessOf(selector.id, user.id);
+  if (!access) throw unknownCompany(selector.id);
+  if (!access.role) throw notYours(selector.id);
+  const { company } = access;
+  return { company: { id: company.id, name: company.name, owner_id: company.owner_id }, role: access.role };
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Context } from 'koa';
+import type { Role } from '../../shared/roles.js';
 import type { UserRecord } from '../store/types.js';
 import type { CompanyRef, CompanyServices } from './company-services.js';
 
@@ -27,6 +28,8 @@ export interface TenantCaller {
    */
   via: 'session' | 'secret_key' | 'webhook';
   keyId?: string;
+  /** A session's role in the Company (owner, admin, member, viewer); keys have scopes instead. */
+  role?: Role;
 }
 
 export interface CompanyRuntime {

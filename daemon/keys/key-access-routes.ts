@@ -14,6 +14,8 @@ import { conflict, notFound } from '../http/api-error.js';
 import { validate } from '../http/validate.js';
 import { describeOperation, parseOperation } from './explain.js';
 import { rotatedExpiry } from './key-lifetime.js';
+import { manageableKey, ownerTierOf, scopesWithinRole } from './company-keys.js';
+import { ALL_SCOPES } from '../../shared/scopes.js';
 import { SAVE_NOTE, secretKeyView } from './key-view.js';
 
 /**
@@ -24,23 +26,21 @@ import { SAVE_NOTE, secretKeyView } from './key-view.js';
 export function keyAccessRoutes(deps: Deps, router: Router, guard: Middleware): void {
   // The MCP endpoint's own limit, over the same counts: explain reads it without counting.
   const toolCalls = createToolCallLimit(deps.stores.limits, deps.clock, deps.config.mcpToolCallsPerMinute);
-  const ownKey = async (userId: string, id: string) => {
-    const key = (await deps.stores.keys.listSecretKeys(userId)).find((k) => k.id === id);
-    if (!key) throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
-    return key;
-  };
 
   router.post('/api/keys/:id/rotate', guard, async (ctx) => {
     const { user } = userOf(ctx);
-    assertKeyTier(user.tier);
     const { overlap_seconds } = validate(keyRotateBody, ctx.request.body);
-    const old = await ownKey(user.id, ctx.params.id!);
+    const { key: old, role } = await manageableKey(deps, user, ctx.params.id!);
+    const company = await deps.stores.companies.findById(old.company_id);
+    assertKeyTier(company ? await ownerTierOf(deps, user, company) : 'trial');
     const now = deps.clock.now();
+    // A rotation hands out a new secret with the old key's scopes: only within the rotator's role.
+    scopesWithinRole(user, role, old.scopes ?? ALL_SCOPES, now);
     const fresh = generateKey(deps.random, 'secret');
-    // Same Company, name, scopes and expiry policy; only the secret (and the id) is new.
+    // Same Company, maker, name, scopes and expiry policy; only the secret (and the id) is new.
     const record = {
       id: deps.ids('key'),
-      user_id: user.id,
+      user_id: old.user_id,
       company_id: old.company_id,
       name: old.name,
       hash: fresh.hash,
@@ -51,7 +51,7 @@ export function keyAccessRoutes(deps: Deps, router: Router, guard: Middleware): 
       expires_at: rotatedExpiry(old, now, deps.config.maxKeyLifetimeSeconds),
     };
     const retiresAt = isoAt(now + overlap_seconds * 1000);
-    const outcome = await deps.stores.keys.rotateSecretKey(old.id, user.id, record, retiresAt);
+    const outcome = await deps.stores.keys.rotateSecretKey(old.id, old.user_id, record, retiresAt);
     if (!outcome.ok && outcome.reason === 'not_found')
       throw notFound(`You have no secret key ${old.id}.`, ErrorCode.keyNotFound);
     if (!outcome.ok)
@@ -73,10 +73,17 @@ export function keyAccessRoutes(deps: Deps, router: Router, guard: Middleware): 
   router.post('/api/keys/:id/explain', guard, async (ctx) => {
     const { user } = userOf(ctx);
     const { operation: text } = validate(keyExplainBody, ctx.request.body);
-    const key = await ownKey(user.id, ctx.params.id!);
+    const { key } = await manageableKey(deps, user, ctx.params.id!);
     const operation = parseOperation(text);
+    const company = await deps.stores.companies.findById(key.company_id);
+    const maker = key.user_id === user.id ? user : ((await deps.stores.users.findById(key.user_id)) ?? user);
+    const ownerTier = company ? await ownerTierOf(deps, user, company) : 'trial';
     // The very check a request with this key would meet, on the key as stored now; nothing acts.
-    let verdict: Verdict & { retry_after?: number } = checkAccess(keyPrincipal(user, key), operation, deps.clock.now());
+    let verdict: Verdict & { retry_after?: number } = checkAccess(
+      keyPrincipal(maker, key, ownerTier),
+      operation,
+      deps.clock.now(),
+    );
     // A tool call the key may make still meets the per-key limit next, as the endpoint counts it.
     const wait = verdict.allowed && operation.kind === 'mcp' ? await toolCalls.wait(key.id) : null;
     if (wait !== null)

@@ -10,6 +10,8 @@ export async function secretKeyView(deps: Pick<Deps, 'stores'>, k: SecretKeyReco
   return {
     name: k.name,
     company: { id: k.company_id, name: company?.name ?? null },
+    /** Who made the key: it stays the Company's (and keeps working) when they leave. */
+    created_by: k.user_id,
     prefix: k.prefix,
     created_at: k.created_at,
     last_used_at: k.last_used_at,

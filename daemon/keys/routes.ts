@@ -3,21 +3,22 @@ import { keyCreateBody as createBody } from '../../shared/schemas/key-create.js'
 import { ErrorCode } from '../../shared/errors.js';
 import { isoAt } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { resolveOwnedCompany } from '../companies/companies.js';
+import { resolveMemberCompany } from '../companies/companies.js';
 import { notFound } from '../http/api-error.js';
 import { requireUser, userOf } from '../auth/user-guard.js';
 import { validate } from '../http/validate.js';
-import { ALL_SCOPES } from '../../shared/scopes.js';
+import { manageableKey, ownerTierOf, scopesWithinRole, visibleKeys } from './company-keys.js';
 import { expiryFor } from './key-lifetime.js';
 import { keyAccessRoutes } from './key-access-routes.js';
 import { SAVE_NOTE, secretKeyView } from './key-view.js';
 import { generateKey } from '../access/key-material.js';
-import { assertKeyTier } from '../access/tier-gate.js';
+import { assertKeyTier, tierAllowsKeys } from '../access/tier-gate.js';
 
 /**
- * Access keys (spec §4.5), all behind a full session JWT. Creating a key passes the tier gate
- * after authentication (401 before 402); listing and revoking do not, so a downgraded user can
- * still see and delete their keys.
+ * Access keys (spec §4.5), all behind a full session JWT. A secret key belongs to its Company and
+ * records who made it (company-keys.ts). Creating one passes the tier gate of the Company's owner
+ * after authentication (401 before 402); listing and revoking do not, so keys of a downgraded
+ * Company can still be seen and deleted.
  */
 export function keyRoutes(deps: Deps): Router {
   const router = new Router();
@@ -44,11 +45,18 @@ export function keyRoutes(deps: Deps): Router {
 
   router.post('/api/keys', guard, async (ctx) => {
     const { user } = userOf(ctx);
-    assertKeyTier(user.tier);
     const body = validate(createBody, ctx.request.body);
     const now = deps.clock.now();
     const expires_at = expiryFor(body, now, deps.config.maxKeyLifetimeSeconds);
-    const company = await resolveOwnedCompany(deps, user, body.root);
+    const { company, role } = await resolveMemberCompany(deps, user, body.root).catch((err) => {
+      // An account whose own tier has no keys makes them only in a paid owner's Company it belongs
+      // to; naming anything else is the tier's 402, so such an account learns nothing of other Companies.
+      if (!tierAllowsKeys(user.tier)) assertKeyTier(user.tier);
+      throw err;
+    });
+    // The Company's owner's tier decides, whoever makes the key (spec §5.4, read for teams).
+    assertKeyTier(await ownerTierOf(deps, user, company));
+    const scopes = scopesWithinRole(user, role, body.scopes, now);
     const fresh = generateKey(deps.random, 'secret');
     const record = await deps.stores.keys.addSecretKey({
       id: deps.ids('key'),
@@ -60,7 +68,7 @@ export function keyRoutes(deps: Deps): Router {
       created_at: isoAt(now),
       last_used_at: null,
       // Stored in the vocabulary's order, once each: what lists show and the check reads.
-      scopes: body.scopes ? ALL_SCOPES.filter((s) => body.scopes!.includes(s)) : null,
+      scopes,
       expires_at,
     });
     ctx.status = 201;
@@ -78,7 +86,7 @@ export function keyRoutes(deps: Deps): Router {
     const ak = await deps.stores.keys.accountKeyOf(user.id);
     ctx.body = {
       keys: await Promise.all(
-        (await deps.stores.keys.listSecretKeys(user.id)).map(async (k) => ({
+        (await visibleKeys(deps, user)).map(async (k) => ({
           id: k.id,
           ...(await secretKeyView(deps, k)),
         })),
@@ -92,8 +100,9 @@ export function keyRoutes(deps: Deps): Router {
   router.delete('/api/keys/:id', guard, async (ctx) => {
     const { user } = userOf(ctx);
     const id = ctx.params.id!;
-    // Another user's key id answers exactly like an unknown one: no effect, and nothing learned.
-    if (!(await deps.stores.keys.revokeSecretKey(id, user.id)))
+    // A key outside the caller's Companies answers exactly like an unknown one: no effect, nothing learned.
+    const { key } = await manageableKey(deps, user, id);
+    if (!(await deps.stores.keys.deleteCompanyKey(id, key.company_id)))
       throw notFound(`You have no secret key ${id}.`, ErrorCode.keyNotFound);
     ctx.body = { ok: true, id, revoked: true };
   });

@@ -46,9 +46,10 @@ export async function answerAuthorization(
     throw invalid(`This server issues tokens only for the resource ${urls.resource}.`, ErrorCode.oauthInvalidTarget);
   const scopes = scopesOf(request.scope, deps.scopes);
 
-  const company = await deps.stores.companies.findById(request.company_id);
-  if (!company || company.owner_id !== userId)
-    throw forbidden('That Company is not one of yours.', ErrorCode.companyForbidden);
+  // Any member may connect an app to a Company they belong to; the token is refused once they leave.
+  const access = await deps.stores.members.accessOf(request.company_id, userId);
+  if (!access?.role) throw forbidden('That Company is not one of yours.', ErrorCode.companyForbidden);
+  const { company } = access;
   if (request.decision === 'deny') return answer({ error: 'access_denied' });
 
   const grant = new provider.Grant({ accountId: userId, clientId: client.clientId });

@@ -12,6 +12,7 @@ import { createOutbox } from './accounts/outbox.js';
 import { createSessionStore } from './accounts/sessions.js';
 import { defineAccountTables } from './accounts/tables.js';
 import { createCompanyStore, createKeyStore } from './accounts/tenancy.js';
+import { createMemberStore } from './accounts/members.js';
 import { createInviteStore, createUserStore } from './accounts/users.js';
 import { findRetiredLayout, refuseRetiredLayout } from './old-layouts.js';
 import type { Sealer } from './sealer.js';
@@ -56,6 +57,7 @@ function buildStores(space: Space, deps: StoreDeps, audit: AuditStore): Stores {
     sessions: createSessionStore(tables),
     codes: createCodeStore(tables),
     companies: createCompanyStore(tables),
+    members: createMemberStore(tables),
     keys: createKeyStore(tables),
     challenges: createChallengeStore(tables),
     passkeys: createPasskeyStore(tables),

@@ -3,6 +3,7 @@
  * Keys are stored only as the SHA-256 of the whole key (SECURITY.md): a leaked data folder
  * yields no usable key.
  */
+import type { AssignableRole, Role } from '../../shared/roles.js';
 
 export interface CompanyRecord {
   id: string;
@@ -66,6 +67,11 @@ export interface KeyStore {
   findSecretKeyByHash(hash: string): Promise<SecretKeyRecord | undefined>;
   /** The user's secret keys, oldest first. */
   listSecretKeys(userId: string): Promise<SecretKeyRecord[]>;
+  /** Every secret key of the Company, whoever made it, oldest first. */
+  listCompanyKeys(companyId: string): Promise<SecretKeyRecord[]>;
+  findSecretKeyById(id: string): Promise<SecretKeyRecord | undefined>;
+  /** Deletes the key when it belongs to the Company; false (and no change) otherwise. */
+  deleteCompanyKey(id: string, companyId: string): Promise<boolean>;
   /** Deletes the key when it is the user's; false (and no change) otherwise. */
   revokeSecretKey(id: string, userId: string): Promise<boolean>;
   /** Installs the user's one account key, replacing (and so revoking) the old one in the same write. */
@@ -80,3 +86,83 @@ export interface KeyStore {
   /** Records a use (and, for a secret key, the caller's address); callers throttle it (at most once a minute per key) so reads do not become writes. */
   touch(kind: 'secret' | 'account', id: string, atIso: string, ip?: string | null): Promise<void>;
 }
+
+/**
+ * A person's membership of a Company other than its owner. The owner has no row: the Company's
+ * `owner_id` names them, so a data folder from before members opens as it is, its one user the owner.
+ */
+export interface MembershipRecord {
+  /** `company_id|user_id`: one row per person and Company. */
+  id: string;
+  company_id: string;
+  user_id: string;
+  role: AssignableRole;
+  created_at: string;
+  /** Who invited them (the inviter's user id), when they joined through an invitation. */
+  invited_by: string | null;
+}
+
+/** An invitation to join a Company. Only the code's hash is stored: the code is a bearer secret. */
+export interface InvitationRecord {
+  id: string;
+  company_id: string;
+  /** Lower-cased: only an account with this address may accept. */
+  email: string;
+  role: AssignableRole;
+  code_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  /** When it ended (accepted, revoked, or replaced by a newer invitation to the same address); null while pending. */
+  ended_at: string | null;
+  ended_as: 'accepted' | 'revoked' | 'replaced' | null;
+  accepted_by: string | null;
+}
+
+/** A Company and the caller's role in it (null: not a member), read in one lookup. */
+export interface CompanyAccess {
+  company: CompanyRecord;
+  role: Role | null;
+}
+
+export type AcceptOutcome =
+  | { ok: true; company: CompanyRecord; membership: MembershipRecord }
+  | { ok: false; reason: 'not_found' | 'expired' | 'wrong_email' | 'already_member' };
+
+export type TransferOutcome =
+  | { ok: true; company: CompanyRecord }
+  | { ok: false; reason: 'not_owner' | 'not_member' | 'name_taken' };
+
+/** Memberships and invitations; each change is one atomic write (one transaction on a database). */
+export interface MemberStore {
+  /** The Company and the user's role in it, in one read: every Company request asks this, never cached. */
+  accessOf(companyId: string, userId: string): Promise<CompanyAccess | undefined>;
+  /** The Companies the user owns or belongs to, oldest first, with their role. */
+  companiesOf(userId: string): Promise<Array<{ company: CompanyRecord; role: Role }>>;
+  /** The members other than the owner, oldest first. */
+  listMembers(companyId: string): Promise<MembershipRecord[]>;
+  /** Undefined when the user holds no membership row (not a member, or the owner). */
+  setRole(companyId: string, userId: string, role: AssignableRole): Promise<MembershipRecord | undefined>;
+  /** False when the user holds no membership row. */
+  remove(companyId: string, userId: string): Promise<boolean>;
+  /**
+   * Ownership moves from `fromId` (who must be the owner) to `toId` (who must be a member) in one
+   * write: the new owner's row goes, the old owner becomes an admin. Always exactly one owner.
+   */
+  transfer(companyId: string, fromId: string, toId: string, atIso: string): Promise<TransferOutcome>;
+  /** Adds a pending invitation, ending (as replaced) a pending one to the same address of the same Company. */
+  invite(invitation: InvitationRecord): Promise<{ replaced: string | null }>;
+  /** The Company's pending invitations (expired ones included until they are replaced or revoked), oldest first. */
+  listInvitations(companyId: string): Promise<InvitationRecord[]>;
+  /** The pending invitation with this code hash. */
+  findInvitation(codeHash: string): Promise<InvitationRecord | undefined>;
+  /** Ends a pending invitation of the Company as revoked; false when there is none with this id. */
+  revokeInvitation(companyId: string, id: string, atIso: string): Promise<boolean>;
+  /**
+   * Accepts in one write: the pending invitation with this code hash, unexpired, for this address,
+   * to someone not yet in the Company, ends as accepted and its membership is added.
+   */
+  acceptInvitation(codeHash: string, userId: string, email: string, atIso: string): Promise<AcceptOutcome>;
+}
+
+export const membershipId = (companyId: string, userId: string) => `${companyId}|${userId}`;

@@ -1,5 +1,6 @@
+import type { Role } from '../../shared/roles.js';
 import type { MailMessage, Tier } from '../../shared/wire.js';
-import type { CompanyRecord, CompanyStore, KeyStore, SecretKeyRecord } from './tenancy-types.js';
+import type { CompanyRecord, CompanyStore, KeyStore, MemberStore, SecretKeyRecord } from './tenancy-types.js';
 
 export type * from './tenancy-types.js';
 export type * from './runtime-types.js';
@@ -198,6 +199,10 @@ export interface SecretKeyWithOwner {
   key: SecretKeyRecord;
   user: UserRecord | undefined;
   company: CompanyRecord | undefined;
+  /** The Company's owner, whose tier decides whether the Company's keys work (whoever made them). */
+  owner: UserRecord | undefined;
+  /** The role the key's maker holds in the Company now; null once they left (the key works on). */
+  makerRole?: Role | null;
 }
 
 /** The key store with the lookup every MCP call makes (here, beside UserRecord: tenancy-types cannot import it). */
@@ -214,6 +219,8 @@ export interface Stores {
   codes: CodeStore;
   /** Companies and access keys. */
   companies: CompanyStore;
+  /** Who belongs to which Company, in which role, and the invitations to join. */
+  members: MemberStore;
   keys: CallerKeyStore;
   /** One-time challenges of the second factors and passwordless logins. */
   challenges: ChallengeStore;

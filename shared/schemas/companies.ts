@@ -18,7 +18,15 @@ export const companyBody = z.object({
   ),
 });
 
-const companyRow = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+const companyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  // Optional for a daemon of an earlier release, where every listed Company was the caller's own.
+  /** The caller's role: owner, admin, member or viewer. */
+  role: z.optional(z.string()),
+  owner_id: z.optional(z.string()),
+});
 export type CompanyRow = z.infer<typeof companyRow>;
 
 /** `GET /api/companies` → `{ companies }`; `POST /api/companies` → `{ ok, id, name, created_at }` (CONTRACT §4). */

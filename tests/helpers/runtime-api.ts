@@ -21,7 +21,7 @@ export function createRuntimeApi(
 ) {
   const calls: RecordedCall[] = [];
   const call = async <T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
     path: string,
     opts: RequestOptions = {},
   ): Promise<T> => {
@@ -55,6 +55,7 @@ export function createRuntimeApi(
     post: (path, body, opts) => call('POST', path, { ...opts, body: body ?? {} }),
     put: (path, body, opts) => call('PUT', path, { ...opts, body: body ?? {} }),
     delete: (path, opts) => call('DELETE', path, opts),
+    patch: (path, body, opts) => call('PATCH', path, { ...opts, body: body ?? {} }),
     raw: async (method, path, opts = {}) => {
       const res = await t.request({
         method: method as 'GET',

@@ -5,7 +5,7 @@ import type { CliContext } from '../../context.js';
 import { companyListResponse } from '../../../shared/schemas/companies.js';
 import { formatTable, shortTime } from '../../table.js';
 
-/** `svc companies list`: yours, the current one marked with `*`. */
+/** `svc companies list`: those you own or belong to, with your role; the current one marked with `*`. */
 export async function runCompaniesList(_opts: object, ctx: CliContext): Promise<void> {
   const { companies } = await ctx.api().get('/api/companies', { schema: companyListResponse });
   const currentId = ctx.config().get<{ id: string }>(currentCompanyKey(ctx.scope))?.id;
@@ -14,8 +14,14 @@ export async function runCompaniesList(_opts: object, ctx: CliContext): Promise<
     ctx.err("no Companies yet: create one with 'svc companies create <name>'");
     return;
   }
-  const rows = companies.map((c) => [c.id === currentId ? '*' : '', c.name, c.id, shortTime(c.created_at)]);
-  formatTable(['', 'NAME', 'ID', 'CREATED'], rows).forEach((l) => {
+  const rows = companies.map((c) => [
+    c.id === currentId ? '*' : '',
+    c.name,
+    c.id,
+    c.role ?? 'owner',
+    shortTime(c.created_at),
+  ]);
+  formatTable(['', 'NAME', 'ID', 'ROLE', 'CREATED'], rows).forEach((l) => {
     ctx.out(l);
   });
 }

@@ -1,7 +1,13 @@
 import type { Space, Table, TableSpec } from '../engine/types.js';
 import type { ChallengeRecord, PasskeyRecord, WalletLink } from '../factor-types.js';
 import type { FailureRecord, RateBucketRecord } from '../limit-types.js';
-import type { AccountKeyRecord, CompanyRecord, SecretKeyRecord } from '../tenancy-types.js';
+import type {
+  AccountKeyRecord,
+  CompanyRecord,
+  InvitationRecord,
+  MembershipRecord,
+  SecretKeyRecord,
+} from '../tenancy-types.js';
 import type { CodeRecord, InviteRecord, SessionRecord, UserRecord } from '../types.js';
 import { deadKey, metaSpec, msOf, type MetaRecord } from './expiry.js';
 
@@ -63,7 +69,24 @@ export const companySpec: TableSpec<CompanyRecord> = {
 export const secretKeySpec: TableSpec<SecretKeyRecord> = {
   name: 'secret_keys',
   id: (k) => k.id,
-  indexes: { hash: (k) => k.hash, user: (k) => k.user_id },
+  indexes: { hash: (k) => k.hash, user: (k) => k.user_id, company: (k) => k.company_id },
+};
+
+export const membershipSpec: TableSpec<MembershipRecord> = {
+  name: 'memberships',
+  id: (m) => m.id,
+  indexes: { company: (m) => m.company_id, user: (m) => m.user_id },
+};
+
+export const invitationSpec: TableSpec<InvitationRecord> = {
+  name: 'invitations',
+  id: (i) => i.id,
+  // Pending only: an ended invitation is history, found by nothing.
+  indexes: {
+    live_company: (i) => (i.ended_at ? null : i.company_id),
+    live_code: (i) => (i.ended_at ? null : i.code_hash),
+    live_email: (i) => (i.ended_at ? null : `${i.company_id}|${i.email}`),
+  },
 };
 
 export const accountKeySpec: TableSpec<AccountKeyRecord> = {
@@ -116,6 +139,8 @@ export const ACCOUNT_TABLE_SPECS: readonly TableSpec<object>[] = [
   walletSpec,
   rateBucketSpec,
   failureSpec,
+  membershipSpec,
+  invitationSpec,
 ] as unknown as TableSpec<object>[];
 export const THROTTLE_TABLES: readonly string[] = [rateBucketSpec.name, failureSpec.name];
 
@@ -135,6 +160,8 @@ export interface AccountTables {
   wallets: Table<WalletLink>;
   rateBuckets: Table<RateBucketRecord>;
   failures: Table<FailureRecord>;
+  memberships: Table<MembershipRecord>;
+  invitations: Table<InvitationRecord>;
 }
 
 export function defineAccountTables(space: Space): AccountTables {
@@ -154,5 +181,7 @@ export function defineAccountTables(space: Space): AccountTables {
     wallets: space.define(walletSpec),
     rateBuckets: space.define(rateBucketSpec),
     failures: space.define(failureSpec),
+    memberships: space.define(membershipSpec),
+    invitations: space.define(invitationSpec),
   };
 }

@@ -1,4 +1,4 @@
-import type { CompanyStore, RotateOutcome } from '../tenancy-types.js';
+import { type CompanyStore, membershipId, type RotateOutcome } from '../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
@@ -34,9 +34,24 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
     findSecretKeyByHash: async (hash) => secretKeys.first('hash', hash),
     findSecretKeyWithOwner: async (hash) => {
       const key = secretKeys.first('hash', hash);
-      return key && { key, user: users.get(key.user_id), company: companies.get(key.company_id) };
+      if (!key) return undefined;
+      const company = companies.get(key.company_id);
+      const makerRole =
+        company?.owner_id === key.user_id
+          ? 'owner'
+          : (t.memberships.get(membershipId(key.company_id, key.user_id))?.role ?? null);
+      return { key, user: users.get(key.user_id), company, owner: company && users.get(company.owner_id), makerRole };
     },
     listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
+    listCompanyKeys: async (companyId) => secretKeys.lookup('company', companyId),
+    findSecretKeyById: async (id) => secretKeys.get(id),
+    deleteCompanyKey: (id, companyId) =>
+      space.write((tx) => {
+        const key = secretKeys.get(id);
+        if (!key || key.company_id !== companyId) return false;
+        tx.remove(secretKeys, id);
+        return true;
+      }),
     revokeSecretKey: (id, userId) =>
       space.write((tx) => {
         const key = secretKeys.get(id);

@@ -32,6 +32,7 @@ function appApi(t: TestApp, auth: Record<string, string>): ApiClient {
     get: (p, o) => call('GET', p, o),
     post: (p, b, o) => call('POST', p, { ...o, body: b }),
     put: (p, b, o) => call('PUT', p, { ...o, body: b }),
+    patch: (p, b, o) => call('PATCH', p, { ...o, body: b }),
     delete: (p, o) => call('DELETE', p, o),
     raw: async () => ({ status: 0, body: undefined, headers: {} }) as any,
   };

@@ -14,6 +14,7 @@ function scriptedApi(answers: Record<string, unknown>): ApiClient & { calls: { p
     get: async () => ({}) as never,
     delete: async () => ({}) as never,
     put: async () => ({}) as never,
+    patch: async () => ({}) as never,
     raw: async () => {
       throw new Error('svc api is not scripted here');
     },

@@ -9,6 +9,7 @@ const user = { id: 'usr_1', tier: 'company' } as UserRecord;
 const key = (extra: Partial<SecretKeyRecord> = {}): Principal => ({
   kind: 'key',
   user,
+  ownerTier: 'company',
   key: {
     id: 'key_1',
     user_id: 'usr_1',
@@ -26,7 +27,7 @@ const trigger = { kind: 'rest', method: 'POST', route: '/api/events/trigger' } a
 test('a key written before scopes (no fields) may do everything; a session too', () => {
   assert.equal(checkAccess(key(), trigger, NOW), { allowed: true, rule: 'ok' });
   assert.equal(checkAccess(key({ scopes: null }), { kind: 'mcp', tool: 'events', action: 'delete' }, NOW).rule, 'ok');
-  assert.equal(checkAccess({ kind: 'session', user }, trigger, NOW).rule, 'ok');
+  assert.equal(checkAccess({ kind: 'session', user, role: 'owner' }, trigger, NOW).rule, 'ok');
 });
 
 test('scopes: the operation needs one the key holds, else "scope" naming it', () => {
@@ -43,7 +44,7 @@ test('scopes: the operation needs one the key holds, else "scope" naming it', ()
 
 test('fail closed: a route no row covers is refused to keys and sessions alike', () => {
   const op = { kind: 'rest', method: 'POST', route: '/api/new-thing' } as const;
-  assert.equal(checkAccess({ kind: 'session', user }, op, NOW).allowed, false);
+  assert.equal(checkAccess({ kind: 'session', user, role: 'owner' }, op, NOW).allowed, false);
   assert.equal(checkAccess(key(), op, NOW).rule, 'scope');
 });
 
@@ -59,9 +60,11 @@ test('order: rotated past its overlap (revoked), then expired, then tier, then s
   assert.is(checkAccess(key({ expires_at: '2026-03-01T12:00:00.000Z' }), trigger, NOW).rule, 'expiry');
   assert.is(checkAccess(key({ expires_at: '2026-03-01T12:00:00.001Z' }), trigger, NOW).rule, 'ok');
   assert.is(checkAccess(key({ retires_at: '2026-03-01T12:00:00.001Z' }), trigger, NOW).rule, 'ok');
-  const trial: Principal = { kind: 'key', user: { ...user, tier: 'trial' }, key: (key() as any).key };
+  const trial: Principal = { kind: 'key', user, ownerTier: 'trial', key: (key() as any).key };
   assert.is(checkAccess(trial, trigger, NOW).rule, 'tier');
   assert.is(checkAccess(trial, { kind: 'authenticate' }, NOW).rule, 'tier');
+  // The owner's tier decides, not the maker's: a maker on a paid tier does not carry a trial owner's keys.
+  assert.is(checkAccess({ ...trial, user: { ...user, tier: 'owner' } } as Principal, trigger, NOW).rule, 'tier');
 });
 
 test.run();

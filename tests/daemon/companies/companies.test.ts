@@ -23,7 +23,8 @@ test("POST /api/companies creates a Company (201) with its 0700 data folder; GET
     list.body.companies.map((c: any) => c.name),
     ['Acme Labs'],
   );
-  assert.equal(Object.keys(list.body.companies[0]).sort(), ['created_at', 'id', 'name']);
+  assert.equal(Object.keys(list.body.companies[0]).sort(), ['created_at', 'id', 'name', 'owner_id', 'role']);
+  assert.equal([list.body.companies[0].role, list.body.companies[0].owner_id], ['owner', alice.user.id]);
 });
 
 test('names are unique per user (case-insensitive, 409) but two users may share one', async () => {

@@ -50,6 +50,7 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
   assert.equal(Object.keys(row).sort(), [
     'company',
     'created_at',
+    'created_by',
     'expires_at',
     'id',
     'last_used_at',
@@ -60,6 +61,7 @@ test('POST /api/keys by Company name or id → { ok, id, secret_key, note }; lis
     'retires_at',
     'scopes',
   ]);
+  assert.is(row.created_by, u.user.id, 'a key records who made it');
   assert.equal(
     [row.scopes, row.expires_at, row.retires_at],
     [null, null, null],

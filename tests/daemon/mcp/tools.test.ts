@@ -60,13 +60,15 @@ test('tools/list: the six tools and their four read-only halves, each with objec
   assert.equal(events.inputSchema.required, ['action']);
 });
 
-test('whoami: the user and Company of the key', async ({ t }) => {
+test("whoami: the user and Company of the key, its maker's role and its scopes", async ({ t }) => {
   const r = await call(t, 'whoami');
   assert.not.ok(r.isError);
   assert.equal(r.structuredContent, {
     user: { id: t.owner.user.id, email: t.owner.user.email, tier: 'company' },
     company: { id: t.company.id, name: 'acme' },
     key_id: t.keys.secretId,
+    role: 'owner',
+    scopes: null,
     account_key: false,
   });
   assert.equal(JSON.parse(r.content[0]!.text), r.structuredContent);

@@ -34,6 +34,8 @@ const SAMPLES: Record<string, object> = {
   wallets: { address: '0xabc' },
   rate_buckets: { id: 'login|a', t: [], exp: Date.parse(T) },
   failures: { id: 'account|pwd:a', n: 1, lock: null, exp: Date.parse(T) },
+  memberships: { id: 'com_1|usr_2', company_id: 'com_1', user_id: 'usr_2', role: 'member' },
+  invitations: { id: 'inv_1', company_id: 'com_1', email: 'bea@example.com', code_hash: 'ch', ended_at: null },
 };
 
 const PINNED: Record<string, [string, unknown[]]> = {
@@ -44,13 +46,15 @@ const PINNED: Record<string, [string, unknown[]]> = {
   codes: ['t1P058n74lXmVW4o', ['login|ada@example.com', 'login|lh', 'login|usr_1', '29926560']],
   mail: ['ZytSB4M7oZYs77Cm', ['ada@example.com']],
   companies: ['se01j2-OSmEpkrkl', ['usr_1', 'usr_1|acme']],
-  secret_keys: ['hAy-hxTWgjYVyLJs', ['kh', 'usr_1']],
+  secret_keys: ['OVcHAGkWi1UTY4uR', ['kh', 'usr_1', null]],
   account_keys: ['9hy3J8n0bvMTCvr0', ['kh', 'usr_1']],
   challenges: ['XjlO0ULx9yuJ2zcB', ['totp|sh', '29925120']],
   passkeys: ['L0S91BHiXdSFKUXP', ['usr_1']],
   wallets: ['v8YYc-G9D7JoY5Yd', []],
   rate_buckets: ['9mp7bFk_wjo-x-kH', ['29925120']],
   failures: ['b6-Vww-QNhxPWqtw', ['29925120']],
+  memberships: ['mL2_DtQa3sWLFas7', ['com_1', 'usr_2']],
+  invitations: ['5dx3-W8Khq7k9nOm', ['com_1', 'ch', 'com_1|bea@example.com']],
 };
 
 test('the account tables compute the keys pinned for their fingerprints', () => {

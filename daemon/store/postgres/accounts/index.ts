@@ -9,6 +9,7 @@ import { createPostgresAuditStore } from '../audit.js';
 import { createPostgresOutbox } from './outbox.js';
 import { createPostgresSessionStore } from './sessions.js';
 import { createPostgresCompanyStore, createPostgresKeyStore } from './tenancy.js';
+import { createPostgresMemberStore } from './members.js';
 import { createPostgresInviteStore, createPostgresUserStore } from './users.js';
 
 /**
@@ -33,6 +34,7 @@ export async function openPostgresAccountStores(pool: pg.Pool, deps: StoreDeps):
     sessions: createPostgresSessionStore(pool),
     codes: createPostgresCodeStore(pool),
     companies: createPostgresCompanyStore(pool),
+    members: createPostgresMemberStore(pool),
     keys: createPostgresKeyStore(pool),
     challenges: createPostgresChallengeStore(pool),
     passkeys: createPostgresPasskeyStore(pool),

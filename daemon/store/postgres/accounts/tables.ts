@@ -1,7 +1,13 @@
 import { msOf } from '../../accounts/expiry.js';
 import type { SealedMail } from '../../accounts/tables.js';
 import type { ChallengeRecord, PasskeyRecord, WalletLink } from '../../factor-types.js';
-import type { AccountKeyRecord, CompanyRecord, SecretKeyRecord } from '../../tenancy-types.js';
+import type {
+  AccountKeyRecord,
+  CompanyRecord,
+  InvitationRecord,
+  MembershipRecord,
+  SecretKeyRecord,
+} from '../../tenancy-types.js';
 import type { CodeRecord, InviteRecord, SessionRecord, UserRecord } from '../../types.js';
 import type { DocTable } from '../runtime/doc-table.js';
 
@@ -83,7 +89,27 @@ export const secretKeys = table<SecretKeyRecord>(
   'id',
   (k) => k.id,
   (k) => ({ hash: k.hash, user_id: k.user_id, company_id: k.company_id }),
-  same('hash', 'user_id'),
+  same('hash', 'user_id', 'company_id'),
+);
+
+export const memberships = table<MembershipRecord>(
+  'svc_memberships',
+  'id',
+  (m) => m.id,
+  (m) => ({ company_id: m.company_id, user_id: m.user_id }),
+  same('company_id', 'user_id'),
+);
+
+export const invitations = table<InvitationRecord>(
+  'svc_invitations',
+  'id',
+  (i) => i.id,
+  (i) => ({
+    live_company: i.ended_at ? null : i.company_id,
+    live_code: i.ended_at ? null : i.code_hash,
+    live_email: i.ended_at ? null : `${i.company_id}|${i.email}`,
+  }),
+  same('live_company', 'live_code', 'live_email'),
 );
 
 export const accountKeys = table<AccountKeyRecord>(

@@ -1,7 +1,13 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
 import { getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
-import type { CompanyRecord, CompanyStore, RotateOutcome, SecretKeyRecord } from '../../tenancy-types.js';
+import type {
+  CompanyRecord,
+  CompanyStore,
+  MembershipRecord,
+  RotateOutcome,
+  SecretKeyRecord,
+} from '../../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict, type UserRecord } from '../../types.js';
 import { ACCOUNTS, decideOnRow, findFirst, isDuplicateIn, takeTurn } from './rows.js';
 import * as t from './tables.js';
@@ -43,10 +49,15 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
         key: SecretKeyRecord;
         user: UserRecord | null;
         company: CompanyRecord | null;
+        owner: UserRecord | null;
+        membership: MembershipRecord | null;
       }>(
-        `SELECT k.doc AS key, u.doc AS user, c.doc AS company FROM svc_secret_keys k
+        `SELECT k.doc AS key, u.doc AS user, c.doc AS company, o.doc AS owner, m.doc AS membership
+           FROM svc_secret_keys k
            LEFT JOIN svc_users u ON u.id = k.user_id
            LEFT JOIN svc_companies c ON c.id = k.company_id
+           LEFT JOIN svc_users o ON o.id = c.owner_id
+           LEFT JOIN svc_memberships m ON m.id = k.company_id || '|' || k.user_id
          WHERE k.hash = $1 ORDER BY k.pos LIMIT 1`,
         [sqlText(hash)],
       );
@@ -55,11 +66,25 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
       const { key } = row;
       // The join's company is checked against the record; a row without the column (written by a
       // daemon older than migration 105) has its Company read by id.
-      const company =
-        row.company?.id === key.company_id ? row.company : await getDoc(pool, t.companies, ACCOUNTS, key.company_id);
-      return { key, user: row.user ?? undefined, company };
+      if (row.company?.id === key.company_id) {
+        const makerRole = row.company.owner_id === key.user_id ? 'owner' : (row.membership?.role ?? null);
+        return { key, user: row.user ?? undefined, company: row.company, owner: row.owner ?? undefined, makerRole };
+      }
+      const company = await getDoc(pool, t.companies, ACCOUNTS, key.company_id);
+      const owner = company?.owner_id ? await getDoc(pool, t.users, ACCOUNTS, company.owner_id) : undefined;
+      return { key, user: row.user ?? undefined, company, owner };
     },
     listSecretKeys: (userId) => listDocs(pool, t.secretKeys, ACCOUNTS, { user_id: userId }),
+    listCompanyKeys: (companyId) => listDocs(pool, t.secretKeys, ACCOUNTS, { company_id: companyId }),
+    findSecretKeyById: (id) => getDoc(pool, t.secretKeys, ACCOUNTS, id),
+    deleteCompanyKey: async (id, companyId) => {
+      // One statement: the key goes only when it is this Company's.
+      const { rowCount } = await pool.query('DELETE FROM svc_secret_keys WHERE id = $1 AND company_id = $2', [
+        sqlText(id),
+        sqlText(companyId),
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
     revokeSecretKey: async (id, userId) => {
       // One statement: the key goes only when it is this user's.
       const { rowCount } = await pool.query('DELETE FROM svc_secret_keys WHERE id = $1 AND user_id = $2', [

@@ -22,6 +22,8 @@ export const ACCOUNT_TABLES = {
   challenges: t.challenges,
   passkeys: t.passkeys,
   wallets: t.wallets,
+  memberships: t.memberships,
+  invitations: t.invitations,
 } as const satisfies Record<string, DocTable<never>>;
 
 export type AccountTableName = keyof typeof ACCOUNT_TABLES;

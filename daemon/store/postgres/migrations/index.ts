@@ -17,6 +17,7 @@ import { retryLeasesSchema } from './108-retry-leases.js';
 import { flowControlSchema } from './109-flow-control.js';
 import { settingsSchema } from './110-settings.js';
 import { failuresSchema } from './111-failures.js';
+import { membersSchema } from './112-members.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -49,4 +50,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 109, name: 'flow-control', sql: flowControlSchema },
   { version: 110, name: 'settings', sql: settingsSchema },
   { version: 111, name: 'failures', sql: failuresSchema },
+  // An account-side table after 105, whose secret-key column its index needs.
+  { version: 112, name: 'members', sql: membersSchema },
 ];

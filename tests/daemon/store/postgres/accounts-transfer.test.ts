@@ -78,6 +78,8 @@ if (cluster) {
       challenges: 0,
       passkeys: 0,
       wallets: 1,
+      memberships: 0,
+      invitations: 0,
     });
     const dst = await openPostgresAccountStores(target, storeDepsFor(clock));
     assert.is((await dst.users.findByEmail('a@example.com'))?.display_name, 'A\u0000');
