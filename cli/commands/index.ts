@@ -92,6 +92,7 @@ export const ENTRIES: Entry[] = [
     rotate: async (m) => (await import('./keys/rotate.js')).keysRotateCommand(m),
     explain: async (m) => (await import('./keys/explain.js')).keysExplainCommand(m),
     validate: async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
+    use: async (m) => (await import('./keys/use.js')).keysUseCommand(m),
   }),
   entry('account-key', 'your account key (ak_)', {
     rotate: async (m) => (await import('./account-key/rotate.js')).accountKeyRotateCommand(m),
