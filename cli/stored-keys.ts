@@ -109,7 +109,11 @@ function pickWorking(keys: StoredKey[], live: KeyFacts[], now: number): StoredKe
 }
 
 /** Makes a stored key the current one of its Company; false when that key is not stored here. */
-export async function useStoredKey(ctx: CliContext, companyId: string, key: KeyFacts): Promise<StoredKey | null> {
+export async function makeStoredKeyCurrent(
+  ctx: CliContext,
+  companyId: string,
+  key: KeyFacts,
+): Promise<StoredKey | null> {
   const { keys } = await readStoredKeys(ctx, companyId);
   const found = keys.find((k) => matchesKey(k, key));
   if (!found) return null;

@@ -3,14 +3,14 @@ import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { keyListResponse } from '../../../shared/schemas/keys.js';
-import { useStoredKey } from '../../stored-keys.js';
+import { makeStoredKeyCurrent } from '../../stored-keys.js';
 
 /** `svc keys use <id>`: which of the stored keys of its Company `svc keys validate` and `svc mcp` send. */
 export async function runKeysUse(opts: { id: string }, ctx: CliContext): Promise<void> {
   const { keys } = await ctx.api().get('/api/keys', { schema: keyListResponse });
   const row = keys.find((k) => k.id === opts.id);
   if (!row) throw new NotFoundError(`you have no secret key ${opts.id}`, "list them with 'svc keys list'");
-  const used = await useStoredKey(ctx, row.company.id, row);
+  const used = await makeStoredKeyCurrent(ctx, row.company.id, row);
   if (!used)
     throw new NotFoundError(
       `the secret key ${row.id} '${row.name}' is not stored on this machine (the daemon shows a key only once)`,
