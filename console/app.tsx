@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { get, post } from './lib/api.js';
 import { ClockBadge } from './lib/clock-badge.js';
+import { chooseCompany } from './lib/current-company.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
 import { CompaniesPage } from './pages/companies.js';
@@ -35,7 +36,14 @@ export function App() {
   useEffect(() => {
     if (!token) return setMe(null);
     // A session that no longer loads (revoked, expired, daemon gone): back to the login page.
-    get<Me>('/api/me').then(setMe, () => (setMe(null), logOutLocally()));
+    get<Me>('/api/me').then(
+      (loaded) => {
+        setMe(loaded);
+        // A Company picked already, the only one, or the one used last here: the events pages open on it.
+        if (!loaded.pending_verification) void chooseCompany(loaded.id).catch(() => undefined);
+      },
+      () => (setMe(null), logOutLocally()),
+    );
   }, [token, tick]);
   const refresh = () => setTick((t) => t + 1);
   // After the first paint: `npm run bench` reads this mark (time since navigation start).
