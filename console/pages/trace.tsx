@@ -69,7 +69,7 @@ function Node({ node }: { node: Trace }) {
 }
 
 /** One tool call and how it went; a retried call also says which attempt this was and what comes next. */
-function describeFiring(f: Firing): string {
+export function describeFiring(f: Firing): string {
   const how = f.skipped ? `skipped, ${f.skipped}` : f.ok ? 'ok' : `failed${f.error ? `: ${f.error}` : ''}`;
   const attempt = f.attempt
     ? ` (attempt ${f.attempt}${f.next_attempt_at ? `, next at ${when(f.next_attempt_at)}` : ''}${f.outcome ? `, ${f.outcome}` : ''})`

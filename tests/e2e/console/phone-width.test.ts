@@ -94,7 +94,7 @@ if (browser) {
           ['security', 'Security', 'Revoke all other sessions'],
           ['companies', 'Companies', 'Acme Laboratories International'],
           ['keys', 'Keys', 'ci-runner-with-a-long-name'],
-          ['events/live', 'Events', 'Listening'],
+          ['events/live', 'Events', '{"service":"api"}'],
           ['events/configured', 'Events', 'quests.create'],
           ['events/schedules', 'Events', 'Europe/Amsterdam'],
           [`trace/${eventId}`, 'Trace', 'fired quests.create'],
