@@ -31,6 +31,7 @@ export const eventsTool = defineTool({
     'trigger {type, content?, agent_id?, session_id?, quest_id?} emits an event and runs every matching configured event; trigger {id, content?} fires one configured event now → {ok, event, fired: [{configured_event_id, tool, ok, result | error}]}.',
     'trace {event_id} → {event, fired, children}: what that event caused, recursively; with retry, each attempt of a call is one entry of fired (attempt, error, next_attempt_at, and outcome on the last).',
     `Prefixes: ${PREFIXES}. A dotted name (agent.spawned) is refused; another prefix is stored with status armed and never fires.`,
+    'Names matter too: under a known prefix, a name its emitter never produces (session:error) is also stored armed and never fires; the answer then has armed_reason and names_that_fire, the names to use instead. Check status is active after create.',
     `Examples (arguments): ${EVENTS_EXAMPLES.join(' ; ')}`,
   ].join('\n'),
   input,
