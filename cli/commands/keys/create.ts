@@ -1,7 +1,9 @@
 import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiRequestError, UsageError } from '../../errors.js';
+import { accounts } from '../../credentials/store.js';
+import { readTokenClaims } from '../../token-claims.js';
 import { keyCreatedResponse } from '../../../shared/schemas/key-create.js';
 import { currentCompanyKey } from '../../company.js';
 import { storeName } from '../../keys.js';
@@ -34,7 +36,12 @@ export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): P
     );
   if (!opts.name?.trim()) throw new UsageError('--name <label> is required: a label to recognise the key by');
   const body = { root, name: opts.name, ...accessOf(opts) };
-  const created = await ctx.api().post('/api/keys', body, { schema: keyCreatedResponse });
+  const created = await ctx
+    .api()
+    .post('/api/keys', body, { schema: keyCreatedResponse })
+    .catch(async (err) => {
+      throw err instanceof ApiRequestError && err.status === 402 ? await tierRefusal(ctx, err) : err;
+    });
   const others = opts.store
     ? (
         await addStoredKey(
@@ -62,6 +69,22 @@ export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): P
     ctx.out(
       `Also stored for this Company: ${others.map(describeStored).join(', ')}; switch back with 'svc keys use <id>'.`,
     );
+}
+
+/** The tier refusal said as what failed (the daemon's sentence kept), with the exact command for this account. */
+async function tierRefusal(ctx: CliContext, err: ApiRequestError): Promise<ApiRequestError> {
+  const token = ctx.env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(ctx.scope)));
+  const email = readTokenClaims(token).email;
+  const grant = email
+    ? `'svc admin tier ${email} company'`
+    : "'svc admin tier YOUR-EMAIL company' ('svc whoami' shows it)";
+  return new ApiRequestError(
+    402,
+    err.code,
+    `cannot create a secret key: ${err.message}`,
+    err.body,
+    `secret keys need the company or owner tier; on a local daemon the operator grants it: ${grant}`,
+  );
 }
 
 export const describeStored = (k: StoredKey) => (k.id ? `${k.id} '${k.name}'` : `${k.secret.slice(0, 9)}…`);
