@@ -6,6 +6,7 @@ import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
+import { ForgotPage } from './pages/forgot.js';
 import { KeysPage } from './pages/keys.js';
 import { LoginPage } from './pages/login.js';
 import { MagicPage } from './pages/magic.js';
@@ -23,6 +24,12 @@ const NAV = [
   ['companies', 'Companies'],
   ['keys', 'Keys'],
   ['events', 'Events'],
+  ['mail', 'Mail'],
+] as const;
+/** Before a login: where a visitor can go. */
+const PUBLIC_NAV = [
+  ['login', 'Log in'],
+  ['signup', 'Sign up'],
   ['mail', 'Mail'],
 ] as const;
 
@@ -74,7 +81,15 @@ export function App() {
               Log out
             </button>
           </nav>
-        ) : null}
+        ) : (
+          <nav aria-label="Console">
+            {(token ? PUBLIC_NAV.filter(([page]) => page === 'mail') : PUBLIC_NAV).map(([page, label]) => (
+              <a key={page} href={`#/${page}`} aria-current={route.page === page ? 'page' : undefined}>
+                {label}
+              </a>
+            ))}
+          </nav>
+        )}
       </header>
       <main id="main" tabIndex={-1}>
         {token && !me ? <p role="status">Loading…</p> : <Body route={route} me={token ? me : null} refresh={refresh} />}
@@ -88,6 +103,7 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
   if (!me) {
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
+    if (route.page === 'forgot') return <ForgotPage />;
     const stay = route.page === 'pair';
     return (
       <LoginPage

@@ -88,6 +88,9 @@ if (browser) {
         await page.goto(d.consoleUrl + '#/mail');
         await waitForHeading(page, 'Captured mail');
         await assertFits(page, width, 'mail');
+        await page.goto(d.consoleUrl + '#/forgot');
+        await waitForHeading(page, 'Reset your password');
+        await assertFits(page, width, 'forgot');
         await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
         await assertFits(page, width, 'profile');
         const pages: [string, string, string][] = [
