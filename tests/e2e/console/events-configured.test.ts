@@ -3,15 +3,7 @@ import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
-import {
-  assertLabelled,
-  fill,
-  logInWithPassword,
-  press,
-  screenshot,
-  waitForHeading,
-  waitForText,
-} from '../../helpers/console-page.js';
+import { assertLabelled, fill, logInWithPassword, press, screenshot, waitForText } from '../../helpers/console-page.js';
 
 const browser = await sharedBrowser();
 
