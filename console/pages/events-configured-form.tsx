@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { post } from '../lib/api.js';
 import { Field, Form } from '../lib/ui.js';
-import type { Configured } from './events-configured.js';
+import type { Configured } from './configured-row.js';
 
 const TOOLS = ['quests.create', 'quests.update', 'message_to', 'sessions.update', 'sessions.compact'] as const;
 

@@ -2,22 +2,7 @@ import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
 import { ActionButton, Section, useLoad, when } from '../lib/ui.js';
 import { ConfiguredCreateForm } from './events-configured-form.js';
-
-export interface Configured {
-  id: string;
-  type: string;
-  status: 'active' | 'paused' | 'armed';
-  enabled?: boolean;
-  tool_calls: { tool: string; args?: Record<string, unknown> }[];
-  agent_id?: string | null;
-  session_id?: string | null;
-  quest_id?: string | null;
-  matcher?: Record<string, unknown> | null;
-  armed_reason?: string;
-  names_that_fire?: string[];
-  next_runs?: string[];
-  timezone?: string | null;
-}
+import type { Configured } from './configured-row.js';
 
 /** What the status column says: an active rule with no tool calls is a marker that fires nothing. */
 export function describeStatus(c: Configured): string {
