@@ -1,6 +1,6 @@
 import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
-import { ActionButton, Section, useLoad, when } from '../lib/ui.js';
+import { ActionButton, Section, useLoad } from '../lib/ui.js';
 import { ConfiguredCreateForm } from './events-configured-form.js';
 import type { Configured } from './configured-row.js';
 
@@ -10,6 +10,10 @@ export function describeStatus(c: Configured): string {
   if (c.tool_calls.length === 0) return `${c.status === 'paused' ? 'paused' : 'on'}, no tool calls: fires nothing`;
   return c.status;
 }
+
+/** A run in the schedule's own zone (UTC without one), its zone named: a bare local time reads wrong across zones. */
+const inZone = (iso: string, zone: string | null | undefined) =>
+  new Date(iso).toLocaleString(undefined, { timeZone: zone ?? 'UTC', timeZoneName: 'short' });
 
 const scopeOf = (c: Configured) =>
   [c.agent_id && `agent ${c.agent_id}`, c.session_id && `session ${c.session_id}`, c.quest_id && `quest ${c.quest_id}`]
@@ -71,7 +75,7 @@ export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
               cell: (c) => (
                 <ul className="plain">
                   {(c.next_runs ?? []).map((r) => (
-                    <li key={r}>{when(r)}</li>
+                    <li key={r}>{inZone(r, c.timezone)}</li>
                   ))}
                 </ul>
               ),

@@ -21,7 +21,8 @@ export function TracePage({ eventId }: { eventId: string | null }) {
         <Field label="Event id" value={id} onChange={setId} />
       </Form>
       <ErrorText error={trace.error} />
-      {trace.data ? (
+      {/* A failed lookup shows its error alone, never the tree of the id asked for before. */}
+      {trace.data && !trace.error ? (
         <ul className="tree" aria-label={`Causation tree of ${trace.data.event.id}`}>
           <Node node={trace.data} />
         </ul>
