@@ -48,6 +48,7 @@ export interface ApiClient {
 export function createApiClient(
   baseUrl: string,
   defaultToken: () => Promise<string | null> = async () => null,
+  unreachable: (base: string, cause: string) => Error = unreachableError,
 ): ApiClient {
   const base = baseUrl.replace(/\/+$/, '');
   async function raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
@@ -72,10 +73,7 @@ export function createApiClient(
       res = await exchange(send, url, { method, headers, signal: options.signal }, body);
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw err;
-      throw new FailedError(
-        `cannot reach the svc daemon at ${base} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-        "start one with 'svc daemon start', or point --url / SVC_URL (or a profile: 'svc profile add') at a running one",
-      );
+      throw unreachable(base, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
     }
     let parsed: unknown;
     try {
@@ -109,6 +107,14 @@ export function createApiClient(
     patch: (path, body, options) => call('PATCH', path, { ...options, body: body ?? {} }),
     raw,
   };
+}
+
+/** Where the URL came from is unknown here: the CLI's context passes a sharper sentence (see context.ts). */
+function unreachableError(base: string, cause: string): Error {
+  return new FailedError(
+    `cannot reach the svc daemon at ${base} (${cause})`,
+    "start one with 'svc daemon start', or point --url / SVC_URL (or a profile: 'svc profile add') at a running one",
+  );
 }
 
 type Send = (

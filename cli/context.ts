@@ -1,4 +1,4 @@
-import { readLock, processIsAlive } from '../shared/lock-file.js';
+import { readLastUrl, readLock, processIsAlive } from '../shared/lock-file.js';
 import { DEFAULT_URL, resolveConfigDir, resolveDataDir } from '../shared/paths.js';
 import { createApiClient, type ApiClient } from './api-client.js';
 import { createCredentialStore, accounts, type CredentialStore } from './credentials/index.js';
@@ -8,6 +8,7 @@ import { createConfigFile, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
 import { pickFields } from './json-fields.js';
 import { DEFAULT_PROFILE, readProfiles, selectProfile, type Profile, type ProfileSource } from './profiles.js';
+import { unreachableDaemon, type UrlOrigin } from './unreachable.js';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -89,9 +90,21 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     return found;
   });
   const dataDir = (flag?: string) => flag ?? env.SVC_DATA_DIR ?? record().data_dir ?? resolveDataDir(undefined, env);
-  const url = once(() =>
-    (globals.url ?? env.SVC_URL ?? record().url ?? localDaemonUrl(dataDir()) ?? DEFAULT_URL).replace(/\/+$/, ''),
-  );
+  // A local daemon is found through its data folder's lock; once stopped, through the URL it last
+  // used, so a refused connection names that address rather than a default port it never had.
+  const target = once((): { url: string; origin: UrlOrigin } => {
+    const given = globals.url ?? env.SVC_URL;
+    if (given) return { url: given, origin: { from: 'given' } };
+    const fixed = record().url;
+    if (fixed) return { url: fixed, origin: { from: 'profile', profile: profile.name } };
+    const dir = dataDir();
+    const lastUrl = readLastUrl(dir);
+    return {
+      url: localDaemonUrl(dir) ?? lastUrl ?? DEFAULT_URL,
+      origin: { from: 'folder', profile: profile.name, dir, lastUrl },
+    };
+  });
+  const url = once(() => target().url.replace(/\/+$/, ''));
   const baseStore = once(
     () =>
       options.overrides?.credentials?.() ??
@@ -138,7 +151,11 @@ export function createCliContext(options: ContextOptions = {}): CliContext {
     api:
       options.overrides?.api ??
       once(() =>
-        createApiClient(url(), async () => env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(scope)))),
+        createApiClient(
+          url(),
+          async () => env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(scope))),
+          unreachableDaemon(target().origin, env),
+        ),
       ),
     dataDir,
     now: options.overrides?.now ?? (() => Date.now()),

@@ -72,7 +72,7 @@ function hintForStatus(status: number, code: string): string | undefined {
     return 'the operator token is read from the data folder of a local daemon: pass --data or set SVC_DATA_DIR';
   if (status === 401) return "run 'svc login' (or set SVC_TOKEN / SVC_SECRET_KEY)";
   if (status === 402)
-    return "API keys need the company or owner tier; on a local daemon: 'svc admin tier <email> company'";
+    return "API keys need the company or owner tier; on a local daemon the operator grants it: 'svc admin tier YOUR-EMAIL company' ('svc whoami' shows it)";
   if (status === 403 && code === 'verification_pending') return "verify your e-mail first: 'svc verify'";
   if (status === 403 && code === 'recent_login_required') return "run 'svc login' again, then retry within 10 minutes";
   if (status === 429) return 'wait a moment and try again';

@@ -1,11 +1,10 @@
-import { describeKeyProblem, keyProblem, maskKey, type KeyKind } from '../shared/keys.js';
+import { describeKeyProblem, keyProblem, type KeyKind } from '../shared/keys.js';
 import type { CliContext } from './context.js';
 import { accounts } from './credentials/store.js';
 import { UsageError } from './errors.js';
 
 /** Wire shapes of the keys routes: one definition, in shared/schemas/keys.ts. */
 export type { SecretKeyRow, KeyListResponse as KeyList } from '../shared/schemas/keys.js';
-import type { SecretKeyRow } from '../shared/schemas/keys.js';
 
 /** Refuses a malformed key before it is sent anywhere (same format check as the daemon, shared/keys.ts). */
 export function assertWellFormed(kind: KeyKind, key: string, source: string): string {
@@ -14,23 +13,12 @@ export function assertWellFormed(kind: KeyKind, key: string, source: string): st
   return key.trim();
 }
 
-export const storeSecretKey = (ctx: CliContext, companyId: string, key: string) =>
-  ctx.credentials().set(accounts.secretKey(ctx.scope, companyId), key);
+/** The current secret key of a Company (see stored-keys.ts for the others). */
 export const storedSecretKey = (ctx: CliContext, companyId: string) =>
   ctx.credentials().get(accounts.secretKey(ctx.scope, companyId));
 export const storeAccountKey = (ctx: CliContext, key: string) =>
   ctx.credentials().set(accounts.accountKey(ctx.scope), key);
 export const storedAccountKey = (ctx: CliContext) => ctx.credentials().get(accounts.accountKey(ctx.scope));
-
-/**
- * Forgets the stored secret key of a Company if it is the key being revoked. The store holds only
- * the key itself, so the two are matched by their shown prefix (the key's first 9 characters).
- */
-export async function forgetSecretKeyIfStored(ctx: CliContext, row: SecretKeyRow): Promise<boolean> {
-  const stored = await storedSecretKey(ctx, row.company.id);
-  if (!stored || maskKey(stored) !== row.prefix) return false;
-  return ctx.credentials().delete(accounts.secretKey(ctx.scope, row.company.id));
-}
 
 /** Where a stored secret went, for the one line that tells the user. */
 export const storeName = (ctx: CliContext) =>

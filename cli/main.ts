@@ -47,7 +47,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       version(),
     ]);
     const makeCtx = (globals: GlobalOptions) => createCliContext({ io, env, globals });
-    const args = normalizeArgv(argv);
+    // A bare `svc` shows the help on stdout and succeeds, as `gh` does.
+    const args = argv.length === 0 ? ['--help'] : normalizeArgv(argv);
     const load = commandsToLoad(args);
     // A plainly well-formed line runs without commander; help, usage errors and completion go through it.
     if (load !== '*' && path !== 'commander' && (await runWithoutCommander(args, commandWords(args), makeCtx, VERSION)))

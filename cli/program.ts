@@ -44,18 +44,21 @@ export async function buildProgram(
   version: string,
   load: Set<string> | '*' = '*',
 ): Promise<Commander> {
-  const [{ toCommander }, { registerCommands }] = await Promise.all([
+  const [{ toCommander }, { registerCommands }, { restyleUsageError }] = await Promise.all([
     import('./command-tree.js'),
     import('./commands/index.js'),
+    import('./usage-errors.js'),
   ]);
   const spec = programSpec(version);
   await registerCommands(spec, makeCtx, load);
   const program = toCommander(spec);
   // Every command, the program included, writes to the CLI's streams and throws instead of exiting.
   const configure = (cmd: Commander) => {
-    cmd
-      .exitOverride()
-      .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
+    cmd.exitOverride().configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => write(restyleUsageError(s, cmd)),
+    });
     cmd.commands.forEach(configure);
   };
   configure(program);

@@ -46,9 +46,11 @@ export async function promptLine(
   ctx: CliContext,
   question: string,
   validate?: (v: string) => string | true,
+  /** What Enter answers (shown in the prompt), e.g. the e-mail of the profile's last login. */
+  answer?: string,
 ): Promise<string> {
   const { default: input } = await import('@inquirer/input');
-  return (await cancellable(input({ message: message(question), validate }, streams(ctx)))).trim();
+  return (await cancellable(input({ message: message(question), validate, default: answer }, streams(ctx)))).trim();
 }
 
 /** One line typed without echo. `validate` answers an error to show, and the prompt asks again. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { get, post } from './lib/api.js';
 import { ClockBadge } from './lib/clock-badge.js';
+import { chooseCompany } from './lib/current-company.js';
 import { navigate, useRoute, type Route } from './lib/router.js';
 import { logOutLocally, useSession } from './lib/session.js';
 import { AuditPage } from './pages/audit.js';
@@ -8,6 +9,7 @@ import { AppsPage } from './pages/apps.js';
 import { CompaniesPage } from './pages/companies.js';
 import { EventsPage } from './pages/events.js';
 import { FailuresPage } from './pages/failures.js';
+import { ForgotPage } from './pages/forgot.js';
 import { KeysPage } from './pages/keys.js';
 import { LoginPage } from './pages/login.js';
 import { MagicPage } from './pages/magic.js';
@@ -32,6 +34,12 @@ const NAV = [
   ['audit', 'Audit'],
   ['mail', 'Mail'],
 ] as const;
+/** Before a login: where a visitor can go. */
+const PUBLIC_NAV = [
+  ['login', 'Log in'],
+  ['signup', 'Sign up'],
+  ['mail', 'Mail'],
+] as const;
 
 /** The console: the login pages until a session is held, then the account's pages. */
 export function App() {
@@ -43,7 +51,14 @@ export function App() {
   useEffect(() => {
     if (!token) return setMe(null);
     // A session that no longer loads (revoked, expired, daemon gone): back to the login page.
-    get<Me>('/api/me').then(setMe, () => (setMe(null), logOutLocally()));
+    get<Me>('/api/me').then(
+      (loaded) => {
+        setMe(loaded);
+        // A Company picked already, the only one, or the one used last here: the events pages open on it.
+        if (!loaded.pending_verification) void chooseCompany(loaded.id).catch(() => undefined);
+      },
+      () => (setMe(null), logOutLocally()),
+    );
   }, [token, tick]);
   const refresh = () => setTick((t) => t + 1);
   // After the first paint: `npm run bench` reads this mark (time since navigation start).
@@ -74,7 +89,15 @@ export function App() {
               Log out
             </button>
           </nav>
-        ) : null}
+        ) : (
+          <nav aria-label="Console">
+            {(token ? PUBLIC_NAV.filter(([page]) => page === 'mail') : PUBLIC_NAV).map(([page, label]) => (
+              <a key={page} href={`#/${page}`} aria-current={route.page === page ? 'page' : undefined}>
+                {label}
+              </a>
+            ))}
+          </nav>
+        )}
       </header>
       <main id="main" tabIndex={-1}>
         {token && !me ? <p role="status">Loading…</p> : <Body route={route} me={token ? me : null} refresh={refresh} />}
@@ -88,6 +111,7 @@ function Body({ route, me, refresh }: { route: Route; me: Me | null; refresh: ()
   if (!me) {
     if (route.page === 'magic') return <MagicPage />;
     if (route.page === 'signup') return <SignupPage />;
+    if (route.page === 'forgot') return <ForgotPage />;
     // Pairing, OAuth consent and an invitation link: log in, then stay on the page the link opened.
     const stay = route.page === 'pair' || route.page === 'oauth' || route.page === 'join';
     const title =

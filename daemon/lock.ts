@@ -43,6 +43,7 @@ export function acquireLock(
         update(url) {
           record.url = url;
           writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+          writeFileSync(join(dir, dataFiles.lastUrl), `${url}\n`, { mode: 0o600 });
         },
         release() {
           const current = readLock(dir);

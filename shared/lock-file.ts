@@ -16,6 +16,15 @@ export function readLock(dir: string): DaemonLock | null {
   }
 }
 
+/** Where the folder's daemon last listened (written at each start, kept after it stops); null if it never ran. */
+export function readLastUrl(dir: string): string | null {
+  try {
+    return readFileSync(join(dir, dataFiles.lastUrl), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -25,6 +25,8 @@ export function resolveConfigDir(env: Env = process.env): string {
 /** Files inside the data folder that both the daemon and the CLI know about. */
 export const dataFiles = {
   lock: 'daemon.lock',
+  /** The URL the folder's daemon last listened on; it outlives the lock, so a stopped daemon can be named. */
+  lastUrl: 'daemon.url',
   log: 'daemon.log',
   operatorToken: 'operator-token',
   jwtSecret: 'jwt-secret',

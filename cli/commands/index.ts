@@ -99,6 +99,7 @@ export const ENTRIES: Entry[] = [
     rotate: async (m) => (await import('./keys/rotate.js')).keysRotateCommand(m),
     explain: async (m) => (await import('./keys/explain.js')).keysExplainCommand(m),
     validate: async (m) => (await import('./keys/validate.js')).keysValidateCommand(m),
+    use: async (m) => (await import('./keys/use.js')).keysUseCommand(m),
   }),
   entry('apps', 'apps (MCP clients) you connected over OAuth: list, revoke', {
     list: async (m) => (await import('./apps/list.js')).appsListCommand(m),

@@ -52,9 +52,9 @@ export const companyKey = (scope: string) => `company:${scope}`;
 /** The remote origin a local profile logged in to (cli/credentials/origin-guard.ts). */
 export const bindingKey = (scope: string) => `origin:${scope}`;
 
-/** Every secret a profile holds: its login, its account key, and the key of its current Company. */
+/** Every secret a profile holds: its login, its account key, and the keys of its current Company. */
 export const profileSecretNames = (scope: string, companyId?: string): string[] => [
   accounts.token(scope),
   accounts.accountKey(scope),
-  ...(companyId ? [accounts.secretKey(scope, companyId)] : []),
+  ...(companyId ? [accounts.secretKey(scope, companyId), accounts.secretKeys(scope, companyId)] : []),
 ];

@@ -17,4 +17,6 @@ export const accounts = {
   token: (scope: string) => `token:${scope}`,
   accountKey: (scope: string) => `account-key:${scope}`,
   secretKey: (scope: string, companyId: string) => `secret-key:${scope}:${companyId}`,
+  /** Every secret key the profile keeps for the Company, the current one included (a JSON list). */
+  secretKeys: (scope: string, companyId: string) => `secret-keys:${scope}:${companyId}`,
 };

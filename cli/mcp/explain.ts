@@ -23,7 +23,7 @@ export function explainRefusal(status: number, text: string | null | undefined, 
   if (status === 401)
     return `The platform refused the keys (HTTP 401: ${said}). Check SVC_SECRET_KEY and SVC_ACCOUNT_KEY, or create a key with 'svc keys create --root <company> --name <label>'.`;
   if (status === 402)
-    return `${said} (HTTP 402). MCP access needs the company or owner tier; on a local daemon run 'svc admin tier <email> company'.`;
+    return `${said} (HTTP 402). MCP access needs the company or owner tier; on a local daemon run 'svc admin tier YOUR-EMAIL company' ('svc whoami' shows it).`;
   if (status === 404) return `No MCP endpoint at ${url}/api/mcp (HTTP 404). Check SVC_URL.`;
   return `The svc daemon answered HTTP ${status}: ${said}`;
 }

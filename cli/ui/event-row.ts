@@ -58,6 +58,8 @@ export function buildEventRow(e: EventRow): LiveRow {
   const cells: LiveCell[] = [
     { text: formatClockTime(e.created_at), dim: true },
     { text: e.type, color: pickTypeColor(e.type), bold: true },
+    // The whole id, never shortened: it is what `svc events trace <id>` takes.
+    { text: e.id, dim: true },
   ];
   if (scope) cells.push({ text: scope });
   const summary = summarizeContent(e.content);

@@ -8,6 +8,8 @@ export type Column<T> = { head: ReactNode; cell: (row: T) => ReactNode } | false
  * The list every console page shows: the load error, then a table of the rows (one per id), or the
  * `empty` sentence once loaded with no rows. Without `empty`, a loaded empty list still shows its table.
  * `actions` fills a last column with a row's buttons; its header is read out to screen readers only.
+ * On a phone the rows become stacked cards (styles.css): each cell carries its column's name, shown
+ * before the value, so nothing has to scroll sideways and the actions stay on screen.
  */
 export function RecordTable<T extends { id: string }>(props: {
   error: string | null;
@@ -23,7 +25,7 @@ export function RecordTable<T extends { id: string }>(props: {
   const { rows, empty } = props;
   const table =
     rows && (rows.length || empty === undefined) ? (
-      <table>
+      <table className="records">
         <thead>
           <tr>
             {columns.map((c, i) => (
@@ -39,7 +41,9 @@ export function RecordTable<T extends { id: string }>(props: {
             <tr key={row.id}>
               {columns.map((c, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed; position is their identity
-                <td key={i}>{c.cell(row)}</td>
+                <td key={i} data-label={typeof c.head === 'string' ? c.head : undefined}>
+                  {c.cell(row)}
+                </td>
               ))}
             </tr>
           ))}

@@ -67,6 +67,8 @@ export function Field(props: {
   inputMode?: 'numeric' | 'text' | 'email';
   autoFocus?: boolean;
   name?: string;
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
 }) {
   const id = useId();
   return (
@@ -80,6 +82,7 @@ export function Field(props: {
         autoComplete={props.autoComplete ?? 'off'}
         required={props.required ?? true}
         inputMode={props.inputMode}
+        list={props.list}
         // biome-ignore lint/a11y/noAutofocus: only the one field a step asks for (a code just sent) takes focus, by the caller's choice
         autoFocus={props.autoFocus}
         aria-describedby={props.hint ? `${id}-hint` : undefined}

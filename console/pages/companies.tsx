@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { get, post } from '../lib/api.js';
-import { updateSession, useSession } from '../lib/session.js';
+import { selectCompany } from '../lib/current-company.js';
+import { useSession } from '../lib/session.js';
 import { RecordTable } from '../lib/record-table.js';
 import { Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
 import { CompanyMembers } from './company-members.js';
@@ -43,7 +44,7 @@ export function CompaniesPage() {
                     type="button"
                     className="secondary"
                     aria-label={`Select ${c.name}`}
-                    onClick={() => updateSession({ companyId: c.id })}
+                    onClick={() => selectCompany(c.id)}
                   >
                     Select
                   </button>
@@ -59,7 +60,7 @@ export function CompaniesPage() {
           onSubmit={async () => {
             const made = await post<Company>('/api/companies', { name });
             setName('');
-            if (!companyId) updateSession({ companyId: made.id });
+            if (!companyId) selectCompany(made.id);
             list.reload();
           }}
         >

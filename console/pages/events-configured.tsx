@@ -1,18 +1,26 @@
-import { get, post } from '../lib/api.js';
+import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
-import { ActionButton, Section, useLoad, when } from '../lib/ui.js';
+import { ActionButton, Section, useLoad } from '../lib/ui.js';
+import { ConfiguredCreateForm } from './events-configured-form.js';
+import type { Configured } from './configured-row.js';
 
-interface Configured {
-  id: string;
-  type: string;
-  status: 'active' | 'paused' | 'armed';
-  enabled?: boolean;
-  tool_calls: { tool: string }[];
-  next_runs?: string[];
-  timezone?: string | null;
+/** What the status column says: an active rule with no tool calls is a marker that fires nothing. */
+export function describeStatus(c: Configured): string {
+  if (c.status === 'armed') return `armed: never fires (${c.armed_reason ?? 'nothing emits it'})`;
+  if (c.tool_calls.length === 0) return `${c.status === 'paused' ? 'paused' : 'on'}, no tool calls: fires nothing`;
+  return c.status;
 }
 
-/** Configured events (enable/disable), or only the schedules with their next runs. */
+/** A run in the schedule's own zone (UTC without one), its zone named: a bare local time reads wrong across zones. */
+const inZone = (iso: string, zone: string | null | undefined) =>
+  new Date(iso).toLocaleString(undefined, { timeZone: zone ?? 'UTC', timeZoneName: 'short' });
+
+const scopeOf = (c: Configured) =>
+  [c.agent_id && `agent ${c.agent_id}`, c.session_id && `session ${c.session_id}`, c.quest_id && `quest ${c.quest_id}`]
+    .filter(Boolean)
+    .join(', ') || 'every event of the pattern';
+
+/** Configured events (details, enable/disable, delete, create), or only the schedules with their next runs. */
 export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
   const list = useLoad(
     () =>
@@ -23,50 +31,91 @@ export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
   );
   const title = scheduled ? 'Schedules' : 'Configured events';
   return (
-    <Section title={title}>
-      <RecordTable
-        error={list.error}
-        rows={list.data?.events}
-        empty={`${scheduled ? 'No schedules.' : 'No configured events.'} Create them with svc events create.`}
-        columns={[
-          {
-            head: 'Pattern',
-            cell: (c) => (
+    <>
+      <Section title={title}>
+        <RecordTable
+          error={list.error}
+          rows={list.data?.events}
+          empty={scheduled ? 'No schedules. Create them with svc events create.' : 'No configured events.'}
+          columns={[
+            { head: 'Id', cell: (c) => <code>{c.id}</code> },
+            {
+              head: 'Pattern',
+              cell: (c) => (
+                <>
+                  <code>{c.type}</code>
+                  {c.timezone ? ` (${c.timezone})` : scheduled ? ' (UTC)' : ''}
+                </>
+              ),
+            },
+            !scheduled && { head: 'Scope', cell: scopeOf },
+            !scheduled && {
+              head: 'Matcher',
+              cell: (c) => (c.matcher ? <code>{JSON.stringify(c.matcher)}</code> : 'none'),
+            },
+            {
+              head: 'Tool calls',
+              cell: (c) =>
+                c.tool_calls.length ? (
+                  <ul className="plain">
+                    {c.tool_calls.map((t, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a rule's calls are ordered and fixed; position is their identity
+                      <li key={i}>
+                        {t.tool} <code>{JSON.stringify(t.args ?? {})}</code>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  'none'
+                ),
+            },
+            { head: 'Status', cell: describeStatus },
+            scheduled && {
+              head: 'Next runs',
+              cell: (c) => (
+                <ul className="plain">
+                  {(c.next_runs ?? []).map((r) => (
+                    <li key={r}>{inZone(r, c.timezone)}</li>
+                  ))}
+                </ul>
+              ),
+            },
+          ]}
+          actions={(c) => {
+            // A paused event offers Enable; an active or armed one offers Disable.
+            const verb = c.status === 'paused' ? 'enable' : 'disable';
+            const label = verb === 'enable' ? 'Enable' : 'Disable';
+            return (
               <>
-                <code>{c.type}</code>
-                {c.timezone ? ` (${c.timezone})` : ''}
+                <ActionButton
+                  label={`${label} ${c.type}`}
+                  onClick={async () => (
+                    await post(`/api/events/${encodeURIComponent(c.id)}/${verb}`, {}, { company: true }), list.reload()
+                  )}
+                >
+                  {label}
+                </ActionButton>
+                <ActionButton
+                  danger
+                  label={`Delete ${c.id}`}
+                  onClick={async () => {
+                    if (!window.confirm(`Delete ${c.id} (${c.type})? It stops reacting at once.`)) return;
+                    await del(`/api/events/${encodeURIComponent(c.id)}`, { company: true });
+                    list.reload();
+                  }}
+                >
+                  Delete
+                </ActionButton>
               </>
-            ),
-          },
-          { head: 'Tools', cell: (c) => c.tool_calls.map((t) => t.tool).join(', ') },
-          { head: 'Status', cell: (c) => c.status },
-          scheduled && {
-            head: 'Next runs',
-            cell: (c) => (
-              <ul className="plain">
-                {(c.next_runs ?? []).map((r) => (
-                  <li key={r}>{when(r)}</li>
-                ))}
-              </ul>
-            ),
-          },
-        ]}
-        actions={(c) => {
-          // A paused event offers Enable; an active or armed one offers Disable.
-          const verb = c.status === 'paused' ? 'enable' : 'disable';
-          const label = verb === 'enable' ? 'Enable' : 'Disable';
-          return (
-            <ActionButton
-              label={`${label} ${c.type}`}
-              onClick={async () => (
-                await post(`/api/events/${encodeURIComponent(c.id)}/${verb}`, {}, { company: true }), list.reload()
-              )}
-            >
-              {label}
-            </ActionButton>
-          );
-        }}
-      />
-    </Section>
+            );
+          }}
+        />
+      </Section>
+      {scheduled ? null : (
+        <Section title="New configured event">
+          <ConfiguredCreateForm onCreated={list.reload} />
+        </Section>
+      )}
+    </>
   );
 }

@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react';
-import { post } from '../lib/api.js';
+import { get } from '../lib/api.js';
 import type { EventRow } from '../../shared/event-row.js';
 import { followEvents } from '../lib/sse.js';
 import { ErrorText, Field, Form, Section, when } from '../lib/ui.js';
+import { TriggerForm } from './events-trigger.js';
+
+/** How many past events the view opens with, before the live ones arrive. */
+const HISTORY = 25;
 
 const FILTERS = [
   ['event_type', 'Event type (pattern)'],
@@ -12,7 +16,10 @@ const FILTERS = [
 ] as const;
 type Filters = Record<(typeof FILTERS)[number][0], string>;
 
-/** The live stream: events as they land, filtered like `svc events tail`; each links to its trace. */
+/**
+ * The live stream, filtered like `svc events tail`: the newest events first (history, then each new
+ * one as it lands, with no gap between them), their content, and a link to each trace.
+ */
 export function LiveEvents() {
   const [draft, setDraft] = useState<Filters>({ event_type: '', agent_id: '', session_id: '', quest_id: '' });
   const [filters, setFilters] = useState<Filters>(draft);
@@ -27,12 +34,27 @@ export function LiveEvents() {
         ...(last ? [['since_id', last]] : []),
       ]).toString();
     const loop = async () => {
+      try {
+        // The newest few first; the stream then continues from the log's end as it was then.
+        const past = await get<{ events: EventRow[]; cursor: string | null }>(
+          `/api/events?${new URLSearchParams([...Object.entries(filters).filter(([, v]) => v.trim()), ['last', String(HISTORY)]])}`,
+          { company: true, signal: abort.signal },
+        );
+        last = past.cursor;
+        setRows(past.events.slice().reverse());
+      } catch (err) {
+        if (abort.signal.aborted) return;
+        setState({ live: false, error: (err as Error).message });
+        if ((err as { status?: number }).status && (err as { status: number }).status < 500) return;
+      }
       while (!abort.signal.aborted) {
         setState({ live: true, error: null });
         try {
           await followEvents(
             query(),
-            (row) => ((last = row.id), setRows((r) => [row, ...r].slice(0, 200))),
+            (row) => (
+              (last = row.id), setRows((r) => (r.some((e) => e.id === row.id) ? r : [row, ...r].slice(0, 200)))
+            ),
             abort.signal,
           );
         } catch (err) {
@@ -54,12 +76,14 @@ export function LiveEvents() {
           {state.live ? 'Listening: new events appear at the top.' : 'Not connected.'}
         </p>
         <ErrorText error={state.error} />
+        {rows.length === 0 && state.live ? <p className="muted">No events yet.</p> : null}
         <ol className="events" aria-live="polite" aria-label="Events, newest first">
           {rows.map((e) => (
             <li key={e.id}>
               <code className="type">{e.type}</code> <span className="muted">{when(e.created_at)}</span>{' '}
               {e.source ? <span className="badge">{e.source}</span> : null}{' '}
               <a href={`#/trace/${encodeURIComponent(e.id)}`}>Trace {e.id}</a>
+              {hasContent(e.content) ? <code className="content">{summarize(e.content)}</code> : null}
             </li>
           ))}
         </ol>
@@ -80,34 +104,17 @@ export function LiveEvents() {
         </Form>
       </Section>
       <Section title="Trigger an event">
-        <Trigger />
+        <TriggerForm />
       </Section>
     </>
   );
 }
 
-function Trigger() {
-  const [type, setType] = useState('');
-  const [content, setContent] = useState('');
-  return (
-    <Form
-      submit="Trigger"
-      onSubmit={async () => {
-        let parsed: unknown;
-        try {
-          parsed = content.trim() ? JSON.parse(content) : undefined;
-        } catch {
-          throw new Error('Content must be JSON, e.g. {"reason":"test"}.');
-        }
-        await post(
-          '/api/events/trigger',
-          { type, ...(parsed === undefined ? {} : { content: parsed }) },
-          { company: true },
-        );
-      }}
-    >
-      <Field label="Event type" value={type} onChange={setType} hint="e.g. custom:deploy.finished" />
-      <Field label="Content (JSON, optional)" value={content} onChange={setContent} required={false} />
-    </Form>
-  );
+const hasContent = (c: unknown) =>
+  c !== null && c !== undefined && !(typeof c === 'object' && Object.keys(c as object).length === 0);
+
+/** Content on one line, cut to a readable length (the trace has the whole event). */
+function summarize(content: unknown): string {
+  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  return text.length > 240 ? `${text.slice(0, 239)}…` : text;
 }

@@ -60,6 +60,9 @@ function PasswordLogin({ accept }: Accept) {
     >
       <Field label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="username" autoFocus />
       <Field label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
+      <p>
+        <a href="#/forgot">Forgot password?</a>
+      </p>
     </Form>
   );
 }

@@ -62,7 +62,9 @@ export function VerifyPage({ email }: { email: string }) {
           })
         }
       >
-        <p>A 6-digit code went to {email}. On a local daemon, the Mail page shows it.</p>
+        <p>
+          A 6-digit code went to {email}. On a local daemon, the <a href="#/mail">Mail page</a> shows it.
+        </p>
         <Field
           label="Verification code"
           value={code}

@@ -21,7 +21,8 @@ export function TracePage({ eventId }: { eventId: string | null }) {
         <Field label="Event id" value={id} onChange={setId} />
       </Form>
       <ErrorText error={trace.error} />
-      {trace.data ? (
+      {/* A failed lookup shows its error alone, never the tree of the id asked for before. */}
+      {trace.data && !trace.error ? (
         <ul className="tree" aria-label={`Causation tree of ${trace.data.event.id}`}>
           <Node node={trace.data} />
         </ul>
@@ -69,7 +70,7 @@ function Node({ node }: { node: Trace }) {
 }
 
 /** One tool call and how it went; a retried call also says which attempt this was and what comes next. */
-function describeFiring(f: Firing): string {
+export function describeFiring(f: Firing): string {
   const how = f.skipped ? `skipped, ${f.skipped}` : f.ok ? 'ok' : `failed${f.error ? `: ${f.error}` : ''}`;
   const attempt = f.attempt
     ? ` (attempt ${f.attempt}${f.next_attempt_at ? `, next at ${when(f.next_attempt_at)}` : ''}${f.outcome ? `, ${f.outcome}` : ''})`

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { SecretKeyRecord } from '../store/tenancy-types.js';
 
 export const SAVE_NOTE =
-  'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and delete this one.';
+  'Save this secret key now: it is shown only once and cannot be recovered. Lost it? Create a new one and revoke this one.';
 
 /** A secret key as lists and answers show it: metadata only, never the hash. Fields a record written before scopes lacks read as "every scope, never expires". */
 export async function secretKeyView(deps: Pick<Deps, 'stores'>, k: SecretKeyRecord) {

@@ -49,6 +49,32 @@ test('svc --version prints the version and exits 0', async () => {
   assert.is(c.out().trim(), VERSION);
 });
 
+test('a bare svc shows the help on stdout and exits 0', async () => {
+  const bare = captureIo();
+  assert.is(await main([], { io: bare.io, env: env() }), 0);
+  assert.match(bare.out(), 'Usage: svc');
+  assert.match(bare.out(), 'keys ');
+  assert.is(bare.err(), '');
+});
+
+test("commander's usage errors read like svc's: one 'svc:' line, and a hint naming the command meant, by spelling or by meaning", async () => {
+  const cases: [string[], string, string | null][] = [
+    [['keys', 'delete', 'key_1'], "svc: unknown command 'delete'", "hint: did you mean 'svc keys revoke'?"],
+    [['keys', 'revok', 'key_1'], "svc: unknown command 'revok'", "hint: did you mean 'svc keys revoke'?"],
+    [['evnts', 'list'], "svc: unknown command 'evnts'", "hint: did you mean 'svc events'?"],
+    [['companies', 'switch', 'x'], "svc: unknown command 'switch'", "hint: did you mean 'svc companies use'?"],
+    [['keys', 'create'], "svc: required option '--name <label>' not specified", null],
+  ];
+  for (const [argv, line, hint] of cases) {
+    const c = captureIo();
+    assert.is(await main(argv, { io: c.io, env: env() }), 2, argv.join(' '));
+    assert.ok(c.err().startsWith(`${line}\n`), c.err());
+    assert.not.match(c.err(), /^error: /m);
+    if (hint) assert.match(c.err(), hint);
+    else assert.not.match(c.err(), 'hint: did you mean');
+  }
+});
+
 test('svc --help exits 0; an unknown command or option exits 2 with the reason on stderr', async () => {
   const help = captureIo();
   assert.is(await main(['--help'], { io: help.io, env: env() }), 0);

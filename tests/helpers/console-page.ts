@@ -24,11 +24,14 @@ export async function fill(page: Page, label: string, value: string): Promise<vo
   await page.type(selector, value);
 }
 
-/** Clicks the enabled button (or link) whose text, or accessible label, is exactly `text`. */
+/**
+ * Clicks the enabled button (or link) whose text, or accessible label, is exactly `text`. A button
+ * wins over a link of the same name (the nav's "Log in" link and the form's "Log in" button).
+ */
 export async function press(page: Page, text: string): Promise<void> {
   const handle = await page.waitForFunction(
     (t) =>
-      [...document.querySelectorAll('button, a')].find(
+      [...document.querySelectorAll('button'), ...document.querySelectorAll('a')].find(
         (b) =>
           (b.getAttribute('aria-label') === t || b.textContent?.trim() === t) && !(b as HTMLButtonElement).disabled,
       ) ?? null,

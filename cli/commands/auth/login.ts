@@ -4,7 +4,8 @@ import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { promptLine, promptSecret, readStdinLines, requireInteractive, withRetries } from '../../prompt.js';
 import { refusedAs, withLoginHint } from '../../login-errors.js';
-import { saveLogin } from '../../session.js';
+import { currentToken, saveLogin } from '../../session.js';
+import { readTokenClaims } from '../../token-claims.js';
 import { addFactorLoginFlags, factorOptionsOf, runFactorLogin } from './login-factors.js';
 import { runWebLogin } from './login-web.js';
 
@@ -25,10 +26,13 @@ type LoginAnswer = {
 
 /** `svc login`: e-mail + password (typed without echo, or --password-stdin; never a flag). */
 export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<void> {
-  let email = opts.email;
+  // The profile's last login names the account (its token says which, even once expired): offered
+  // as the answer on a terminal, taken as it is when the password comes from stdin.
+  const known = opts.email ? undefined : readTokenClaims(await currentToken(ctx)).email;
+  let email = opts.email ?? (opts.passwordStdin ? known : undefined);
   if (!email) {
     requireInteractive(ctx, 'the e-mail address', 'pass --email');
-    email = await promptLine(ctx, 'E-mail: ');
+    email = await promptLine(ctx, 'E-mail: ', undefined, known);
   }
   const send = (password: string) =>
     ctx.api().post<LoginAnswer>('/api/auth/login', { email, password }, { token: null });

@@ -71,10 +71,17 @@ export async function runCreate(opts: CreateOptions, ctx: CliContext): Promise<v
     for (const run of event.next_runs)
       ctx.out(`  ${run}${event.timezone ? `  ${localTime(run, event.timezone)}` : ''}`);
   }
-  if (event.status === 'armed')
-    ctx.err(
-      `note: nothing emits '${event.type.split(':')[0]}:' events on this daemon yet, so it is armed and will not fire`,
-    );
+  if (event.status === 'armed') ctx.err(armedNote(event));
+}
+
+/**
+ * Why an armed event will not fire, in the daemon's words: a prefix nothing emits, or a name the
+ * prefix's emitter does not produce (then which names do, so a typo is one read away).
+ */
+export function armedNote(event: Pick<ConfiguredEvent, 'type' | 'armed_reason' | 'names_that_fire'>): string {
+  const why = event.armed_reason ?? `nothing on this daemon emits '${event.type.split(':')[0]}:' events`;
+  const names = event.names_that_fire?.length ? `; names that fire: ${event.names_that_fire.join(', ')}` : '';
+  return `note: armed, so it will not fire: ${why}${names}`;
 }
 
 export function createCommand(makeCtx: ContextFactory): Command {

@@ -1,3 +1,4 @@
+import { armedNote } from './create.js';
 import { Command } from '../../command-spec.js';
 import type { ConfiguredEvent } from '../../../shared/runtime-records.js';
 import { action, type ContextFactory } from '../../command.js';
@@ -24,7 +25,7 @@ export async function runToggle(
   if (ctx.json) return ctx.printJson(event);
   ctx.out(`${event.id}  ${event.type}  ${event.status}`);
   if (verb === 'enable' && event.status === 'armed')
-    ctx.err('note: enabled, but armed: nothing emits this prefix yet, so it will not fire');
+    ctx.err(armedNote(event).replace('note: armed', 'note: enabled, but armed'));
 }
 
 export function toggleCommand(verb: ToggleVerb, makeCtx: ContextFactory): Command {

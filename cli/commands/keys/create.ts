@@ -1,10 +1,13 @@
 import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiRequestError, UsageError } from '../../errors.js';
+import { accounts } from '../../credentials/store.js';
+import { readTokenClaims } from '../../token-claims.js';
 import { keyCreatedResponse } from '../../../shared/schemas/key-create.js';
 import { currentCompanyKey } from '../../company.js';
-import { storeName, storeSecretKey } from '../../keys.js';
+import { storeName } from '../../keys.js';
+import { addStoredKey, type StoredKey } from '../../stored-keys.js';
 import { ALL_SCOPES, isScope } from '../../../shared/scopes.js';
 import { parseDuration } from '../../../shared/duration.js';
 
@@ -33,8 +36,22 @@ export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): P
     );
   if (!opts.name?.trim()) throw new UsageError('--name <label> is required: a label to recognise the key by');
   const body = { root, name: opts.name, ...accessOf(opts) };
-  const created = await ctx.api().post('/api/keys', body, { schema: keyCreatedResponse });
-  if (opts.store) await storeSecretKey(ctx, created.company.id, created.secret_key);
+  const created = await ctx
+    .api()
+    .post('/api/keys', body, { schema: keyCreatedResponse })
+    .catch(async (err) => {
+      throw err instanceof ApiRequestError && err.status === 402 ? await tierRefusal(ctx, err) : err;
+    });
+  const others = opts.store
+    ? (
+        await addStoredKey(
+          ctx,
+          created.company.id,
+          { id: created.id, name: created.name, secret: created.secret_key },
+          { makeCurrent: true },
+        )
+      ).others
+    : [];
   if (ctx.json) return ctx.printJson({ ...created, stored: opts.store });
   ctx.out(
     `Created secret key ${created.id} '${created.name}' for Company ${created.company.name} (${created.company.id})`,
@@ -44,9 +61,33 @@ export async function runKeysCreate(opts: KeysCreateOptions, ctx: CliContext): P
   ctx.out(`  ${created.secret_key}`);
   ctx.out();
   ctx.out(created.note);
-  if (opts.store)
-    ctx.out(`Stored in ${storeName(ctx)} for this daemon and Company; 'svc keys validate' and 'svc mcp' use it.`);
+  if (!opts.store) return;
+  ctx.out(
+    `Stored in ${storeName(ctx)} as the current key for ${created.company.name}; 'svc keys validate' and 'svc mcp' use it.`,
+  );
+  if (others.length)
+    ctx.out(
+      `Also stored for this Company: ${others.map(describeStored).join(', ')}; switch back with 'svc keys use <id>'.`,
+    );
 }
+
+/** The tier refusal said as what failed (the daemon's sentence kept), with the exact command for this account. */
+async function tierRefusal(ctx: CliContext, err: ApiRequestError): Promise<ApiRequestError> {
+  const token = ctx.env.SVC_TOKEN ?? (await ctx.credentials().get(accounts.token(ctx.scope)));
+  const email = readTokenClaims(token).email;
+  const grant = email
+    ? `'svc admin tier ${email} company'`
+    : "'svc admin tier YOUR-EMAIL company' ('svc whoami' shows it)";
+  return new ApiRequestError(
+    402,
+    err.code,
+    `cannot create a secret key: ${err.message}`,
+    err.body,
+    `secret keys need the company or owner tier; on a local daemon the operator grants it: ${grant}`,
+  );
+}
+
+export const describeStored = (k: StoredKey) => (k.id ? `${k.id} '${k.name}'` : `${k.secret.slice(0, 9)}…`);
 
 export function keysCreateCommand(makeCtx: ContextFactory): Command {
   const cmd = new Command('create')

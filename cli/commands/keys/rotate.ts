@@ -5,7 +5,8 @@ import { UsageError } from '../../errors.js';
 import { keyRotatedResponse } from '../../../shared/schemas/key-access.js';
 import { parseDuration } from '../../../shared/duration.js';
 import { keyListResponse } from '../../../shared/schemas/keys.js';
-import { storeName, storeSecretKey, storedSecretKey } from '../../keys.js';
+import { storeName } from '../../keys.js';
+import { addStoredKey, matchesKey, readStoredKeys } from '../../stored-keys.js';
 import { describeAccess } from './create.js';
 
 export interface KeysRotateOptions {
@@ -36,10 +37,17 @@ export async function runKeysRotate(opts: KeysRotateOptions, ctx: CliContext): P
       { overlap_seconds: overlap },
       { schema: keyRotatedResponse },
     );
-  // The stored key for that Company is replaced when it is the old key (its masked prefix matches) or none is stored.
-  const held = old ? await storedSecretKey(ctx, old.company.id) : null;
-  const store = opts.store && old !== undefined && (held == null || held.startsWith(old.prefix.slice(0, -1)));
-  if (store) await storeSecretKey(ctx, rotated.company.id, rotated.secret_key);
+  // The new key takes the old one's place when the CLI holds the old one (current if it was), or
+  // is stored when this Company has none here; a key rotated elsewhere is not added beside others.
+  const held = old ? (await readStoredKeys(ctx, old.company.id)).keys : [];
+  const store = opts.store && old !== undefined && (held.length === 0 || held.some((k) => matchesKey(k, old)));
+  if (store)
+    await addStoredKey(
+      ctx,
+      rotated.company.id,
+      { id: rotated.id, name: rotated.name, secret: rotated.secret_key },
+      { replacing: old, makeCurrent: false },
+    );
   if (ctx.json) return ctx.printJson({ ...rotated, stored: store });
   ctx.out(
     `Rotated ${opts.id}: new secret key ${rotated.id} '${rotated.name}' for Company ${rotated.company.name ?? rotated.company.id}`,

@@ -12,6 +12,8 @@ import { isSchedulePattern } from '../../../shared/cron.js';
 import { MAX_LIMIT } from '../../store/event-log/index.js';
 import { MAX_WAIT_SECONDS, waitForEvents } from '../bus/follow.js';
 import { streamEvents } from '../bus/stream.js';
+import { listNewest } from '../bus/newest-events.js';
+import { invalid } from '../../domain-error.js';
 import { answerOnce } from './idempotent-route.js';
 
 const id = z.string().trim().min(1).max(200);
@@ -25,6 +27,8 @@ const listQuery = z.object({
     .optional(),
   since_id: id.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
+  /** The newest N that match, still oldest first (a log's tail); not with since_id, limit or wait. */
+  last: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
   configured: z.enum(['true', 'false']).optional(),
   scheduled: z.enum(['true', 'false']).optional(),
   wait: z.coerce.number().min(0).max(MAX_WAIT_SECONDS).optional(),
@@ -67,6 +71,14 @@ export function eventRoutes(router: RouteRegistrar): void {
             ? all.filter((c) => !isSchedulePattern(c.type))
             : all;
       ctx.body = { events: chosen.map((cfg) => view(ctx, cfg)) };
+      return;
+    }
+    if (q.last !== undefined) {
+      if (q.since_id !== undefined || q.limit !== undefined || q.wait !== undefined)
+        throw invalid('last cannot be combined with since_id, limit or wait.', ErrorCode.validationFailed);
+      const lastSeen = (await ev.lastId?.()) ?? null;
+      const events = await listNewest(ev, { ...filter, since: q.since }, q.last);
+      ctx.body = { events, next_since_id: null, cursor: events.at(-1)?.id ?? lastSeen };
       return;
     }
     const query = { ...filter, since: q.since, since_id: q.since_id, limit: q.limit };

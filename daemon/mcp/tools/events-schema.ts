@@ -159,7 +159,7 @@ export const output = z
     event: jsonObject
       .optional()
       .describe(
-        'create/enable/disable: the configured event {id, type, tool_calls, status: active|paused|armed, enabled, …}; status armed means nothing emits that prefix, so it never fires. trigger, trace: the logged event {id, type, content, causation_id, correlation_id, created_at, …}.',
+        'create/enable/disable: the configured event {id, type, tool_calls, status: active|paused|armed, enabled, …}; status armed means it never fires: nothing emits that prefix, or its emitter never produces that name (armed_reason says which; names_that_fire lists the names that do). trigger, trace: the logged event {id, type, content, causation_id, correlation_id, created_at, …}.',
       ),
     events: z
       .array(jsonObject)

@@ -41,6 +41,7 @@ export const eventsTool = defineTool({
     'backfill {id, from, to} → {ok, fired: [{tick, event_id}], skipped}: runs the past ticks of a schedule: configured event in that range now.',
     'get_budget → {budget}; set_budget {max_firings, max_tool_calls, within_ms} → {ok, budget}: caps on what one causal chain may fire; crossing it stops the chain (not_fired reason budget) and asks the owner.',
     `Prefixes: ${PREFIXES}. A dotted name (agent.spawned) is refused; another prefix is stored with status armed and never fires.`,
+    'Names matter too: under a known prefix, a name its emitter never produces (session:error) is also stored armed and never fires; the answer then has armed_reason and names_that_fire, the names to use instead. Check status is active after create.',
     `Examples (arguments): ${EVENTS_EXAMPLES.join(' ; ')}`,
   ].join('\n'),
   input,

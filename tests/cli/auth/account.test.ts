@@ -74,6 +74,25 @@ test('login with --password-stdin; --json output never carries the token', async
   }
 });
 
+test("login again: the e-mail of the profile's last login is used, not asked for", async () => {
+  const { t, url, close } = await served();
+  try {
+    await createUser(t, { email: 'again@example.com', password: PASSWORD });
+    const first = createFakeCli({ url, stdin: `${PASSWORD}\n` });
+    await runLogin({ email: 'again@example.com', passwordStdin: true }, first.ctx);
+    const second = createFakeCli({ url, stdin: `${PASSWORD}\n` });
+    for (const [k, v] of first.credentials) second.credentials.set(k, v);
+    await runLogin({ passwordStdin: true }, second.ctx);
+    assert.match(second.stdout(), 'Logged in as again@example.com.');
+    // With no earlier login there is nothing to reuse: still a usage error off a terminal.
+    const fresh = createFakeCli({ url, stdin: `${PASSWORD}\n` });
+    const err = await runLogin({ passwordStdin: true }, fresh.ctx).catch((e) => e);
+    assert.instance(err, UsageError);
+  } finally {
+    await close();
+  }
+});
+
 test('a wrong password is an API error with exit code 4; no terminal and no flag is a usage error', async () => {
   const { url, close } = await served();
   try {

@@ -49,7 +49,19 @@ test('an armed event is created with a note on stderr', async () => {
   const { cli } = await setup(false, { runtime: { emitters: createEmitterRegistry(RUNTIME_EMITTERS) } });
   await runCreate({ company: 'acme', pattern: 'webhook:github', toolCalls: [] }, cli.ctx);
   assert.match(cli.stdout(), /\(armed\)/);
-  assert.match(cli.stderr(), /armed and will not fire/);
+  assert.match(cli.stderr(), "note: armed, so it will not fire: nothing on this daemon emits 'webhook:' events");
+});
+
+test('an unknown name under an emitted prefix: the note blames the name, not the prefix, and lists the names that fire', async () => {
+  const { cli } = await setup();
+  await runCreate({ company: 'acme', pattern: 'session:error', toolCalls: [] }, cli.ctx);
+  assert.match(cli.stdout(), /\(armed\)/);
+  assert.match(
+    cli.stderr(),
+    "note: armed, so it will not fire: no emitter produces 'session:error'; names that fire: ",
+  );
+  assert.match(cli.stderr(), 'session:start');
+  assert.not.match(cli.stderr(), "nothing on this daemon emits 'session:'");
 });
 
 test('enable, disable and delete by id; an unknown id is a daemon 404', async () => {

@@ -60,7 +60,7 @@ test('on an interactive terminal tail is a live view; q quits with a one-line su
   const text = term.text();
   assert.match(text, new RegExp(`svc events tail · ${t.company.name}`));
   assert.match(text, new RegExp(`following after ${first.event.id}`));
-  assert.match(text, /session:custom {2}n=1/);
+  assert.match(text, /session:custom {2}evt_\d{16} {2}n=1/);
   assert.not.match(text, /n=0/, 'the cursor event itself is not shown');
   assert.not.match(text, /^\{"id"/m, 'no JSON lines on a terminal');
   term.press('q');

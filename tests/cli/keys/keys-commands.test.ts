@@ -126,8 +126,12 @@ test('a trial account gets the 402 message and a hint, never a stack trace', asy
   const out = createFakeCli();
   const code = reportError(caught, out.ctx.io);
   assert.is(code, 1);
-  assert.match(out.stderr(), /^svc: MCP access requires a Company subscription/);
-  assert.match(out.stderr(), /hint: .*company or owner tier/);
+  assert.match(out.stderr(), /^svc: cannot create a secret key: MCP access requires a Company subscription/);
+  assert.match(
+    out.stderr(),
+    `hint: secret keys need the company or owner tier; on a local daemon the operator grants it: 'svc admin tier ${u.user.email} company'`,
+  );
+  assert.not.match(out.stderr(), '<email>');
   assert.not.match(out.stderr(), /\n\s+at /);
 });
 

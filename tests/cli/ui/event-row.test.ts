@@ -28,7 +28,7 @@ test('content is summarized on one line and cut', () => {
   assert.ok(long.endsWith('…'));
 });
 
-test('a row has time, type, scope and summary cells, and no empty cells', () => {
+test('a row has time, type, event id, scope and summary cells, and no empty cells', () => {
   const row = buildEventRow({
     id: 'evt_1',
     type: 'quest:x',
@@ -43,7 +43,7 @@ test('a row has time, type, scope and summary cells, and no empty cells', () => 
   });
   assert.equal(
     row.cells.map((c) => c.text),
-    ['08:07:06', 'quest:x', 'quest=qst_…qqqqqq'],
+    ['08:07:06', 'quest:x', 'evt_1', 'quest=qst_…qqqqqq'],
   );
   assert.is(row.key, 'evt_1');
 });

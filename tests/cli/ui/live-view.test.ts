@@ -58,8 +58,12 @@ test('the view shows the header, the rows as they arrive and a status line', asy
   feed.push(buildEventRow(event(2, { type: 'guardrail:tripped', content: 'too many calls' })));
   await term.waitFor((_, f) => f.includes('guardrail:tripped'));
   const lines = term.lastFrame().split('\n');
-  assert.is(lines[2], '21:00:01  session:start  agent=agt_…abc123 session=ses_…xyz789  title=Triage inbox n=2');
-  assert.is(lines[3], '21:00:02  guardrail:tripped  too many calls');
+  assert.is(
+    lines[2],
+    '21:00:01  session:start  evt_0000000000000001  agent=agt_…abc123 session=ses_…xyz789  title=Triage inbox n=2',
+    'the full event id, ready for svc events trace',
+  );
+  assert.is(lines[3], '21:00:02  guardrail:tripped  evt_0000000000000002  too many calls');
   assert.match(lines[4]!, /^● connected · 2 events · p pause · q quit$/);
   view.unmount();
   await view.closed;

@@ -120,4 +120,18 @@ test('the examples inside the field descriptions work too: the matcher, the cont
   }
 });
 
+test('the description warns that a name matters, and an unknown name answers armed_reason and names_that_fire as it says', async () => {
+  const { tool, call, close } = await setUp();
+  try {
+    assert.match(tool.description!, 'a name its emitter never produces (session:error) is also stored armed');
+    assert.match(JSON.stringify(tool.outputSchema), 'names_that_fire');
+    const made = await call({ action: 'create', type: 'session:error', tool_calls: [] });
+    assert.is(made.event.status, 'armed');
+    assert.match(made.event.armed_reason, "no emitter produces 'session:error'");
+    assert.ok(made.event.names_that_fire.includes('session:stopped'));
+  } finally {
+    await close();
+  }
+});
+
 test.run();

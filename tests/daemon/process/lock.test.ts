@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { acquireLock, DataDirLocked, readLock } from '../../../daemon/lock.js';
+import { readLastUrl } from '../../../shared/lock-file.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** The pid of a process that has already exited. */
@@ -26,6 +27,11 @@ test('the lock file names this process and its URL, mode 0600, and is removed on
   );
   lock.release();
   assert.not.ok(existsSync(file));
+  assert.is(
+    readLastUrl(dir),
+    'http://127.0.0.1:1234',
+    'the last URL outlives the lock: the CLI names it once the daemon is down',
+  );
 });
 
 test('a second daemon on the same folder is refused with a message naming the holder and what to do', () => {
