@@ -40,7 +40,11 @@ export function auditTrail(deps: TrailDeps): Middleware {
     const pattern = routePattern(ctx);
     if (pattern === null) return;
     const rule = ROUTE_ACTIONS[`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${pattern}`];
-    if (rule) return recordRoute(deps, ctx, rule, pattern, started);
+    // The answer is made: a trail that cannot be written (the database gone mid-request) never changes it.
+    if (rule)
+      return recordRoute(deps, ctx, rule, pattern, started).catch((err) =>
+        deps.log.error('audit entry not written', { action: rule.action, request_id: ctx.state.requestId, err }),
+      );
     if (rule === null || !bearerToken(ctx)?.startsWith('sk_')) return;
     const key = ctx.state.keyAuth as KeyAuth | undefined;
     const body = ctx.request.body;
@@ -85,23 +89,28 @@ function recordMcp(deps: TrailDeps, ctx: Context, started: number): void {
 async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, pattern: string, started: number) {
   const operator = pattern.startsWith('/api/dev/');
   const session = ctx.state.auth as UserAuth | undefined;
+  const key = ctx.state.keyAuth as KeyAuth | undefined;
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const email = rule.byEmail && typeof body.email === 'string' ? body.email.slice(0, 320) : null;
-  const userId = session?.user.id ?? (await subjectOf(deps, ctx, email));
+  const userId = session?.user.id ?? key?.user.id ?? (await subjectOf(deps, ctx, email));
   const answer = (ctx.body ?? {}) as Record<string, unknown>;
   const succeeded = ctx.status < 400;
-  // A Company named by the request goes in the entry only once the request showed it was the caller's.
-  const companyId = succeeded && typeof body.company_id === 'string' ? body.company_id : null;
+  // A consent names its Company in the body; it is the caller's only once the consent succeeded
+  // (the route checks ownership). Elsewhere a body's company_id is just input and never a stream.
+  const consented = pattern === '/api/oauth/authorize' && succeeded && typeof body.company_id === 'string';
+  const companyId = key?.company.id ?? (consented ? (body.company_id as string) : null);
   const target =
     (ctx.params as Record<string, string> | undefined)?.id ??
     (typeof answer.id === 'string' ? answer.id : null) ??
     email;
   const actor: AuditActor = operator
     ? { ...NOBODY, type: 'operator' }
-    : userId && (session || succeeded)
-      ? { ...NOBODY, type: 'user', user_id: userId }
-      : NOBODY;
-  await write(deps, {
+    : key
+      ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
+      : userId && (session || succeeded)
+        ? { ...NOBODY, type: 'user', user_id: userId }
+        : NOBODY;
+  const written = write(deps, {
     ...requestFacts(ctx, deps),
     actor,
     user_id: userId,
@@ -117,6 +126,7 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
       ...oauthDetails(pattern, body),
     },
   });
+  if (!rule.hot) await written;
 }
 
 /** The account a request concerns when no session names it: the one its answer's token was issued to, else the one its e-mail names. */

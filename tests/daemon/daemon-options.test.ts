@@ -18,6 +18,14 @@ test('--database wins over SVC_DATABASE_URL; a URL that is not postgres:// is re
   );
 });
 
+test('SVC_AUDIT_RETENTION_DAYS: whole days, 0 keeps every entry; anything else stops the start', () => {
+  assert.is(resolveConfig({ data }, {}).auditRetentionDays, undefined);
+  assert.is(resolveConfig({ data }, { SVC_AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
+  assert.is(resolveConfig({ data }, { SVC_AUDIT_RETENTION_DAYS: '0' }).auditRetentionDays, 0);
+  for (const bad of ['', '-1', '1.5', '30d', 'forever'])
+    assert.throws(() => resolveConfig({ data }, { SVC_AUDIT_RETENTION_DAYS: bad }), /invalid SVC_AUDIT_RETENTION_DAYS/);
+});
+
 test('SVC_PUBLIC_URL sets where links point; SVC_TRUST_PROXY=1 trusts the proxy, anything but 1/0 is refused', () => {
   const config = resolveConfig({ data }, { SVC_PUBLIC_URL: 'https://svc.example.com/', SVC_TRUST_PROXY: '1' });
   assert.equal([config.publicUrl, config.trustProxy], ['https://svc.example.com', true]);

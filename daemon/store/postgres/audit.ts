@@ -46,8 +46,14 @@ export function createPostgresAuditStore(pool: pg.Pool): AuditStore {
           );
           for (const [i, w] of batch.entries()) w.resolve(sealed[i]!);
         } catch (err) {
-          const e = new Error(`the audit trail could not be written: ${(err as Error).message}`);
-          for (const w of batch) w.reject(e);
+          // One entry the database refuses must not take the others of its batch with it: each is tried alone.
+          if (batch.length === 1) batch[0]!.reject(failure(err));
+          else
+            for (const w of batch)
+              await withTransaction(pool, (client) => appendBatch(client, [w.entry])).then(
+                (sealed) => w.resolve(sealed[0]!),
+                (e) => w.reject(failure(e)),
+              );
         }
       }
     } finally {
@@ -77,6 +83,8 @@ export function createPostgresAuditStore(pool: pg.Pool): AuditStore {
     },
   };
 }
+
+const failure = (err: unknown) => new Error(`the audit trail could not be written: ${(err as Error).message}`);
 
 async function appendBatch(client: pg.PoolClient, entries: NewAuditEntry[]): Promise<AuditEntry[]> {
   await client.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);

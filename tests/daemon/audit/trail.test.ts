@@ -69,6 +69,18 @@ test('each account, key and operator action leaves its entry, with who, how and 
   }
 });
 
+test("a body's company_id is input, never the entry's Company (a stream is never made up by a caller)", async () => {
+  const t = await createTestApp();
+  try {
+    assert.is((await t.post('/api/dev/invites', { company_id: 'cmp_made_up' }, t.operator)).status, 201);
+    const [invite] = await trail(t, '&action=operator.invite');
+    assert.is(invite.company_id, null);
+    assert.is(invite.stream, 'account');
+  } finally {
+    await t.close();
+  }
+});
+
 test('every tools/call is an entry with a digest of its arguments, never their values; a refusal with its reason', async () => {
   const t = await createMcpTestApp();
   try {

@@ -10,13 +10,14 @@ import pg from 'pg';
  * authenticated call) are dropped, and the sorted record hashes are hashed again. So a journal
  * folding into a snapshot, or a document rewritten with the same content, is no change; a record
  * added, removed or edited is. Left out: files that hold no records (lock, log, secrets, temp
- * files, the scheduler's tick marks) and the tables of attempt counters, which a refused request
- * writes by design (SECURITY.md: throttles and failure ceilings are counted, atomically, on disk).
+ * files, the scheduler's tick marks), the tables of attempt counters, which a refused request
+ * writes by design (SECURITY.md: throttles and failure ceilings are counted, atomically, on disk),
+ * and the audit trail, whose purpose is to record refusals (docs/audit.md).
  */
 const COUNTER_TABLES = new Set(['rate_buckets', 'failures']);
 type Op = { table: string; op: string; id: string; record?: unknown };
 const SKIP =
-  /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$/;
+  /(^|\/)(daemon\.lock|daemon\.log|jwt-secret|operator-token|mail-key|code-key)$|\.tmp$|schedule-ticks\.json$|\.lock$|^audit\//;
 const VOLATILE = new Set(['last_used_at']);
 
 /** A digest of records, and one per file or table (`parts`), so a change can be named. */
@@ -108,7 +109,7 @@ function stable(value: unknown): string {
  * volatile fields dropped, the sorted row hashes hashed again). Left out, as on disk: the schema's
  * history and the tables a refused request writes by design or that change on their own — rate
  * buckets, failure counts and the places of attempts in flight, window counts, the scheduler's
- * tick claims and cursors, and `svc login --web` pairings in flight.
+ * tick claims and cursors, `svc login --web` pairings in flight, and the audit trail.
  */
 const NOT_RECORDS = new Set([
   'svc_schema_migrations',
@@ -119,6 +120,8 @@ const NOT_RECORDS = new Set([
   'svc_schedule_ticks',
   'svc_rt_tick_cursors',
   'svc_pairings',
+  'svc_audit_entries',
+  'svc_audit_heads',
 ]);
 
 export async function databaseDigest(url: string): Promise<Digest> {
