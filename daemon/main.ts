@@ -68,7 +68,9 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
     const server = createServer(serverTimeouts(config));
     const port = await listen(server, config.host, config.port);
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    if (config.port !== port && !options.publicUrl) config = { ...config, port, publicUrl: url };
+    // A port picked at start changes the default public URL, never one given by flag or environment.
+    const publicUrlGiven = Boolean(options.publicUrl ?? env.SVC_PUBLIC_URL);
+    if (config.port !== port) config = { ...config, port, ...(publicUrlGiven ? {} : { publicUrl: url }) };
     const sealer = createSealer(secrets.mailKey);
     const runtimes = createRuntimeHost({ config, clock, ids, log, storage: storage.runtimes, sealer, random });
     const deps: Deps = {

@@ -79,6 +79,16 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteAudit | null>> = {
   // OAuth for MCP clients: consent, tokens, revocation, client registration
   'POST /api/oauth/authorize': { action: 'oauth.consent' },
   'GET /api/oauth/clients/:clientId': null,
+  // a Company's people
+  'GET /api/companies/:id/members': null,
+  'PATCH /api/companies/:id/members/:user_id': { action: 'company.member_role' },
+  'DELETE /api/companies/:id/members/:user_id': { action: 'company.member_remove' },
+  'POST /api/companies/:id/leave': { action: 'company.leave' },
+  'POST /api/companies/:id/transfer': { action: 'company.transfer' },
+  'POST /api/companies/:id/invitations': { action: 'company.invite' },
+  'GET /api/companies/:id/invitations': null,
+  'DELETE /api/companies/:id/invitations/:invitation_id': { action: 'company.invite_revoke' },
+  'POST /api/invitations/accept': { action: 'company.invite_accept' },
   'GET /api/oauth/grants': null,
   'DELETE /api/oauth/grants/:id': { action: 'oauth.grant_revoke' },
   'POST /oauth/token': { action: 'oauth.token' },

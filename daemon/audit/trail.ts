@@ -98,11 +98,13 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
   // A consent names its Company in the body; it is the caller's only once the consent succeeded
   // (the route checks ownership). Elsewhere a body's company_id is just input and never a stream.
   const consented = pattern === '/api/oauth/authorize' && succeeded && typeof body.company_id === 'string';
-  const companyId = key?.company.id ?? (consented ? (body.company_id as string) : null);
+  const params = (ctx.params ?? {}) as Record<string, string | undefined>;
+  // A change to a Company's people goes in that Company's stream once the route let the caller make it.
+  const peopleChange = pattern.startsWith('/api/companies/:id/') && succeeded;
+  const companyId =
+    key?.company.id ?? (consented ? (body.company_id as string) : peopleChange ? (params.id ?? null) : null);
   const target =
-    (ctx.params as Record<string, string> | undefined)?.id ??
-    (typeof answer.id === 'string' ? answer.id : null) ??
-    email;
+    params.user_id ?? params.invitation_id ?? params.id ?? (typeof answer.id === 'string' ? answer.id : null) ?? email;
   const actor: AuditActor = operator
     ? { ...NOBODY, type: 'operator' }
     : key

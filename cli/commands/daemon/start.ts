@@ -19,6 +19,8 @@ export interface StartOptions {
   defaultTier?: string;
   /** The longest lifetime a secret key may ask for (`90d`; else $SVC_MAX_KEY_LIFETIME). */
   maxKeyLifetime?: string;
+  /** The address users and OAuth clients reach the daemon at, behind a proxy (else $SVC_PUBLIC_URL). */
+  publicUrl?: string;
   /** SMTP URL for real mail (else $SVC_SMTP_URL). */
   smtp?: string;
   /** Team mode's PostgreSQL URL (else $SVC_DATABASE_URL; docs/deploy.md). */
@@ -46,6 +48,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
         data: opts.data,
         defaultTier: opts.defaultTier,
         maxKeyLifetime: opts.maxKeyLifetime,
+        publicUrl: opts.publicUrl,
         smtp: opts.smtp,
         database: opts.database,
         withholdInvite: opts.withholdInvite,
@@ -77,6 +80,7 @@ export async function runStart(opts: StartOptions, ctx: CliContext): Promise<voi
   if (opts.host) args.push('--host', opts.host);
   if (opts.defaultTier) args.push('--default-tier', opts.defaultTier);
   if (opts.maxKeyLifetime) args.push('--max-key-lifetime', opts.maxKeyLifetime);
+  if (opts.publicUrl) args.push('--public-url', opts.publicUrl);
   if (opts.allowedHosts !== undefined) args.push('--allowed-hosts', opts.allowedHosts);
   if (opts.compactionRole !== undefined) args.push('--compaction-role', opts.compactionRole);
   if (opts.movableClock) args.push('--movable-clock');
@@ -160,6 +164,10 @@ export function startCommand(makeCtx: ContextFactory): Command {
     .option('--data <dir>', 'data folder (default $SVC_DATA_DIR, $XDG_DATA_HOME/svc, ~/.local/share/svc)')
     .option('--default-tier <tier>', 'tier of new users (default trial)')
     .option(
+      '--public-url <url>',
+      'the address users and OAuth clients reach this daemon at, e.g. https://svc.example.com behind a proxy: links in e-mails and OAuth metadata use it (default $SVC_PUBLIC_URL)',
+    )
+    .option(
       '--smtp <url>',
       'send mail over SMTP, e.g. smtp://user:pass@mail.example.com:587 (default $SVC_SMTP_URL; unset: mail is captured)',
     )
@@ -193,6 +201,7 @@ export function startCommand(makeCtx: ContextFactory): Command {
         data: flags.data,
         defaultTier: flags.defaultTier,
         maxKeyLifetime: flags.maxKeyLifetime,
+        publicUrl: flags.publicUrl,
         smtp: flags.smtp,
         database: flags.database,
         withholdInvite: Boolean(flags.withholdInvite),

@@ -4,6 +4,7 @@ import { createUser } from '../../helpers/accounts.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { callMcpTool, createMcpTestApp } from '../../helpers/mcp-app.js';
 import { signUpVerified } from '../../helpers/signup.js';
+import { joinAs, patch } from '../../helpers/team.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /** Every entry, oldest first, through the operator's view (after the unawaited ones are written). */
@@ -215,6 +216,38 @@ test('GET /api/audit: own entries and owned Companies only; X-Company narrows; r
       'x-company': theirs.id,
     });
     assert.is(otherCo.status, 403);
+  } finally {
+    await t.close();
+  }
+});
+
+test("a Company's people changes go in that Company's stream, naming the person; a refused one names no Company", async () => {
+  const t = await createTestApp();
+  try {
+    const owner = await createUser(t, { tier: 'company' });
+    const co = await createCompany(t, owner, 'acme');
+    const member = await joinAs(t, owner, co.id, 'member');
+    assert.is(
+      (await patch(t, `/api/companies/${co.id}/members/${member.user.id}`, { role: 'viewer' }, owner.auth)).status,
+      200,
+    );
+    // A viewer may not remove anyone: refused, and not filed under the Company it named.
+    const refused = await t.del(`/api/companies/${co.id}/members/${owner.user.id}`, member.auth);
+    assert.is(refused.status, 403);
+    assert.is((await t.del(`/api/companies/${co.id}/members/${member.user.id}`, owner.auth)).status, 200);
+
+    const entries = (await trail(t)).filter((e) => e.action.startsWith('company.'));
+    const seen = entries.map((e) => [e.action, e.outcome, e.company_id, e.target]);
+    assert.equal(
+      seen.filter(([a]) => a !== 'company.create'),
+      [
+        ['company.invite', 'succeeded', co.id, co.id],
+        ['company.invite_accept', 'succeeded', null, null],
+        ['company.member_role', 'succeeded', co.id, member.user.id],
+        ['company.member_remove', 'refused', null, owner.user.id],
+        ['company.member_remove', 'succeeded', co.id, member.user.id],
+      ],
+    );
   } finally {
     await t.close();
   }

@@ -39,6 +39,7 @@ for (const mode of testAppModes()) {
         'events:trigger',
         'questions:read',
         'channels:read',
+        'audit:read',
       ]);
       assert.is(made.body.created_by, member.user.id);
       const beyond = await t.post(

@@ -104,12 +104,14 @@ for (const mode of testAppModes()) {
     assert.type(tokens.refresh_token, 'string');
     // Another daemon on the same storage resolves it to the user and the Company they chose.
     const principal = await oauthServerOf(t).resolveAccessToken(tokens.access_token);
-    assert.equal(principal && { ...principal, grantId: '' }, {
+    assert.equal(principal && { ...principal, grantId: '', company: principal.company.id }, {
       userId: user.user.id,
       companyId,
       clientId: client.client_id,
       grantId: '',
       scopes: ['events:read'],
+      company: companyId,
+      role: 'owner',
     });
   });
 

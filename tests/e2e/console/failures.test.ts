@@ -33,8 +33,9 @@ if (browser) {
       const second = (await d.t.post('/api/events/trigger', { type: 'loop:detected' }, tenant)).body.event.id;
 
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
+      // Their only Company is picked at login.
       await page.goto(d.consoleUrl + '#/companies');
-      await press(page, 'Select');
+      await waitForText(page, 'selected');
       await press(page, 'Failures');
       await waitForHeading(page, 'Failures');
       await waitForText(page, first);

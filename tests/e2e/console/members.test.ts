@@ -26,7 +26,8 @@ if (browser) {
       await logInWithPassword(owner.page, d.consoleUrl, ana.user.email!, ana.password);
       await owner.page.goto(d.consoleUrl + '#/companies');
       await waitForHeading(owner.page, 'Companies');
-      await press(owner.page, 'Select Acme Labs');
+      // Her only Company is picked at login.
+      await waitForText(owner.page, 'selected');
       await waitForText(owner.page, 'Members');
       await fill(owner.page, 'E-mail', ben.user.email!);
       await fill(owner.page, 'Role', 'viewer');
