@@ -34,6 +34,12 @@ const REGISTRATIONS = [
  * request (ten minutes) before any login, so an anonymous flood would be a flood of records.
  */
 const AUTHORIZATIONS = [{ limit: 30, windowMs: 600_000 }];
+/**
+ * Token and revocation requests per client address. A client refreshes about once an hour; an
+ * unknown `client_id` that is an https URL makes the daemon fetch that document, so without a
+ * ceiling anyone could have a published daemon fetch public URLs on their behalf.
+ */
+const TOKEN_REQUESTS = [{ limit: 120, windowMs: 600_000 }];
 
 /**
  * The authorization server's route groups: the protected resource's metadata (svc's own, RFC 9728)
@@ -61,12 +67,17 @@ export function createOAuthServer(deps: Deps, options: OAuthOptions): OAuthServe
     'Too many sign-in requests from this address. Wait a few minutes.',
   );
 
+  const limitTokenRequests = limitPerAddress(
+    createRateLimiter(deps.stores.limits, deps.clock, 'oauth_token', TOKEN_REQUESTS),
+    'Too many token requests from this address. Wait a few minutes.',
+  );
+
   const router = new Router();
   router.get(OAUTH_ROUTES.authorization, limitAuthorizations, handOver);
   router.get(`${OAUTH_ROUTES.authorization}/:uid`, handOver);
-  router.post(OAUTH_ROUTES.token, handOver);
+  router.post(OAUTH_ROUTES.token, limitTokenRequests, handOver);
   router.options(OAUTH_ROUTES.token, preflightOnly('POST, OPTIONS'), handOver);
-  router.post(OAUTH_ROUTES.revocation, handOver);
+  router.post(OAUTH_ROUTES.revocation, limitTokenRequests, handOver);
   router.options(OAUTH_ROUTES.revocation, preflightOnly('POST, OPTIONS'), handOver);
   router.post(OAUTH_ROUTES.registration, limitRegistrations, handOver);
   router.get(`${OAUTH_ROUTES.registration}/:clientId`, handOver);

@@ -96,4 +96,23 @@ test('the token endpoint answers an unknown client as OAuth does, with no-store'
   assert.is(res.headers['cache-control'], 'no-store');
 });
 
+test('token and revocation requests are limited per address: an unknown https client_id cannot have the daemon fetch without end', async () => {
+  const form = (path: string, payload: string) =>
+    t.request({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload,
+    });
+  const token = 'grant_type=authorization_code&code=x&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=nobody';
+  for (let i = 0; i < 60; i++) assert.is((await form('/oauth/token', token)).status, 401);
+  for (let i = 0; i < 60; i++) assert.is((await form('/oauth/revoke', 'token=x&client_id=nobody')).status, 401);
+  const refused = await form('/oauth/token', token);
+  assert.is(refused.status, 429);
+  assert.ok(Number(refused.headers['retry-after']) > 0);
+  assert.is((await form('/oauth/revoke', 'token=x&client_id=nobody')).status, 429);
+  t.clock.advance(600_000);
+  assert.is((await form('/oauth/token', token)).status, 401);
+});
+
 test.run();
