@@ -19,15 +19,18 @@ const base: NewAuditEntry = {
 };
 
 /**
- * Sealing writes the canonical JSON of the fixed fields by hand; `verify` recomputes the hash with
- * the general encoder. The two must agree for every entry, or every chain would read as edited.
+ * Sealing hashes each entry once, on the request path; `verify` recomputes the hash from what was
+ * stored. The two must agree for every entry, or every chain would read as edited.
  */
 test('a sealed entry carries the hash the general canonical encoding gives it, for awkward text and odd shapes too', () => {
   const odd: NewAuditEntry[] = [
     base,
     { ...base, company_id: null, target: null, details: {} },
-    { ...base, actor: { ...base.actor, type: 'oauth' as const, key_id: null, client_id: 'https://c.example/x', grant_id: 'g' } },
-    // Shapes a caller should not send: they take the general path and still seal consistently.
+    {
+      ...base,
+      actor: { ...base.actor, type: 'oauth' as const, key_id: null, client_id: 'https://c.example/x', grant_id: 'g' },
+    },
+    // Shapes a caller should not send: they still seal and verify consistently.
     { ...base, target: 42 as unknown as string },
     { ...base, reason: undefined as unknown as null, details: { when: new Date(0) } },
     { ...base, extra: 'dropped' } as NewAuditEntry,
