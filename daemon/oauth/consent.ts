@@ -34,6 +34,9 @@ export async function answerAuthorization(
       if (value !== undefined) back.searchParams.set(name, value);
     return back.href;
   };
+  // A user who says no goes back to the client whatever else is wrong with the request: it is
+  // already known to be the client's own redirect URI, and a refusal grants nothing.
+  if (request.decision === 'deny') return answer({ error: 'access_denied' });
 
   if (request.response_type !== 'code' || !client.responseTypeAllowed('code'))
     throw invalid('response_type must be code.', ErrorCode.oauthInvalidRequest);
@@ -50,7 +53,6 @@ export async function answerAuthorization(
   const access = await deps.stores.members.accessOf(request.company_id, userId);
   if (!access?.role) throw forbidden('That Company is not one of yours.', ErrorCode.companyForbidden);
   const { company } = access;
-  if (request.decision === 'deny') return answer({ error: 'access_denied' });
 
   const grant = new provider.Grant({ accountId: userId, clientId: client.clientId });
   grant.addResourceScope(urls.resource, scopes.join(' '));

@@ -163,6 +163,14 @@ for (const mode of testAppModes()) {
     assert.is(back.searchParams.get('state'), 's9');
     assert.is(back.searchParams.get('iss'), t.deps.config.publicUrl);
     assert.is(back.searchParams.get('code'), null);
+    // Saying no to a request the server would refuse anyway still takes the user back to the client.
+    for (const extra of [{ scope: 'no:such' }, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
+      const refused = await consent(t, { client, user, companyId, challenge, decision: 'deny', extra });
+      assert.is(refused.status, 200, refused.text);
+      assert.is(new URL(refused.body.redirect_to).searchParams.get('error'), 'access_denied');
+    }
+    const stranger = await consent(t, { client, user, companyId: theirs.id, challenge, decision: 'deny' });
+    assert.is(new URL(stranger.body.redirect_to).searchParams.get('code'), null);
   });
 
   test("the consent page's look-up of a client: its id and name, whether the redirect URI is its own, nothing else", async () => {
