@@ -93,9 +93,3 @@ function copyInCrashOrder(from: string, to: string): void {
 
 export const filesIn = (folder: string) => readdirSync(folder).sort();
 export const journalFolder = (dir: string) => join(dir, 'journal');
-
-/** Lets the event loop run until `done()` holds (background snapshots), without a clock. */
-export async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 20_000 && !done(); i++) await new Promise((r) => setImmediate(r));
-  if (!done()) throw new Error('the condition never came true');
-}
