@@ -1,4 +1,14 @@
 /** Folder rules: which room may import which (docs/robustness.md, "Boundaries"). */
+
+/** A rule for a daemon room (`daemon/<from>/`) that may not import the rooms named (`a|b|c`): they stand above it or beside it. */
+const room = (name, from, forbidden, comment) => ({
+  name,
+  severity: 'error',
+  comment,
+  from: { path: `^daemon/${from}/` },
+  to: { path: `^daemon/(${forbidden})/` },
+});
+
 module.exports = {
   forbidden: [
     {
@@ -49,36 +59,14 @@ module.exports = {
         pathNot: '^daemon/(http/|store/|(clock|ids|logger|random|domain-error|config|factors-config)[.]ts$)',
       },
     },
-    {
-      name: 'auth-below-access',
-      severity: 'error',
-      comment: 'Accounts know users and sessions; who may reach a Company (access, companies, keys) is decided above them.',
-      from: { path: '^daemon/auth/' },
-      to: { path: '^daemon/(access|oauth|keys|companies|company|mcp|console|dev|transfer)/' },
-    },
-    {
-      name: 'oauth-between-auth-and-access',
-      severity: 'error',
-      comment:
-        'The authorization server issues and checks tokens for accounts (auth/ below it); the permission check in access/ and the MCP endpoint above it use what a token resolves to, never the other way round.',
-      from: { path: '^daemon/oauth/' },
-      to: { path: '^daemon/(access|keys|companies|company|mcp|console|dev|transfer|health)/' },
-    },
-    {
-      name: 'access-below-companies',
-      severity: 'error',
-      comment: 'access/ resolves principals (a session, a key) and their tier; the rooms that select and manage Companies use it.',
-      from: { path: '^daemon/access/' },
-      to: { path: '^daemon/(keys|companies|mcp|console|dev|transfer)/' },
-    },
-    {
-      name: 'company-serves-one-company',
-      severity: 'error',
-      comment:
-        'A Company runtime sees one Company and never how it was chosen or by whom: no accounts, keys, tenant selection or transports.',
-      from: { path: '^daemon/company/' },
-      to: { path: '^daemon/(auth|access|keys|companies|mcp|console|dev|transfer|health)/' },
-    },
+    room('auth-below-access', 'auth', 'access|oauth|keys|companies|company|mcp|console|dev|transfer',
+      'Accounts know users and sessions; who may reach a Company (access, companies, keys) is decided above them.'),
+    room('oauth-between-auth-and-access', 'oauth', 'access|keys|companies|company|mcp|console|dev|transfer|health',
+      'The authorization server issues and checks tokens for accounts (auth/ below it); the permission check in access/ and the MCP endpoint above it use what a token resolves to, never the other way round.'),
+    room('access-below-companies', 'access', 'keys|companies|mcp|console|dev|transfer',
+      'access/ resolves principals (a session, a key) and their tier; the rooms that select and manage Companies use it.'),
+    room('company-serves-one-company', 'company', 'auth|access|keys|companies|mcp|console|dev|transfer|health',
+      'A Company runtime sees one Company and never how it was chosen or by whom: no accounts, keys, tenant selection or transports.'),
     {
       name: 'company-through-its-face',
       severity: 'error',
@@ -87,13 +75,8 @@ module.exports = {
       from: { path: '^daemon/', pathNot: '^daemon/company/' },
       to: { path: '^daemon/company/', pathNot: '^daemon/company/index[.]ts$' },
     },
-    {
-      name: 'companies-below-keys-and-mcp',
-      severity: 'error',
-      comment: 'Companies and tenant selection stand below the rooms that manage keys and serve MCP.',
-      from: { path: '^daemon/companies/' },
-      to: { path: '^daemon/(keys|mcp|console|dev|transfer)/' },
-    },
+    room('companies-below-keys-and-mcp', 'companies', 'keys|mcp|console|dev|transfer',
+      'Companies and tenant selection stand below the rooms that manage keys and serve MCP.'),
     {
       name: 'keys-and-mcp-apart',
       severity: 'error',
@@ -102,14 +85,8 @@ module.exports = {
       // $1: the room the import is from; a room may import itself.
       to: { path: '^daemon/(keys|mcp|console|dev|transfer)/', pathNot: '^daemon/$1/' },
     },
-    {
-      name: 'audit-above-companies',
-      comment:
-        'The audit trail records what the rooms below it decided (accounts, access, Companies) and reads the trail from storage; the MCP endpoint notes its tool calls through it. It depends on no sibling or edge room.',
-      severity: 'error',
-      from: { path: '^daemon/audit/' },
-      to: { path: '^daemon/(keys|mcp|oauth|console|dev|transfer|health)/' },
-    },
+    room('audit-above-companies', 'audit', 'keys|mcp|oauth|console|dev|transfer|health',
+      'The audit trail records what the rooms below it decided (accounts, access, Companies) and reads the trail from storage; the MCP endpoint notes its tool calls through it. It depends on no sibling or edge room.'),
     {
       name: 'audit-not-below',
       severity: 'error',

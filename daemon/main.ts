@@ -1,23 +1,19 @@
 import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { resolveDataDir } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { WITHHELD_INVITE } from '../shared/wire.js';
 import { createApp } from './app.js';
+import { formatBanner } from './banner.js';
 import { startAuditRetention } from './audit/retention.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
 import { ensureDataDir } from './data-dir.js';
 import { openDaemonStorage, type DaemonStorage } from './store/open.js';
-import { redactDatabaseUrl } from './store/postgres/connect.js';
 import type { Deps } from './deps.js';
 export { resolveConfig, splitList, type DaemonOptions } from './daemon-options.js';
 import { createInvite } from './dev/invites.js';
 import { openDevClock } from './dev/dev-clock.js';
-import { formatOffset } from '../shared/durations.js';
-import { browserOrigins } from './auth/browser-origins.js';
 import { createIdGenerator } from './ids.js';
 import { acquireLock } from './lock.js';
 import { createDaemonLogger } from './logger.js';
@@ -120,10 +116,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
   }
 }
 
-/**
- * `svc daemon start --foreground`: start, print the banner, stop cleanly on SIGTERM/SIGINT.
- * With `json`, the lines after the first are one JSON object instead of the words for people.
- */
+/** `svc daemon start --foreground`: start, print the banner (banner.ts), stop cleanly on SIGTERM/SIGINT. */
 export async function runDaemon(
   options: DaemonOptions,
   out: NodeJS.WritableStream = process.stdout,
@@ -131,8 +124,6 @@ export async function runDaemon(
 ): Promise<void> {
   const daemon = await startDaemon(options);
   const invite = options.withholdInvite ? WITHHELD_INVITE : await createInvite(daemon.deps);
-  const dataDir = daemon.deps.config.dataDir;
-  const consoleUrl = browserOrigins(daemon.deps.config).consoleUrl;
   // Handlers first, banner second: a supervisor may send SIGTERM the moment it reads the
   // first line, and before process.on() the default action would kill us without a clean stop.
   let signals = 0;
@@ -152,64 +143,7 @@ export async function runDaemon(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
-  // CONTRACT §2: with --port 0 the first line on stdout names the port picked — with --json too.
-  out.write(
-    [
-      `listening on ${daemon.url}`,
-      ...(json
-        ? [
-            JSON.stringify({
-              ok: true,
-              url: daemon.url,
-              console_url: consoleUrl,
-              data_dir: dataDir,
-              invite_code: invite,
-              pid: process.pid,
-            }),
-          ]
-        : [
-            `data folder: ${dataDir}`,
-            ...(daemon.deps.config.databaseUrl
-              ? [
-                  `database: ${redactDatabaseUrl(daemon.deps.config.databaseUrl)}  (team mode: everything is stored there)`,
-                ]
-              : []),
-            ...(daemon.deps.devClock?.offset()
-              ? [
-                  `clock: ${formatOffset(daemon.deps.devClock.offset())} ahead ('svc dev clock status'; 'svc dev seed --reset' clears it)`,
-                ]
-              : []),
-            ...(daemon.testSettings.length
-              ? [`WARNING: test settings in use (${daemon.testSettings.join(', ')}): never serve real users with them`]
-              : []),
-            `invite code: ${invite}  (single use; 'svc admin invite' makes more)`,
-            ...nextSteps(dataDir, invite),
-            // localhost, not the IP: browsers refuse an IP address as a passkey's relying party (docs/console.md).
-            `web console: ${consoleUrl}  (or: ${cliCommand()} login --web)`,
-          ]),
-      '',
-    ].join('\n'),
-  );
-}
-
-/**
- * The banner's next step, pasteable verbatim in any folder: the CLI by its absolute path (`npx svc`
- * would fetch an unrelated npm package; `svc` needs `npm link` first), and for a data folder that
- * is not the default one, a profile naming it once, through which every command finds the daemon.
- */
-const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-const cliCommand = () => `node ${shellQuote(fileURLToPath(new URL('../cli/svc.cjs', import.meta.url)))}`;
-
-function nextSteps(dataDir: string, invite: string): string[] {
-  const q = shellQuote;
-  const cli = cliCommand();
-  const signup = `${cli} signup --invite ${invite}`;
-  if (resolve(dataDir) === resolve(resolveDataDir(undefined, { ...process.env, SVC_DATA_DIR: undefined })))
-    return [`next: in another terminal, run  ${signup}`];
-  return [
-    `next: in another terminal, run  ${cli} profile add local --data ${q(resolve(dataDir))} --use`,
-    `      then  ${signup}`,
-  ];
+  out.write(formatBanner(daemon, invite, json));
 }
 
 /**

@@ -1,21 +1,9 @@
 import { useEffect, useId, useState } from 'react';
+import type { AuditEntryView, AuditPageView } from '../../shared/audit-view.js';
 import { get, headersFor } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
 import { useSession } from '../lib/session.js';
 import { ActionButton, Field, Form, Page, Section, when } from '../lib/ui.js';
-
-interface AuditRow {
-  id: string;
-  at: string;
-  actor: { type: string; user_id: string | null; key_id: string | null; client_id: string | null };
-  company_id: string | null;
-  action: string;
-  target: string | null;
-  outcome: 'succeeded' | 'refused';
-  reason: string | null;
-  client_address: string | null;
-  user_agent: string | null;
-}
 
 interface Filters {
   action: string;
@@ -39,7 +27,7 @@ const queryOf = (f: Filters, extra: Record<string, string> = {}) =>
 export function AuditPage() {
   const { companyId } = useSession();
   const [filters, setFilters] = useState<Filters>({ action: '', outcome: '', since: '', onlySelected: false });
-  const [rows, setRows] = useState<AuditRow[] | undefined>(undefined);
+  const [rows, setRows] = useState<AuditEntryView[] | undefined>(undefined);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const outcomeId = useId();
@@ -47,10 +35,9 @@ export function AuditPage() {
 
   const load = async (more: boolean) => {
     try {
-      const page = await get<{ entries: AuditRow[]; next_cursor: string | null }>(
-        `/api/audit?${queryOf(filters, more && cursor ? { cursor } : {})}`,
-        { company: narrow },
-      );
+      const page = await get<AuditPageView>(`/api/audit?${queryOf(filters, more && cursor ? { cursor } : {})}`, {
+        company: narrow,
+      });
       setRows((old) => (more ? [...(old ?? []), ...page.entries] : page.entries));
       setCursor(page.next_cursor);
       setError(null);

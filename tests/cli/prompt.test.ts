@@ -4,18 +4,6 @@ import { PassThrough } from 'node:stream';
 import { createCliContext } from '../../cli/context.js';
 import { promptNewPassword, promptSecret, readStdinLines } from '../../cli/prompt.js';
 import { stripAnsi } from '../helpers/fake-terminal.js';
-
-/**
- * Waits for the prompt to draw something. The deadline times nothing: it only turns a prompt that
- * never draws it into a failure instead of a hung run, so it is far above any load's delay.
- */
-async function waitUntil(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('the prompt never showed what was expected');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 import { CancelledError, UsageError } from '../../cli/errors.js';
 
 function ttyContext() {
@@ -27,12 +15,28 @@ function ttyContext() {
       return this;
     },
   });
+  // Like process.stderr, which a pipe never ends: each prompt pipes its output here and ends that pipe when done.
   const stderr = new PassThrough();
+  stderr.end = (() => stderr) as typeof stderr.end;
   let written = '';
   stderr.on('data', (c) => (written += c));
   const stdout = Object.assign(new PassThrough(), { isTTY: true });
   const ctx = createCliContext({ io: { stdin, stdout, stderr }, env: {} });
-  return { ctx, stdin, written: () => written };
+  /**
+   * Resolves once the prompt has drawn `pattern`: woken by what it writes, so no clock is involved
+   * (a prompt that never draws it leaves the run unsettled, which fails it).
+   */
+  const drawn = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!pattern.test(stripAnsi(written))) return;
+        stderr.off('data', check);
+        resolve();
+      };
+      stderr.on('data', check);
+      check();
+    });
+  return { ctx, stdin, written: () => written, drawn };
 }
 
 test('promptSecret reads without echo, handles backspace and arrow keys, restores the terminal', async () => {
@@ -51,19 +55,17 @@ test('promptSecret reads without echo, handles backspace and arrow keys, restore
 });
 
 test('promptNewPassword checks the rules before the confirmation prompt', async () => {
-  const { ctx, stdin, written } = ttyContext();
+  const { ctx, stdin, written, drawn } = ttyContext();
   const answer = promptNewPassword(ctx);
-  // Paced like typing: each prompt attaches to the terminal when the one before it is done.
-  const type = async (text: string) => {
-    await new Promise((r) => setTimeout(r, 300));
-    stdin.write(text);
-  };
-  await type('short\r');
-  await waitUntil(() => /at least 12 characters/.test(stripAnsi(written())));
+  // Each prompt attaches to the terminal when the one before it is done: type once it has drawn.
+  await drawn(/Password/);
+  stdin.write('short\r');
+  await drawn(/at least 12 characters/);
   assert.not.match(stripAnsi(written()), /Password again/, 'the rules are checked before the confirmation prompt');
-  // The short entry is kept on the line to fix: erase it, then a good one, and a different confirmation.
-  await type('\u007f'.repeat(5) + 'correct horse battery staple\r');
-  await type('correct horse battery staple\r');
+  // The short entry is kept on the line to fix: erase it, type a good one, then its confirmation.
+  stdin.write('\u007f'.repeat(5) + 'correct horse battery staple\r');
+  await drawn(/Password again/);
+  stdin.write('correct horse battery staple\r');
   assert.is(await answer, 'correct horse battery staple');
 });
 

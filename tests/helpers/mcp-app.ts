@@ -4,6 +4,20 @@ import { createUser, type TestUser } from './accounts.js';
 import { createCompany, createSecretKey, rotateAccountKey } from './keys.js';
 import { createTestApp, type TestApp, type TestAppOptions, type TestResponse } from './test-app.js';
 
+/** Every MCP tool, in the order tools/list gives them to a key that may call them all: the six tools, then their read-only halves. */
+export const ALL_TOOLS = [
+  'whoami',
+  'events',
+  'quests',
+  'agents',
+  'sessions',
+  'message_to',
+  'events_read',
+  'quests_read',
+  'agents_read',
+  'sessions_read',
+];
+
 /** Real keys, made through the key routes: a company-tier owner's sk_ and ak_, and an sk_ whose owner is now on the trial tier. */
 export interface McpKeys {
   secret: string;

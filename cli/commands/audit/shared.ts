@@ -3,24 +3,7 @@ import type { ApiClient } from '../../api-client.js';
 import { resolveCompanyId } from '../../company.js';
 import type { CliContext } from '../../context.js';
 import { operatorApi } from '../../operator.js';
-
-/** An entry as GET /api/audit answers it (docs/audit.md). */
-export interface AuditEntryView {
-  id: string;
-  at: string;
-  actor: { type: string; user_id: string | null; key_id: string | null; client_id: string | null };
-  company_id: string | null;
-  action: string;
-  target: string | null;
-  outcome: 'succeeded' | 'refused';
-  reason: string | null;
-  client_address: string | null;
-}
-
-export interface AuditPageView {
-  entries: AuditEntryView[];
-  next_cursor: string | null;
-}
+import type { AuditEntryView, AuditPageView } from '../../../shared/audit-view.js';
 
 export interface AuditFilterFlags {
   company?: string;

@@ -26,6 +26,8 @@ export interface JournalSpace extends Space {
   /** Problems met while opening (a torn tail cut, a corrupt line skipped, a leftover removed), for the daemon log. */
   readonly recovery: string[];
   stats(): JournalStats;
+  /** Resolves once queued writes are on disk (or failed) and a snapshot under way is in place (or abandoned). */
+  idle(): Promise<void>;
 }
 
 /**

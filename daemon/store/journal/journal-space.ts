@@ -110,12 +110,19 @@ export class JournalRecordSpace extends MemorySpace {
     return this.writer.settle();
   }
 
+  async idle(): Promise<void> {
+    // A batch made durable may start a snapshot, and a snapshot waits on batches: loop until both rest.
+    do {
+      await this.writer.settle();
+      await this.compacting;
+    } while (this.compacting);
+  }
+
   /** Waits for queued writes, folds the journal into a snapshot (so the next start reads one file), releases the files. */
   override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.writer.settle();
-    await this.compacting;
+    await this.idle();
     // Only a handle that wrote compacts: a second handle opened just to read (tests do) must not
     // fold and delete segments under the one that is still writing.
     if (this.writer.healthy && this.writer.stats.appends > 0 && this.since.entries > 0 && this.worthFolding())

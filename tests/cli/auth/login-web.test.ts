@@ -19,10 +19,18 @@ async function runWebLogin(
   args: string[],
   decide: (d: ConsoleDaemon, u: TestUser, userCode: string) => Promise<unknown>,
 ) {
-  // Real time: the CLI polls on its own clock every 2 s, and the daemon throttles polls per second.
-  const clock = new FakeClock(Date.now());
-  clock.now = () => Date.now();
-  const d = await startConsoleDaemon({ clock });
+  // The CLI process waits the pairing's interval (2 s) on its own clock before each poll; the
+  // daemon's fake clock moves by that interval as each poll arrives, so its one-poll-a-second
+  // throttle sees the pace it would see, however slowly the machine runs the two.
+  const clock = new FakeClock();
+  const d = await startConsoleDaemon({
+    clock,
+    extend: (app) =>
+      app.middleware.unshift(async (ctx, next) => {
+        if (ctx.path === '/api/auth/pairing/poll') clock.advance(2000);
+        await next();
+      }),
+  });
   const u = await createUser(d.t);
   const home = tempDir('svc-cli-home');
   const child = spawn(process.execPath, [CLI_MAIN, 'login', '--web', ...args], {

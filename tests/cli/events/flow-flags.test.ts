@@ -9,58 +9,48 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { ApiRequestError, UsageError } from '../../../cli/errors.js';
-import { createFakeCli } from '../../helpers/cli.js';
+import { createFakeCli, type FakeCli } from '../../helpers/cli.js';
 import { createRuntimeApi } from '../../helpers/runtime-api.js';
 import { createRuntimeTestApp } from '../../helpers/runtime-app.js';
 
-test('events create passes --debounce, --throttle and --concurrency; the daemon names a bad field', async () => {
+/** A Company runtime (the fake clock at 2026-01-15T12:00Z) behind the CLI's API client. */
+async function runtimeCli() {
   const t = await createRuntimeTestApp();
-  const { api } = createRuntimeApi(t);
-  const cli = createFakeCli({ api });
-  await runCreate(
-    {
-      company: 'acme',
-      pattern: 'loop:detected',
-      concurrency: '{"limit":1}',
-      throttle: '{"key":"{{event.agent_id}}","limit":5,"period_ms":3600000}',
-      debounce: '{"period_ms":1000}',
-      toolCalls: ['{"tool":"quests.create","args":{"title":"Build"}}'],
-    },
-    cli.ctx,
-  );
+  return { t, cli: createFakeCli({ api: createRuntimeApi(t).api }) };
+}
+
+/** `svc events create` on loop:detected in Company acme, with these flags. */
+const createLoopRule = (cli: FakeCli, flags: Omit<Parameters<typeof runCreate>[0], 'company' | 'pattern'>) =>
+  runCreate({ company: 'acme', pattern: 'loop:detected', ...flags }, cli.ctx);
+
+test('events create passes --debounce, --throttle and --concurrency; the daemon names a bad field', async () => {
+  const { t, cli } = await runtimeCli();
+  await createLoopRule(cli, {
+    concurrency: '{"limit":1}',
+    throttle: '{"key":"{{event.agent_id}}","limit":5,"period_ms":3600000}',
+    debounce: '{"period_ms":1000}',
+    toolCalls: ['{"tool":"quests.create","args":{"title":"Build"}}'],
+  });
   const [cfg] = await t.services.events.listConfigured({ event_type: 'loop:detected' });
   assert.equal(
     [cfg!.concurrency, cfg!.throttle, cfg!.debounce],
     [{ limit: 1 }, { key: '{{event.agent_id}}', limit: 5, period_ms: 3_600_000 }, { period_ms: 1000 }],
   );
-  const bad = await runCreate(
-    { company: 'acme', pattern: 'loop:detected', throttle: '{"limit":0,"period_ms":1}', toolCalls: [] },
-    cli.ctx,
-  ).catch((e) => e);
+  const bad = await createLoopRule(cli, { throttle: '{"limit":0,"period_ms":1}', toolCalls: [] }).catch((e) => e);
   assert.instance(bad, ApiRequestError);
   assert.is(bad.code, 'invalid_flow_control');
   assert.match(bad.message, /throttle\.limit: must be at least 1/);
-  const notJson = await runCreate(
-    { company: 'acme', pattern: 'loop:detected', concurrency: '{limit:1}', toolCalls: [] },
-    cli.ctx,
-  ).catch((e) => e);
+  const notJson = await createLoopRule(cli, { concurrency: '{limit:1}', toolCalls: [] }).catch((e) => e);
   assert.instance(notJson, UsageError);
   await t.close();
 });
 
 test('events trigger prints a firing held back by concurrency as not fired, with the reason', async () => {
-  const t = await createRuntimeTestApp();
-  const { api } = createRuntimeApi(t);
-  const cli = createFakeCli({ api });
-  await runCreate(
-    {
-      company: 'acme',
-      pattern: 'loop:detected',
-      concurrency: '{"limit":1}',
-      toolCalls: ['{"tool":"quests.create","args":{"title":"Build"}}'],
-    },
-    cli.ctx,
-  );
+  const { t, cli } = await runtimeCli();
+  await createLoopRule(cli, {
+    concurrency: '{"limit":1}',
+    toolCalls: ['{"tool":"quests.create","args":{"title":"Build"}}'],
+  });
   await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
   await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
   assert.match(cli.stdout(), /concurrency/);
@@ -68,17 +58,10 @@ test('events trigger prints a firing held back by concurrency as not fired, with
 });
 
 test('events failures lists a failed call; events replay runs it once, then says it was replayed', async () => {
-  const t = await createRuntimeTestApp();
-  const { api } = createRuntimeApi(t);
-  const cli = createFakeCli({ api });
-  await runCreate(
-    {
-      company: 'acme',
-      pattern: 'loop:detected',
-      toolCalls: ['{"tool":"message_to","args":{"to":"reviewer","text":"hi"}}'],
-    },
-    cli.ctx,
-  );
+  const { t, cli } = await runtimeCli();
+  await createLoopRule(cli, {
+    toolCalls: ['{"tool":"message_to","args":{"to":"reviewer","text":"hi"}}'],
+  });
   await runTrigger('loop:detected', { company: 'acme' }, cli.ctx);
   await runFailures({ company: 'acme' }, cli.ctx);
   const line = cli.stdout().trim().split('\n').at(-1)!;
@@ -95,9 +78,7 @@ test('events failures lists a failed call; events replay runs it once, then says
 });
 
 test('events preview reads the rule from a file and prints what it would fire', async () => {
-  const t = await createRuntimeTestApp();
-  const { api } = createRuntimeApi(t);
-  const cli = createFakeCli({ api });
+  const { t, cli } = await runtimeCli();
   await t.post('/api/events/trigger', { type: 'loop:detected' });
   await t.post('/api/events/trigger', { type: 'loop:detected' });
   const file = join(tempDir('svc-preview'), 'rule.json');

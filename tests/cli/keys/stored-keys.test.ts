@@ -28,6 +28,8 @@ test.after(() => server.close());
 async function world() {
   const u = await createUser(t, { tier: 'company' });
   const cli = createFakeCli({ url: server.url, env: { SVC_TOKEN: u.token } });
+  // Expiry is judged on the CLI's clock: the same fake one the daemon's key expiries come from.
+  cli.ctx.now = t.clock.now;
   await runCompaniesCreate({ name: 'Acme' }, cli.ctx);
   const companyId = /Company Acme \((cmp_\S+)\)/.exec(cli.stdout())![1]!;
   const create = async (name: string) => {
@@ -110,9 +112,11 @@ test('revoking a key that is not current leaves the current one; an expired key 
   const brief = /Created secret key (key_\S+)/.exec(cli.stdout().slice(before))![1]!;
   await runKeysUse({ id: laptop.id }, cli.ctx);
   assert.match(cli.stdout(), `Now using secret key ${laptop.id} 'laptop' for Company Acme.`);
+  // An hour on, for the daemon and the CLI alike.
+  t.clock.advance(3_600_000);
   const later = createFakeCli({ url: server.url, env: { SVC_TOKEN: u.token } });
   for (const [k, v] of cli.credentials) later.credentials.set(k, v);
-  later.ctx.now = () => Date.now() + 3_600_000;
+  later.ctx.now = t.clock.now;
   await runKeysRevoke({ id: laptop.id }, later.ctx);
   assert.match(later.stdout(), 'No other working key is stored for this Company');
   assert.is(later.credentials.get(accounts.secretKey(later.ctx.scope, companyId)), undefined, 'nothing current');

@@ -4,6 +4,7 @@ import { ALL_SCOPES, type Scope } from '../../../shared/scopes.js';
 import { ROUTE_SCOPES, TOOL_SCOPES } from '../../../daemon/access/operation-scopes.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createCompany } from '../../helpers/keys.js';
+import { ALL_TOOLS } from '../../helpers/mcp-app.js';
 import { testAppModes, type TestApp } from '../../helpers/test-app.js';
 
 /**
@@ -140,18 +141,7 @@ for (const mode of testAppModes()) {
     assert.equal(await list(only.get('events:trigger')!.key), ['whoami', 'events']);
     assert.equal(await list(only.get('messages:send')!.key), ['whoami', 'message_to']);
     assert.equal(await list(only.get('channels:write')!.key), ['whoami']);
-    assert.equal(await list(allBut.get('channels:write')!.key), [
-      'whoami',
-      'events',
-      'quests',
-      'agents',
-      'sessions',
-      'message_to',
-      'events_read',
-      'quests_read',
-      'agents_read',
-      'sessions_read',
-    ]);
+    assert.equal(await list(allBut.get('channels:write')!.key), ALL_TOOLS);
   });
 
   test('a user session keeps full access to its Companies', async () => {

@@ -7,7 +7,7 @@ import { createUser } from '../../helpers/accounts.js';
 import { RAW_BODIES, mutationsOf, toPayload } from '../../helpers/bad-inputs.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { readAccountRows } from '../../helpers/account-rows.js';
+import { readAccountTables } from '../../helpers/account-rows.js';
 import { settleBackground } from '../../helpers/mail.js';
 import { ACCOUNT_TABLE_SPECS, THROTTLE_TABLES } from '../../../daemon/store/accounts/tables.js';
 
@@ -15,9 +15,12 @@ import { ACCOUNT_TABLE_SPECS, THROTTLE_TABLES } from '../../../daemon/store/acco
  * Every file of the data folder with a hash of its bytes: what a rejected request must leave alone.
  * The accounts journal is compared by its account data: a refused request still counts against the
  * throttles (that is what they are for), and their counters live in the same journal. The audit
- * trail is left out: recording refusals is what it is for (tests/daemon/audit/).
+ * trail is left out: recording refusals is what it is for (tests/daemon/audit/). Queued account
+ * writes are flushed first, so none is caught half-written.
  */
-async function snapshot(dir: string): Promise<Record<string, string>> {
+async function snapshot(t: TestApp): Promise<Record<string, string>> {
+  const dir = t.deps.config.dataDir;
+  await t.deps.stores.flush();
   const out: Record<string, string> = {};
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -28,12 +31,11 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     }
   };
   walk(dir);
-  for (const spec of ACCOUNT_TABLE_SPECS) {
-    if (THROTTLE_TABLES.includes(spec.name) || spec.name === 'meta') continue;
-    out[`accounts:${spec.name}`] = createHash('sha256')
-      .update(JSON.stringify(await readAccountRows(dir, spec)))
-      .digest('hex');
-  }
+  const specs = ACCOUNT_TABLE_SPECS.filter((spec) => !THROTTLE_TABLES.includes(spec.name) && spec.name !== 'meta');
+  const tables = await readAccountTables(dir, specs);
+  specs.forEach((spec, i) => {
+    out[`accounts:${spec.name}`] = createHash('sha256').update(JSON.stringify(tables[i])).digest('hex');
+  });
   return out;
 }
 
@@ -58,7 +60,7 @@ async function expectNoWrites(
 ): Promise<number> {
   let refused = 0;
   for (const body of bodies) {
-    const before = await snapshot(t.deps.config.dataDir);
+    const before = await snapshot(t);
     const payload = typeof body === 'string' ? body : toPayload(body);
     const res = await t.request({
       method: 'POST',
@@ -74,7 +76,7 @@ async function expectNoWrites(
     assert.ok(res.status < 500, `${url} ${payload}: ${res.status} ${res.text}`);
     refused++;
     assert.equal(
-      await snapshot(t.deps.config.dataDir),
+      await snapshot(t),
       before,
       `${url} ${payload.slice(0, 200)} → ${res.status} ${res.body?.code}, yet the data folder changed`,
     );

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
 import { createCompany, createSecretKey } from '../../helpers/keys.js';
-import { createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
+import { ALL_TOOLS, createMcpTestApp, type McpTestApp } from '../../helpers/mcp-app.js';
 
 const test = suite<{ t: McpTestApp }>('mcp tools against the real runtime');
 test.before.each(async (ctx) => {
@@ -23,18 +23,7 @@ test('tools/list: the six tools and their four read-only halves, each with objec
   const tools = res.body.result.tools as { name: string; inputSchema: any }[];
   assert.equal(
     tools.map((x) => x.name),
-    [
-      'whoami',
-      'events',
-      'quests',
-      'agents',
-      'sessions',
-      'message_to',
-      'events_read',
-      'quests_read',
-      'agents_read',
-      'sessions_read',
-    ],
+    ALL_TOOLS,
   );
   for (const tool of tools as { name: string; inputSchema: any; outputSchema?: any }[]) {
     assert.is(tool.inputSchema.type, 'object', tool.name);

@@ -1,20 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUser } from '../../helpers/accounts.js';
-import { openPage, sharedBrowser } from '../../helpers/browser.js';
-import { startConsoleDaemon } from '../../helpers/console-daemon.js';
+import { sharedBrowser } from '../../helpers/browser.js';
 import { fill, logInWithPassword, press, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
+import { companyOwner, withConsole } from '../../helpers/console-test.js';
 
 const browser = await sharedBrowser();
 
 if (browser) {
-  test('Live opens with the recent events and their content; the trigger form suggests what fires and shows what fired', async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
-      const u = await createUser(d.t, { tier: 'company' });
-      const company = (await d.t.post('/api/companies', { name: 'Acme' }, u.auth)).body;
-      const tenant = { ...u.auth, 'x-company': company.id };
+  test('Live opens with the recent events and their content; the trigger form suggests what fires and shows what fired', () =>
+    withConsole(browser, async (d, page) => {
+      const { u, tenant } = await companyOwner(d.t);
       const cfg = await d.t.post(
         '/api/events',
         { type: 'agent:premature_completion', tool_calls: [{ tool: 'quests.create', args: { title: 'check it' } }] },
@@ -55,30 +50,17 @@ if (browser) {
       await fill(page, 'Content (JSON, optional)', '');
       await press(page, 'Trigger');
       await waitForText(page, 'Nothing is configured for this type: it was recorded and fired nothing.');
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
-  test('with nothing configured, the form says a trigger is only recorded', async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
-      const u = await createUser(d.t, { tier: 'company' });
-      await d.t.post('/api/companies', { name: 'Empty' }, u.auth);
+  test('with nothing configured, the form says a trigger is only recorded', () =>
+    withConsole(browser, async (d, page) => {
+      const { u } = await companyOwner(d.t, 'Empty');
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
       await page.goto(d.consoleUrl + '#/events');
       await waitForText(page, 'Nothing is configured to fire yet (see Configured)');
       await waitForText(page, 'No events yet.');
       assert.not.ok((await page.evaluate(() => document.body.innerText)).includes('custom:deploy.finished'));
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
   test.run();
 }

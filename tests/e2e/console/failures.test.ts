@@ -1,8 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUser } from '../../helpers/accounts.js';
-import { openPage, sharedBrowser } from '../../helpers/browser.js';
-import { startConsoleDaemon } from '../../helpers/console-daemon.js';
+import { sharedBrowser } from '../../helpers/browser.js';
 import {
   assertLabelled,
   logInWithPassword,
@@ -11,17 +9,14 @@ import {
   waitForHeading,
   waitForText,
 } from '../../helpers/console-page.js';
+import { companyOwner, withConsole } from '../../helpers/console-test.js';
 
 const browser = await sharedBrowser();
 
 if (browser) {
-  test('failures: the failed calls are listed; the chosen ones are replayed once, the others stay; a second replay is skipped', async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
-      const u = await createUser(d.t, { tier: 'company' });
-      const company = (await d.t.post('/api/companies', { name: 'Acme' }, u.auth)).body;
-      const tenant = { ...u.auth, 'x-company': company.id };
+  test('failures: the failed calls are listed; the chosen ones are replayed once, the others stay; a second replay is skipped', () =>
+    withConsole(browser, async (d, page) => {
+      const { u, tenant } = await companyOwner(d.t);
       // A message to a role nobody has fails; it works once an agent has the role.
       const rule = await d.t.post(
         '/api/events',
@@ -73,12 +68,7 @@ if (browser) {
       await waitForText(page, `Replayed ${second}|`);
       await press(page, replay);
       await waitForHeading(page, 'Trace');
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
   test.run();
 }

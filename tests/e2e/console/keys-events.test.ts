@@ -1,8 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createUser } from '../../helpers/accounts.js';
-import { openPage, sharedBrowser } from '../../helpers/browser.js';
-import { startConsoleDaemon } from '../../helpers/console-daemon.js';
+import { sharedBrowser } from '../../helpers/browser.js';
 import {
   assertLabelled,
   fill,
@@ -12,16 +11,14 @@ import {
   waitForHeading,
   waitForText,
 } from '../../helpers/console-page.js';
+import { companyOwner, withConsole } from '../../helpers/console-test.js';
 
 const browser = await sharedBrowser();
 
 if (browser) {
-  test('a scoped key that expires: the list shows its scopes and expiry; Rotate gives a new secret and marks the old', async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
-      const u = await createUser(d.t, { tier: 'company' });
-      await d.t.post('/api/companies', { name: 'Acme Labs' }, u.auth);
+  test('a scoped key that expires: the list shows its scopes and expiry; Rotate gives a new secret and marks the old', () =>
+    withConsole(browser, async (d, page) => {
+      const { u } = await companyOwner(d.t, 'Acme Labs');
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
       await page.goto(d.consoleUrl + '#/keys');
       await waitForHeading(page, 'Keys');
@@ -45,17 +42,10 @@ if (browser) {
       await press(page, 'I saved it');
       await waitForText(page, 'rotated; stops');
       await screenshot(page, 'keys-scoped-rotated');
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
-  test('Company, then a secret key: shown once with a copy button, works, listed masked, revoked → 401', async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
+  test('Company, then a secret key: shown once with a copy button, works, listed masked, revoked → 401', () =>
+    withConsole(browser, async (d, page) => {
       const u = await createUser(d.t, { tier: 'company' });
       await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
       await page.goto(d.consoleUrl + '#/companies');
@@ -108,20 +98,11 @@ if (browser) {
       await press(page, 'Rotate account key');
       await waitForText(page, 'the old one stopped working');
       assert.is.not(await page.$eval('.secret-box code.secret', (el) => el.textContent!), ak);
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
-  test('events: the live stream shows an event the moment it is triggered; its trace opens as a tree with what it fired', async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
-      const u = await createUser(d.t, { tier: 'company' });
-      const company = (await d.t.post('/api/companies', { name: 'Acme' }, u.auth)).body;
-      const tenant = { ...u.auth, 'x-company': company.id };
+  test('events: the live stream shows an event the moment it is triggered; its trace opens as a tree with what it fired', () =>
+    withConsole(browser, async (d, page) => {
+      const { u, tenant } = await companyOwner(d.t);
       // agent:premature_completion moves a quest to in_progress, which emits session:quest_start: a tree two levels deep.
       const agent = (await d.t.post('/api/agents', { name: 'deployer' }, tenant)).body.agent;
       const session = (await d.t.post('/api/sessions', { agent_id: agent.id }, tenant)).body.session;
@@ -197,20 +178,14 @@ if (browser) {
       await screenshot(page, 'schedules');
       await page.goto(d.consoleUrl + '#/events/configured');
       await waitForText(page, 'agent:premature_completion');
+      // The paused rule already offers Enable: wait for a second one, or the check below races the click.
       await press(page, 'Disable agent:premature_completion');
-      await page.waitForFunction(() =>
-        [...document.querySelectorAll('button')].some(
-          (b) => b.getAttribute('aria-label') === 'Enable agent:premature_completion',
-        ),
+      await page.waitForFunction(
+        () => document.querySelectorAll('button[aria-label="Enable agent:premature_completion"]').length === 2,
       );
       const listed = await d.t.get('/api/events?configured=true', tenant);
       assert.is(listed.body.events.find((e: { id: string }) => e.id === cfg.body.event.id).status, 'paused');
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
   test.run();
 }

@@ -2,8 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getBytes, Wallet } from 'ethers';
 import { createUser } from '../../helpers/accounts.js';
-import { openPage, sharedBrowser } from '../../helpers/browser.js';
-import { startConsoleDaemon } from '../../helpers/console-daemon.js';
+import { sharedBrowser } from '../../helpers/browser.js';
 import {
   assertLabelled,
   fill,
@@ -13,15 +12,14 @@ import {
   waitForHeading,
   waitForText,
 } from '../../helpers/console-page.js';
+import { withConsole } from '../../helpers/console-test.js';
 import { newInvite } from '../../helpers/signup.js';
 
 const browser = await sharedBrowser();
 
 if (browser) {
-  test("passkey: register one on the security page through Chrome's virtual authenticator, log out, log in with it", async () => {
-    const d = await startConsoleDaemon();
-    const { page, errors, close } = await openPage(browser);
-    try {
+  test("passkey: register one on the security page through Chrome's virtual authenticator, log out, log in with it", () =>
+    withConsole(browser, async (d, page) => {
       const cdp = await page.createCDPSession();
       await cdp.send('WebAuthn.enable');
       await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -55,18 +53,11 @@ if (browser) {
         sessions.some((s) => s.method.join() === 'passkey'),
         JSON.stringify(sessions),
       );
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
-  test('wallet: an injected EIP-1193 provider signing with a test key signs up (invite), then logs in', async () => {
-    const d = await startConsoleDaemon();
-    const wallet = Wallet.createRandom();
-    const { page, errors, close } = await openPage(browser);
-    try {
+  test('wallet: an injected EIP-1193 provider signing with a test key signs up (invite), then logs in', () =>
+    withConsole(browser, async (d, page) => {
+      const wallet = Wallet.createRandom();
       // The test's wallet extension: window.ethereum answers eth_requestAccounts and personal_sign,
       // signing in Node with the test key (what a real extension does after the user confirms).
       await page.exposeFunction('svcTestSign', (hex: string) => wallet.signMessage(getBytes(hex)));
@@ -101,12 +92,7 @@ if (browser) {
       const live = await d.t.deps.stores.sessions.listActive(user.id, new Date(d.t.clock.now()).toISOString());
       assert.is(live.length, 1, 'log out ended the first session; the second login made this one');
       assert.ok(live.every((s) => s.method.join() === 'wallet'));
-      assert.equal(errors, []);
-    } finally {
-      await close();
-      await d.close();
-    }
-  });
+    }));
 
   test.run();
 }

@@ -1,8 +1,7 @@
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeSegmentIo, type SegmentIo } from '../../../../daemon/store/disk/segment-io.js';
 import type { Space, TableSpec } from '../../../../daemon/store/engine/types.js';
-import { tempDir } from '../../../helpers/temp-dir.js';
 
 /** Shared by the journal tests: a table, a disk that counts and fails on demand, crash copies. */
 export interface Person {
@@ -59,43 +58,7 @@ export function testDisk(): TestDisk {
   return disk;
 }
 
-/**
- * The files of a folder as a `kill -9` would leave them: copied while the space is still open.
- * A background snapshot may rename itself into place and delete the segments it covers while the
- * copy runs, so the segments are copied first (one already deleted is skipped) and the snapshot
- * files last: a segment missing from the copy was deleted after the new snapshot went in place,
- * so the snapshot copied after it covers it — as on the disk at any instant. A plain recursive
- * copy could pair the old snapshot with a segment deleted meanwhile (a state no crash leaves),
- * or fail on the vanished file (it did, on a loaded machine).
- */
-export function crashCopy(dir: string): string {
-  const copy = tempDir('journal-crash');
-  copyInCrashOrder(dir, copy);
-  return copy;
-}
-
-function copyInCrashOrder(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  const entries = readdirSync(from, { withFileTypes: true });
-  const last = (name: string) => name.startsWith('snapshot');
-  for (const entry of [...entries.filter((e) => !last(e.name)), ...entries.filter((e) => last(e.name))]) {
-    const source = join(from, entry.name);
-    if (entry.isDirectory()) copyInCrashOrder(source, join(to, entry.name));
-    else {
-      try {
-        copyFileSync(source, join(to, entry.name));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      }
-    }
-  }
-}
+export { crashCopy } from '../../../helpers/crash-copy.js';
 
 export const filesIn = (folder: string) => readdirSync(folder).sort();
 export const journalFolder = (dir: string) => join(dir, 'journal');
-
-/** Lets the event loop run until `done()` holds (background snapshots), without a clock. */
-export async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 20_000 && !done(); i++) await new Promise((r) => setImmediate(r));
-  if (!done()) throw new Error('the condition never came true');
-}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { nodeSegmentIo, type SegmentIo } from '../../../../daemon/store/disk/segment-io.js';
 import { openJournalSpace } from '../../../../daemon/store/journal/index.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
-import { contents, crashCopy, filesIn, journalFolder, people, person, type Person, until } from './journal-fixtures.js';
+import { contents, crashCopy, filesIn, journalFolder, people, person, type Person } from './journal-fixtures.js';
 
 /** Snapshots and compaction: the journal folded into one file, the covered segments deleted. */
 
@@ -33,7 +33,9 @@ test('a periodic snapshot while the space is open; a crash start replays only th
   const space = await openJournalSpace(dir, { snapshotBytes: 2000 });
   const t = space.define(people);
   for (let i = 0; i < 40; i++) await space.write((tx) => tx.put(t, person(i)));
-  await until(() => space.stats().snapshots >= 1);
+  // The first snapshot runs in the background while the writes go on; wait for it, not for a while.
+  await space.idle();
+  assert.ok(space.stats().snapshots >= 1, `${space.stats().snapshots} snapshots`);
   for (let i = 40; i < 45; i++) await space.write((tx) => tx.put(t, person(i)));
   const crashed = await openJournalSpace(crashCopy(dir), { snapshotBytes: 2000 });
   assert.ok(
@@ -127,8 +129,8 @@ test('a snapshot captured with a write that then fails is abandoned, and memory 
     () => 'rejected',
   );
   assert.is(outcome, 'rejected');
-  await space.flush();
-  await until(() => !existsSync(join(journalFolder(dir), 'snapshot.jsonl.tmp')));
+  await space.idle();
+  assert.is(existsSync(join(journalFolder(dir), 'snapshot.jsonl.tmp')), false, 'the abandoned snapshot is removed');
   assert.is(t.get('p99'), undefined);
   const crashed = await openJournalSpace(crashCopy(dir));
   assert.equal(contents(crashed), [person(0), person(1)]);

@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournalSpace } from '../../../../daemon/store/journal/index.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
-import { contents, crashCopy, filesIn, journalFolder, people, person, until } from './journal-fixtures.js';
+import { contents, crashCopy, filesIn, journalFolder, people, person } from './journal-fixtures.js';
 
 /**
  * Snapshot lines carry each record's index keys, so an open files records without parsing them;
@@ -141,7 +141,8 @@ test('a close after a small write keeps the snapshot; a snapshot after the open 
   t = space.define(people);
   assert.is(t.get('p1000')?.email, 'p1000@x');
   await space.write((tx) => tx.put(t, person(7, 'seven')));
-  await until(() => space.stats().snapshots >= 1);
+  await space.idle();
+  assert.is(space.stats().snapshots, 1, 'the write after the open took a periodic snapshot');
   assert.is(t.get('p8')?.email, 'p8@x', 'read from the file it was opened from, after the new one replaced it');
   const after = linesOf(dir);
   assert.ok(after.includes(lines.find((l) => l.includes('"id":"p9"'))!));
