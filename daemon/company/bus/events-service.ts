@@ -171,8 +171,8 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       ...gated.notFired,
       ...budgeted.notFired,
     ]);
-    if (gated.notFired.length > 0 || gated.now !== fire)
-      await Promise.all(gated.now.map((cfg) => flow.settle(cfg, event, result.fired)));
+    if (gated.admitted.length === 1) await flow.settle(gated.admitted[0]!, result.fired);
+    else if (gated.admitted.length > 1) await Promise.all(gated.admitted.map((t) => flow.settle(t, result.fired)));
     return result;
   };
   const debounces = createDebounceWalker({
@@ -182,11 +182,12 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     events: log,
     configured: core.stores.configured,
     async fire(cfg, event) {
-      const why = await flow.admit(cfg, event);
+      const ticket = flow.ticket(cfg, event);
+      const why = await flow.admit(ticket);
       if (why) return void (await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: why }]));
       const budgeted = await budget.check(event, [cfg]);
       const result = await dispatcher.dispatch(event, budgeted.now, budgeted.notFired);
-      await flow.settle(cfg, event, result.fired);
+      await flow.settle(ticket, result.fired);
     },
     skip: (cfg, event) => core.stores.firings.add(event.id, [], [{ configured_event_id: cfg.id, reason: 'paused' }]),
     onError: deps.onRetryError,
