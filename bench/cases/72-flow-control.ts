@@ -11,9 +11,9 @@ import type { BenchCase, BenchRow } from '../harness.js';
 
 /**
  * What flow control costs a trigger: the same rule (one quests.create) with and without a throttle
- * and a concurrency limit that never refuse, in process through a real Company runtime, sequential
- * emits, alternating the two so load from elsewhere hits both alike. Each firing then counts its
- * throttle, takes its slot and holds it (its quest stays open). Wanted: within 10 % of plain.
+ * and a concurrency limit that never refuse, in process through real Company runtimes, sequential
+ * emits. Each firing then counts its throttle, takes its slot and holds it (its quest stays open).
+ * Wanted: within 10 % of plain.
  */
 const N = 300;
 const ROUNDS = 3;
@@ -21,7 +21,7 @@ const ROUNDS = 3;
 const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 
-async function measure(storage: 'memory' | 'file', flow: boolean): Promise<number[]> {
+async function open(storage: 'memory' | 'file', flow: boolean) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-flow-'));
   const timer = { set: () => null, clear: () => {} };
   const runtime = await openCompanyRuntime({
@@ -45,15 +45,36 @@ async function measure(storage: 'memory' | 'file', flow: boolean): Promise<numbe
     }),
   });
   const took: number[] = [];
+  return {
+    took,
+    async emit(i: number) {
+      const started = performance.now();
+      const { fired } = await events.emit({ type: 'webhook:bench', content: { i, k: 'a' } });
+      if (!fired[0]?.ok) throw new Error(`tool call: ${fired[0]?.error ?? 'held back'}`);
+      if (i >= 20) took.push(performance.now() - started);
+    },
+    async close() {
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One round: a runtime with the plain rule and one with flow control, open side by side, each emit
+ * made on both one after the other (which goes first alternating), so a burst of load from elsewhere
+ * falls on both alike rather than on whichever round it happened in.
+ */
+async function measure(storage: 'memory' | 'file'): Promise<{ plain: number[]; flow: number[] }> {
+  const plain = await open(storage, false);
+  const flow = await open(storage, true);
   for (let i = 0; i < N; i++) {
-    const started = performance.now();
-    const { fired } = await events.emit({ type: 'webhook:bench', content: { i, k: 'a' } });
-    if (!fired[0]?.ok) throw new Error(`tool call: ${fired[0]?.error ?? 'held back'}`);
-    if (i >= 20) took.push(performance.now() - started);
+    const [first, second] = i % 2 === 0 ? [plain, flow] : [flow, plain];
+    await first.emit(i);
+    await second.emit(i);
   }
-  await runtime.close();
-  rmSync(dir, { recursive: true, force: true });
-  return took;
+  await Promise.all([plain.close(), flow.close()]);
+  return { plain: plain.took, flow: flow.took };
 }
 
 const flowControl: BenchCase = {
@@ -64,8 +85,9 @@ const flowControl: BenchCase = {
       const plain: number[] = [];
       const flow: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        plain.push(...(await measure(storage, false)));
-        flow.push(...(await measure(storage, true)));
+        const round = await measure(storage);
+        plain.push(...round.plain);
+        flow.push(...round.flow);
       }
       rows.push(
         { name: `${storage}: emit p50, rule without flow control`, value: quantile(plain, 0.5), unit: 'ms' },

@@ -101,6 +101,8 @@ export const TOOL_SCOPES: Readonly<Record<string, Scope | typeof ANY_KEY | Reado
     list: 'events:read',
     trace: 'events:read',
     create: 'events:write',
+    // As PATCH /api/events/:id.
+    update: 'events:write',
     enable: 'events:write',
     disable: 'events:write',
     delete: 'events:write',

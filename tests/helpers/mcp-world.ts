@@ -70,6 +70,7 @@ export function everyToolCall(w: McpWorld): { tool: string; action: string; args
     ['events', { action: 'replay', failure_id: w.failure }],
     ['events', { action: 'backfill', id: w.schedule, from: iso(w.now - 3 * 3_600_000), to: iso(w.now - 1) }],
     ['events', { action: 'create', type: 'question:asked' }],
+    ['events', { action: 'update', id: w.configured, throttle: { limit: 100, period_ms: 60_000 } }],
     ['events', { action: 'disable', id: w.configured }],
     ['events', { action: 'enable', id: w.configured }],
     ['events', { action: 'trigger', type: 'session:stopped', idempotency_key: 'k1' }],

@@ -1,18 +1,7 @@
-import * as z from 'zod';
 import { ErrorCode } from '../../../shared/errors.js';
-import { boundedJson } from '../../http/json-depth.js';
 import { missing, parseInput } from '../../domain-error.js';
 import type { RuntimeCore } from '../core.js';
-import { storableText } from '../../../shared/schemas/storable-text.js';
-import {
-  EVENT_SOURCES,
-  type ConfiguredEvent,
-  type EmitInput,
-  type Emitted,
-  type EventRow,
-  type EventsService,
-  type NotFired,
-} from '../company-services.js';
+import type { EmitInput, Emitted, EventRow, EventsService } from '../company-services.js';
 import { checkPattern, createConfiguredEvents } from './configured.js';
 import { considerConfigured } from './considered.js';
 import { createDispatcher } from './dispatch.js';
@@ -29,7 +18,8 @@ import { createRetryWalker, type RetryWalker } from './retry/walker.js';
 import type { FlowStore } from '../../store/flow-types.js';
 import { memoryFlow } from '../../store/runtime/flow-memory.js';
 import { createFlowControl } from './flow/flow-control.js';
-import { gateFlow } from './flow/flow-gate.js';
+import { createGatedDispatch } from './flow/gated-dispatch.js';
+import { createLiveListeners } from './live-listeners.js';
 import { createDebounceWalker, type DebounceWalker } from './flow/debounce-walker.js';
 import { createChainBudget, type ChainBudgetService } from './flow/budget.js';
 import { createReplayer, type Replayer } from './replay.js';
@@ -37,35 +27,7 @@ import { createPreview, type PreviewAnswer } from './preview.js';
 import { backfillSchedule, type BackfillAnswer } from '../schedules/backfill.js';
 import type { Clock } from '../../clock.js';
 import { failedForGood, failureOf } from './failures.js';
-
-// Ids and types are compared with the event log's columns, so they are checked as stored text
-// here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
-const key = z.string().min(1).max(200).check(storableText);
-const idField = key.nullable().optional();
-const emitSchema = z.object({
-  type: key,
-  agent_id: idField,
-  session_id: idField,
-  quest_id: idField,
-  content: boundedJson.optional(),
-  caused_by: idField,
-  source: z.enum(EVENT_SOURCES).optional(),
-});
-
-const fireSchema = z.object({ content: boundedJson.optional(), source: z.enum(EVENT_SOURCES).optional() });
-
-/** The same checks GET /api/events makes, for callers that are not HTTP (MCP tools). */
-const filterSchema = z.object({
-  event_type: key.optional(),
-  agent_id: key.optional(),
-  session_id: key.optional(),
-  quest_id: key.optional(),
-  since: z.iso
-    .datetime({ offset: true, message: 'since must be an ISO 8601 timestamp, e.g. 2026-01-15T12:00:00Z' })
-    .optional(),
-  since_id: z.string().min(1).max(200).optional(),
-  limit: z.number().int().min(1).max(1000).optional(),
-});
+import { emitSchema, filterSchema, fireSchema } from './events-input.js';
 
 export interface EventsServiceDeps {
   core: RuntimeCore;
@@ -157,45 +119,25 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     ids: core.ids,
     emit: (input) => core.emit(input),
   });
-  const gate = {
+  const gated = createGatedDispatch({
     flow,
-    recordNotFired: (eventId: string, notFired: NotFired[]) => core.stores.firings.add(eventId, [], notFired),
-    onDeferred: (dueMs: number | null) => debounces.wake(dueMs),
-  };
-  /** Runs what flow control lets through now, records the rest, and settles concurrency slots after. */
-  const dispatchGated = async (event: EventRow, fire: ConfiguredEvent[], notFired: NotFired[] = []) => {
-    const gated = await gateFlow(gate, fire, event);
-    const budgeted = await budget.check(event, gated.now);
-    const result = await dispatcher.dispatch(event, budgeted.now, [
-      ...notFired,
-      ...gated.notFired,
-      ...budgeted.notFired,
-    ]);
-    if (gated.notFired.length > 0 || gated.now !== fire)
-      await Promise.all(gated.now.map((cfg) => flow.settle(cfg, event, result.fired)));
-    return result;
-  };
+    budget,
+    dispatch: dispatcher.dispatch,
+    recordNotFired: (eventId, notFired) => core.stores.firings.add(eventId, [], notFired),
+    onDeferred: (dueMs) => debounces.wake(dueMs),
+  });
   const debounces = createDebounceWalker({
     clock: core.clock,
     flow,
     timer: deps.retryTimer ?? realTimer,
     events: log,
     configured: core.stores.configured,
-    async fire(cfg, event) {
-      const why = await flow.admit(cfg, event);
-      if (why) return void (await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: why }]));
-      const budgeted = await budget.check(event, [cfg]);
-      const result = await dispatcher.dispatch(event, budgeted.now, budgeted.notFired);
-      await flow.settle(cfg, event, result.fired);
-    },
+    fire: gated.fireDebounced,
     skip: (cfg, event) => core.stores.firings.add(event.id, [], [{ configured_event_id: cfg.id, reason: 'paused' }]),
     onError: deps.onRetryError,
   });
   const once = createIdempotentRunner(core.stores.idempotency, () => core.clock.now(), { onProblem: deps.onProblem });
-  const listeners = new Set<(event: EventRow) => void>();
-  let unwatch: (() => void) | undefined;
-  const releasers = new Set<() => void>();
-  let released = false;
+  const live = createLiveListeners({ log, watch: deps.watch });
 
   const append = async (input: EmitInput): Promise<EventRow> => {
     const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
@@ -212,17 +154,8 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       correlation_id: parent?.correlation_id ?? null,
       source: input.source ?? (parent ? 'tool_call' : 'emitter'),
     });
-    tell(row);
+    live.tell(row);
     return row;
-  };
-  const tell = (row: EventRow) => {
-    for (const listener of listeners) {
-      try {
-        listener(row);
-      } catch {
-        // A listener's failure is its own: the event is on disk and dispatch goes on.
-      }
-    }
   };
 
   const emitNow = async (input: EmitInput): Promise<Emitted> => {
@@ -232,7 +165,7 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     // that takes one round trip off every emit (what was configured before the call is seen either way).
     const [event, ofType] = await Promise.all([append({ ...body, type }), configured.ofType(type)]);
     const { fire, notFired } = await considerConfigured(event, ofType, deps);
-    const { fired, not_fired } = await dispatchGated(event, fire, notFired);
+    const { fired, not_fired } = await gated.dispatch(event, fire, notFired);
     return { event, fired, not_fired } satisfies Emitted;
   };
 
@@ -275,18 +208,10 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
         const stopped = typeof stoppedId === 'string' ? await log.get(stoppedId) : undefined;
         if (!stopped) return;
         const { fire } = await considerConfigured(stopped, await configured.ofType(stopped.type), deps);
-        await dispatchGated(stopped, fire);
+        await gated.dispatch(stopped, fire);
       },
     },
-    wakeListeners(lastId) {
-      if (listeners.size === 0) return;
-      // Listeners only use the event as a wake-up (they re-page from their cursor); the head row is
-      // read so their signature stays the one local appends use.
-      log.get(lastId).then(
-        (row) => row && tell(row),
-        () => {},
-      );
-    },
+    wakeListeners: live.wake,
     create: (input) => configured.create(input),
     get: (id) => configured.get(id),
     listConfigured: (filter) => configured.list(filter),
@@ -323,7 +248,7 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       const skipped = armed ? 'armed' : options.skip;
       const { fired, not_fired } = skipped
         ? await dispatcher.dispatch(event, [], [{ configured_event_id: cfg.id, reason: skipped }])
-        : await dispatchGated(event, [cfg]);
+        : await gated.dispatch(event, [cfg]);
       return { event, fired, not_fired };
     },
     once: (scope, key, request, run) => once(scope, key, request, run),
@@ -332,28 +257,9 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       await once.close();
     },
     trace: (eventId) => buildTrace(log, core.stores.firings, eventId),
-    releaseWaiters() {
-      released = true;
-      for (const fn of [...releasers]) fn();
-      releasers.clear();
-    },
-    onRelease(fn) {
-      if (released) {
-        queueMicrotask(fn);
-        return () => {};
-      }
-      releasers.add(fn);
-      return () => void releasers.delete(fn);
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      // Team mode: other daemons' appends are heard only while something here follows the log,
-      // so a daemon nobody follows spends nothing on them (event-notifier.ts).
-      if (listeners.size === 1) unwatch ??= deps.watch?.((lastId) => service.wakeListeners(lastId));
-      return () => {
-        if (listeners.delete(listener) && listeners.size === 0) unwatch?.(), (unwatch = undefined);
-      };
-    },
+    releaseWaiters: live.releaseWaiters,
+    onRelease: live.onRelease,
+    subscribe: live.subscribe,
   };
   return service;
 }

@@ -8,7 +8,7 @@ import type { QuestStore, RetryStore } from '../../store/runtime-types.js';
 import { memoryFlow } from '../../store/runtime/flow-memory.js';
 import { considerConfigured } from './considered.js';
 import type { EmitterRegistry } from './emitters.js';
-import { createFlowControl } from './flow/flow-control.js';
+import { createFlowControl, type FlowTicket } from './flow/flow-control.js';
 import { gateFlow } from './flow/flow-gate.js';
 import type { MatcherHook } from './matchers.js';
 import { hasReferences, resolveReferences } from './references.js';
@@ -63,7 +63,7 @@ export function createPreview(deps: PreviewDeps) {
     const answer: PreviewAnswer = { would_fire: [], not_fired: [] };
     const byId = new Map<string, EventRow>();
     let made = 0;
-    const fire = async (event: EventRow) => {
+    const fire = async (event: EventRow, ticket: FlowTicket | undefined) => {
       const tool_calls = cfg.tool_calls.map((c) => ({
         tool: c.tool,
         args: hasReferences(c.args) ? resolveReferences(c.args ?? {}, event) : (c.args ?? {}),
@@ -75,15 +75,16 @@ export function createPreview(deps: PreviewDeps) {
         ok: true,
         result: c.tool === 'quests.create' ? { id: `qst_preview_${++made}` } : null,
       }));
-      await flow.settle(cfg, event, fired);
+      if (ticket) await flow.settle(ticket, fired);
     };
     const fireDue = async () => {
       for (const d of await flow.takeDue(MAX_EVENTS)) {
         const event = byId.get(d.event_id);
         if (!event) continue;
-        const why = await flow.admit(cfg, event);
+        const ticket = flow.ticket(cfg, event);
+        const why = await flow.admit(ticket);
         if (why) answer.not_fired.push({ event_id: event.id, reason: why });
-        else await fire(event);
+        else await fire(event, ticket);
       }
     };
     const end = body.until ? Date.parse(body.until) : Number.POSITIVE_INFINITY;
@@ -117,7 +118,7 @@ export function createPreview(deps: PreviewDeps) {
           event,
         );
         if (gated.notFired.length > 0) answer.not_fired.push({ event_id: event.id, reason: gated.notFired[0]!.reason });
-        else if (gated.now.length > 0) await fire(event);
+        else if (gated.now.length > 0) await fire(event, gated.admitted[0]);
       }
       const last = page.events.at(-1);
       if (!page.next_since_id || answer.truncated || !last || Date.parse(last.created_at) > end) break;

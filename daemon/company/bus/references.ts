@@ -105,3 +105,46 @@ export function resolveReferences<T>(args: T, event: EventRow): T {
   };
   return walk(args) as T;
 }
+
+type TextTemplate = (event: EventRow) => string;
+const textTemplates = new Map<string, TextTemplate>();
+/** Rules are few, but their templates are the map's keys: past this many it starts again. */
+const MAX_TEXT_TEMPLATES = 1000;
+
+/**
+ * `String(resolveReferences(template, event))` for one template resolved on every firing (a
+ * flow-control key): parsed once and kept, and the value it reads is not copied, as it only
+ * becomes text.
+ */
+export function resolveText(template: string, event: EventRow): string {
+  let resolve = textTemplates.get(template);
+  if (!resolve) {
+    if (textTemplates.size >= MAX_TEXT_TEMPLATES) textTemplates.clear();
+    textTemplates.set(template, (resolve = compileText(template)));
+  }
+  return resolve(event);
+}
+
+function compileText(template: string): TextTemplate {
+  if (!template.includes('{{')) return () => template;
+  const whole = EXACT.exec(template);
+  if (whole) {
+    const parsed = parseReference(whole[1]!);
+    if (!parsed.ok) return () => template;
+    return (event) => String(lookup(event, parsed.path));
+  }
+  // Literal text and references in turn; a reference that does not parse stays as written.
+  const parts: (string | string[])[] = [];
+  let last = 0;
+  for (const m of template.matchAll(REFERENCE)) {
+    const parsed = parseReference(m[1]!);
+    parts.push(template.slice(last, m.index), parsed.ok ? parsed.path : m[0]);
+    last = m.index + m[0].length;
+  }
+  parts.push(template.slice(last));
+  return (event) => {
+    let text = '';
+    for (const part of parts) text += typeof part === 'string' ? part : asText(lookup(event, part));
+    return text;
+  };
+}

@@ -18,19 +18,19 @@ export const flowInput = {
     .nullable()
     .optional()
     .describe(
-      'create: fire once, with the last event of a burst, after period_ms of quiet (at the latest max_wait_ms after its first event): {"key":"{{event.agent_id}}","period_ms":60000,"max_wait_ms":600000}; key optional (one bucket per distinct value).',
+      'create, update (null removes it): fire once, with the last event of a burst, after period_ms of quiet (at the latest max_wait_ms after its first event): {"key":"{{event.agent_id}}","period_ms":60000,"max_wait_ms":600000}; key optional (one bucket per distinct value).',
     ),
   throttle: jsonObject
     .nullable()
     .optional()
     .describe(
-      'create: at most limit firings per period_ms (sliding), the rest not fired (throttled): {"key":"{{event.agent_id}}","limit":5,"period_ms":3600000}.',
+      'create, update (null removes it): at most limit firings per period_ms (sliding), the rest not fired (throttled): {"key":"{{event.agent_id}}","limit":5,"period_ms":3600000}.',
     ),
   concurrency: jsonObject
     .nullable()
     .optional()
     .describe(
-      'create: at most limit firings whose work is still open (a quest it created not done/failed, a retry pending); {"limit":1} makes a singleton.',
+      'create, update (null removes it): at most limit firings whose work is still open (a quest it created not done/failed, a retry pending); {"limit":1} makes a singleton.',
     ),
   until: iso
     .optional()

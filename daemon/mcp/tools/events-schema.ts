@@ -31,12 +31,12 @@ export const PREFIXES =
 
 export const input = z.strictObject({
   action: z
-    .enum(['create', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace', ...FLOW_ACTIONS])
+    .enum(['create', 'update', 'list', 'enable', 'disable', 'delete', 'trigger', 'trace', ...FLOW_ACTIONS])
     .describe('What to do; the other fields each action uses are listed in the tool description.'),
   id: id
     .optional()
     .describe(
-      'enable, disable, delete: the configured event (cev_…). trigger: fire this configured event now instead of emitting a `type`. backfill: the schedule: configured event.',
+      'update, enable, disable, delete: the configured event (cev_…). trigger: fire this configured event now instead of emitting a `type`. backfill: the schedule: configured event.',
     ),
   type: z
     .string()
@@ -51,9 +51,9 @@ export const input = z.strictObject({
     .max(50)
     .optional()
     .describe(
-      'create: what to run, in order, each time the pattern matches (empty or absent: a marker that only records matches).',
+      'create: what to run, in order, each time the pattern matches (empty or absent: a marker that only records matches). update: replaces the list.',
     ),
-  enabled: z.boolean().optional().describe('create: start enabled (default true).'),
+  enabled: z.boolean().optional().describe('create: start enabled (default true). update: enable or pause.'),
   timezone: z
     .string()
     .min(1)
@@ -65,19 +65,19 @@ export const input = z.strictObject({
   matcher: jsonObject
     .optional()
     .describe(
-      'create: an optional extra condition, e.g. {"kind":"exact","agent_id":"agt_…"}; see the platform\'s events documentation for predicated and window matchers.',
+      'create, update: an optional extra condition, e.g. {"kind":"exact","agent_id":"agt_…"}; see the platform\'s events documentation for predicated and window matchers.',
     ),
   retry: jsonObject
     .nullable()
     .optional()
     .describe(
-      'create: retry a tool call whose tool failed, e.g. {"max_attempts":3,"backoff":{"initial_ms":10000,"max_ms":600000,"jitter":"full"}}. max_attempts counts every run (1-10); backoff is optional. Default: no retries.',
+      'create, update (null: no retries): retry a tool call whose tool failed, e.g. {"max_attempts":3,"backoff":{"initial_ms":10000,"max_ms":600000,"jitter":"full"}}. max_attempts counts every run (1-10); backoff is optional. Default: no retries.',
     ),
   schedule_policy: jsonObject
     .nullable()
     .optional()
     .describe(
-      'create, schedule: patterns only: {"catch_up":"skip|latest|all","max_catch_up":1-1000,"overlap":"skip|allow","start_at":ISO,"end_at":ISO}, every field optional (default: the daemon\'s catch-up, overlap allow, no bounds).',
+      'create, update (null: the defaults), schedule: patterns only: {"catch_up":"skip|latest|all","max_catch_up":1-1000,"overlap":"skip|allow","start_at":ISO,"end_at":ISO}, every field optional (default: the daemon\'s catch-up, overlap allow, no bounds).',
     ),
   agent_id: id
     .optional()
@@ -155,11 +155,11 @@ export const output = z
     ok: z
       .boolean()
       .optional()
-      .describe('create, enable, disable, delete, trigger, replay, preview, backfill, set_budget: true.'),
+      .describe('create, update, enable, disable, delete, trigger, replay, preview, backfill, set_budget: true.'),
     event: jsonObject
       .optional()
       .describe(
-        'create/enable/disable: the configured event {id, type, tool_calls, status: active|paused|armed, enabled, …}; status armed means it never fires: nothing emits that prefix, or its emitter never produces that name (armed_reason says which; names_that_fire lists the names that do). trigger, trace: the logged event {id, type, content, causation_id, correlation_id, created_at, …}.',
+        'create/update/enable/disable: the configured event {id, type, tool_calls, status: active|paused|armed, enabled, …}; status armed means it never fires: nothing emits that prefix, or its emitter never produces that name (armed_reason says which; names_that_fire lists the names that do). trigger, trace: the logged event {id, type, content, causation_id, correlation_id, created_at, …}.',
       ),
     events: z
       .array(jsonObject)

@@ -1,6 +1,6 @@
 import { presentConfigured } from '../../company/index.js';
 import { ErrorCode } from '../../../shared/errors.js';
-import { missing } from '../../domain-error.js';
+import { missing, unavailable } from '../../domain-error.js';
 import { requireFields } from './require.js';
 import { defineTool } from './types.js';
 
@@ -31,6 +31,7 @@ export const eventsTool = defineTool({
     'React to what happens in this Company. An event has a type <prefix>:<name>; the platform emits them (session:start, session:stopped, schedule ticks, …) and you can emit one with trigger.',
     'A configured event is a pattern plus tool_calls: each time an event of that type is emitted, its tool calls run (create or update a quest, message an agent, update or compact a session).',
     'Actions: create {type, tool_calls?, agent_id?, session_id?, quest_id?, enabled?, timezone?, matcher?, retry?, schedule_policy?, debounce?, throttle?, concurrency?} → {ok, event}.',
+    'update {id, tool_calls?, matcher?, enabled?, retry?, schedule_policy?, debounce?, throttle?, concurrency?} → {ok, event}: changes a configured event as PATCH /api/events/{id} does; only the fields given change, null removes a policy (retry, schedule_policy, debounce, throttle, concurrency), e.g. {"action":"update","id":"cev_…","throttle":{"limit":10,"period_ms":3600000},"debounce":null}.',
     'list {event_type?, agent_id?, session_id?, quest_id?, since?, since_id?, limit?} → {events, next_since_id, cursor}, oldest first; list {configured: true} → {events: configured events}.',
     'enable / disable / delete {id} → {ok, event} / {ok, id, deleted}.',
     'trigger {type, content?, agent_id?, session_id?, quest_id?} emits an event and runs every matching configured event; trigger {id, content?} fires one configured event now → {ok, event, fired: [{configured_event_id, tool, ok, result | error}]}.',
@@ -70,6 +71,23 @@ export const eventsTool = defineTool({
           ...(a.concurrency != null && { concurrency: a.concurrency as never }),
         });
         return { ok: true, event: presentConfigured(event, ctx.now()) };
+      }
+      case 'update': {
+        const a = requireFields(args, 'update', 'id');
+        if (!events.update)
+          throw unavailable('This runtime cannot change a configured event.', ErrorCode.featureUnavailable);
+        // Only the fields given, as a PATCH body: the service checks them as it checks PATCH's.
+        const change = dropUndefined({
+          tool_calls: a.tool_calls,
+          matcher: a.matcher,
+          enabled: a.enabled,
+          retry: a.retry,
+          schedule_policy: a.schedule_policy,
+          debounce: a.debounce,
+          throttle: a.throttle,
+          concurrency: a.concurrency,
+        });
+        return { ok: true, event: presentConfigured(await events.update(a.id, change as never), ctx.now()) };
       }
       case 'list': {
         const filter = {

@@ -1,4 +1,8 @@
 import type { FlowSlot, FlowStore, PendingDebounce } from '../flow-types.js';
+import { TimeWindow } from './time-window.js';
+
+/** How often (in clock time) windows nobody counted into since their period ended are forgotten. */
+const SWEEP_MS = 60_000;
 
 /**
  * Flow-control state in this daemon's memory: the JSON store has one daemon, so nothing else
@@ -7,17 +11,31 @@ import type { FlowSlot, FlowStore, PendingDebounce } from '../flow-types.js';
  * its pending debounces in the journal instead (flow-journal.ts); a dry run uses this whole.
  */
 export function memoryFlow(): FlowStore {
-  const times = new Map<string, number[]>();
+  const windows = new Map<string, TimeWindow>();
+  let sweptMs = Number.NEGATIVE_INFINITY;
+  /**
+   * Forgets the windows whose newest time has left its period, as the database sweeps expired
+   * windows: keys of chains and agents that went quiet do not pile up. Once a minute of clock time
+   * (or when the clock was set back), so its cost is spread over every firing of that minute.
+   */
+  const sweep = (nowMs: number) => {
+    if (nowMs - sweptMs < SWEEP_MS && nowMs >= sweptMs) return;
+    sweptMs = nowMs;
+    for (const [key, w] of windows) if (w.expiresMs <= nowMs) windows.delete(key);
+  };
   const slots = new Map<string, Map<string, FlowSlot>>();
   const pending = new Map<string, PendingDebounce>();
 
   return {
     async admit(key, nowMs, limit, periodMs) {
-      const kept = (times.get(key) ?? []).filter((t) => t > nowMs - periodMs);
-      const ok = kept.length < limit;
-      if (ok) kept.push(nowMs);
-      if (kept.length > 0) times.set(key, kept);
-      else times.delete(key);
+      sweep(nowMs);
+      let w = windows.get(key);
+      w?.dropUntil(nowMs - periodMs);
+      const ok = (w?.size ?? 0) < limit;
+      if (ok) {
+        if (!w) windows.set(key, (w = new TimeWindow()));
+        w.add(nowMs, periodMs);
+      } else if (w?.size === 0) windows.delete(key);
       return ok;
     },
     async claimSlot(key, holder, limit, nowMs) {
@@ -59,7 +77,7 @@ export function memoryFlow(): FlowStore {
       return soonest;
     },
     async forget(prefix) {
-      for (const map of [times, slots, pending] as Map<string, unknown>[])
+      for (const map of [windows, slots, pending] as Map<string, unknown>[])
         for (const k of [...map.keys()]) if (k.startsWith(prefix)) map.delete(k);
     },
   };

@@ -33,6 +33,7 @@ test('tools/list: the six tools and their four read-only halves, each with objec
   const events = tools.find((x) => x.name === 'events')!;
   assert.equal(events.inputSchema.properties.action.enum, [
     'create',
+    'update',
     'list',
     'enable',
     'disable',

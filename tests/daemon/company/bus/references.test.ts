@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkReferences, resolveReferences } from '../../../../daemon/company/bus/references.js';
+import { checkReferences, resolveReferences, resolveText } from '../../../../daemon/company/bus/references.js';
 import type { EventRow } from '../../../../daemon/company/company-services.js';
 import { createRuntimeTestApp } from '../../../helpers/runtime-app.js';
 
@@ -133,6 +133,29 @@ test('scoped default: an explicit null keeps the quest unowned; an agent-only ev
       [null, null],
     ],
   );
+});
+
+test('resolveText: the text a template resolves to, as String() of resolveReferences would give it', () => {
+  const templates = [
+    'plain',
+    '{{event.agent_id}}',
+    '{{ event.content.count }}',
+    '{{event.content.nested}}',
+    '{{event.content.nested.list}}',
+    '{{event.quest_id}}',
+    '{{event.content.nope}}',
+    'agent {{event.agent_id}} / {{event.content.nested}} / {{event.quest_id}}!',
+    '{{event.nope}} stays',
+    '{{event.constructor}}',
+    '{{event.content.__proto__}}',
+  ];
+  for (const template of templates)
+    for (const e of [event, { ...event, agent_id: 'agt_2', content: null }]) {
+      // Twice: the second answer comes from the parsed template kept by the first.
+      assert.is(resolveText(template, e), String(resolveReferences(template, e)), template);
+      assert.is(resolveText(template, e), String(resolveReferences(template, e)), template);
+    }
+  assert.is(resolveText('{{event.agent_id}}', { ...event, agent_id: 'agt_9' }), 'agt_9');
 });
 
 test.run();
