@@ -58,7 +58,8 @@ if (browser) {
         await fill(page, 'Arguments (JSON)', '{"title":"triage {{event.type}}"}');
         await press(page, 'Add a tool call');
         await fill(page, 'Arguments 2 (JSON)', '{"title":"and a second one"}');
-        await screenshot(page, `events-configured-edit-${width}`);
+        await page.$eval(form, (f) => f.closest('section')!.scrollIntoView({ block: 'start' }));
+        await screenshot(page, `events-configured-edit-${width}`, { keepScroll: true });
         await press(page, 'Save changes');
         await waitForText(page, `Saved ${rule.id} (active).`);
         const saved = (await d.t.get(`/api/events/${rule.id}`, tenant)).body.event;
