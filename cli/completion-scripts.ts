@@ -28,6 +28,24 @@ export function walkCommands(program: Command): Node[] {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * Every long option that takes a value (`--profile <name>`): the word after it is that value, never
+ * a command. A name that is a plain flag on some command (`events list --configured`) is left out.
+ */
+function valuedOptions(program: Command): string[] {
+  const valued = new Set<string>();
+  const flags = new Set<string>();
+  const visit = (cmd: Command) => {
+    for (const o of cmd.options) if (o.long) (o.required ? valued : flags).add(o.long);
+    cmd.commands.forEach(visit);
+  };
+  visit(program);
+  return [...valued].filter((o) => !flags.has(o)).sort();
+}
+
+/** The profile names, read when completing (`svc profile list --json name`), one a line. */
+const PROFILE_NAMES_SH = `svc profile list --json name 2>/dev/null | grep -o '"name": *"[^"]*"' | sed 's/.*"\\([^"]*\\)"$/\\1/'`;
+
 export function bashScript(program: Command): string {
   const nodes = walkCommands(program);
   const cases = (pick: (n: Node) => string[]) =>
@@ -43,13 +61,30 @@ _svc_opts() {
 ${cases((n) => n.options)}
   esac
 }
+_svc_valued() {
+  case "$1" in
+    ${valuedOptions(program).join('|')}) return 0 ;;
+  esac
+  return 1
+}
 _svc() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" w i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" path="" w i
+  ((COMP_CWORD > 1)) && prev="\${COMP_WORDS[COMP_CWORD - 1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case "$w" in -*) continue ;; esac
+    case "$w" in -*) _svc_valued "$w" && ((i++)); continue ;; esac
     case " $(_svc_subs "$path") " in *" $w "*) path="\${path:+$path }$w" ;; esac
   done
+  # The value of an option: the profile names after --profile; nothing of svc's after the others
+  # (bash's default completion then offers file names, right for --data and --out).
+  if [[ "$prev" == --profile ]]; then
+    COMPREPLY=($(compgen -W "$(${PROFILE_NAMES_SH})" -- "$cur"))
+    return
+  fi
+  if _svc_valued "$prev"; then
+    COMPREPLY=()
+    return
+  fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_svc_opts "$path")" -- "$cur"))
   else
@@ -87,5 +122,9 @@ export function fishScript(program: Command): string {
       lines.push(`complete -c svc -n ${quote(cond)} -a ${quote(s.name)} -d ${quote(s.description.slice(0, 60))}`);
     for (const o of n.options) if (n.path) lines.push(`complete -c svc -n ${quote(cond)} -l ${o.replace(/^--/, '')}`);
   }
+  // After --profile: the profile names only (-x: a value is required, and it is one of these).
+  lines.push(
+    `complete -c svc -l profile -x -a ${quote(`(svc profile list --json name 2>/dev/null | string match -r -g '"name": *"([^"]*)"')`)}`,
+  );
   return lines.join('\n') + '\n';
 }

@@ -21,6 +21,14 @@ export async function currentToken(ctx: CliContext): Promise<string | null> {
 
 export async function requireToken(ctx: CliContext): Promise<string> {
   const token = await currentToken(ctx);
-  if (!token) throw new AuthRequiredError(`not logged in to ${ctx.url()}`);
+  if (!token) throw new AuthRequiredError(`not logged in to ${ctx.url()}`, loginHint(ctx));
   return token;
+}
+
+/** The login command for the profile in use: a profile named for one command needs it named for the login too. */
+export function loginHint(ctx: CliContext): string {
+  const { name, source } = ctx.profile;
+  if (source === '--profile') return `run 'svc --profile ${name} login' first`;
+  if (source === 'SVC_PROFILE') return `run 'SVC_PROFILE=${name} svc login' first`;
+  return "run 'svc login' first";
 }

@@ -75,3 +75,22 @@ export const get = <T = unknown>(path: string, opts?: CallOptions) => call<T>('G
 export const post = <T = unknown>(path: string, body: unknown = {}, opts?: CallOptions) =>
   call<T>('POST', path, body, opts);
 export const del = <T = unknown>(path: string, opts?: CallOptions) => call<T>('DELETE', path, undefined, opts);
+
+/**
+ * The login lives in this page's memory only, so a reload, a closed tab or a navigation away ends
+ * it here; this ends it on the daemon too, so no live session is left behind for each reload.
+ * `keepalive` lets the request outlive the page. A page kept in the back/forward cache
+ * (`persisted`) still holds its login and may come back, so its session stays.
+ */
+export function endSessionWithPage(target: Window = window): void {
+  target.addEventListener('pagehide', (e) => {
+    const { token } = getSession();
+    if (e.persisted || !token) return;
+    void fetch('/api/auth/logout', {
+      method: 'POST',
+      keepalive: true,
+      headers: { ...headersFor(), 'Content-Type': 'application/json' },
+      body: '{}',
+    }).catch(() => undefined);
+  });
+}

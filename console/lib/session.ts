@@ -3,7 +3,8 @@ import { useSyncExternalStore } from 'react';
 /**
  * The console's login, held in this page's memory only: never in localStorage, sessionStorage,
  * a cookie or a URL, so nothing else on the machine (or a later visitor of the browser) can read
- * it back. Reloading the page logs out; that is the price, and the session row stays revocable.
+ * it back. Reloading the page logs out; that is the price, and the page ends its session on the
+ * daemon as it goes (api.ts endSessionWithPage), so no live session is left behind.
  */
 export interface SessionState {
   token: string | null;

@@ -1,7 +1,8 @@
+import { useState } from 'react';
 import { del, get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
 import { ActionButton, Section, useLoad } from '../lib/ui.js';
-import { ConfiguredCreateForm } from './events-configured-form.js';
+import { ConfiguredForm } from './events-configured-form.js';
 import type { Configured } from './configured-row.js';
 
 /** What the status column says: an active rule with no tool calls is a marker that fires nothing. */
@@ -20,8 +21,9 @@ const scopeOf = (c: Configured) =>
     .filter(Boolean)
     .join(', ') || 'every event of the pattern';
 
-/** Configured events (details, enable/disable, delete, create), or only the schedules with their next runs. */
+/** Configured events (details, enable/disable, edit, delete, create), or only the schedules with their next runs. */
 export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
+  const [editing, setEditing] = useState<Configured | null>(null);
   const list = useLoad(
     () =>
       get<{ events: Configured[] }>(`/api/events?${scheduled ? 'scheduled=true' : 'configured=true'}`, {
@@ -95,6 +97,22 @@ export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
                 >
                   {label}
                 </ActionButton>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Edit ${c.id}`}
+                  onClick={() => {
+                    setEditing(c);
+                    // The form opens below the list: bring it into view, its first field focused.
+                    requestAnimationFrame(() => {
+                      const form = document.querySelector<HTMLElement>('[aria-label="Edit configured event"]');
+                      form?.scrollIntoView({ block: 'nearest' });
+                      form?.querySelector<HTMLElement>('select, input')?.focus();
+                    });
+                  }}
+                >
+                  Edit
+                </button>
                 <ActionButton
                   danger
                   label={`Delete ${c.id}`}
@@ -111,9 +129,13 @@ export function ConfiguredEvents({ scheduled }: { scheduled: boolean }) {
           }}
         />
       </Section>
-      {scheduled ? null : (
+      {editing ? (
+        <Section title={`Edit ${editing.id}`}>
+          <ConfiguredForm key={editing.id} editing={editing} onSaved={list.reload} onCancel={() => setEditing(null)} />
+        </Section>
+      ) : scheduled ? null : (
         <Section title="New configured event">
-          <ConfiguredCreateForm onCreated={list.reload} />
+          <ConfiguredForm onSaved={list.reload} />
         </Section>
       )}
     </>

@@ -108,4 +108,16 @@ test('svc daemon status with no daemon exits 1; svc admin invite with no token e
   assert.match(invite.err(), /svc: no operator token in /);
 });
 
+test('not logged in on a profile named for one command: the hint names it for the login too', async () => {
+  const e = env();
+  const add = captureIo();
+  assert.is(await main(['profile', 'add', 'work', '--url', 'http://127.0.0.1:9'], { io: add.io, env: e }), 0);
+  const flag = captureIo();
+  assert.is(await main(['--profile', 'work', 'whoami'], { io: flag.io, env: e }), 4);
+  assert.match(flag.err(), "hint: run 'svc --profile work login' first");
+  const variable = captureIo();
+  assert.is(await main(['whoami'], { io: variable.io, env: { ...e, SVC_PROFILE: 'work' } }), 4);
+  assert.match(variable.err(), "hint: run 'SVC_PROFILE=work svc login' first");
+});
+
 test.run();

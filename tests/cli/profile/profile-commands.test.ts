@@ -75,16 +75,25 @@ test('svc api and svc completion check their arguments', async () => {
 
 test('the bash completion, run by bash, completes commands, subcommands and flags from the real tree', async () => {
   const script = (await runMain(['completion', 'bash'], {})).out;
+  // What `svc profile list --json name` prints, without a CLI on the PATH.
+  const fakeSvc = `svc() { printf '[\\n  {\\n    "name": "default"\\n  },\\n  {\\n    "name": "work"\\n  }\\n]\\n'; }`;
   const complete = (words: string[]) => {
-    const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc; echo "\${COMPREPLY[@]}"`;
+    const line = `${script}\n${fakeSvc}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc; echo "\${COMPREPLY[@]}"`;
     return spawnSync('bash', ['-c', line], { encoding: 'utf8' }).stdout.trim().split(' ');
   };
   assert.equal(complete(['svc', 'pro']), ['profile']);
   assert.equal(complete(['svc', 'keys', 'l']), ['list']);
   assert.ok(complete(['svc', 'keys', 'create', '--']).includes('--company'));
   assert.ok(complete(['svc', '--json', 'auth', '']).includes('status'));
+  // After --profile: the profile names (from svc profile list), never the commands; the value is skipped after.
+  assert.equal(complete(['svc', '--profile', '']), ['default', 'work']);
+  assert.equal(complete(['svc', '--profile', 'w']), ['work']);
+  assert.equal(complete(['svc', '--profile', 'work', 'ke']), ['keys']);
+  assert.equal(complete(['svc', 'keys', 'create', '--name', '']), ['']);
+  assert.equal(complete(['svc', 'events', 'list', '--configured', '--ty']), ['--type'], 'a plain flag takes no value');
   const fish = (await runMain(['completion', 'fish'], {})).out;
   assert.match(fish, /complete -c svc -n '__fish_use_subcommand' -a 'profile'/);
+  assert.match(fish, /complete -c svc -l profile -x -a '\(svc profile list --json name/);
   assert.match((await runMain(['completion', 'zsh'], {})).out, /bashcompinit/);
 });
 

@@ -101,6 +101,9 @@ if (browser) {
           ['events/configured', 'Events', 'quests.create'],
           ['events/schedules', 'Events', 'Europe/Amsterdam'],
           [`trace/${eventId}`, 'Trace', 'fired quests.create'],
+          ['failures', 'Failures', 'No failures'],
+          ['apps', 'Connected apps', 'No connected apps'],
+          ['audit', 'Audit', 'company.create'],
         ];
         for (const [route, heading, text] of pages) {
           await page.goto(`${d.consoleUrl}#/${route}`);
