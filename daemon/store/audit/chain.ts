@@ -44,20 +44,70 @@ export function sealEntry(
   position: number,
   head: { seq: number; hash: string } | undefined,
 ): AuditEntry {
-  const unsealed = {
-    id: auditId(position),
-    stream: streamOf(entry),
-    seq: (head?.seq ?? 0) + 1,
-    prev: head?.hash ?? GENESIS,
-    ...normalise(entry),
-  };
-  // Round-tripped through JSON so the entry returned is the one every later read returns.
-  const plain = JSON.parse(JSON.stringify(unsealed)) as Omit<AuditEntry, 'hash'>;
-  return { ...plain, hash: hashOf(plain) };
+  return sealLine(entry, position, head).entry;
 }
 
-function normalise(e: NewAuditEntry): NewAuditEntry {
+/**
+ * Seals an entry and writes its stored line in the same pass: the canonical encoding the hash
+ * covers is the line itself with `"hash":"…"` put at its sorted place, so storing an entry costs no
+ * second serialisation. The entry returned is plain JSON data (as a JSON round trip would leave it:
+ * undefined fields dropped, dates as text), so it is the one every later read returns.
+ */
+export function sealLine(
+  entry: NewAuditEntry,
+  position: number,
+  head: { seq: number; hash: string } | undefined,
+): { entry: AuditEntry; line: string } {
+  const plain = toPlain(unsealedOf(entry, position, head)) as Record<string, unknown>;
+  const keys = Object.keys(plain).sort();
+  const parts = keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(plain[k])}`);
+  const hash = createHash('sha256')
+    .update(`{${parts.join(',')}}`)
+    .digest('hex');
+  const at = keys.findIndex((k) => k > 'hash');
+  parts.splice(at < 0 ? parts.length : at, 0, `"hash":"${hash}"`);
+  plain.hash = hash;
+  return { entry: plain as unknown as AuditEntry, line: `{${parts.join(',')}}` };
+}
+
+/**
+ * A value as `JSON.parse(JSON.stringify(value))` would give it back, built in one walk: undefined,
+ * functions and symbols dropped from objects (null in arrays), non-finite numbers null, `toJSON`
+ * honoured (a Date becomes its text).
+ */
+function toPlain(value: unknown, key = ''): unknown {
+  if (value === null) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'object': {
+      const json = (value as { toJSON?: unknown }).toJSON;
+      if (typeof json === 'function') return toPlain(json.call(value, key), key);
+      if (Array.isArray(value)) return value.map((v, i) => toPlain(v, String(i)) ?? null);
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value)) {
+        const v = toPlain((value as Record<string, unknown>)[k], k);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    }
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    default:
+      return undefined;
+  }
+}
+
+/** The fields an entry is sealed with, absent optional ones as null. */
+function unsealedOf(e: NewAuditEntry, position: number, head: { seq: number; hash: string } | undefined) {
   return {
+    id: auditId(position),
+    stream: streamOf(e),
+    seq: (head?.seq ?? 0) + 1,
+    prev: head?.hash ?? GENESIS,
     at: e.at,
     actor: {
       type: e.actor.type,
