@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolveDataDir } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { WITHHELD_INVITE } from '../shared/wire.js';
-import { createApp } from './app.js';
+import { createApp, type AppParts } from './app.js';
 import { startAuditRetention } from './audit/retention.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
@@ -40,7 +40,11 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-export async function startDaemon(options: DaemonOptions, env: Env = process.env): Promise<RunningDaemon> {
+export async function startDaemon(
+  options: DaemonOptions,
+  env: Env = process.env,
+  parts: Pick<AppParts, 'withoutAuditTrail'> = {},
+): Promise<RunningDaemon> {
   let config = resolveConfig(options, env);
   ensureDataDir(config.dataDir);
   if (config.hashPool) configureHashPool(config.hashPool);
@@ -87,7 +91,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
       ...(checkOperatorToken ? { checkOperatorToken } : {}),
       ...(devClock ? { devClock } : {}),
     };
-    server.on('request', createApp(deps).callback());
+    server.on('request', createApp(deps, parts).callback());
     lock.update(url);
     // After the handler is attached: requests arriving meanwhile are served (a runtime they need
     // is opened once, shared with this loop).
