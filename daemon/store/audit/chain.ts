@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShotHash } from 'node:crypto';
 import type { AuditBreak, AuditEntry, AuditVerification, NewAuditEntry } from '../audit-types.js';
 
 /** The `prev` of a stream's first entry. */
@@ -59,16 +59,32 @@ export function sealLine(
   head: { seq: number; hash: string } | undefined,
 ): { entry: AuditEntry; line: string } {
   const plain = toPlain(unsealedOf(entry, position, head)) as Record<string, unknown>;
-  const keys = Object.keys(plain).sort();
-  const parts = keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(plain[k])}`);
-  const hash = createHash('sha256')
-    .update(`{${parts.join(',')}}`)
-    .digest('hex');
-  const at = keys.findIndex((k) => k > 'hash');
-  parts.splice(at < 0 ? parts.length : at, 0, `"hash":"${hash}"`);
+  // The fields' canonical order is fixed (unsealedOf's keys, sorted once): before `hash`, and after.
+  let before = '';
+  let after = '';
+  for (const k of SEALED_KEYS) {
+    const v = plain[k];
+    if (v === undefined) continue;
+    const part = `"${k}":${typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v)}`;
+    if (k < 'hash') before = before ? `${before},${part}` : part;
+    else after = after ? `${after},${part}` : part;
+  }
+  const hash = sha256Hex(`{${before}${before && after ? ',' : ''}${after}}`);
   plain.hash = hash;
-  return { entry: plain as unknown as AuditEntry, line: `{${parts.join(',')}}` };
+  const line = `{${before}${before ? ',' : ''}"hash":"${hash}"${after ? ',' : ''}${after}}`;
+  return { entry: plain as unknown as AuditEntry, line };
 }
+
+/** One-shot SHA-256 where Node has it (20.12+: cheaper than a Hash object), the Hash object otherwise. */
+const sha256Hex: (text: string) => string =
+  typeof oneShotHash === 'function'
+    ? (text) => oneShotHash('sha256', text, 'hex')
+    : (text) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Every field of a sealed entry but `hash`, in canonical (sorted) order. */
+const SEALED_KEYS = Object.keys(unsealedOf({ actor: {} } as NewAuditEntry, 1, undefined)).sort() as (keyof ReturnType<
+  typeof unsealedOf
+>)[];
 
 /**
  * A value as `JSON.parse(JSON.stringify(value))` would give it back, built in one walk: undefined,
