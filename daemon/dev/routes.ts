@@ -14,7 +14,7 @@ import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared
 /** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
 export function devRoutes(deps: Deps): Router {
   // No prefix: a prefixed router's `use` layer would match case-sensitively while its routes do not
-  // (http/route-dispatch.ts), and this guard must hold for every spelling the routes answer.
+  // (http/use-layer-case.ts), and this guard must hold for every spelling the routes answer.
   const router = new Router();
   router.use(requireOperator(deps.checkOperatorToken ?? matchOperatorToken(deps.secrets.operatorToken)));
 
