@@ -8,6 +8,8 @@ export interface Side {
    * work needs them. Otherwise a plain GET, which is all bare Koa answers.
    */
   sameRequest?: boolean;
+  /** A request of this side's own (its own key, say), used instead of the shared one. */
+  request?: LoadOptions;
 }
 
 export interface Comparison {
@@ -39,9 +41,10 @@ export async function compare(
   const pairs = baselines.map(() => [] as Pair[]);
   for (let i = 0; i < rounds; i++) {
     const measured = [];
+    const own = (side: Side) => (side.request ? { ...side.request, duration: slice } : undefined);
     for (const side of baselines)
-      measured.push(await measureSide(side, defaults, side.sameRequest ? request : plainGet));
-    const d = await measureSide(daemon, defaults, request);
+      measured.push(await measureSide(side, defaults, own(side) ?? (side.sameRequest ? request : plainGet)));
+    const d = await measureSide(daemon, defaults, own(daemon) ?? request);
     for (const [j, b] of measured.entries())
       pairs[j]!.push({ value: d.rps, baseline: b.rps, cpuRatio: cpuRatioOf(b, d) });
   }

@@ -47,12 +47,27 @@ export interface BenchEnv {
     mirror(path: string, request: LoadOptions, rows: FloorRows): Promise<void>;
   };
   /** A call against the daemon, for set-up (sign a user up, create a Company…). */
-  call(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any }>;
+  call: CallDaemon;
+  /**
+   * Starts the daemon with or without its audit trail (bench/audit-variant.ts: both from the same
+   * entry) on a data folder of its own; `close` stops it too if the case did not.
+   */
+  startAuditVariant(audit: boolean): Promise<AuditVariant>;
+}
+
+export type CallDaemon = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; body: any }>;
+
+export interface AuditVariant {
+  url: string;
+  pid: number | undefined;
+  daemon: { operatorToken: string };
+  call: CallDaemon;
+  stop(): Promise<void>;
 }
 
 /** One line of the report. `ratio` = value / baseline when there is a baseline. */
@@ -149,6 +164,18 @@ export function startServer(
   });
 }
 
+const callAt =
+  (base: string): CallDaemon =>
+  async (method, path, body, headers) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
 const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
 /** Starts both servers and builds the env the cases share; `close` stops them and removes the data folder. */
@@ -180,6 +207,7 @@ export async function openBenchEnv(options: {
   // The floor app checks session tokens with the daemon's own secret, so the daemon's tokens pass.
   await addFloorRows(floor.url, { jwtSecret: readFileSync(join(dataDir, dataFiles.jwtSecret), 'utf8').trim() });
   const bareKoa = { url: baseline.url, pid: baseline.child.pid };
+  const variants: { stop(): Promise<void>; dataDir: string }[] = [];
   const env: BenchEnv = {
     baseline: { url: baseline.url },
     daemon: { url: daemon.url, dataDir, operatorToken },
@@ -208,20 +236,32 @@ export async function openBenchEnv(options: {
         await assertSameAnswer(daemon.url + path, floor.url + path, request);
       },
     },
-    async call(method, path, body, headers) {
-      const res = await fetch(daemon.url + path, {
-        method,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    call: callAt(daemon.url),
+    async startAuditVariant(audit) {
+      const variantDir = mkdtempSync(join(tmpdir(), `svc-bench-audit-${audit ? 'on' : 'off'}-`));
+      const started = await startServer(
+        here('./audit-variant.js'),
+        [variantDir, audit ? 'on' : 'off'],
+        join(logDir, `audit-${audit ? 'on' : 'off'}.log`),
+      );
+      const stop = async () => {
+        await started.stop();
+        rmSync(variantDir, { recursive: true, force: true });
+      };
+      variants.push({ stop, dataDir: variantDir });
+      return {
+        url: started.url,
+        pid: started.child.pid,
+        daemon: { operatorToken: readFileSync(join(variantDir, 'operator-token'), 'utf8').trim() },
+        call: callAt(started.url),
+        stop,
+      };
     },
   };
   return {
     ...env,
     async close() {
-      await Promise.all([baseline.stop(), floor.stop(), daemon.stop()]);
+      await Promise.all([baseline.stop(), floor.stop(), daemon.stop(), ...variants.map((v) => v.stop())]);
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(logDir, { recursive: true, force: true });
     },

@@ -9,7 +9,10 @@ import type { BenchEnv } from './harness.js';
  * the tier gate. (The operator surface cannot create users; wallet signup is the one public signup
  * route that needs no e-mailed code read back from the outbox.)
  */
-export async function createWalletSecretKey(env: BenchEnv, companyName: string): Promise<string> {
+export async function createWalletSecretKey(
+  env: Pick<BenchEnv, 'call'> & { daemon: { operatorToken: string } },
+  companyName: string,
+): Promise<string> {
   const operator = { authorization: `Bearer ${env.daemon.operatorToken}` };
   const wallet = Wallet.createRandom();
   const invite = await expectOk(env.call('POST', '/api/dev/invites', {}, operator), 'invite');

@@ -39,6 +39,11 @@ const AUTH_PREFIXES = ['/api/auth/', '/api/me/'];
 export interface AppParts {
   /** The app's one set of signup, login and recovery throttles; made here unless given (tests lock accounts through it). */
   authLimits?: AuthLimits;
+  /**
+   * Leaves the audit trail out. Only the bench sets it (bench/audit-variant.ts), to measure what the
+   * trail costs a request against the same daemon without it; no flag, variable or file reaches it.
+   */
+  withoutAuditTrail?: true;
 }
 
 export function createApp(deps: Deps, parts: AppParts = {}): Koa {
@@ -68,7 +73,7 @@ export function createApp(deps: Deps, parts: AppParts = {}): Koa {
     }),
   );
   // Every audited request leaves its entry here, after its route answered or refused (audit/trail.ts).
-  app.use(auditTrail(deps));
+  if (!parts.withoutAuditTrail) app.use(auditTrail(deps));
   app.use(dispatchRoutes(routeGroups(deps, parts.authLimits)));
   return app;
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { VERSION } from '../shared/version.js';
 import { WITHHELD_INVITE } from '../shared/wire.js';
-import { createApp } from './app.js';
+import { createApp, type AppParts } from './app.js';
 import { formatBanner } from './banner.js';
 import { startAuditRetention } from './audit/retention.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
@@ -36,7 +36,11 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-export async function startDaemon(options: DaemonOptions, env: Env = process.env): Promise<RunningDaemon> {
+export async function startDaemon(
+  options: DaemonOptions,
+  env: Env = process.env,
+  parts: Pick<AppParts, 'withoutAuditTrail'> = {},
+): Promise<RunningDaemon> {
   let config = resolveConfig(options, env);
   ensureDataDir(config.dataDir);
   if (config.hashPool) configureHashPool(config.hashPool);
@@ -83,7 +87,7 @@ export async function startDaemon(options: DaemonOptions, env: Env = process.env
       ...(checkOperatorToken ? { checkOperatorToken } : {}),
       ...(devClock ? { devClock } : {}),
     };
-    server.on('request', createApp(deps).callback());
+    server.on('request', createApp(deps, parts).callback());
     lock.update(url);
     // After the handler is attached: requests arriving meanwhile are served (a runtime they need
     // is opened once, shared with this loop).

@@ -12,8 +12,6 @@ export interface RouteAudit {
   factor?: string;
   /** The account is named by the body's `email` (a login that failed has no session to say whose it was). */
   byEmail?: boolean;
-  /** A call a key makes often: its entry is group-committed without holding the answer, as `rest.call`'s. */
-  hot?: boolean;
 }
 
 const login = (factor: string, byEmail = false): RouteAudit => ({ action: 'account.login', factor, byEmail });
@@ -75,7 +73,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteAudit | null>> = {
   'POST /api/keys/:id/rotate': { action: 'key.rotate' },
   'POST /api/keys/:id/explain': null,
   'POST /api/account/api-key': { action: 'account_key.rotate' },
-  'POST /api/mcp/validate': { action: 'key.validate', hot: true },
+  'POST /api/mcp/validate': { action: 'key.validate' },
   // OAuth for MCP clients: consent, tokens, revocation, client registration
   'POST /api/oauth/authorize': { action: 'oauth.consent' },
   'GET /api/oauth/clients/:clientId': null,

@@ -22,13 +22,14 @@ const NOBODY: AuditActor = { type: 'anonymous', user_id: null, key_id: null, cli
  * operator actions by the table in route-actions.ts; every call made with a secret key to a
  * Company route (`rest.call`); every MCP tools/call (`mcp.tools_call`, noted by the endpoint).
  *
- * Account and operator entries are awaited before the answer leaves (they are rare, and a user
- * who saw "password changed" will find the entry). Key and MCP calls are handed to the store's
- * group commit without waiting, so the hot path pays no fsync: see docs/audit.md for what a crash
- * can take back.
+ * Every entry of a request is durable before its answer leaves: a caller who got an answer will
+ * find the entry after a crash or `kill -9`. That costs the request path no fsync of its own: the
+ * store group-commits (every request waiting meanwhile shares the next write and sync), so a busy
+ * key's calls wait a little longer, never one sync each (docs/audit.md).
  */
 export function auditTrail(deps: TrailDeps): Middleware {
   const addresses = new Map<string, string>();
+  const isoAt = isoClock();
   return async function auditTrail(ctx, next) {
     const started = deps.clock.now();
     try {
@@ -36,63 +37,119 @@ export function auditTrail(deps: TrailDeps): Middleware {
     } catch (err) {
       renderError(ctx, err, deps.log);
     }
-    if (ctx.path.toLowerCase().replace(/\/$/, '') === MCP_PATH) return void recordMcp(deps, ctx, started);
-    const pattern = routePattern(ctx);
-    if (pattern === null) return;
-    const rule = ROUTE_ACTIONS[`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${pattern}`];
-    // The answer is made: a trail that cannot be written (the database gone mid-request) never changes it.
-    if (rule)
-      return recordRoute(deps, ctx, rule, pattern, started).catch((err) =>
-        deps.log.error('audit entry not written', { action: rule.action, request_id: ctx.state.requestId, err }),
-      );
-    if (rule === null || !bearerToken(ctx)?.startsWith('sk_')) return;
-    const key = ctx.state.keyAuth as KeyAuth | undefined;
-    const body = ctx.request.body;
-    void write(
-      deps,
-      entryFor(ctx, deps, key, {
-        action: 'rest.call',
-        target: `${ctx.method} ${pattern}`,
-        details: {
-          ...callDetails(ctx, started, deps),
-          args: digestArguments({ query: { ...ctx.query }, ...(body !== undefined ? { body } : {}) }),
-        },
-      }),
-    );
-    noteNewAddress(deps, ctx, key, addresses);
+    const written = record(deps, ctx, started, isoAt, addresses);
+    if (written) await written;
   };
 }
 
-/** One entry per tools/call of the request; a request refused before any call (bad key, tier, Origin) gets one of its own. */
-function recordMcp(deps: TrailDeps, ctx: Context, started: number): void {
+/** The writes a request leaves, or undefined when it leaves none. */
+function record(
+  deps: TrailDeps,
+  ctx: Context,
+  started: number,
+  isoAt: (ms: number) => string,
+  addresses: Map<string, string>,
+): Promise<unknown> | undefined {
+  const path = ctx.path;
+  if (path.length - (path.endsWith('/') ? 1 : 0) === MCP_PATH.length && path.toLowerCase().startsWith(MCP_PATH))
+    return recordMcp(deps, ctx, started, isoAt);
+  const pattern = routePattern(ctx);
+  if (pattern === null) return;
+  const rule = ROUTE_ACTIONS[`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${pattern}`];
+  // The answer is made: a trail that cannot be written (the database gone mid-request) never changes it.
+  if (rule)
+    return recordRoute(deps, ctx, rule, pattern, started, isoAt).catch((err) =>
+      deps.log.error('audit entry not written', { action: rule.action, request_id: ctx.state.requestId, err }),
+    );
+  if (rule === null || !bearerToken(ctx)?.startsWith('sk_')) return;
   const key = ctx.state.keyAuth as KeyAuth | undefined;
-  const calls = (ctx.state.auditedToolCalls ?? []) as AuditedToolCall[];
-  for (const call of calls) {
-    void write(
+  const body = ctx.request.body;
+  const now = deps.clock.now();
+  const call = write(
+    deps,
+    entryFor(ctx, isoAt(now), key, {
+      action: 'rest.call',
+      target: `${ctx.method} ${pattern}`,
+      details: {
+        ...callDetails(ctx, started, now),
+        args: digestArguments({ query: { ...ctx.query }, ...(body !== undefined ? { body } : {}) }),
+      },
+    }),
+  );
+  const moved = noteNewAddress(deps, ctx, isoAt(now), key, addresses);
+  return moved ? Promise.all([call, moved]) : call;
+}
+
+/** One entry per tools/call of the request; a request refused before any call (bad key, tier, Origin) gets one of its own. */
+function recordMcp(
+  deps: TrailDeps,
+  ctx: Context,
+  started: number,
+  isoAt: (ms: number) => string,
+): Promise<unknown> | undefined {
+  const key = ctx.state.keyAuth as KeyAuth | undefined;
+  const calls = ctx.state.auditedToolCalls as AuditedToolCall[] | undefined;
+  const now = deps.clock.now();
+  if (!calls || calls.length === 0)
+    return ctx.status >= 400
+      ? write(
+          deps,
+          entryFor(ctx, isoAt(now), key, {
+            action: 'mcp.request',
+            target: MCP_PATH,
+            details: callDetails(ctx, started, now),
+          }),
+        )
+      : undefined;
+  const writes = calls.map((call) =>
+    write(
       deps,
-      entryFor(ctx, deps, key, {
+      entryFor(ctx, isoAt(now), key, {
         action: 'mcp.tools_call',
         target: call.action ? `${call.tool}.${call.action}` : call.tool,
         outcome: call.outcome,
         reason: call.reason,
         details: { tool: call.tool, action: call.action, args: call.args, status: ctx.status, ms: call.ms },
       }),
-    );
-  }
-  if (calls.length === 0 && ctx.status >= 400)
-    void write(
-      deps,
-      entryFor(ctx, deps, key, { action: 'mcp.request', target: MCP_PATH, details: callDetails(ctx, started, deps) }),
-    );
+    ),
+  );
+  return writes.length === 1 ? writes[0] : Promise.all(writes);
 }
 
-async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, pattern: string, started: number) {
-  const operator = pattern.startsWith('/api/dev/');
+function recordRoute(
+  deps: TrailDeps,
+  ctx: Context,
+  rule: RouteAudit,
+  pattern: string,
+  started: number,
+  isoAt: (ms: number) => string,
+): Promise<void> {
   const session = ctx.state.auth as UserAuth | undefined;
   const key = ctx.state.keyAuth as KeyAuth | undefined;
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const email = rule.byEmail && typeof body.email === 'string' ? body.email.slice(0, 320) : null;
-  const userId = session?.user.id ?? key?.user.id ?? (await subjectOf(deps, ctx, email));
+  const known = session?.user.id ?? key?.user.id;
+  // Only an answer with no session or key behind it needs a lookup to say whose it is.
+  if (known !== undefined) return writeRoute(deps, ctx, rule, pattern, started, isoAt, known, email);
+  return subjectOf(deps, ctx, email).then((userId) =>
+    writeRoute(deps, ctx, rule, pattern, started, isoAt, userId, email),
+  );
+}
+
+function writeRoute(
+  deps: TrailDeps,
+  ctx: Context,
+  rule: RouteAudit,
+  pattern: string,
+  started: number,
+  isoAt: (ms: number) => string,
+  userId: string | null,
+  email: string | null,
+): Promise<void> {
+  const operator = pattern.startsWith('/api/dev/');
+  const session = ctx.state.auth as UserAuth | undefined;
+  const key = ctx.state.keyAuth as KeyAuth | undefined;
+  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const answer = (ctx.body ?? {}) as Record<string, unknown>;
   const succeeded = ctx.status < 400;
   // A consent names its Company in the body; it is the caller's only once the consent succeeded
@@ -112,8 +169,13 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
       : userId && (session || succeeded)
         ? { ...NOBODY, type: 'user', user_id: userId }
         : NOBODY;
-  const written = write(deps, {
-    ...requestFacts(ctx, deps),
+  const now = deps.clock.now();
+  const details = callDetails(ctx, started, now) as Record<string, unknown>;
+  if (rule.factor) details.factor = rule.factor;
+  if (answer.totp_required === true) details.second_factor_required = true;
+  if (pattern.startsWith('/api/oauth/') || pattern.startsWith('/oauth/')) Object.assign(details, oauthDetails(body));
+  return write(deps, {
+    ...requestFacts(ctx, isoAt(now)),
     actor,
     user_id: userId,
     company_id: companyId,
@@ -121,14 +183,8 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
     target,
     outcome: succeeded ? 'succeeded' : 'refused',
     reason: succeeded ? null : reasonOf(ctx),
-    details: {
-      ...callDetails(ctx, started, deps),
-      ...(rule.factor ? { factor: rule.factor } : {}),
-      ...(answer.totp_required === true ? { second_factor_required: true } : {}),
-      ...oauthDetails(pattern, body),
-    },
+    details,
   });
-  if (!rule.hot) await written;
 }
 
 /** The account a request concerns when no session names it: the one its answer's token was issued to, else the one its e-mail names. */
@@ -156,8 +212,7 @@ function userIdInToken(token: string): string | null {
 }
 
 /** What an OAuth consent or revocation names besides its outcome: the client and decision, never a token. */
-function oauthDetails(pattern: string, body: Record<string, unknown>): Record<string, unknown> {
-  if (!pattern.startsWith('/api/oauth/') && !pattern.startsWith('/oauth/')) return {};
+function oauthDetails(body: Record<string, unknown>): Record<string, unknown> {
   const pick = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).slice(0, 200) : undefined);
   return {
     client_id: pick('client_id'),
@@ -175,10 +230,10 @@ interface Partial {
   details: Record<string, unknown>;
 }
 
-function entryFor(ctx: Context, deps: TrailDeps, key: KeyAuth | undefined, p: Partial): NewAuditEntry {
+function entryFor(ctx: Context, at: string, key: KeyAuth | undefined, p: Partial): NewAuditEntry {
   const outcome = p.outcome ?? (ctx.status < 400 ? 'succeeded' : 'refused');
   return {
-    ...requestFacts(ctx, deps),
+    ...requestFacts(ctx, at),
     actor: key?.oauth
       ? { ...NOBODY, type: 'oauth', user_id: key.user.id, client_id: key.oauth.clientId, grant_id: key.oauth.grantId }
       : key
@@ -194,18 +249,34 @@ function entryFor(ctx: Context, deps: TrailDeps, key: KeyAuth | undefined, p: Pa
   };
 }
 
-const requestFacts = (ctx: Context, deps: TrailDeps) => ({
-  at: new Date(deps.clock.now()).toISOString(),
+const requestFacts = (ctx: Context, at: string) => ({
+  at,
   request_id: (ctx.state.requestId as string | undefined) ?? null,
   client_address: ctx.ip || null,
   user_agent: ctx.get('User-Agent').slice(0, 256) || null,
 });
 
-const callDetails = (ctx: Context, started: number, deps: TrailDeps) => ({
+const callDetails = (ctx: Context, started: number, now: number) => ({
   method: ctx.method,
   status: ctx.status,
-  ms: Math.max(0, deps.clock.now() - started),
+  ms: Math.max(0, now - started),
 });
+
+/**
+ * Times as ISO text, formatted once per millisecond: requests that end in the same millisecond
+ * (most of a busy key's) share one string.
+ */
+function isoClock(): (ms: number) => string {
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
+  };
+}
 
 function reasonOf(ctx: Context): string {
   const code = (ctx.body as { code?: unknown } | null)?.code;
@@ -216,7 +287,13 @@ function reasonOf(ctx: Context): string {
  * A key used from an address other than the one it was last seen from: one entry per change
  * (remembered per key in this daemon, so a burst of calls from the new address leaves one).
  */
-function noteNewAddress(deps: TrailDeps, ctx: Context, key: KeyAuth | undefined, seen: Map<string, string>) {
+function noteNewAddress(
+  deps: TrailDeps,
+  ctx: Context,
+  at: string,
+  key: KeyAuth | undefined,
+  seen: Map<string, string>,
+): Promise<void> | undefined {
   // A secret key only: an OAuth token's client is an app the user connected, not a credential copied around.
   if (!key || key.keyId === null || key.principal.kind !== 'key' || !ctx.ip) return;
   const keyId = key.keyId;
@@ -225,9 +302,9 @@ function noteNewAddress(deps: TrailDeps, ctx: Context, key: KeyAuth | undefined,
   if (seen.size >= 10_000) seen.clear();
   seen.set(keyId, ctx.ip);
   if (last === null) return;
-  void write(
+  return write(
     deps,
-    entryFor(ctx, deps, key, {
+    entryFor(ctx, at, key, {
       action: 'key.new_address',
       target: keyId,
       outcome: 'succeeded',

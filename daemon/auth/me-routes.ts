@@ -16,7 +16,10 @@ export function meRoutes(deps: Deps, limits: AuthLimits): Router {
   router.get('/api/me', anyUser, (ctx) => {
     const { user, session } = userOf(ctx);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { ...presentUser(user), session: presentCurrentSession(session) };
+    // One object for the answer, not a copy of the presented user with the session spread in.
+    const body: Record<string, unknown> = presentUser(user);
+    body.session = presentCurrentSession(session);
+    ctx.body = body;
   });
 
   router.get('/api/me/avatar', anyUser, (ctx) => {

@@ -33,9 +33,14 @@ export function requireUser(
   options: RequireUserOptions = {},
 ): Middleware {
   return async function userGuard(ctx, next) {
-    ctx.state.auth = await authenticateUser(deps, ctx, options);
-    const { session } = ctx.state.auth as UserAuth;
+    // The token is checked first (no lookup for a bad one), then the store's own promise is
+    // awaited here: one promise per request, not one per helper around it.
+    const claims = verifiedClaims(deps, ctx);
+    const found = await deps.stores.sessions.findWithUser(claims.sid);
     const now = deps.clock.now();
+    const auth = liveSession(found, claims, now, options);
+    ctx.state.auth = auth;
+    const { session } = auth;
     if (
       now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS &&
       claimTouch(deps.stores, session.id, now, TOUCH_EVERY_MS)
@@ -52,17 +57,13 @@ export function userOf(ctx: Context): UserAuth {
   return auth;
 }
 
-async function authenticateUser(
-  deps: Pick<Deps, 'clock' | 'stores' | 'secrets'>,
-  ctx: Context,
-  options: RequireUserOptions,
-): Promise<UserAuth> {
+/** The session token's claims, signature and expiry checked; throws the 401 answers. */
+function verifiedClaims(deps: Pick<Deps, 'clock' | 'secrets'>, ctx: Context): TokenClaims {
   const token = bearerToken(ctx);
   if (!token)
     throw unauthenticated('Authentication required: send Authorization: Bearer <token>.', ErrorCode.unauthorized);
-  const now = deps.clock.now();
   // verifyToken refuses anything that is not three base64url parts (a key, junk) before any HMAC.
-  const claims = verifyToken(deps.secrets.jwtSecret, token, now);
+  const claims = verifyToken(deps.secrets.jwtSecret, token, deps.clock.now());
   if (!claims) throw unauthenticated('The token is invalid or expired. Log in again.', ErrorCode.invalidToken);
   if (claims.typ === 'partial') {
     throw unauthenticated(
@@ -70,8 +71,16 @@ async function authenticateUser(
       ErrorCode.invalidToken,
     );
   }
-  // The session and its user in one lookup (the signature is checked already): one query on a database.
-  const found = await deps.stores.sessions.findWithUser(claims.sid);
+  return claims;
+}
+
+/** The session row read on this request, checked: live, the token's user's, not revoked or expired. */
+function liveSession(
+  found: { session: SessionRecord; user: UserRecord | undefined } | undefined,
+  claims: TokenClaims,
+  now: number,
+  options: RequireUserOptions,
+): UserAuth {
   const session = found?.session;
   const user = found?.user;
   if (!session || session.user_id !== claims.user_id || session.revoked_at || Date.parse(session.expires_at) <= now) {

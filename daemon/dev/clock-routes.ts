@@ -27,9 +27,9 @@ export function clockRoutes(router: Router, deps: Deps): void {
     };
   };
 
-  router.get('/clock', (ctx) => void (ctx.body = view()));
+  router.get('/api/dev/clock', (ctx) => void (ctx.body = view()));
 
-  router.post('/clock', async (ctx) => {
+  router.post('/api/dev/clock', async (ctx) => {
     const body = validate(devClockBody, ctx.request.body);
     const clock = deps.devClock;
     if (!clock) throw new ApiError(403, ErrorCode.clockNotMovable, `The clock cannot move here: ${view().reason}.`);

@@ -13,10 +13,12 @@ import { devMailQuery as mailQuery, devTierBody as tierBody } from '../../shared
 
 /** The operator surface of a local daemon (CONTRACT §3): captured mail, invites, tiers. */
 export function devRoutes(deps: Deps): Router {
-  const router = new Router({ prefix: '/api/dev' });
+  // No prefix: a prefixed router's `use` layer would match case-sensitively while its routes do not
+  // (http/use-layer-case.ts), and this guard must hold for every spelling the routes answer.
+  const router = new Router();
   router.use(requireOperator(deps.checkOperatorToken ?? matchOperatorToken(deps.secrets.operatorToken)));
 
-  router.get('/mail', async (ctx) => {
+  router.get('/api/dev/mail', async (ctx) => {
     const query = validate(mailQuery, ctx.query);
     ctx.body = {
       mail: await deps.stores.outbox.list({
@@ -26,12 +28,12 @@ export function devRoutes(deps: Deps): Router {
     };
   });
 
-  router.post('/invites', async (ctx) => {
+  router.post('/api/dev/invites', async (ctx) => {
     ctx.status = 201;
     ctx.body = { code: await createInvite(deps) };
   });
 
-  router.post('/tier', async (ctx) => {
+  router.post('/api/dev/tier', async (ctx) => {
     const body = validate(tierBody, ctx.request.body);
     const user = await findUserByEmail(deps.stores.users, body.email);
     if (!user) throw notFound(`No user has the e-mail ${body.email}.`, ErrorCode.userNotFound);

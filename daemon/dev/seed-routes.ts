@@ -12,7 +12,7 @@ import { ensureSeedUser, issueSeedSession } from './seed-users.js';
  * token's holder nothing new); the CLI logs it out when it is done.
  */
 export function seedRoutes(router: Router, deps: Deps): void {
-  router.post('/users', async (ctx) => {
+  router.post('/api/dev/users', async (ctx) => {
     const body = validate(devUserBody, ctx.request.body);
     const { user, created } = await ensureSeedUser(deps, body);
     ctx.status = created ? 201 : 200;

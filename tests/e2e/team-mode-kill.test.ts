@@ -1,11 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { companyOwner } from '../proof/lib/accounts.js';
+import { bearer, operatorHeaders } from '../proof/lib/client.js';
 import { eventually, openTeam, pageAll, type TeamDaemon } from '../helpers/team-daemons.js';
 
 /**
- * Team mode: SIGKILL one of two daemons while both take concurrent appends; every append that was
- * acknowledged (2xx) is found through the survivor, with what was written, and the log has no gap.
+ * Team mode: SIGKILL one of two daemons while both take concurrent appends and key calls; every
+ * append that was acknowledged (2xx) is found through the survivor, with what was written, the log
+ * has no gap, and every key call the killed daemon answered has its audit entry.
  */
 const team = await openTeam();
 
@@ -28,7 +30,18 @@ if (team) {
           else throw new Error(`B answered ${a.status}: ${a.text}`);
         }
       };
-      const onA = [writer(A, 'a1', 10_000), writer(A, 'a2', 10_000), writer(A, 'a3', 10_000)];
+      // Each answered validate left its audit entry (committed in a group with the others) first.
+      const validated = new Set<string>();
+      const validator = async () => {
+        for (;;) {
+          const a = await A.call('/api/mcp/validate', { method: 'POST', headers: bearer(owner.sk) });
+          const requestId = a.headers?.get('x-request-id');
+          if (a.status === 200 && requestId) validated.add(requestId);
+          else if (a.status === 0 || a.status === -1) return;
+          else throw new Error(`validate answered ${a.status}: ${a.text}`);
+        }
+      };
+      const onA = [writer(A, 'a1', 10_000), writer(A, 'a2', 10_000), writer(A, 'a3', 10_000), validator(), validator()];
       const onB = [writer(B, 'b1', 80), writer(B, 'b2', 80), writer(B, 'b3', 80)];
       // Kill while appends are in flight on both: once A has acknowledged some and B is mid-way.
       await eventually('appends acknowledged by A', async () =>
@@ -49,6 +62,19 @@ if (team) {
         assert.equal(JSON.stringify(event).includes(`"tag":"${tag}"`), true, `${id} holds what was written`);
       }
       assert.ok([...acked.values()].filter((t) => t.startsWith('b')).length === 240, 'B kept serving');
+      const trail = await B.call('/api/dev/audit?action=key.validate&format=jsonl', {
+        headers: operatorHeaders(B.dataDir),
+      });
+      assert.is(trail.status, 200, trail.text);
+      const recorded = new Set(
+        trail.text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).request_id as string),
+      );
+      assert.ok(validated.size > 0, 'A answered some validates before the kill');
+      const lost = [...validated].filter((id) => !recorded.has(id));
+      assert.equal(lost, [], 'every validate A answered has its audit entry');
     } finally {
       await Promise.all([A.stop(), B.stop()]);
     }

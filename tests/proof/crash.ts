@@ -1,8 +1,9 @@
 /**
  * `npm run test:crash`: writers drive event appends, quests, signups, logins, key creations and
- * revocations against a real daemon while it is killed with SIGKILL at random moments. After each
- * restart, every acknowledged write must be there, nothing deleted or revoked may come back, and
- * the log must report no repair. A SIGKILL leaves the page cache behind, so first a daemon runs
+ * revocations, and calls made with a secret key (REST, MCP tools/call, validate: each leaves an
+ * audit entry) against a real daemon while it is killed with SIGKILL at random moments. After each
+ * restart, every acknowledged write must be there, every answered key call must have its audit
+ * entry, nothing deleted or revoked may come back, and the log must report no repair. A SIGKILL leaves the page cache behind, so first a daemon runs
  * under strace and every write it acknowledged must have been synced before its answer was sent
  * (lib/sync-order.ts; skipped, with one line saying why, where strace cannot run). Prints its
  * figures; exits 1 on a violation.
@@ -14,13 +15,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { companyOwner, PROOF_PASSWORD } from './lib/accounts.js';
-import { bearer, call, operatorHeaders } from './lib/client.js';
+import { bearer, call, operatorHeaders, type Answer } from './lib/client.js';
 import { option, readFlags, startProofDaemon, type ProofDaemon } from './lib/daemon.js';
 import { runSyncOrder, type SyncOrderReport } from './lib/sync-order.js';
 
 export interface CrashReport {
   cycles: number;
-  acknowledged: { events: number; quests: number; signups: number; logins: number; keys: number; revocations: number };
+  acknowledged: {
+    events: number;
+    quests: number;
+    signups: number;
+    logins: number;
+    keys: number;
+    revocations: number;
+    /** Answered calls made with a secret key, each of which left an audit entry before its answer. */
+    keyCalls: number;
+  };
   tmpFilesSeen: number;
   /** The order check under strace: how many acknowledged writes it checked, or why it was skipped. */
   syncOrder: SyncOrderReport;
@@ -49,6 +59,7 @@ export async function runCrash(opts: {
     logins: new Set<string>(),
     keys: new Map<string, string>(),
     revoked: new Map<string, string>(),
+    keyCalls: new Map<string, string>(),
   };
   const violations: string[] = syncOrder.violations.slice(0, 20).map((v) => `sync order: ${v}`);
   let tmpFilesSeen = 0;
@@ -59,7 +70,12 @@ export async function runCrash(opts: {
     while (!stop.now) {
       const pick = Math.random();
       const i = n++;
-      if (pick < 0.55) {
+      if (pick < 0.12) {
+        // Answered at all (a refusal too) means its audit entry was durable first.
+        const [action, a] = await keyCall(url, world, i);
+        const requestId = a.headers?.get('x-request-id');
+        if (a.status > 0 && requestId) ack.keyCalls.set(requestId, action);
+      } else if (pick < 0.55) {
         const a = await call(url, '/api/events/trigger', {
           headers: world.tenant,
           body: { type: 'agent:proof', content: { i } },
@@ -132,7 +148,7 @@ export async function runCrash(opts: {
           .find((l) => /recovery|repair|truncat/i.test(l))}`,
       );
     out(
-      `cycle ${cycle}/${opts.cycles}: ${ack.events.size} events, ${ack.quests.size} quests, ${ack.keys.size} live keys, ${ack.revoked.size} revoked, ${ack.signups.size} signups, ${ack.logins.size} logins acknowledged; ${violations.length} violations`,
+      `cycle ${cycle}/${opts.cycles}: ${ack.events.size} events, ${ack.quests.size} quests, ${ack.keys.size} live keys, ${ack.revoked.size} revoked, ${ack.signups.size} signups, ${ack.logins.size} logins, ${ack.keyCalls.size} audited key calls acknowledged; ${violations.length} violations`,
     );
     if (violations.length > 20) break;
   }
@@ -147,6 +163,7 @@ export async function runCrash(opts: {
       logins: ack.logins.size,
       keys: ack.keys.size + ack.revoked.size,
       revocations: ack.revoked.size,
+      keyCalls: ack.keyCalls.size,
     },
     tmpFilesSeen,
     syncOrder,
@@ -168,7 +185,30 @@ type Ledger = {
   logins: Set<string>;
   keys: Map<string, string>;
   revoked: Map<string, string>;
+  /** request id → the audit action its entry has */
+  keyCalls: Map<string, string>;
 };
+
+const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+
+/** One call made with the Company's secret key, of the three kinds the trail records per call. */
+async function keyCall(url: string, world: World, i: number): Promise<[string, Answer]> {
+  const key = bearer(world.sk);
+  const pick = i % 3;
+  if (pick === 0)
+    return ['key.validate', await call(url, '/api/mcp/validate', { method: 'POST', headers: key, timeoutMs: 10_000 })];
+  if (pick === 1) return ['rest.call', await call(url, '/api/quests?status=open', { headers: key, timeoutMs: 10_000 })];
+  const body = {
+    jsonrpc: '2.0',
+    id: i,
+    method: 'tools/call',
+    params: { name: 'events', arguments: { action: 'list' } },
+  };
+  return [
+    'mcp.tools_call',
+    await call(url, '/api/mcp', { headers: { ...key, ...MCP_HEADERS }, body, timeoutMs: 10_000 }),
+  ];
+}
 
 async function checkEverything(daemon: ProofDaemon, dataDir: string, world: World, ack: Ledger): Promise<string[]> {
   const problems: string[] = [];
@@ -219,8 +259,9 @@ async function checkEverything(daemon: ProofDaemon, dataDir: string, world: Worl
 }
 
 /**
- * The audit trail: a key creation or revocation that was acknowledged had its entry written
- * before the answer (docs/audit.md), so it must be there after the kill; and every chain holds.
+ * The audit trail: every entry is written before its answer (docs/audit.md), so an acknowledged key
+ * creation or revocation, and every answered call made with a key, must have its entry after the
+ * kill; and every chain holds.
  */
 async function checkAudit(url: string, op: Record<string, string>, ack: Ledger): Promise<string[]> {
   const problems: string[] = [];
@@ -242,6 +283,23 @@ async function checkAudit(url: string, op: Record<string, string>, ack: Ledger):
   const revoked = await targets('key.revoke');
   const lostRevocations = [...ack.revoked.keys()].filter((id) => !revoked.has(id));
   if (lostRevocations.length) problems.push(`${lostRevocations.length} acknowledged revocations have no audit entry`);
+  // By request id: a refused tools/call (a rate limit, say) may be filed as the request's refusal.
+  const recorded = new Map<string, string>();
+  for (const family of ['key.validate', 'rest', 'mcp']) {
+    const res = await call(url, `/api/dev/audit?action=${family}&format=jsonl`, { headers: op, timeoutMs: 60_000 });
+    for (const line of res.text.split('\n').filter(Boolean)) {
+      const e = JSON.parse(line) as { request_id: string | null; action: string };
+      if (e.request_id) recorded.set(e.request_id, e.action);
+    }
+  }
+  const lostCalls = [...ack.keyCalls].filter(([id]) => !recorded.has(id));
+  if (lostCalls.length)
+    problems.push(
+      `${lostCalls.length} answered key calls have no audit entry (${lostCalls
+        .slice(0, 3)
+        .map(([id, action]) => `${action} ${id}`)
+        .join(', ')})`,
+    );
   return problems;
 }
 
@@ -263,7 +321,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const a = report.acknowledged;
   process.stdout.write(
     `\ncrash: ${report.cycles} SIGKILL cycles in ${((Date.now() - started) / 1000).toFixed(0)} s; acknowledged ${a.events} event appends, ` +
-      `${a.quests + a.signups + a.logins + a.keys + a.revocations} other writes (${a.quests} quests, ${a.signups} signups, ${a.logins} logins, ${a.keys} key creations, ${a.revocations} revocations); ` +
+      `${a.quests + a.signups + a.logins + a.keys + a.revocations} other writes (${a.quests} quests, ${a.signups} signups, ${a.logins} logins, ${a.keys} key creations, ${a.revocations} revocations), ${a.keyCalls} audited key calls; ` +
       `${report.tmpFilesSeen} temp files left by kills (removed at each start); ${report.violations.length} violations\n`,
   );
   for (const v of report.violations) process.stdout.write(`  VIOLATION ${v}\n`);

@@ -13,10 +13,11 @@ import { formatLoad, runLoad } from './load.js';
  */
 const quiet = () => undefined;
 
-test('crash: 2 SIGKILL cycles lose no acknowledged write and bring nothing revoked back; 2 s under strace sync every acknowledged write before its answer', async () => {
+test('crash: 2 SIGKILL cycles lose no acknowledged write or audit entry and bring nothing revoked back; 2 s under strace sync every acknowledged write before its answer', async () => {
   const report = await runCrash({ cycles: 2, writers: 4, syncSeconds: 2, out: quiet });
   assert.equal(report.violations, []);
   assert.ok(report.acknowledged.events > 0, 'some appends were acknowledged');
+  assert.ok(report.acknowledged.keyCalls > 0, 'some audited key calls were answered');
   if (report.syncOrder.skipped)
     process.stdout.write(`crash: the sync order check was skipped: ${report.syncOrder.skipped}\n`);
   else assert.ok(report.syncOrder.checked > 0, 'the order check saw acknowledged writes');

@@ -6,13 +6,13 @@ import type {
   AuditVerification,
   NewAuditEntry,
 } from '../audit-types.js';
-import { CHECKPOINT_ACTION, positionOf, sealEntry, verifyEntries } from './chain.js';
+import { CHECKPOINT_ACTION, positionOf, sealLine, verifyEntries } from './chain.js';
 import { pageOf } from './query.js';
 
 /** Where entries go once sealed: nowhere (memory), or a group-committed file (file-audit.ts). */
 export interface AuditPersistence {
-  /** Resolves once the entry is durable; `onDurable` has made it visible by then. */
-  write(entry: AuditEntry): Promise<void>;
+  /** Resolves once the entry is durable; `onDurable` has made it visible by then. `line` is the entry as stored. */
+  write(entry: AuditEntry, line: string): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
   /** Re-reads what is stored (never the memory, which cannot show an edit on disk). */
@@ -42,7 +42,10 @@ export class AuditLog implements AuditStore {
     private readonly persist: AuditPersistence | null,
     loaded: AuditEntry[] = [],
   ) {
-    for (const e of loaded) this.markDurable(e);
+    for (const e of loaded) {
+      this.markDurable(e);
+      this.position = Math.max(this.position, positionOf(e.id) ?? 0);
+    }
     this.assignedHeads = new Map(this.durableHeads);
   }
 
@@ -50,7 +53,6 @@ export class AuditLog implements AuditStore {
   markDurable(entry: AuditEntry): void {
     this.entries.push(entry);
     this.durableHeads.set(entry.stream, { seq: entry.seq, hash: entry.hash });
-    this.position = Math.max(this.position, positionOf(entry.id) ?? 0);
   }
 
   /** A batch failed (and everything queued behind it): later entries must chain to what is on disk. */
@@ -59,13 +61,13 @@ export class AuditLog implements AuditStore {
   }
 
   async append(input: NewAuditEntry): Promise<AuditEntry> {
-    const entry = sealEntry(input, ++this.position, this.assignedHeads.get(streamKey(input)));
+    const { entry, line } = sealLine(input, ++this.position, this.assignedHeads.get(streamKey(input)));
     this.assignedHeads.set(entry.stream, { seq: entry.seq, hash: entry.hash });
     if (!this.persist) {
       this.markDurable(entry);
       return entry;
     }
-    await this.persist.write(entry);
+    await this.persist.write(entry, line);
     return entry;
   }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShotHash } from 'node:crypto';
 import type { AuditBreak, AuditEntry, AuditVerification, NewAuditEntry } from '../audit-types.js';
 
 /** The `prev` of a stream's first entry. */
@@ -44,20 +44,86 @@ export function sealEntry(
   position: number,
   head: { seq: number; hash: string } | undefined,
 ): AuditEntry {
-  const unsealed = {
-    id: auditId(position),
-    stream: streamOf(entry),
-    seq: (head?.seq ?? 0) + 1,
-    prev: head?.hash ?? GENESIS,
-    ...normalise(entry),
-  };
-  // Round-tripped through JSON so the entry returned is the one every later read returns.
-  const plain = JSON.parse(JSON.stringify(unsealed)) as Omit<AuditEntry, 'hash'>;
-  return { ...plain, hash: hashOf(plain) };
+  return sealLine(entry, position, head).entry;
 }
 
-function normalise(e: NewAuditEntry): NewAuditEntry {
+/**
+ * Seals an entry and writes its stored line in the same pass: the canonical encoding the hash
+ * covers is the line itself with `"hash":"…"` put at its sorted place, so storing an entry costs no
+ * second serialisation. The entry returned is plain JSON data (as a JSON round trip would leave it:
+ * undefined fields dropped, dates as text), so it is the one every later read returns.
+ */
+export function sealLine(
+  entry: NewAuditEntry,
+  position: number,
+  head: { seq: number; hash: string } | undefined,
+): { entry: AuditEntry; line: string } {
+  const plain = toPlain(unsealedOf(entry, position, head)) as Record<string, unknown>;
+  // The fields' canonical order is fixed (unsealedOf's keys, sorted once): before `hash`, and after.
+  let before = '';
+  let after = '';
+  for (const k of SEALED_KEYS) {
+    const v = plain[k];
+    if (v === undefined) continue;
+    const part = `"${k}":${typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v)}`;
+    if (k < 'hash') before = before ? `${before},${part}` : part;
+    else after = after ? `${after},${part}` : part;
+  }
+  const hash = sha256Hex(`{${before}${before && after ? ',' : ''}${after}}`);
+  plain.hash = hash;
+  const line = `{${before}${before ? ',' : ''}"hash":"${hash}"${after ? ',' : ''}${after}}`;
+  return { entry: plain as unknown as AuditEntry, line };
+}
+
+/** One-shot SHA-256 where Node has it (20.12+: cheaper than a Hash object), the Hash object otherwise. */
+const sha256Hex: (text: string) => string =
+  typeof oneShotHash === 'function'
+    ? (text) => oneShotHash('sha256', text, 'hex')
+    : (text) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Every field of a sealed entry but `hash`, in canonical (sorted) order. */
+const SEALED_KEYS = Object.keys(unsealedOf({ actor: {} } as NewAuditEntry, 1, undefined)).sort() as (keyof ReturnType<
+  typeof unsealedOf
+>)[];
+
+/**
+ * A value as `JSON.parse(JSON.stringify(value))` would give it back, built in one walk: undefined,
+ * functions and symbols dropped from objects (null in arrays), non-finite numbers null, `toJSON`
+ * honoured (a Date becomes its text).
+ */
+function toPlain(value: unknown, key = ''): unknown {
+  if (value === null) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'object': {
+      const json = (value as { toJSON?: unknown }).toJSON;
+      if (typeof json === 'function') return toPlain(json.call(value, key), key);
+      if (Array.isArray(value)) return value.map((v, i) => toPlain(v, String(i)) ?? null);
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value)) {
+        const v = toPlain((value as Record<string, unknown>)[k], k);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    }
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    default:
+      return undefined;
+  }
+}
+
+/** The fields an entry is sealed with, absent optional ones as null. */
+function unsealedOf(e: NewAuditEntry, position: number, head: { seq: number; hash: string } | undefined) {
   return {
+    id: auditId(position),
+    stream: streamOf(e),
+    seq: (head?.seq ?? 0) + 1,
+    prev: head?.hash ?? GENESIS,
     at: e.at,
     actor: {
       type: e.actor.type,

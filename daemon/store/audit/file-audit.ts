@@ -42,8 +42,10 @@ export async function openFileAuditStore(
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const segments = listSegments(dir);
   const loaded: AuditEntry[] = [];
-  const segmentOf = new Map<string, number>();
+  // Per segment, its newest time and its last entry's id: what retention needs to pick whole
+  // files, kept per file rather than per entry.
   const newest = new Map<number, string>();
+  const lastId = new Map<number, string>();
   const notes: string[] = [];
   const { recovery, tailSize } = readSegmentLines(dir, segments, (v) => {
     const entry = parseEntry(v.data.toString('utf8', v.start, v.end));
@@ -53,7 +55,7 @@ export async function openFileAuditStore(
     note(entry, v.segment);
   });
   function note(entry: AuditEntry, segment: number) {
-    segmentOf.set(entry.id, segment);
+    lastId.set(segment, entry.id);
     if ((newest.get(segment) ?? '') < entry.at) newest.set(segment, entry.at);
   }
 
@@ -75,7 +77,7 @@ export async function openFileAuditStore(
   });
 
   const persistence: AuditPersistence = {
-    write: (entry) => writer.append({ line: JSON.stringify(entry), entry }),
+    write: (entry, line) => writer.append({ line, entry }),
     flush: () => writer.settle(),
     async close() {
       await writer.settle();
@@ -89,8 +91,10 @@ export async function openFileAuditStore(
         if (s >= current || (newest.get(s) ?? '') >= beforeIso) break;
         doomed.push(s);
       }
-      const set = new Set(doomed);
-      return { ids: log.entries.filter((e) => set.has(segmentOf.get(e.id) ?? -1)).map((e) => e.id), segments: doomed };
+      // Ids grow with the files (appends are written in order), so a doomed file's entries are those
+      // up to the last id of the newest doomed file.
+      const through = doomed.reduce((max, s) => ((lastId.get(s) ?? '') > max ? lastId.get(s)! : max), '');
+      return { ids: log.entries.filter((e) => e.id <= through).map((e) => e.id), segments: doomed };
     },
     async remove(doomed) {
       for (const s of doomed) unlinkSync(segmentPath(dir, s));

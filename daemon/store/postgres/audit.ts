@@ -7,7 +7,7 @@ import type {
   AuditVerification,
   NewAuditEntry,
 } from '../audit-types.js';
-import { CHECKPOINT_ACTION, parseEntry, positionOf, sealEntry, streamOf, verifyEntries } from '../audit/chain.js';
+import { CHECKPOINT_ACTION, parseEntry, positionOf, sealLine, streamOf, verifyEntries } from '../audit/chain.js';
 import { withTransaction } from './connect.js';
 
 /** Any fixed number, the same in every svc daemon: appends of every daemon take it in turn. */
@@ -97,12 +97,14 @@ async function appendBatch(client: pg.PoolClient, entries: NewAuditEntry[]): Pro
   for (const r of rows) heads.set(r.stream, { seq: Number(r.seq), hash: r.hash });
   const top = await client.query<{ pos: string | null }>('SELECT max(pos) AS pos FROM svc_audit_entries', []);
   let position = Number(top.rows[0]?.pos ?? 0);
+  const lines: string[] = [];
   const sealed = entries.map((e) => {
-    const entry = sealEntry(e, ++position, heads.get(streamOf(e)));
+    const { entry, line } = sealLine(e, ++position, heads.get(streamOf(e)));
     heads.set(entry.stream, { seq: entry.seq, hash: entry.hash });
+    lines.push(line);
     return entry;
   });
-  await insertEntries(client, sealed);
+  await insertEntries(client, sealed, lines);
   for (const stream of streams) {
     const head = heads.get(stream)!;
     await client.query(
@@ -114,7 +116,7 @@ async function appendBatch(client: pg.PoolClient, entries: NewAuditEntry[]): Pro
   return sealed;
 }
 
-async function insertEntries(client: pg.PoolClient, sealed: AuditEntry[]): Promise<void> {
+async function insertEntries(client: pg.PoolClient, sealed: AuditEntry[], lines: string[]): Promise<void> {
   const col = <T>(f: (e: AuditEntry) => T) => sealed.map(f);
   await client.query(
     `INSERT INTO svc_audit_entries (pos, stream, seq, at, user_id, company_id, action, outcome, actor_user, actor_key, actor_client, body)
@@ -132,7 +134,7 @@ async function insertEntries(client: pg.PoolClient, sealed: AuditEntry[]): Promi
       col((e) => e.actor.user_id),
       col((e) => e.actor.key_id),
       col((e) => e.actor.client_id),
-      col((e) => JSON.stringify(e)),
+      lines,
     ],
   );
 }

@@ -253,4 +253,55 @@ test("a Company's people changes go in that Company's stream, naming the person;
   }
 });
 
+test('no answer leaves before its entries are durable: validate, a key-authenticated REST call, a tools/call, a refusal', async () => {
+  const t = await createMcpTestApp();
+  try {
+    const store = t.deps.stores.audit;
+    const append = store.append.bind(store);
+    const held: { action: string; release(): void }[] = [];
+    // The store's promise is what "durable" means to the trail: hold each one until released.
+    store.append = (entry) =>
+      new Promise((resolve, reject) => {
+        held.push({ action: entry.action, release: () => append(entry).then(resolve, reject) });
+      });
+    const h = { authorization: `Bearer ${t.keys.secret}` };
+    const requests: [string, () => Promise<{ status: number }>][] = [
+      ['key.validate', () => t.post('/api/mcp/validate', undefined, h)],
+      ['rest.call', () => t.get('/api/quests', h)],
+      [
+        'mcp.tools_call',
+        () =>
+          t.mcp({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'quests', arguments: { action: 'list' } },
+          }),
+      ],
+      [
+        'mcp.request',
+        () => t.mcp({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: 'Bearer sk_nonsense' }),
+      ],
+    ];
+    for (const [action, send] of requests) {
+      let answered = false;
+      const answer = send().then((res) => {
+        answered = true;
+        return res;
+      });
+      for (let i = 0; i < 50 && !held.some((w) => w.action === action); i++) await new Promise((r) => setImmediate(r));
+      const waiting = held.filter((w) => w.action === action);
+      assert.is(waiting.length, 1, `${action}: its entry was handed to the store`);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      assert.not.ok(answered, `${action}: answered before its entry was durable`);
+      waiting[0]!.release();
+      assert.ok((await answer).status > 0);
+      assert.ok(answered);
+    }
+    assert.is((await trail(t, '&action=key.validate')).length, 1);
+  } finally {
+    await t.close();
+  }
+});
+
 test.run();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { companyOwner } from './accounts.js';
-import { call } from './client.js';
+import { bearer, call } from './client.js';
 import { startProofDaemon } from './daemon.js';
 import { checkSyncOrder, parseTrace, straceCommand, straceUnavailable } from './strace-log.js';
 
@@ -17,8 +17,9 @@ export interface SyncOrderReport {
 /**
  * The half of durability a SIGKILL cannot show: a killed process leaves its writes in the page
  * cache, so a daemon that never syncs survives every kill cycle. Here the daemon runs under strace
- * while writers append events, create quests and keys; then, for every write it acknowledged, the
- * trace must show the file written, then synced, then the answer sent (strace-log.ts).
+ * while writers append events, create quests and keys, and call with a secret key (whose audit
+ * entry is the write, found by its request id); then, for every write it acknowledged, the trace
+ * must show the file written, then synced, then the answer sent (strace-log.ts).
  */
 export async function runSyncOrder(opts: { seconds: number; writers: number }): Promise<SyncOrderReport> {
   const skipped = straceUnavailable();
@@ -33,7 +34,7 @@ export async function runSyncOrder(opts: { seconds: number; writers: number }): 
     const until = Date.now() + opts.seconds * 1000;
     const writer = async () => {
       for (let i = 0; Date.now() < until; i++) {
-        const pick = i % 4;
+        const pick = i % 5;
         if (pick < 2) {
           const a = await call(daemon.url, '/api/events/trigger', {
             headers: world.tenant,
@@ -43,6 +44,10 @@ export async function runSyncOrder(opts: { seconds: number; writers: number }): 
         } else if (pick === 2) {
           const a = await call(daemon.url, '/api/quests', { headers: world.tenant, body: { title: `q${i}` } });
           if (a.status === 201) acked.push(a.body.quest.id);
+        } else if (pick === 4) {
+          const a = await call(daemon.url, '/api/mcp/validate', { method: 'POST', headers: bearer(world.sk) });
+          const requestId = a.headers?.get('x-request-id');
+          if (a.status === 200 && requestId) acked.push(requestId);
         } else {
           const body = { root: world.company.id, name: `k${i}` };
           const a = await call(daemon.url, '/api/keys', { headers: world.owner.auth, body });
