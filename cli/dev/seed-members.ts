@@ -24,8 +24,11 @@ export async function seedMember(
   const user = linked(run.made, 'users', e.user, `${where}.user`);
   const role = e.role;
   if (typeof role !== 'string' || !(ASSIGNABLE_ROLES as readonly string[]).includes(role))
-    throw new UsageError(`${where}.role: must be one of ${ASSIGNABLE_ROLES.join(', ')} (ownership moves by a transfer)`);
-  if (user.id === company.owner_id) throw new UsageError(`${where}: ${String(e.user)} owns ${String(e.company)} already`);
+    throw new UsageError(
+      `${where}.role: must be one of ${ASSIGNABLE_ROLES.join(', ')} (ownership moves by a transfer)`,
+    );
+  if (user.id === company.owner_id)
+    throw new UsageError(`${where}: ${String(e.user)} owns ${String(e.company)} already`);
   const owner = ownerApi(run, company);
   const base = `/api/companies/${encodeURIComponent(String(company.id))}`;
   const { members } = await owner.get<{ members: MemberRow[] }>(`${base}/members`);

@@ -53,7 +53,9 @@ export function CompanyMembers(props: { companyId: string; role: string; onChang
                 danger
                 label={`Remove ${m.email ?? m.user_id}`}
                 onClick={async () => {
-                  if (!window.confirm(`Remove ${m.email ?? m.user_id} from the Company? The keys they made keep working.`))
+                  if (
+                    !window.confirm(`Remove ${m.email ?? m.user_id} from the Company? The keys they made keep working.`)
+                  )
                     return;
                   await del(`${base}/members/${encodeURIComponent(m.user_id)}`);
                   list.reload();

@@ -73,7 +73,8 @@ for (const mode of testAppModes()) {
       const gone = await t.get('/api/agents', as(owner, co.id));
       assert.equal([gone.status, gone.body.code], [404, 'company_not_found']);
       assert.is((await t.get('/api/agents', as(admin, co.id))).status, 404);
-      for (const who of [owner, admin, member]) assert.equal((await t.get('/api/companies', who.auth)).body.companies, []);
+      for (const who of [owner, admin, member])
+        assert.equal((await t.get('/api/companies', who.auth)).body.companies, []);
       const later = await createUser(t, { email: 'later@example.test' });
       const accept = await t.post('/api/invitations/accept', { code }, later.auth);
       assert.equal([accept.status, accept.body.code], [404, 'invitation_not_found']);

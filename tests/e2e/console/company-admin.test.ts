@@ -104,7 +104,11 @@ if (browser) {
         await fill(heir.page, "Type the Company's name to confirm", 'Acme');
         await press(heir.page, 'Delete Company');
         await waitForText(heir.page, 'Type Acme Laboratories International to confirm.');
-        assert.is((await d.t.get(`/api/companies/${co.id}/members`, cat.auth)).status, 200, 'a wrong name deletes nothing');
+        assert.is(
+          (await d.t.get(`/api/companies/${co.id}/members`, cat.auth)).status,
+          200,
+          'a wrong name deletes nothing',
+        );
         await fill(heir.page, "Type the Company's name to confirm", 'Acme Laboratories International');
         await press(heir.page, 'Delete Company');
         await waitForText(heir.page, 'No Company yet: create one.');

@@ -40,9 +40,10 @@ export function createPostgresCompanyStore(pool: pg.Pool): CompanyStore {
           [id],
         );
         const invitations = await client.query('DELETE FROM svc_invitations WHERE live_company = $1', [id]);
-        const keys = await client.query<{ id: string }>('DELETE FROM svc_secret_keys WHERE company_id = $1 RETURNING id', [
-          id,
-        ]);
+        const keys = await client.query<{ id: string }>(
+          'DELETE FROM svc_secret_keys WHERE company_id = $1 RETURNING id',
+          [id],
+        );
         await client.query('DELETE FROM svc_companies WHERE id = $1', [id]);
         return {
           company,

@@ -37,6 +37,7 @@ const RUNTIME_TABLES = [
  */
 export async function deletePostgresRuntime(pool: pg.Pool, companyId: string): Promise<void> {
   await withTransaction(pool, async (client) => {
-    for (const table of RUNTIME_TABLES) await client.query(`DELETE FROM ${table} WHERE company_id = $1`, [sqlText(companyId)]);
+    for (const table of RUNTIME_TABLES)
+      await client.query(`DELETE FROM ${table} WHERE company_id = $1`, [sqlText(companyId)]);
   });
 }
