@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import pg from 'pg';
 import { companyDataDir } from '../../../daemon/company/seam.js';
+import { RUNTIME_TABLES } from '../../../daemon/store/postgres/runtime/discard.js';
+import { testPostgres } from '../../helpers/postgres.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createCompany } from '../../helpers/keys.js';
 import { invite, joinAs } from '../../helpers/team.js';
@@ -114,5 +117,45 @@ test('with a data folder, the Company runtime folder is deleted', async () => {
     await t.close();
   }
 });
+
+const cluster = testPostgres();
+if (cluster) {
+  test('team mode: every runtime row of the Company is deleted; its audit entries stay', async () => {
+    const database = await (await cluster()).createDatabase();
+    const t = await createTestApp({ database });
+    const pool = new pg.Pool({ connectionString: database, max: 1 });
+    try {
+      // Every table with a company_id is either the runtime's (deleted with it) or named here as kept.
+      const KEPT = ['svc_audit_entries', 'svc_memberships', 'svc_secret_keys'];
+      const { rows } = await pool.query<{ table_name: string }>(
+        `SELECT DISTINCT table_name FROM information_schema.columns
+          WHERE column_name = 'company_id' AND table_schema = current_schema() ORDER BY table_name`,
+      );
+      assert.equal(
+        rows.map((r) => r.table_name).filter((name) => !KEPT.includes(name)),
+        [...RUNTIME_TABLES].sort(),
+        'a table of the runtime that deleting a Company would leave behind',
+      );
+
+      const owner = await createUser(t, { tier: 'company' });
+      const co = await createCompany(t, owner, 'acme');
+      const other = await createCompany(t, owner, 'other');
+      for (const c of [co, other]) {
+        assert.is((await t.post('/api/agents', { name: 'a1' }, as(owner, c.id))).status, 201);
+        assert.is((await t.post('/api/events/trigger', { type: 'x:y' }, as(owner, c.id))).status, 200);
+      }
+      const count = async (table: string, id: string) =>
+        Number((await pool.query(`SELECT count(*) AS n FROM ${table} WHERE company_id = $1`, [id])).rows[0].n);
+      assert.ok((await count('svc_events', co.id)) > 0 && (await count('svc_rt_agents', co.id)) === 1);
+      assert.is((await t.del(`/api/companies/${co.id}`, owner.auth)).status, 200);
+      for (const table of RUNTIME_TABLES) assert.is(await count(table, co.id), 0, table);
+      assert.is(await count('svc_rt_agents', other.id), 1, 'the other Company keeps its runtime');
+      assert.ok((await count('svc_audit_entries', co.id)) > 0, 'the trail outlives the Company');
+    } finally {
+      await pool.end();
+      await t.close();
+    }
+  });
+}
 
 test.run();

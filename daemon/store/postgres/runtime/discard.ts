@@ -4,10 +4,10 @@ import { sqlText } from './doc-table.js';
 
 /**
  * Every table holding one Company's runtime under its `company_id`: records, the event log and its
- * head, schedule claims and cursors. Constants, never input. The audit trail is not among them: it
+ * head, schedule tick cursors. Constants, never input. The audit trail is not among them: it
  * outlives the Company it describes.
  */
-const RUNTIME_TABLES = [
+export const RUNTIME_TABLES = [
   'svc_rt_agents',
   'svc_rt_channels',
   'svc_rt_configured_events',
@@ -25,7 +25,6 @@ const RUNTIME_TABLES = [
   'svc_rt_settings',
   'svc_rt_tick_cursors',
   'svc_rt_windows',
-  'svc_schedule_ticks',
   'svc_events',
   'svc_event_heads',
 ] as const;
