@@ -23,6 +23,7 @@ export const COMPANY_GRANTS = {
   'members:write': 'invite people, change roles, remove members, list and revoke invitations',
   'keys:manage': 'see, rotate and revoke every key of the Company, not only your own',
   'company:transfer': 'hand the ownership of the Company to another member',
+  'company:delete': 'delete the Company, with its runtime, keys, members and invitations',
 } as const;
 export type CompanyGrant = keyof typeof COMPANY_GRANTS;
 
@@ -37,7 +38,7 @@ export const ROLE_GRANTS: Readonly<Record<Role, readonly Grant[]>> = {
   viewer: [...READS, 'members:read'],
   member: [...READS, ...MEMBER_WRITES, 'members:read'],
   admin: [...ALL_SCOPES, 'members:read', 'members:write', 'keys:manage'],
-  owner: [...ALL_SCOPES, 'members:read', 'members:write', 'keys:manage', 'company:transfer'],
+  owner: [...ALL_SCOPES, 'members:read', 'members:write', 'keys:manage', 'company:transfer', 'company:delete'],
 };
 
 export const roleGrants = (role: Role, grant: Grant): boolean => ROLE_GRANTS[role].includes(grant);

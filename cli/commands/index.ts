@@ -80,7 +80,7 @@ export const ENTRIES: Entry[] = [
     delete: async (m) => (await import('./passkeys/delete.js')).passkeysDeleteCommand(m),
   }),
   // Companies and keys
-  entry('companies', 'your Companies: create, list, choose the current one; members and invitations', {
+  entry('companies', 'your Companies: create, list, choose the current one, delete; members and invitations', {
     create: async (m) => (await import('./companies/create.js')).companiesCreateCommand(m),
     list: async (m) => (await import('./companies/list.js')).companiesListCommand(m),
     use: async (m) => (await import('./companies/use.js')).companiesUseCommand(m),
@@ -91,6 +91,7 @@ export const ENTRIES: Entry[] = [
     remove: async (m) => (await import('./companies/remove.js')).companiesRemoveCommand(m),
     leave: async (m) => (await import('./companies/leave.js')).companiesLeaveCommand(m),
     transfer: async (m) => (await import('./companies/transfer.js')).companiesTransferCommand(m),
+    delete: async (m) => (await import('./companies/delete.js')).companiesDeleteCommand(m),
   }),
   entry('keys', 'secret keys (sk_) for MCP clients and scripts', {
     create: async (m) => (await import('./keys/create.js')).keysCreateCommand(m),

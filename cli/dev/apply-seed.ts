@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { emptyMade, linked, resolveReferences } from './references.js';
 import { SEED_KINDS, type SeedFile, type SeedKind } from './seed-file.js';
 import type { SeedState } from './seed-state.js';
+import { seedMember } from './seed-members.js';
 import { seedRuntimeKind } from './seed-runtime.js';
 import { ownerApi, type SeedApi, type SeedLine, type SeedRun } from './seed-run.js';
 
@@ -57,6 +58,7 @@ export async function renewSeedSessions(run: SeedRun): Promise<void> {
 async function seedOne(run: SeedRun, kind: SeedKind, name: string, e: Record<string, unknown>, where: string) {
   if (kind === 'users') return seedUser(run, name, e, where);
   if (kind === 'companies') return seedCompany(run, name, e, where);
+  if (kind === 'members') return seedMember(run, name, e, where);
   if (kind === 'keys') return seedKey(run, name, e, where);
   return seedRuntimeKind(run, kind, name, e, where);
 }

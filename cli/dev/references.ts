@@ -4,7 +4,15 @@ import type { SeedKind } from './seed-file.js';
 /** What seeding made so far, by kind and local name: the fields a `${kind.name.field}` may read. */
 export type Made = Record<SeedKind, Record<string, Record<string, unknown>>>;
 
-export const emptyMade = (): Made => ({ users: {}, companies: {}, keys: {}, agents: {}, sessions: {}, events: {} });
+export const emptyMade = (): Made => ({
+  users: {},
+  companies: {},
+  members: {},
+  keys: {},
+  agents: {},
+  sessions: {},
+  events: {},
+});
 
 const REF = /\$\{([a-z]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_.]+)\}/g;
 const WHOLE = new RegExp(`^${REF.source}$`);

@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors.js';
 
 /** The kinds a seed file holds, in the order they are made: each may refer to those before it. */
-export const SEED_KINDS = ['users', 'companies', 'keys', 'agents', 'sessions', 'events'] as const;
+export const SEED_KINDS = ['users', 'companies', 'members', 'keys', 'agents', 'sessions', 'events'] as const;
 export type SeedKind = (typeof SEED_KINDS)[number];
 
 /** One map per kind, keyed by a local name (docs/dev-loop.md); the entries are checked as they are made. */

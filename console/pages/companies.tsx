@@ -4,6 +4,7 @@ import { selectCompany } from '../lib/current-company.js';
 import { useSession } from '../lib/session.js';
 import { RecordTable } from '../lib/record-table.js';
 import { Field, Form, Page, Section, useLoad, when } from '../lib/ui.js';
+import { CompanyLeave } from './company-leave.js';
 import { CompanyMembers } from './company-members.js';
 
 export interface Company {
@@ -53,7 +54,12 @@ export function CompaniesPage() {
           ]}
         />
       </Section>
-      {selected ? <CompanyMembers companyId={selected.id} role={selected.role ?? 'owner'} /> : null}
+      {selected ? (
+        <>
+          <CompanyMembers companyId={selected.id} role={selected.role ?? 'owner'} onChanged={list.reload} />
+          <CompanyLeave company={selected} role={selected.role ?? 'owner'} onGone={list.reload} />
+        </>
+      ) : null}
       <Section title="New Company">
         <Form
           submit="Create Company"

@@ -89,6 +89,7 @@ export const TEAM_ROUTE_SCOPES: RouteScopeTable = {
   'DELETE /api/companies/:id/invitations/:invitation_id': 'members:write',
   'POST /api/companies/:id/leave': ANY_MEMBER,
   'POST /api/companies/:id/transfer': 'company:transfer',
+  'DELETE /api/companies/:id': 'company:delete',
 };
 
 /** No scope at all: the tool only says who the key is, which the key's holder knows already. */

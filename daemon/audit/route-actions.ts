@@ -78,6 +78,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteAudit | null>> = {
   'POST /api/oauth/authorize': { action: 'oauth.consent' },
   'GET /api/oauth/clients/:clientId': null,
   // a Company's people
+  'DELETE /api/companies/:id': { action: 'company.delete' },
   'GET /api/companies/:id/members': null,
   'PATCH /api/companies/:id/members/:user_id': { action: 'company.member_role' },
   'DELETE /api/companies/:id/members/:user_id': { action: 'company.member_remove' },

@@ -156,8 +156,8 @@ function writeRoute(
   // (the route checks ownership). Elsewhere a body's company_id is just input and never a stream.
   const consented = pattern === '/api/oauth/authorize' && succeeded && typeof body.company_id === 'string';
   const params = (ctx.params ?? {}) as Record<string, string | undefined>;
-  // A change to a Company's people goes in that Company's stream once the route let the caller make it.
-  const peopleChange = pattern.startsWith('/api/companies/:id/') && succeeded;
+  // A change to a Company's people (or its deletion) goes in that Company's stream once the route let the caller make it.
+  const peopleChange = (pattern === '/api/companies/:id' || pattern.startsWith('/api/companies/:id/')) && succeeded;
   const companyId =
     key?.company.id ?? (consented ? (body.company_id as string) : peopleChange ? (params.id ?? null) : null);
   const target =

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { conflicting, missing } from '../domain-error.js';
 import { validate } from '../http/validate.js';
 import type { CompanyRecord } from '../store/types.js';
+import { companyDeleteRoute } from './company-delete-route.js';
 import { invitationRoutes } from './invitation-routes.js';
 import { teamGuard, teamOf } from './team-guard.js';
 
@@ -96,6 +97,7 @@ export function memberRoutes(deps: Deps): Router {
   });
 
   invitationRoutes(deps, router, guard);
+  companyDeleteRoute(deps, router, guard);
   return router;
 }
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { cryptoRandom, type Random } from '../random.js';
 import { createSealer, type Sealer } from '../store/sealer.js';
 import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './open-company.js';
-import type { RuntimeStorage } from '../store/runtime-storage.js';
+import { discardRuntimeStorage, type RuntimeStorage } from '../store/runtime-storage.js';
 
 export interface RuntimeHostOptions {
   config: Config;
@@ -75,6 +75,16 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
         opening.set(company.id, runtime);
       }
       return runtime;
+    },
+    async discard(companyId) {
+      const pending = opening.get(companyId);
+      opening.delete(companyId);
+      const runtime = pending && (await pending.catch(() => undefined));
+      if (runtime) {
+        opened.splice(opened.indexOf(runtime), 1);
+        await runtime.close();
+      }
+      await discardRuntimeStorage(storage, companyId, companyDataDir(options.config.dataDir, companyId));
     },
     async close() {
       await Promise.allSettled([...opening.values()]);

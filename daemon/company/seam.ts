@@ -42,6 +42,11 @@ export interface CompanyRuntime {
 export interface RuntimeHost {
   /** The runtime of one Company, opened on first use. */
   open(company: CompanyRef): Promise<CompanyRuntime>;
+  /**
+   * A deleted Company: closes its runtime if open here (its scheduler stops) and deletes what it
+   * kept (its data folder, or its rows in team mode).
+   */
+  discard(companyId: string): Promise<void>;
   /** Flushes and closes every open runtime (daemon shutdown). */
   close(): Promise<void>;
   /** Answers pending long-polls now, so the server can finish in-flight requests (called first at shutdown). */

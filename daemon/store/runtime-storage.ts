@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type pg from 'pg';
 import type { Clock } from '../clock.js';
 import { createMemoryEventLog, openEventLog } from './event-log/index.js';
@@ -7,6 +8,7 @@ import { openRuntimeStores } from './runtime/open.js';
 import { openPostgresEventLog } from './postgres/event-log.js';
 import type { EventNotifier } from './postgres/event-notifier.js';
 import { createPostgresRuntimeStores } from './postgres/runtime/index.js';
+import { deletePostgresRuntime } from './postgres/runtime/discard.js';
 
 /**
  * Where a Company runtime keeps its records and its event log: in memory (tests), in the Company's
@@ -60,4 +62,10 @@ export async function openRuntimeStorage(
     await opened.stores.close();
     throw err;
   }
+}
+
+/** Deletes a deleted Company's runtime where it is kept: its data folder, or its rows in team mode. Close it first. */
+export async function discardRuntimeStorage(storage: RuntimeStorage, companyId: string, dir: string): Promise<void> {
+  if (typeof storage === 'object') return deletePostgresRuntime(storage.pool, companyId);
+  if (storage === 'file') rmSync(dir, { recursive: true, force: true });
 }

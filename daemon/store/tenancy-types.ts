@@ -20,6 +20,20 @@ export interface CompanyStore {
   listByOwner(ownerId: string): Promise<CompanyRecord[]>;
   /** Every Company, oldest first (the daemon opens each runtime at start so schedules run). */
   list(): Promise<CompanyRecord[]>;
+  /**
+   * Deletes the Company when `ownerId` owns it, in one write with what only it gave access to: its
+   * memberships, its pending invitations and its secret keys. Undefined (and no change) when there
+   * is no such Company or someone else owns it. The runtime's records are the runtime host's.
+   */
+  remove(companyId: string, ownerId: string): Promise<CompanyRemoval | undefined>;
+}
+
+/** What deleting a Company took with it. */
+export interface CompanyRemoval {
+  company: CompanyRecord;
+  members: string[];
+  invitations: number;
+  keys: string[];
 }
 
 export interface SecretKeyRecord {

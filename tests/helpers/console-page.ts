@@ -109,3 +109,13 @@ export async function logInWithPassword(
   }
   await waitForHeading(page, 'Profile');
 }
+
+/** Picks `value` in the select whose visible (or screen-reader) label is exactly `label`. */
+export async function choose(page: Page, label: string, value: string): Promise<void> {
+  const id = await page.waitForFunction(
+    (text) => [...document.querySelectorAll('label')].find((l) => l.textContent?.trim() === text)?.htmlFor || null,
+    {},
+    label,
+  );
+  await page.select(`[id="${await id.jsonValue()}"]`, value);
+}

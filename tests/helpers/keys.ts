@@ -50,6 +50,7 @@ export function echoRuntimes(): RuntimeHost & { opened: CompanyRef[] } {
       };
       return runtime;
     },
+    discard: async () => {},
     close: async () => {},
   };
 }

@@ -1,4 +1,4 @@
-import { type CompanyStore, membershipId, type RotateOutcome } from '../tenancy-types.js';
+import { type CompanyRemoval, type CompanyStore, membershipId, type RotateOutcome } from '../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
@@ -18,6 +18,24 @@ export function createCompanyStore(t: AccountTables): CompanyStore {
     findById: async (id) => companies.get(id),
     listByOwner: async (ownerId) => companies.lookup('owner', ownerId),
     list: async () => [...companies.all()],
+    remove: (companyId, ownerId) =>
+      space.write((tx): CompanyRemoval | undefined => {
+        const company = companies.get(companyId);
+        if (!company || company.owner_id !== ownerId) return undefined;
+        const members = t.memberships.lookup('company', companyId);
+        const invitations = t.invitations.lookup('live_company', companyId);
+        const keys = t.secretKeys.lookup('company', companyId);
+        for (const m of members) tx.remove(t.memberships, m.id);
+        for (const i of invitations) tx.remove(t.invitations, i.id);
+        for (const k of keys) tx.remove(t.secretKeys, k.id);
+        tx.remove(companies, companyId);
+        return {
+          company: structuredClone(company),
+          members: members.map((m) => m.user_id),
+          invitations: invitations.length,
+          keys: keys.map((k) => k.id),
+        };
+      }),
   };
 }
 

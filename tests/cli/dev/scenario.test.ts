@@ -70,6 +70,12 @@ test('the example seed file seeds', async () => {
     await runSeed({ file: example('seed.json') }, d.cli.ctx);
     assert.match(d.cli.stdout(), /SVC_SECRET_KEY=sk_/);
     assert.match(d.cli.stdout(), /created {2}events\.daily_digest/);
+    assert.match(d.cli.stdout(), /created {2}members\.cleo/);
+    const cleo = await d.t.deps.stores.users.findByEmail('cleo@example.com');
+    assert.equal(
+      (await d.t.deps.stores.members.companiesOf(cleo!.id)).map((c) => [c.company.name, c.role]),
+      [['acme', 'viewer']],
+    );
   } finally {
     await d.close();
   }

@@ -25,7 +25,7 @@ const expected = (role: Role, grant: string | null): boolean => {
     case 'owner':
       return true;
     case 'admin':
-      return grant !== 'company:transfer';
+      return grant !== 'company:transfer' && grant !== 'company:delete';
     case 'member':
       return grant.endsWith(':read') || MEMBER_WRITES.includes(grant);
     case 'viewer':

@@ -5,6 +5,7 @@ import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon } from '../../helpers/console-daemon.js';
 import {
   assertLabelled,
+  choose,
   fill,
   logInWithPassword,
   press,
@@ -30,7 +31,7 @@ if (browser) {
       await waitForText(owner.page, 'selected');
       await waitForText(owner.page, 'Members');
       await fill(owner.page, 'E-mail', ben.user.email!);
-      await fill(owner.page, 'Role', 'viewer');
+      await choose(owner.page, 'Role', 'viewer');
       await press(owner.page, 'Send invitation');
       await waitForText(owner.page, `An invitation went to ${ben.user.email}`);
       await assertLabelled(owner.page);
@@ -56,6 +57,8 @@ if (browser) {
         location.hash = '#/companies';
       });
       await waitForText(owner.page, ben.user.email!);
+      // Removing asks first: the dialog is answered yes.
+      owner.page.on('dialog', (dialog) => void dialog.accept());
       await press(owner.page, `Remove ${ben.user.email}`);
       await owner.page.waitForFunction((e) => !document.body.innerText.includes(e), {}, ben.user.email!);
       assert.equal((await d.t.get('/api/companies', ben.auth)).body.companies, []);

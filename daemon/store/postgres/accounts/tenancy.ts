@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import { withTransaction } from '../connect.js';
-import { getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
+import { fromSqlText, getDoc, listDocs, putDoc, sqlText } from '../runtime/doc-table.js';
 import type {
   CompanyRecord,
+  CompanyRemoval,
   CompanyStore,
   MembershipRecord,
   RotateOutcome,
@@ -28,6 +29,29 @@ export function createPostgresCompanyStore(pool: pg.Pool): CompanyStore {
     findById: (id) => getDoc(pool, t.companies, ACCOUNTS, id),
     listByOwner: (ownerId) => listDocs(pool, t.companies, ACCOUNTS, { owner_id: ownerId }),
     list: () => listDocs(pool, t.companies, ACCOUNTS),
+    remove: (companyId, ownerId) =>
+      withTransaction(pool, async (client): Promise<CompanyRemoval | undefined> => {
+        // The Company row is locked: a transfer or a second delete waits, then finds it gone.
+        const company = await getDoc(client, t.companies, ACCOUNTS, companyId, true);
+        if (!company || company.owner_id !== ownerId) return undefined;
+        const id = sqlText(companyId);
+        const members = await client.query<{ user_id: string }>(
+          'DELETE FROM svc_memberships WHERE company_id = $1 RETURNING user_id',
+          [id],
+        );
+        const invitations = await client.query('DELETE FROM svc_invitations WHERE live_company = $1', [id]);
+        const keys = await client.query<{ id: string }>(
+          'DELETE FROM svc_secret_keys WHERE company_id = $1 RETURNING id',
+          [id],
+        );
+        await client.query('DELETE FROM svc_companies WHERE id = $1', [id]);
+        return {
+          company,
+          members: members.rows.map((r) => fromSqlText(r.user_id)),
+          invitations: invitations.rowCount ?? 0,
+          keys: keys.rows.map((r) => fromSqlText(r.id)),
+        };
+      }),
   };
 }
 
