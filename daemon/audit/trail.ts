@@ -90,9 +90,13 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
   const operator = pattern.startsWith('/api/dev/');
   const session = ctx.state.auth as UserAuth | undefined;
   const key = ctx.state.keyAuth as KeyAuth | undefined;
-  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  // The token and revocation endpoints' form bodies are the OAuth library's: it notes what may be kept (oauth/request-facts.ts).
+  const oauthRequest = ctx.state.oauthRequest as
+    | { client_id: string | null; grant_type: string | null; user_id: string | null; error: string | null }
+    | undefined;
+  const body = (oauthRequest ?? ctx.request.body ?? {}) as Record<string, unknown>;
   const email = rule.byEmail && typeof body.email === 'string' ? body.email.slice(0, 320) : null;
-  const userId = session?.user.id ?? key?.user.id ?? (await subjectOf(deps, ctx, email));
+  const userId = session?.user.id ?? key?.user.id ?? oauthRequest?.user_id ?? (await subjectOf(deps, ctx, email));
   const answer = (ctx.body ?? {}) as Record<string, unknown>;
   const succeeded = ctx.status < 400;
   // A consent names its Company in the body; it is the caller's only once the consent succeeded
@@ -104,14 +108,16 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
   const companyId =
     key?.company.id ?? (consented ? (body.company_id as string) : peopleChange ? (params.id ?? null) : null);
   const target =
-    params.user_id ?? params.invitation_id ?? params.id ?? (typeof answer.id === 'string' ? answer.id : null) ?? email;
+    params.user_id ?? params.invitation_id ?? params.id ?? (typeof answer.id === 'string' ? answer.id : null) ?? oauthRequest?.client_id ?? email;
   const actor: AuditActor = operator
     ? { ...NOBODY, type: 'operator' }
-    : key
-      ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
-      : userId && (session || succeeded)
-        ? { ...NOBODY, type: 'user', user_id: userId }
-        : NOBODY;
+    : oauthRequest?.client_id
+      ? { ...NOBODY, type: 'oauth', user_id: oauthRequest.user_id, client_id: oauthRequest.client_id }
+      : key
+        ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
+        : userId && (session || succeeded)
+          ? { ...NOBODY, type: 'user', user_id: userId }
+          : NOBODY;
   const written = write(deps, {
     ...requestFacts(ctx, deps),
     actor,
@@ -120,7 +126,7 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
     action: rule.action,
     target,
     outcome: succeeded ? 'succeeded' : 'refused',
-    reason: succeeded ? null : reasonOf(ctx),
+    reason: succeeded ? null : (oauthRequest?.error ?? reasonOf(ctx)),
     details: {
       ...callDetails(ctx, started, deps),
       ...(rule.factor ? { factor: rule.factor } : {}),
@@ -161,6 +167,7 @@ function oauthDetails(pattern: string, body: Record<string, unknown>): Record<st
   const pick = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).slice(0, 200) : undefined);
   return {
     client_id: pick('client_id'),
+    grant_type: pick('grant_type'),
     decision: pick('decision'),
     scope: pick('scope'),
     company_id: pick('company_id'),
