@@ -7,9 +7,12 @@ import { routePattern } from '../companies/route-pattern.js';
 import { bearerToken } from '../http/bearer.js';
 import { renderError } from '../http/error-renderer.js';
 import type { AuditActor, NewAuditEntry } from '../store/audit-types.js';
+import type { EventOrigin } from '../../shared/event-row.js';
 import { digestArguments } from './digest.js';
 import type { AuditedToolCall } from './tool-calls.js';
 import { ROUTE_ACTIONS, type RouteAudit } from './route-actions.js';
+import { newCallScope, runInCall, type CallScope } from '../call-origin.js';
+import { checkTraceparent } from './traceparent.js';
 
 type TrailDeps = Pick<Deps, 'stores' | 'clock' | 'log'>;
 
@@ -31,11 +34,14 @@ export function auditTrail(deps: TrailDeps): Middleware {
   const addresses = new Map<string, string>();
   return async function auditTrail(ctx, next) {
     const started = deps.clock.now();
+    // A call made with a secret key runs in a call scope: the events it appends name it (call-origin.ts).
+    const scope = bearerToken(ctx)?.startsWith('sk_') ? restCallScope(ctx) : undefined;
     try {
-      await next();
+      await (scope ? runInCall(scope, () => next()) : next());
     } catch (err) {
       renderError(ctx, err, deps.log);
     }
+    if (scope) scope.open = false;
     if (ctx.path.toLowerCase().replace(/\/$/, '') === MCP_PATH) return void recordMcp(deps, ctx, started);
     const pattern = routePattern(ctx);
     if (pattern === null) return;
@@ -56,6 +62,7 @@ export function auditTrail(deps: TrailDeps): Middleware {
         details: {
           ...callDetails(ctx, started, deps),
           args: digestArguments({ query: { ...ctx.query }, ...(body !== undefined ? { body } : {}) }),
+          ...traceDetails(scope?.origin()?.traceparent ?? null, traceparentOf(ctx).kind === 'invalid', scope),
         },
       }),
     );
@@ -75,7 +82,14 @@ function recordMcp(deps: TrailDeps, ctx: Context, started: number): void {
         target: call.action ? `${call.tool}.${call.action}` : call.tool,
         outcome: call.outcome,
         reason: call.reason,
-        details: { tool: call.tool, action: call.action, args: call.args, status: ctx.status, ms: call.ms },
+        details: {
+          tool: call.tool,
+          action: call.action,
+          args: call.args,
+          status: ctx.status,
+          ms: call.ms,
+          ...traceDetails(call.traceparent, call.traceparentInvalid, { emitted: call.events, count: call.eventCount }),
+        },
       }),
     );
   }
@@ -108,7 +122,12 @@ async function recordRoute(deps: TrailDeps, ctx: Context, rule: RouteAudit, patt
   const companyId =
     key?.company.id ?? (consented ? (body.company_id as string) : peopleChange ? (params.id ?? null) : null);
   const target =
-    params.user_id ?? params.invitation_id ?? params.id ?? (typeof answer.id === 'string' ? answer.id : null) ?? oauthRequest?.client_id ?? email;
+    params.user_id ??
+    params.invitation_id ??
+    params.id ??
+    (typeof answer.id === 'string' ? answer.id : null) ??
+    oauthRequest?.client_id ??
+    email;
   const actor: AuditActor = operator
     ? { ...NOBODY, type: 'operator' }
     : oauthRequest?.client_id
@@ -241,6 +260,46 @@ function noteNewAddress(deps: TrailDeps, ctx: Context, key: KeyAuth | undefined,
       details: { previous_address: last },
     }),
   );
+}
+
+const traceparentOf = (ctx: Context) => checkTraceparent(ctx.get('traceparent') || undefined);
+
+/** The scope of a call made with a secret key: its origin is known once the key guard has run. */
+function restCallScope(ctx: Context): CallScope {
+  let origin: EventOrigin | null | undefined;
+  return newCallScope(() => {
+    if (origin !== undefined) return origin;
+    const key = ctx.state.keyAuth as KeyAuth | undefined;
+    const pattern = routePattern(ctx);
+    if (!key || pattern === null) return null;
+    const trace = traceparentOf(ctx);
+    origin = {
+      action: 'rest.call',
+      target: `${ctx.method} ${pattern}`,
+      request_id: (ctx.state.requestId as string | undefined) ?? null,
+      actor: { type: 'key', user_id: key.user.id, key_id: key.keyId, client_id: null, grant_id: null },
+      traceparent: trace.kind === 'valid' ? trace.traceparent : null,
+    };
+    return origin;
+  });
+}
+
+/**
+ * The trace join on a call's entry: the events it set off directly (a trace starts at the entry
+ * and hangs them under it), and the caller's traceparent — or that one was sent and ignored.
+ */
+function traceDetails(
+  traceparent: string | null,
+  invalid: boolean,
+  events: Pick<CallScope, 'emitted' | 'count'> | undefined,
+): Record<string, unknown> {
+  return {
+    ...(traceparent ? { traceparent } : {}),
+    ...(invalid ? { traceparent_ignored: 'malformed' } : {}),
+    ...(events && events.count > 0
+      ? { events: events.emitted, ...(events.count > events.emitted.length ? { event_count: events.count } : {}) }
+      : {}),
+  };
 }
 
 /** Never fails the request: a trail that cannot be written is logged loudly instead. */

@@ -37,6 +37,7 @@ import { createPreview, type PreviewAnswer } from './preview.js';
 import { backfillSchedule, type BackfillAnswer } from '../schedules/backfill.js';
 import type { Clock } from '../../clock.js';
 import { failedForGood, failureOf } from './failures.js';
+import { currentCall, noteEmitted } from '../../call-origin.js';
 
 // Ids and types are compared with the event log's columns, so they are checked as stored text
 // here, where REST and MCP callers meet, with the log's own check (checkInput) behind it.
@@ -201,6 +202,10 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
     if (input.caused_by && !parent)
       throw missing(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
+    // The call under way (an MCP tools/call, a keyed REST call) is the origin; else the parent's, so
+    // everything a call set off says which call it was (call-origin.ts).
+    const call = currentCall();
+    const origin = call?.origin() ?? parent?.origin;
     const row = await log.append({
       type: input.type,
       agent_id: input.agent_id ?? null,
@@ -211,7 +216,9 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       // Everything a root cause sets off shares its correlation id (trace and queries group by it).
       correlation_id: parent?.correlation_id ?? null,
       source: input.source ?? (parent ? 'tool_call' : 'emitter'),
+      ...(origin ? { origin } : {}),
     });
+    if (call) noteEmitted(call, row.id, parent !== undefined && call.emitted.includes(parent.id));
     tell(row);
     return row;
   };

@@ -25,7 +25,13 @@ test('token issue, refresh, revocation and their refusals name the client, never
       await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, clientOptions(t)),
     );
     // The spent refresh token again: refused (the library rotates them).
-    const reused = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, clientOptions(t));
+    const reused = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      tokens.refresh_token!,
+      clientOptions(t),
+    );
     assert.is(reused.status, 400);
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, clientOptions(t)),
