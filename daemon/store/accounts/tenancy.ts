@@ -1,4 +1,4 @@
-import { type CompanyStore, membershipId, type RotateOutcome } from '../tenancy-types.js';
+import { type CompanyStore, membershipId, type RotateOutcome, type SecretKeyRecord } from '../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
@@ -45,6 +45,14 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
     listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
     listCompanyKeys: async (companyId) => secretKeys.lookup('company', companyId),
     findSecretKeyById: async (id) => secretKeys.get(id),
+    listKeysExpiring: async (afterIso, untilIso) => {
+      const out: SecretKeyRecord[] = [];
+      // By the minute index: a few minutes a call, at most the lookback after a long stop.
+      for (let m = Math.floor(Date.parse(afterIso) / 60_000); m <= Math.floor(Date.parse(untilIso) / 60_000); m++)
+        for (const k of secretKeys.lookup('expires', String(m)))
+          if (k.expires_at && k.expires_at > afterIso && k.expires_at <= untilIso) out.push(structuredClone(k));
+      return out;
+    },
     deleteCompanyKey: (id, companyId) =>
       space.write((tx) => {
         const key = secretKeys.get(id);

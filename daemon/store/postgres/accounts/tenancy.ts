@@ -77,6 +77,13 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
     listSecretKeys: (userId) => listDocs(pool, t.secretKeys, ACCOUNTS, { user_id: userId }),
     listCompanyKeys: (companyId) => listDocs(pool, t.secretKeys, ACCOUNTS, { company_id: companyId }),
     findSecretKeyById: (id) => getDoc(pool, t.secretKeys, ACCOUNTS, id),
+    listKeysExpiring: async (afterIso, untilIso) => {
+      const { rows } = await pool.query<{ doc: SecretKeyRecord }>(
+        `SELECT doc FROM svc_secret_keys WHERE doc->>'expires_at' > $1 AND doc->>'expires_at' <= $2 ORDER BY pos`,
+        [sqlText(afterIso), sqlText(untilIso)],
+      );
+      return rows.map((r) => r.doc);
+    },
     deleteCompanyKey: async (id, companyId) => {
       // One statement: the key goes only when it is this Company's.
       const { rowCount } = await pool.query('DELETE FROM svc_secret_keys WHERE id = $1 AND company_id = $2', [
