@@ -35,14 +35,16 @@ export function auditTrail(deps: TrailDeps): Middleware {
   return async function auditTrail(ctx, next) {
     const started = deps.clock.now();
     // A call made with a secret key runs in a call scope: the events it appends name it (call-origin.ts).
-    const scope = bearerToken(ctx)?.startsWith('sk_') ? restCallScope(ctx) : undefined;
+    // (An MCP request's tool calls get their own scope, from the endpoint.)
+    const mcp = ctx.path.toLowerCase().replace(/\/$/, '') === MCP_PATH;
+    const scope = !mcp && bearerToken(ctx)?.startsWith('sk_') ? restCallScope(ctx) : undefined;
     try {
       await (scope ? runInCall(scope, () => next()) : next());
     } catch (err) {
       renderError(ctx, err, deps.log);
     }
     if (scope) scope.open = false;
-    if (ctx.path.toLowerCase().replace(/\/$/, '') === MCP_PATH) return void recordMcp(deps, ctx, started);
+    if (mcp) return void recordMcp(deps, ctx, started);
     const pattern = routePattern(ctx);
     if (pattern === null) return;
     const rule = ROUTE_ACTIONS[`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${pattern}`];

@@ -69,13 +69,7 @@ export const companySpec: TableSpec<CompanyRecord> = {
 export const secretKeySpec: TableSpec<SecretKeyRecord> = {
   name: 'secret_keys',
   id: (k) => k.id,
-  indexes: {
-    hash: (k) => k.hash,
-    user: (k) => k.user_id,
-    company: (k) => k.company_id,
-    // The minute a key expires, so the keys whose expiry just passed are found without a scan.
-    expires: (k) => (k.expires_at ? deadKey(msOf(k.expires_at)) : null),
-  },
+  indexes: { hash: (k) => k.hash, user: (k) => k.user_id, company: (k) => k.company_id },
 };
 
 export const membershipSpec: TableSpec<MembershipRecord> = {

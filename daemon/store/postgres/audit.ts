@@ -114,7 +114,7 @@ async function appendBatch(client: pg.PoolClient, entries: NewAuditEntry[]): Pro
   return sealed;
 }
 
-async function insertEntries(client: pg.PoolClient, sealed: AuditEntry[]): Promise<void> {
+export async function insertEntries(client: pg.PoolClient, sealed: AuditEntry[]): Promise<void> {
   const col = <T>(f: (e: AuditEntry) => T) => sealed.map(f);
   await client.query(
     `INSERT INTO svc_audit_entries (pos, stream, seq, at, user_id, company_id, action, outcome, actor_user, actor_key, actor_client, body)

@@ -79,7 +79,10 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
     findSecretKeyById: (id) => getDoc(pool, t.secretKeys, ACCOUNTS, id),
     listKeysExpiring: async (afterIso, untilIso) => {
       const { rows } = await pool.query<{ doc: SecretKeyRecord }>(
-        `SELECT doc FROM svc_secret_keys WHERE doc->>'expires_at' > $1 AND doc->>'expires_at' <= $2 ORDER BY pos`,
+        // Read from the document's text, as migration 105 does: `->>` would unescape every string
+        // of the document, and a name holding \u0000 (which json keeps) would fail the whole query.
+        `SELECT doc FROM (SELECT doc, pos, substring(doc::text from '"expires_at":"([^"\\\\]*)"') AS exp FROM svc_secret_keys) k
+          WHERE exp > $1 AND exp <= $2 ORDER BY pos`,
         [sqlText(afterIso), sqlText(untilIso)],
       );
       return rows.map((r) => r.doc);

@@ -19,7 +19,6 @@ import { settingsSchema } from './110-settings.js';
 import { failuresSchema } from './111-failures.js';
 import { membersSchema } from './112-members.js';
 import { eventOriginSchema } from './113-event-origin.js';
-import { keyExpirySchema } from './114-key-expiry.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -55,5 +54,4 @@ export const MIGRATIONS: readonly Migration[] = [
   // An account-side table after 105, whose secret-key column its index needs.
   { version: 112, name: 'members', sql: membersSchema },
   { version: 113, name: 'event-origin', sql: eventOriginSchema },
-  { version: 114, name: 'key-expiry', sql: keyExpirySchema },
 ];
