@@ -72,6 +72,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
  */
 export const ACCOUNT_ROUTE_SCOPES: RouteScopeTable = {
   'GET /api/audit': 'audit:read',
+  // A call's trace shows the events it set off: the events:read grant is checked beside this one.
+  'GET /api/audit/:id/trace': 'audit:read',
 };
 
 /**

@@ -114,6 +114,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, RouteAudit | null>> = {
   'POST /api/dev/clock': { action: 'operator.clock' },
   // reading the trail leaves no entry (a follower would fill it with its own polls)
   'GET /api/audit': null,
+  'GET /api/audit/:id/trace': null,
   'GET /api/dev/audit': null,
   'GET /api/dev/audit/verify': null,
   // signed deliveries with no credential; what they set off is in the events trace

@@ -14,6 +14,9 @@ import { bearerToken } from '../http/bearer.js';
 import { matchOperatorToken, requireOperator } from '../http/operator-guard.js';
 import { validate } from '../http/validate.js';
 import type { AuditQuery, AuditStore } from '../store/audit-types.js';
+import { ErrorCode } from '../../shared/errors.js';
+import { ApiError } from '../http/api-error.js';
+import { findEntry, traceCall } from './call-trace.js';
 
 /** The most entries one JSON Lines export holds; a larger trail is exported in time slices (`since`/`until`). */
 const EXPORT_MAX = 100_000;
@@ -55,6 +58,33 @@ export function auditRoutes(deps: Deps): Router {
       const viewer = { user_id: user.id, company_ids: owned };
       await answer(ctx, deps.stores.audit, toQuery(filters, viewer, selector?.id));
     });
+  });
+
+  // The trace that starts at a call (`svc events trace aud_…`): its entry and the events it set off.
+  router.get('/api/audit/:id/trace', async (ctx) => {
+    const id = ctx.params.id ?? '';
+    let viewer: AuditQuery['viewer'];
+    if (bearerToken(ctx)?.startsWith('sk_')) {
+      const key = await authenticateKeys(deps, ctx);
+      ctx.state.keyAuth = key;
+      for (const [route, table] of [
+        ['/api/audit/:id/trace', ACCOUNT_ROUTE_SCOPES],
+        ['/api/events/trace', undefined],
+      ] as const) {
+        const verdict = checkAccess(key.principal, { kind: 'rest', method: 'GET', route, table }, deps.clock.now());
+        if (!verdict.allowed) throw refusalOf(verdict, key.user.tier);
+      }
+      viewer = { user_id: null, company_ids: [key.company.id] };
+    } else {
+      await userGuard(ctx, async () => {});
+      const { user } = userOf(ctx);
+      viewer = { user_id: user.id, company_ids: (await deps.stores.companies.listByOwner(user.id)).map((c) => c.id) };
+    }
+    const entry = await findEntry(deps, id, viewer);
+    // Another account's entry answers as one that does not exist: ids are sequential, so a 403 would confirm it.
+    if (!entry) throw new ApiError(404, ErrorCode.notFound, `No audit entry ${id.slice(0, 40)} among yours.`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await traceCall(deps, entry);
   });
 
   const operator = requireOperator(deps.checkOperatorToken ?? matchOperatorToken(deps.secrets.operatorToken));

@@ -7,11 +7,22 @@ import { routePattern } from '../companies/route-pattern.js';
 import { bearerToken } from '../http/bearer.js';
 import { renderError } from '../http/error-renderer.js';
 import type { AuditActor, NewAuditEntry } from '../store/audit-types.js';
+import type { EventOrigin } from '../../shared/event-row.js';
 import { digestArguments } from './digest.js';
 import type { AuditedToolCall } from './tool-calls.js';
 import { ROUTE_ACTIONS, type RouteAudit } from './route-actions.js';
+import { newCallScope, runInCall, type CallScope } from '../call-origin.js';
+import { checkTraceparent } from './traceparent.js';
 
 type TrailDeps = Pick<Deps, 'stores' | 'clock' | 'log'>;
+
+/** What the OAuth token and revocation endpoints note of their form bodies (oauth/request-facts.ts). */
+interface OAuthRequestFacts {
+  client_id: string | null;
+  grant_type: string | null;
+  user_id: string | null;
+  error: string | null;
+}
 
 const MCP_PATH = '/api/mcp';
 const NOBODY: AuditActor = { type: 'anonymous', user_id: null, key_id: null, client_id: null, grant_id: null };
@@ -32,12 +43,17 @@ export function auditTrail(deps: TrailDeps): Middleware {
   const isoAt = isoClock();
   return async function auditTrail(ctx, next) {
     const started = deps.clock.now();
+    // A call made with a secret key runs in a call scope: the events it appends name it (call-origin.ts).
+    // (An MCP request's tool calls get their own scope, from the endpoint.)
+    const mcp = ctx.path.toLowerCase().replace(/\/$/, '') === MCP_PATH;
+    const scope = !mcp && bearerToken(ctx)?.startsWith('sk_') ? restCallScope(ctx) : undefined;
     try {
-      await next();
+      await (scope ? runInCall(scope, () => next()) : next());
     } catch (err) {
       renderError(ctx, err, deps.log);
     }
-    const written = record(deps, ctx, started, isoAt, addresses);
+    if (scope) scope.open = false;
+    const written = record(deps, ctx, started, isoAt, addresses, scope);
     if (written) await written;
   };
 }
@@ -49,6 +65,7 @@ function record(
   started: number,
   isoAt: (ms: number) => string,
   addresses: Map<string, string>,
+  scope: CallScope | undefined,
 ): Promise<unknown> | undefined {
   const path = ctx.path;
   if (path.length - (path.endsWith('/') ? 1 : 0) === MCP_PATH.length && path.toLowerCase().startsWith(MCP_PATH))
@@ -73,6 +90,7 @@ function record(
       details: {
         ...callDetails(ctx, started, now),
         args: digestArguments({ query: { ...ctx.query }, ...(body !== undefined ? { body } : {}) }),
+        ...traceDetails(scope?.origin()?.traceparent ?? null, traceparentOf(ctx).kind === 'invalid', scope),
       },
     }),
   );
@@ -109,7 +127,14 @@ function recordMcp(
         target: call.action ? `${call.tool}.${call.action}` : call.tool,
         outcome: call.outcome,
         reason: call.reason,
-        details: { tool: call.tool, action: call.action, args: call.args, status: ctx.status, ms: call.ms },
+        details: {
+          tool: call.tool,
+          action: call.action,
+          args: call.args,
+          status: ctx.status,
+          ms: call.ms,
+          ...traceDetails(call.traceparent, call.traceparentInvalid, { emitted: call.events, count: call.eventCount }),
+        },
       }),
     ),
   );
@@ -126,10 +151,12 @@ function recordRoute(
 ): Promise<void> {
   const session = ctx.state.auth as UserAuth | undefined;
   const key = ctx.state.keyAuth as KeyAuth | undefined;
-  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  // The token and revocation endpoints' form bodies are the OAuth library's: it notes what may be kept (oauth/request-facts.ts).
+  const oauthRequest = ctx.state.oauthRequest as OAuthRequestFacts | undefined;
+  const body = (oauthRequest ?? ctx.request.body ?? {}) as Record<string, unknown>;
   const email = rule.byEmail && typeof body.email === 'string' ? body.email.slice(0, 320) : null;
-  const known = session?.user.id ?? key?.user.id;
-  // Only an answer with no session or key behind it needs a lookup to say whose it is.
+  const known = session?.user.id ?? key?.user.id ?? oauthRequest?.user_id ?? undefined;
+  // Only an answer with no session, key or OAuth account behind it needs a lookup to say whose it is.
   if (known !== undefined) return writeRoute(deps, ctx, rule, pattern, started, isoAt, known, email);
   return subjectOf(deps, ctx, email).then((userId) =>
     writeRoute(deps, ctx, rule, pattern, started, isoAt, userId, email),
@@ -149,7 +176,8 @@ function writeRoute(
   const operator = pattern.startsWith('/api/dev/');
   const session = ctx.state.auth as UserAuth | undefined;
   const key = ctx.state.keyAuth as KeyAuth | undefined;
-  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  const oauthRequest = ctx.state.oauthRequest as OAuthRequestFacts | undefined;
+  const body = (oauthRequest ?? ctx.request.body ?? {}) as Record<string, unknown>;
   const answer = (ctx.body ?? {}) as Record<string, unknown>;
   const succeeded = ctx.status < 400;
   // A consent names its Company in the body; it is the caller's only once the consent succeeded
@@ -161,14 +189,21 @@ function writeRoute(
   const companyId =
     key?.company.id ?? (consented ? (body.company_id as string) : peopleChange ? (params.id ?? null) : null);
   const target =
-    params.user_id ?? params.invitation_id ?? params.id ?? (typeof answer.id === 'string' ? answer.id : null) ?? email;
+    params.user_id ??
+    params.invitation_id ??
+    params.id ??
+    (typeof answer.id === 'string' ? answer.id : null) ??
+    oauthRequest?.client_id ??
+    email;
   const actor: AuditActor = operator
     ? { ...NOBODY, type: 'operator' }
-    : key
-      ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
-      : userId && (session || succeeded)
-        ? { ...NOBODY, type: 'user', user_id: userId }
-        : NOBODY;
+    : oauthRequest?.client_id
+      ? { ...NOBODY, type: 'oauth', user_id: oauthRequest.user_id, client_id: oauthRequest.client_id }
+      : key
+        ? { ...NOBODY, type: 'key', user_id: key.user.id, key_id: key.keyId }
+        : userId && (session || succeeded)
+          ? { ...NOBODY, type: 'user', user_id: userId }
+          : NOBODY;
   const now = deps.clock.now();
   const details = callDetails(ctx, started, now) as Record<string, unknown>;
   if (rule.factor) details.factor = rule.factor;
@@ -182,7 +217,7 @@ function writeRoute(
     action: rule.action,
     target,
     outcome: succeeded ? 'succeeded' : 'refused',
-    reason: succeeded ? null : reasonOf(ctx),
+    reason: succeeded ? null : (oauthRequest?.error ?? reasonOf(ctx)),
     details,
   });
 }
@@ -216,6 +251,7 @@ function oauthDetails(body: Record<string, unknown>): Record<string, unknown> {
   const pick = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).slice(0, 200) : undefined);
   return {
     client_id: pick('client_id'),
+    grant_type: pick('grant_type'),
     decision: pick('decision'),
     scope: pick('scope'),
     company_id: pick('company_id'),
@@ -311,6 +347,46 @@ function noteNewAddress(
       details: { previous_address: last },
     }),
   );
+}
+
+const traceparentOf = (ctx: Context) => checkTraceparent(ctx.get('traceparent') || undefined);
+
+/** The scope of a call made with a secret key: its origin is known once the key guard has run. */
+function restCallScope(ctx: Context): CallScope {
+  let origin: EventOrigin | null | undefined;
+  return newCallScope(() => {
+    if (origin !== undefined) return origin;
+    const key = ctx.state.keyAuth as KeyAuth | undefined;
+    const pattern = routePattern(ctx);
+    if (!key || pattern === null) return null;
+    const trace = traceparentOf(ctx);
+    origin = {
+      action: 'rest.call',
+      target: `${ctx.method} ${pattern}`,
+      request_id: (ctx.state.requestId as string | undefined) ?? null,
+      actor: { type: 'key', user_id: key.user.id, key_id: key.keyId, client_id: null, grant_id: null },
+      traceparent: trace.kind === 'valid' ? trace.traceparent : null,
+    };
+    return origin;
+  });
+}
+
+/**
+ * The trace join on a call's entry: the events it set off directly (a trace starts at the entry
+ * and hangs them under it), and the caller's traceparent — or that one was sent and ignored.
+ */
+function traceDetails(
+  traceparent: string | null,
+  invalid: boolean,
+  events: Pick<CallScope, 'emitted' | 'count'> | undefined,
+): Record<string, unknown> {
+  return {
+    ...(traceparent ? { traceparent } : {}),
+    ...(invalid ? { traceparent_ignored: 'malformed' } : {}),
+    ...(events && events.count > 0
+      ? { events: events.emitted, ...(events.count > events.emitted.length ? { event_count: events.count } : {}) }
+      : {}),
+  };
 }
 
 /** Never fails the request: a trail that cannot be written is logged loudly instead. */

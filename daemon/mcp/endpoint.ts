@@ -22,7 +22,8 @@ import { describeTool } from './tool-runner.js';
 import { createToolCallLimit, rateLimitMessage } from '../access/tool-call-limit.js';
 import { scopeChallenge, scopeRefusal, toolCallVerdict } from './tool-access.js';
 import { ALL_TOOLS } from './tools/index.js';
-import { answerOf, noteToolCall } from '../audit/tool-calls.js';
+import { answerOf, noteToolCall, toolCallScope } from '../audit/tool-calls.js';
+import { runInCall } from '../call-origin.js';
 import type { ToolContext } from './tools/types.js';
 
 export interface McpEndpointOptions {
@@ -69,8 +70,13 @@ export function mcpEndpoint(
 
     const started = deps.clock.now();
     // Every tools/call is noted for the audit trail (daemon/audit/trail.ts), refusals included.
-    const note = (m: unknown, end: Parameters<typeof noteToolCall>[4]) =>
-      noteToolCall(ctx, m, started, deps.clock.now(), end);
+    const note = (m: unknown, end: Parameters<typeof noteToolCall>[4], scope?: Parameters<typeof noteToolCall>[5]) =>
+      noteToolCall(ctx, m, started, deps.clock.now(), end, scope);
+    // A tool call runs in its call scope: the events it appends carry who called (call-origin.ts).
+    const inCall = <T>(m: unknown, run: () => Promise<T>) => {
+      const scope = toolCallScope(ctx, keyAuth, m);
+      return { scope, done: scope ? runInCall(scope, run) : run() };
+    };
     if (await modern.claims(ctx, parsed.value)) {
       const refused = toolCallVerdict(keyAuth, parsed.value, toolNames, deps.clock.now());
       if (refused && !refused.allowed) {
@@ -82,8 +88,9 @@ export function mcpEndpoint(
         note(parsed.value, { reason: 'rate_limited' });
         return refuseRate(ctx, (parsed.value as JSONRPCRequest).id, wait);
       }
-      await modern.serve(ctx, raw, parsed.value, toolContext);
-      if (countsAsToolCall(parsed.value)) note(parsed.value, { answer: answerOf(ctx.body) });
+      const call = inCall(parsed.value, () => modern.serve(ctx, raw, parsed.value, toolContext));
+      await call.done;
+      if (countsAsToolCall(parsed.value)) note(parsed.value, { answer: answerOf(ctx.body) }, call.scope);
       return;
     }
 
@@ -105,8 +112,10 @@ export function mcpEndpoint(
         if (!inBatch) throw Object.assign(new Error('rate'), { wait });
         return rpcError(request.id, -32000, rateLimitMessage(wait), { retry_after: wait });
       }
-      const response = checkRequest(request) ?? (await dispatcher.request(request, toolContext));
-      note(request, { answer: response });
+      const invalid = checkRequest(request);
+      const call = invalid ? null : inCall(request, () => dispatcher.request(request, toolContext));
+      const response = invalid ?? (await call!.done);
+      note(request, { answer: response }, call?.scope);
       return response;
     };
 

@@ -10,6 +10,7 @@ import { grantRoutes } from './grant-routes.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { resolveAccessToken, type TokenPrincipal } from './token-principal.js';
 import { protectedResourceRoutes } from './resource-metadata.js';
+import { noteRequestFacts, requestFactsOf } from './request-facts.js';
 import {
   AUTHORIZATION_SERVER_METADATA,
   OAUTH_ROUTES,
@@ -127,6 +128,7 @@ function loadProvider(deps: OAuthDeps, urls: OAuthUrls): () => Promise<Provider>
     const { createOAuthProvider } = await import('./provider.js');
     const provider = createOAuthProvider(deps, urls);
     provider.silent = true;
+    noteRequestFacts(provider);
     provider.on('server_error', (_ctx: Context, err: Error) =>
       deps.log.error('authorization server error', { err: err.message }),
     );
@@ -149,6 +151,11 @@ function providerHandOver(provider: () => Promise<Provider>, urls: OAuthUrls): M
     ctx.req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
     delete ctx.req.headers['x-forwarded-port'];
     ctx.respond = false;
-    await handle(ctx.req, ctx.res);
+    try {
+      await handle(ctx.req, ctx.res);
+    } finally {
+      const facts = requestFactsOf(ctx.req);
+      if (facts) ctx.state.oauthRequest = facts;
+    }
   };
 }

@@ -84,6 +84,8 @@ export interface KeyStore {
   /** Every secret key of the Company, whoever made it, oldest first. */
   listCompanyKeys(companyId: string): Promise<SecretKeyRecord[]>;
   findSecretKeyById(id: string): Promise<SecretKeyRecord | undefined>;
+  /** The keys whose `expires_at` is after `afterIso` and at or before `untilIso` (the audit trail's expiry check). */
+  listKeysExpiring(afterIso: string, untilIso: string): Promise<SecretKeyRecord[]>;
   /** Deletes the key when it belongs to the Company; false (and no change) otherwise. */
   deleteCompanyKey(id: string, companyId: string): Promise<boolean>;
   /** Deletes the key when it is the user's; false (and no change) otherwise. */

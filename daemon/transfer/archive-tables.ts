@@ -1,6 +1,7 @@
 import type { TableSpec } from '../store/engine/types.js';
 import { oauthSpec } from '../store/accounts/oauth.js';
 import { ACCOUNT_TABLE_SPECS } from '../store/accounts/tables.js';
+import { parseEntry } from '../store/audit/chain.js';
 
 /**
  * The tables an archive may hold. Names are the record engine's (what a data folder's journals
@@ -10,6 +11,8 @@ import { ACCOUNT_TABLE_SPECS } from '../store/accounts/tables.js';
  */
 export const SECRETS = 'secrets';
 export const EVENTS = 'events';
+/** The audit trail's entries, as sealed (audit-transfer.ts). */
+export const AUDIT = 'audit';
 
 /**
  * The accounts space's tables an archive carries: the account tables and the authorization
@@ -72,13 +75,15 @@ const isCompanyId = (id: unknown): id is string => typeof id === 'string' && /^[
 /** Why a record cannot be in an archive, or null when it can (shape only; the loaders check the rest). */
 export function problemOf(r: ArchiveRecord): string | null {
   const perCompany = r.table === EVENTS || RUNTIME_TABLES.includes(r.table);
-  if (!perCompany && r.table !== SECRETS && !ACCOUNT_TABLES.includes(r.table)) return `unknown table '${r.table}'`;
+  if (!perCompany && r.table !== SECRETS && r.table !== AUDIT && !ACCOUNT_TABLES.includes(r.table))
+    return `unknown table '${r.table}'`;
   if (perCompany && !isCompanyId(r.company)) return `a ${r.table} record needs a Company id (letters, digits, _ and -)`;
   if (!perCompany && r.company !== null) return `a ${r.table} record belongs to no Company`;
   if (typeof r.record !== 'object' || r.record === null || Array.isArray(r.record))
     return 'the record is not an object';
   if (r.table === 'accounts.companies' && !isCompanyId(r.record.id))
     return 'a Company record needs an id of letters, digits, _ and -';
+  if (r.table === AUDIT && parseEntry(JSON.stringify(r.record)) === null) return 'the record is not an audit entry';
   if (r.table === SECRETS) {
     const { name, value } = r.record;
     if (typeof name !== 'string' || !(name in SECRET_FILES)) return `unknown secret '${String(name)}'`;

@@ -9,6 +9,12 @@ import { createArchiveWriter } from './archive-writer.js';
 import { readDataFolder } from './folder-source.js';
 import { readPostgres } from './postgres-source.js';
 import { daemonRunningMessage, describe, type Store, type TransferSummary } from './store-ref.js';
+import { basename } from 'node:path';
+import { openFileAuditStore } from '../store/audit/file-audit.js';
+import { createPostgresAuditStore } from '../store/postgres/audit.js';
+import { openDatabase } from '../store/postgres/connect.js';
+import type { AuditStore } from '../store/audit-types.js';
+import { transferEntry } from './audit-transfer.js';
 
 /**
  * `svc admin export`: everything a store holds into one archive file. A data folder is read under
@@ -22,12 +28,28 @@ export async function exportArchive(from: Store, out: string, nowMs = Date.now()
       throw new Error(`there is no svc data folder at ${from.dir} (no accounts/ and no jwt-secret in it)`);
     const lock = lockFolder(from.dir);
     try {
+      await recordExport(await openFileAuditStore(from.dir), out, nowMs);
       return await write(readDataFolder(from.dir), from, out, nowMs);
     } finally {
       lock.release();
     }
   }
+  const db = await openDatabase(from.url, { max: 1 });
+  try {
+    await recordExport(createPostgresAuditStore(db.pool), out, nowMs);
+  } finally {
+    await db.close();
+  }
   return write(readPostgres(from.url), from, out, nowMs);
+}
+
+/** The export is an entry of the trail it exports (so the archive holds it too): who, when, to which file. */
+async function recordExport(audit: AuditStore, out: string, nowMs: number): Promise<void> {
+  try {
+    await audit.append(transferEntry('operator.export', new Date(nowMs).toISOString(), { file: basename(out) }));
+  } finally {
+    await audit.close();
+  }
 }
 
 /** The daemon's own lock: no daemon runs on the folder now, and none can start until the export is done. */

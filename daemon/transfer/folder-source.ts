@@ -15,6 +15,7 @@ import {
   SECRETS,
   type ArchiveRecord,
 } from './archive-tables.js';
+import { readFolderAudit } from './audit-transfer.js';
 
 /**
  * Everything a data folder holds, as archive records: secrets, every account table, then each
@@ -48,6 +49,7 @@ export async function* readDataFolder(dir: string): AsyncGenerator<ArchiveRecord
   const folders = join(dir, 'companies');
   if (existsSync(folders)) for (const id of readdirSync(folders)) companies.add(id);
   for (const company of [...companies].sort()) yield* readCompany(companyDataDir(dir, company), company);
+  yield* readFolderAudit(dir);
 }
 
 async function* readCompany(dir: string, company: string): AsyncGenerator<ArchiveRecord> {

@@ -8,6 +8,8 @@ import type { EventRow } from '../../shared/runtime-records.js';
 import { companySpec } from '../store/accounts/tables.js';
 import { openJournalSpace } from '../store/journal/index.js';
 import { ARCHIVE_ACCOUNT_SPECS, EVENTS, SECRET_FILES, SECRETS, type ArchiveRecord } from './archive-tables.js';
+import { AUDIT, folderAuditLoader } from './audit-transfer.js';
+import type { NewAuditEntry } from '../store/audit-types.js';
 import { runtimeTablesOf } from './runtime-table-map.js';
 import { SpaceLoader } from './space-loader.js';
 
@@ -17,8 +19,13 @@ import { SpaceLoader } from './space-loader.js';
  * Company's runtime tables into its journal and its events into its log with their ids. The
  * records of a Company come together (checkArchive saw to it), so one Company is open at a time.
  */
-export async function writeDataFolder(dir: string, records: AsyncIterable<ArchiveRecord>): Promise<void> {
+export async function writeDataFolder(
+  dir: string,
+  records: AsyncIterable<ArchiveRecord>,
+  importEntry?: NewAuditEntry,
+): Promise<void> {
   ensureDataDir(dir);
+  const audit = folderAuditLoader(dir);
   const accounts = new SpaceLoader(
     await openJournalSpace(dir, { name: 'accounts' }),
     ARCHIVE_ACCOUNT_SPECS,
@@ -35,6 +42,10 @@ export async function writeDataFolder(dir: string, records: AsyncIterable<Archiv
     for await (const r of records) {
       if (r.table === SECRETS) {
         writeSecret(dir, r.record.name as string, r.record.value as string);
+        continue;
+      }
+      if (r.table === AUDIT) {
+        audit.add(r.record);
         continue;
       }
       if (r.company === null) {
@@ -60,6 +71,7 @@ export async function writeDataFolder(dir: string, records: AsyncIterable<Archiv
       }
     }
     await closeCompany();
+    audit.finish(importEntry);
   } finally {
     await closeCompany().catch(() => {});
     await accounts.close();

@@ -7,6 +7,7 @@ import { readArchive } from './archive-reader.js';
 import { writeDataFolder } from './folder-target.js';
 import { writePostgres } from './postgres-target.js';
 import { daemonRunningMessage, describe, type Store, type TransferSummary } from './store-ref.js';
+import { transferEntry } from './audit-transfer.js';
 
 /**
  * `svc admin import`: an archive into an EMPTY store, all or nothing. The whole archive is read
@@ -16,9 +17,17 @@ import { daemonRunningMessage, describe, type Store, type TransferSummary } from
  *   what it is), which the next import into the same target removes. A failure removes it.
  * - A database gets everything in one transaction (postgres-target.ts).
  */
-export async function importArchive(file: string, to: Store): Promise<TransferSummary> {
+export async function importArchive(file: string, to: Store, nowMs = Date.now()): Promise<TransferSummary> {
   if (to.kind === 'data-folder') refuseNonEmptyFolder(to.dir);
   const summary = await checkArchive(file);
+  // The import is the new store's last entry, chained after the archive's (docs/audit.md).
+  const own = transferEntry('operator.import', new Date(nowMs).toISOString(), {
+    file: basename(file),
+    source: summary.header.source,
+    exported_at: summary.header.created_at,
+    svc_version: summary.header.svc_version,
+    records: summary.records,
+  });
   const done = {
     records: summary.records,
     companies: summary.companies,
@@ -27,7 +36,7 @@ export async function importArchive(file: string, to: Store): Promise<TransferSu
     file,
   };
   if (to.kind === 'postgres') {
-    await writePostgres(to.url, () => readArchive(file));
+    await writePostgres(to.url, () => readArchive(file), own);
     return done;
   }
   const target = resolve(to.dir);
@@ -35,7 +44,7 @@ export async function importArchive(file: string, to: Store): Promise<TransferSu
   removeCrashedStaging(target);
   rmSync(staging, { recursive: true, force: true });
   try {
-    await writeDataFolder(staging, readArchive(file));
+    await writeDataFolder(staging, readArchive(file), own);
     // Checked again: a daemon may have started on the folder while the import ran.
     refuseNonEmptyFolder(target);
     // rename(2) puts a folder in place of a missing or empty one in one step.

@@ -28,6 +28,9 @@ const MOVED = new Set([
   'svc_rt_idempotency',
   'svc_rt_settings',
   'svc_rt_failures',
+  // The audit trail (migration 30): its entries as sealed; the heads are rebuilt from them.
+  'svc_audit_entries',
+  'svc_audit_heads',
 ]);
 const NOT_MOVED = new Set([
   // The schema's own history: the target has its own.
@@ -46,10 +49,6 @@ const NOT_MOVED = new Set([
   // Hashes of team mode's operator tokens (migration 4): no token can be rebuilt from one. A data
   // folder's daemon makes its own token at first start; a database's daemons register theirs.
   'svc_operator_tokens',
-  // The audit trail (migration 30): not in the archive format yet, as in a data folder's export;
-  // keep it with `svc audit list --json` / GET /api/dev/audit?format=jsonl before a move.
-  'svc_audit_entries',
-  'svc_audit_heads',
 ]);
 
 export async function refuseUnknownTables(client: pg.PoolClient, label: string): Promise<void> {

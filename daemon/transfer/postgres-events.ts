@@ -20,8 +20,8 @@ export async function* readPgEvents(client: pg.PoolClient, company: string): Asy
 }
 
 const INSERT_BATCH = `
-INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source)
-SELECT $1::text, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[], $11::text[])`;
+INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, origin)
+SELECT $1::text, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[], $11::text[], $12::json[])`;
 
 /**
  * Writes events with their ids (the sequence numbers the ids carry), 500 to a statement, then
@@ -49,6 +49,7 @@ export function createPgEventLoader(client: pg.PoolClient, company: string) {
       col((e) => JSON.stringify(e.row.content ?? null)),
       // An archive's unknown source is stored as null: a read infers it, as for rows older than the column.
       col((e) => (EVENT_SOURCES.includes(e.row.source) ? e.row.source : null)),
+      col((e) => (e.row.origin ? JSON.stringify(e.row.origin) : null)),
     ]);
   };
   return {

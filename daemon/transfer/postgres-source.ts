@@ -17,6 +17,7 @@ import {
 import { readPgOAuthRecords } from './postgres-oauth.js';
 import { refuseUnknownTables } from './postgres-coverage.js';
 import { readPgEvents } from './postgres-events.js';
+import { readPgAudit } from './audit-transfer.js';
 import { readPgLimits } from './postgres-limits.js';
 import { PG_RUNTIME_TABLES } from './postgres-runtime-rows.js';
 import { readPgRuntimeTable } from './postgres-table-shape.js';
@@ -61,6 +62,7 @@ export async function* readPostgres(url: string): AsyncGenerator<ArchiveRecord> 
       for await (const row of readPgEvents(client, company))
         yield { table: EVENTS, company, record: row as unknown as Record<string, unknown> };
     }
+    yield* readPgAudit(client);
     await client.query('COMMIT');
   } finally {
     // After an early stop the transaction is still open: end it before the connection goes back.

@@ -9,6 +9,8 @@ import { runMigrations } from '../store/postgres/migrate.js';
 import { ACCOUNT_TABLES, EVENTS, OAUTH_RECORDS, SECRETS, type ArchiveRecord } from './archive-tables.js';
 import { insertPgOAuthRecord } from './postgres-oauth.js';
 import { createPgEventLoader } from './postgres-events.js';
+import { AUDIT, pgAuditLoader } from './audit-transfer.js';
+import type { NewAuditEntry } from '../store/audit-types.js';
 import { FAILURES, insertPgLimit, RATE_BUCKETS } from './postgres-limits.js';
 import { PG_RUNTIME_TABLES } from './postgres-runtime-rows.js';
 import type { PgRuntimeTable } from './postgres-table-shape.js';
@@ -23,7 +25,11 @@ const IMPORT_LOCK = 7_566_948;
  * inserted. Any failure, or a crash of this process or the server, rolls all of it back: the
  * database is either as it was or holds the whole archive.
  */
-export async function writePostgres(url: string, records: () => AsyncIterable<ArchiveRecord>): Promise<void> {
+export async function writePostgres(
+  url: string,
+  records: () => AsyncIterable<ArchiveRecord>,
+  importEntry?: NewAuditEntry,
+): Promise<void> {
   const db = await openDatabase(url, { max: 1 });
   try {
     await refuseNonEmpty(db.pool, db.label);
@@ -32,6 +38,7 @@ export async function writePostgres(url: string, records: () => AsyncIterable<Ar
       await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
       await refuseNonEmpty(client, db.label);
       let events: ReturnType<typeof createPgEventLoader> | null = null;
+      const audit = pgAuditLoader(client);
       let company: string | null = null;
       // Consecutive records of one table that can go many to a statement wait here (at most 500).
       let pending: { table: PgRuntimeTable; company: string; records: Record<string, unknown>[] } | null = null;
@@ -48,7 +55,8 @@ export async function writePostgres(url: string, records: () => AsyncIterable<Ar
           events = null;
           company = r.company;
         }
-        if (r.table === EVENTS) {
+        if (r.table === AUDIT) await audit.add(r.record);
+        else if (r.table === EVENTS) {
           events ??= createPgEventLoader(client, r.company!);
           await events.add(r.record as never);
         } else if (many?.insertMany) {
@@ -58,6 +66,7 @@ export async function writePostgres(url: string, records: () => AsyncIterable<Ar
       }
       await flush();
       await events?.finish();
+      await audit.finish(importEntry);
     });
   } finally {
     await db.close();

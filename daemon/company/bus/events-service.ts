@@ -28,6 +28,7 @@ import { backfillSchedule, type BackfillAnswer } from '../schedules/backfill.js'
 import type { Clock } from '../../clock.js';
 import { failedForGood, failureOf } from './failures.js';
 import { emitSchema, filterSchema, fireSchema } from './events-input.js';
+import { currentCall, noteEmitted } from '../../call-origin.js';
 
 export interface EventsServiceDeps {
   core: RuntimeCore;
@@ -143,6 +144,10 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
     const parent = input.caused_by ? await log.get(input.caused_by) : undefined;
     if (input.caused_by && !parent)
       throw missing(`No event ${input.caused_by} to be caused by.`, ErrorCode.eventNotFound);
+    // The call under way (an MCP tools/call, a keyed REST call) is the origin; else the parent's, so
+    // everything a call set off says which call it was (call-origin.ts).
+    const call = currentCall();
+    const origin = call?.origin() ?? parent?.origin;
     const row = await log.append({
       type: input.type,
       agent_id: input.agent_id ?? null,
@@ -153,7 +158,9 @@ export function createEventsService(deps: EventsServiceDeps): LocalEventsService
       // Everything a root cause sets off shares its correlation id (trace and queries group by it).
       correlation_id: parent?.correlation_id ?? null,
       source: input.source ?? (parent ? 'tool_call' : 'emitter'),
+      ...(origin ? { origin } : {}),
     });
+    if (call) noteEmitted(call, row.id, parent !== undefined && call.emitted.includes(parent.id));
     live.tell(row);
     return row;
   };

@@ -1,4 +1,10 @@
-import { type CompanyRemoval, type CompanyStore, membershipId, type RotateOutcome } from '../tenancy-types.js';
+import {
+  type CompanyRemoval,
+  type CompanyStore,
+  membershipId,
+  type RotateOutcome,
+  type SecretKeyRecord,
+} from '../tenancy-types.js';
 import { type CallerKeyStore, StoreConflict } from '../types.js';
 import type { AccountTables } from './tables.js';
 
@@ -63,6 +69,14 @@ export function createKeyStore(t: AccountTables): CallerKeyStore {
     listSecretKeys: async (userId) => secretKeys.lookup('user', userId),
     listCompanyKeys: async (companyId) => secretKeys.lookup('company', companyId),
     findSecretKeyById: async (id) => secretKeys.get(id),
+    listKeysExpiring: async (afterIso, untilIso) => {
+      // A walk over the keys in memory, once a minute: no index of its own, so the table's keys
+      // (and the snapshots made of them) stay as they are.
+      const out: SecretKeyRecord[] = [];
+      for (const k of secretKeys.all())
+        if (k.expires_at && k.expires_at > afterIso && k.expires_at <= untilIso) out.push(structuredClone(k));
+      return out;
+    },
     deleteCompanyKey: (id, companyId) =>
       space.write((tx) => {
         const key = secretKeys.get(id);

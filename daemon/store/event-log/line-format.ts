@@ -1,4 +1,5 @@
 import { EVENT_SOURCES, type EventRow, type EventSource } from '../../../shared/runtime-records.js';
+import { readOrigin } from '../../../shared/event-row.js';
 import { parseEventId } from './event-id.js';
 
 /**
@@ -18,6 +19,8 @@ export function encodeEventLine(row: EventRow): string {
     created_at: row.created_at,
     // Just before content, which stays last: the start-up scanner skips it; lines of older releases lack it.
     source: row.source,
+    // Only on events a call set off (between source and content: the start-up scanner skips it).
+    ...(row.origin ? { origin: row.origin } : {}),
     content: row.content,
   });
 }
@@ -40,6 +43,12 @@ export function decodeEventLine(line: string): EventRow | null {
   if (!nullableString(row.causation_id) || typeof row.created_at !== 'string' || !('content' in row)) return null;
   if (Number.isNaN(Date.parse(row.created_at))) return null;
   if (!(EVENT_SOURCES as readonly unknown[]).includes(row.source)) row.source = inferSource(row as unknown as EventRow);
+  if ('origin' in row) {
+    // A damaged origin loses the origin, not the event: the event itself is intact.
+    const origin = readOrigin(row.origin);
+    if (origin) row.origin = origin;
+    else delete row.origin;
+  }
   return row as unknown as EventRow;
 }
 

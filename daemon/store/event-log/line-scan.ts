@@ -20,6 +20,7 @@ const CAUSATION = bytes(',"causation_id":');
 const CORRELATION = bytes(',"correlation_id":"');
 const CREATED = bytes(',"created_at":"');
 const SOURCE = bytes(',"source":"');
+const ORIGIN = bytes(',"origin":{');
 const CONTENT = bytes(',"content":');
 const QUOTE = 34;
 const NOT_AN_ID = -1;
@@ -63,6 +64,13 @@ export class LineScanner {
       const close = buf.indexOf(QUOTE, s);
       if (close < 0 || close >= end) return false;
       p = close + 1;
+    }
+    // `origin` (events a call set off) is not indexed either. Its values are JSON strings, in which
+    // an unescaped `,"content":` cannot occur, so the first one after it is the content's key.
+    if (expect(buf, p, end, ORIGIN) >= 0) {
+      const content = buf.indexOf(CONTENT, p);
+      if (content < 0 || content >= end) return false;
+      p = content;
     }
     p = expect(buf, p, end, CONTENT);
     return p >= 0 && p < end - 1 && buf[end - 1] === 125 /* } */;

@@ -66,6 +66,7 @@ export class LogCore {
       causation_id: input.causation_id ?? null,
       correlation_id: input.correlation_id ?? id,
       source: input.source ?? inferSource({ type: input.type, causation_id: input.causation_id ?? null }),
+      ...(input.origin ? { origin: input.origin } : {}),
     };
     const line = encodeEventLine(draft);
     return { seq, row: draft, line };

@@ -7,7 +7,15 @@ import type {
   AuditVerification,
   NewAuditEntry,
 } from '../audit-types.js';
-import { CHECKPOINT_ACTION, parseEntry, positionOf, sealLine, streamOf, verifyEntries } from '../audit/chain.js';
+import {
+  CHECKPOINT_ACTION,
+  canonicalJson,
+  parseEntry,
+  positionOf,
+  sealLine,
+  streamOf,
+  verifyEntries,
+} from '../audit/chain.js';
 import { withTransaction } from './connect.js';
 
 /** Any fixed number, the same in every svc daemon: appends of every daemon take it in turn. */
@@ -116,7 +124,12 @@ async function appendBatch(client: pg.PoolClient, entries: NewAuditEntry[]): Pro
   return sealed;
 }
 
-async function insertEntries(client: pg.PoolClient, sealed: AuditEntry[], lines: string[]): Promise<void> {
+/** Stores sealed entries; `lines` are their stored text when the caller already has it (else each entry's canonical JSON). */
+export async function insertEntries(
+  client: pg.PoolClient,
+  sealed: AuditEntry[],
+  lines: string[] = sealed.map((e) => canonicalJson(e)),
+): Promise<void> {
   const col = <T>(f: (e: AuditEntry) => T) => sealed.map(f);
   await client.query(
     `INSERT INTO svc_audit_entries (pos, stream, seq, at, user_id, company_id, action, outcome, actor_user, actor_key, actor_client, body)

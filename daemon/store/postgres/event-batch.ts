@@ -20,13 +20,13 @@ WITH head AS (
   ON CONFLICT (company_id) DO UPDATE SET last_seq = svc_event_heads.last_seq + EXCLUDED.last_seq
   RETURNING last_seq
 ), batch AS (
-  SELECT (SELECT last_seq FROM head) - $2::bigint + n AS seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[], $12::text[])
-    WITH ORDINALITY AS u(type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, n)
+  SELECT (SELECT last_seq FROM head) - $2::bigint + n AS seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, origin
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::json[], $12::text[], $13::json[])
+    WITH ORDINALITY AS u(type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, origin, n)
 ), stored AS (
-  INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source)
+  INSERT INTO svc_events (company_id, seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, origin)
   SELECT $1::text, seq, type, agent_id, session_id, quest_id, causation_id,
-         COALESCE(correlation_id, 'evt_' || lpad(seq::text, 16, '0')), created_at, content, source
+         COALESCE(correlation_id, 'evt_' || lpad(seq::text, 16, '0')), created_at, content, source, origin
   FROM batch
 )
 SELECT last_seq, pg_notify($11::text, json_build_object('company', $1::text, 'last_id', 'evt_' || lpad(last_seq::text, 16, '0'))::text)
@@ -51,6 +51,7 @@ async function writeEventBatch(
     column('content'),
     EVENTS_CHANNEL,
     column('source'),
+    column('origin'),
   ]);
   const lastSeq = Number(rows[0]!.last_seq);
   const first = lastSeq - batch.length + 1;

@@ -5,6 +5,7 @@ import type { NewEventRow } from '../event-log/types.js';
 import { invalid } from '../../domain-error.js';
 import type { EventRow } from '../../../shared/runtime-records.js';
 import { inferSource } from '../event-log/line-format.js';
+import { readOrigin } from '../../../shared/event-row.js';
 
 /** An append checked and rendered, waiting for its sequence number (given at commit). */
 export interface PendingEvent {
@@ -20,6 +21,8 @@ export interface PendingEvent {
   content: string;
   /** Who put it in the log (CONTRACT §8); stored in its own column since migration 102. */
   source: EventRow['source'];
+  /** The call that set the event off, as JSON text (migration 113), or null. */
+  origin: string | null;
 }
 
 /**
@@ -46,6 +49,7 @@ export function prepareEvent(input: NewEventRow, clock: Clock): PendingEvent {
     // `undefined` content (a function, say) stringifies to nothing: stored as null, as the file log does.
     content: content ?? 'null',
     source: input.source ?? inferSource({ type: input.type, causation_id: input.causation_id ?? null }),
+    origin: input.origin ? JSON.stringify(input.origin) : null,
   };
 }
 
@@ -62,6 +66,7 @@ export function rowOf(pending: PendingEvent, id: string): EventRow {
     causation_id: pending.causation_id,
     correlation_id: pending.correlation_id ?? id,
     source: pending.source,
+    ...(pending.origin ? { origin: JSON.parse(pending.origin) } : {}),
   };
 }
 
@@ -77,11 +82,13 @@ export interface StoredEvent {
   content: unknown;
   /** Null on rows written before migration 102: a read infers it from the cause and prefix. */
   source: EventRow['source'] | null;
+  /** Null unless a call set the event off. */
+  origin: unknown;
 }
 
 /** The columns every read selects, in the order StoredEvent names them. */
 export const EVENT_COLUMNS =
-  'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source';
+  'seq, type, agent_id, session_id, quest_id, causation_id, correlation_id, created_at, content, source, origin';
 
 export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => string): EventRow {
   return {
@@ -95,5 +102,11 @@ export function rowFromStored(stored: StoredEvent, formatId: (seq: number) => st
     causation_id: stored.causation_id,
     correlation_id: stored.correlation_id,
     source: stored.source ?? inferSource(stored),
+    ...originOf(stored.origin),
   };
+}
+
+function originOf(value: unknown): Pick<EventRow, 'origin'> {
+  const origin = value === null || value === undefined ? null : readOrigin(value);
+  return origin ? { origin } : {};
 }

@@ -7,6 +7,10 @@ import { createArchiveWriter } from '../../../daemon/transfer/archive-writer.js'
 import { runMain } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { recordsOf, runtimeFolder } from '../../helpers/transfer-folder.js';
+import type { ArchiveRecord } from '../../../daemon/transfer/archive-tables.js';
+
+// The move's own audit entries (export, import) are the audit transfer test's concern (audit-transfer.test.ts).
+const withoutAudit = (rs: ArchiveRecord[]) => rs.filter((r) => r.table !== 'audit');
 
 /**
  * The chain budget and the failures kept for replay move with `svc admin export|import`, and an
@@ -43,7 +47,7 @@ test('a data folder → archive → data folder: the budget and every failure (r
     [null, 'evt_0000000000000004'],
   );
   assert.equal(await budgetAndFailures(moved), before);
-  assert.equal(await recordsOf(moved), await recordsOf(source));
+  assert.equal(withoutAudit(await recordsOf(moved)), withoutAudit(await recordsOf(source)));
   // Once replayed stays replayed: the moved failure cannot be replayed a second time.
   const s = await openJournalRuntimeStores(companyDataDir(moved, COMPANY));
   try {
@@ -63,7 +67,7 @@ test('an archive of an earlier release (no settings, no failures) imports: no bu
   writer.finish();
   const moved = await importInto(archive);
   assert.equal(await budgetAndFailures(moved), { budget: undefined, failures: [] });
-  assert.equal(await recordsOf(moved), old);
+  assert.equal(withoutAudit(await recordsOf(moved)), withoutAudit(old));
 });
 
 test.run();

@@ -101,6 +101,16 @@ export function createPostgresKeyStore(pool: pg.Pool): CallerKeyStore {
     listSecretKeys: (userId) => listDocs(pool, t.secretKeys, ACCOUNTS, { user_id: userId }),
     listCompanyKeys: (companyId) => listDocs(pool, t.secretKeys, ACCOUNTS, { company_id: companyId }),
     findSecretKeyById: (id) => getDoc(pool, t.secretKeys, ACCOUNTS, id),
+    listKeysExpiring: async (afterIso, untilIso) => {
+      const { rows } = await pool.query<{ doc: SecretKeyRecord }>(
+        // Read from the document's text, as migration 105 does: `->>` would unescape every string
+        // of the document, and a name holding \u0000 (which json keeps) would fail the whole query.
+        `SELECT doc FROM (SELECT doc, pos, substring(doc::text from '"expires_at":"([^"\\\\]*)"') AS exp FROM svc_secret_keys) k
+          WHERE exp > $1 AND exp <= $2 ORDER BY pos`,
+        [sqlText(afterIso), sqlText(untilIso)],
+      );
+      return rows.map((r) => r.doc);
+    },
     deleteCompanyKey: async (id, companyId) => {
       // One statement: the key goes only when it is this Company's.
       const { rowCount } = await pool.query('DELETE FROM svc_secret_keys WHERE id = $1 AND company_id = $2', [

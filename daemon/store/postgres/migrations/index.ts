@@ -18,6 +18,7 @@ import { flowControlSchema } from './109-flow-control.js';
 import { settingsSchema } from './110-settings.js';
 import { failuresSchema } from './111-failures.js';
 import { membersSchema } from './112-members.js';
+import { eventOriginSchema } from './113-event-origin.js';
 
 /**
  * The schema's history, oldest first. A released migration is never edited: a change is a new
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 111, name: 'failures', sql: failuresSchema },
   // An account-side table after 105, whose secret-key column its index needs.
   { version: 112, name: 'members', sql: membersSchema },
+  { version: 113, name: 'event-origin', sql: eventOriginSchema },
 ];
