@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { inject, type InjectOptions } from 'light-my-request';
+import type { RequestOptions } from './test-app.js';
 import { createIdGenerator } from '../../daemon/ids.js';
 import { silentLogger } from '../../daemon/logger.js';
 import { cryptoRandom } from '../../daemon/random.js';
@@ -22,7 +23,7 @@ export interface RuntimeTestApp {
   company: CompanyRef;
   runtime: OpenedRuntime;
   services: OpenedRuntime['services'];
-  request(options: InjectOptions): Promise<TestResponse>;
+  request(options: RequestOptions): Promise<TestResponse>;
   get(url: string): Promise<TestResponse>;
   post(url: string, body?: unknown): Promise<TestResponse>;
   patch(url: string, body?: unknown): Promise<TestResponse>;
@@ -85,8 +86,8 @@ export async function createRuntimeTestApp(
   app.use(router.routes());
   const handler = app.callback();
 
-  const request = async (opts: InjectOptions): Promise<TestResponse> => {
-    const res = await inject(handler, opts);
+  const request = async (opts: RequestOptions): Promise<TestResponse> => {
+    const res = await inject(handler, opts as InjectOptions);
     let body: unknown;
     try {
       body = res.payload ? JSON.parse(res.payload) : undefined;
