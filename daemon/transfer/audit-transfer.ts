@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } fr
 import { join } from 'node:path';
 import type pg from 'pg';
 import { AUDIT_FOLDER } from '../store/audit/file-audit.js';
-import { parseEntry, positionOf, sealEntry } from '../store/audit/chain.js';
+import { operatorEntry, parseEntry, positionOf, sealEntry } from '../store/audit/chain.js';
 import { listSegments, segmentPath, syncFolder } from '../store/disk/segment-io.js';
 import { insertEntries } from '../store/postgres/audit.js';
 import type { AuditEntry, NewAuditEntry } from '../store/audit-types.js';
@@ -120,18 +120,5 @@ export function transferEntry(
   at: string,
   details: Record<string, unknown>,
 ): NewAuditEntry {
-  return {
-    at,
-    actor: { type: 'operator', user_id: null, key_id: null, client_id: null, grant_id: null },
-    user_id: null,
-    company_id: null,
-    action,
-    target: null,
-    outcome: 'succeeded',
-    reason: null,
-    request_id: null,
-    client_address: null,
-    user_agent: null,
-    details,
-  };
+  return operatorEntry({ at, action, details });
 }

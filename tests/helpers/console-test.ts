@@ -30,3 +30,21 @@ export async function companyOwner(t: TestApp, name = 'Acme') {
   const company = (await t.post('/api/companies', { name }, u.auth)).body as { id: string; name: string };
   return { u, company, tenant: { ...u.auth, 'x-company': company.id } };
 }
+
+/**
+ * The page fits `width` without a sideways scroll: its own scroll width is within the viewport, and
+ * no button, link or field lies off-screen (an action the user could not reach).
+ */
+export async function assertFits(page: Page, width: number, what: string): Promise<void> {
+  const { scrollWidth, offscreen } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    offscreen: [...document.querySelectorAll('button, a, input, select, textarea')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5) && !el.classList.contains('skip');
+      })
+      .map((el) => el.outerHTML.slice(0, 80)),
+  }));
+  assert.ok(scrollWidth <= width, `${what} at ${width} px lays out ${scrollWidth} px wide`);
+  assert.equal(offscreen, [], `${what} at ${width} px has controls off-screen`);
+}

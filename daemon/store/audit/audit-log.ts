@@ -6,7 +6,7 @@ import type {
   AuditVerification,
   NewAuditEntry,
 } from '../audit-types.js';
-import { CHECKPOINT_ACTION, positionOf, sealLine, verifyEntries } from './chain.js';
+import { CHECKPOINT_ACTION, operatorEntry, positionOf, sealLine, verifyEntries } from './chain.js';
 import { pageOf } from './query.js';
 
 /** Where entries go once sealed: nowhere (memory), or a group-committed file (file-audit.ts). */
@@ -98,20 +98,14 @@ export class AuditLog implements AuditStore {
       last.set(e.stream, { entry: e, count: (last.get(e.stream)?.count ?? 0) + 1 });
     }
     for (const [stream, { entry, count }] of last) {
-      await this.append({
-        at,
-        actor: { type: 'operator', user_id: null, key_id: null, client_id: null, grant_id: null },
-        user_id: null,
-        company_id: stream === 'account' ? null : stream,
-        action: CHECKPOINT_ACTION,
-        target: null,
-        outcome: 'succeeded',
-        reason: null,
-        request_id: null,
-        client_address: null,
-        user_agent: null,
-        details: { removed: count, through_seq: entry.seq, through_hash: entry.hash, before: beforeIso },
-      });
+      await this.append(
+        operatorEntry({
+          at,
+          action: CHECKPOINT_ACTION,
+          company_id: stream === 'account' ? null : stream,
+          details: { removed: count, through_seq: entry.seq, through_hash: entry.hash, before: beforeIso },
+        }),
+      );
     }
     await this.persist?.remove(plan.segments);
     const kept = this.entries.filter((e) => !doomed.has(e.id));

@@ -245,3 +245,26 @@ export function parseEntry(text: string): AuditEntry | null {
     return null;
   }
 }
+
+/** An entry the operator's own work leaves (a retention checkpoint, an export or import): no request behind it. */
+export function operatorEntry(fields: {
+  at: string;
+  action: string;
+  company_id?: string | null;
+  details: Record<string, unknown>;
+}): NewAuditEntry {
+  return {
+    at: fields.at,
+    actor: { type: 'operator', user_id: null, key_id: null, client_id: null, grant_id: null },
+    user_id: null,
+    company_id: fields.company_id ?? null,
+    action: fields.action,
+    target: null,
+    outcome: 'succeeded',
+    reason: null,
+    request_id: null,
+    client_address: null,
+    user_agent: null,
+    details: fields.details,
+  };
+}

@@ -10,6 +10,7 @@ import type {
 import {
   CHECKPOINT_ACTION,
   canonicalJson,
+  operatorEntry,
   parseEntry,
   positionOf,
   sealLine,
@@ -208,20 +209,12 @@ async function sweepTable(client: pg.PoolClient, beforeIso: string, at: string):
   if (rows.length === 0) return 0;
   const checkpoints: NewAuditEntry[] = rows.map((r) => {
     const last = JSON.parse(r.body) as AuditEntry;
-    return {
+    return operatorEntry({
       at,
-      actor: { type: 'operator', user_id: null, key_id: null, client_id: null, grant_id: null },
-      user_id: null,
-      company_id: r.stream === 'account' ? null : r.stream,
       action: CHECKPOINT_ACTION,
-      target: null,
-      outcome: 'succeeded',
-      reason: null,
-      request_id: null,
-      client_address: null,
-      user_agent: null,
+      company_id: r.stream === 'account' ? null : r.stream,
       details: { removed: Number(r.n), through_seq: last.seq, through_hash: last.hash, before: beforeIso },
-    };
+    });
   });
   await appendBatch(client, checkpoints);
   let removed = 0;

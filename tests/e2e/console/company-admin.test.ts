@@ -1,31 +1,24 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Page } from 'puppeteer-core';
 import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon, type ConsoleDaemon } from '../../helpers/console-daemon.js';
-import { assertLabelled, choose, fill, logInWithPassword, press, waitForText } from '../../helpers/console-page.js';
+import {
+  assertLabelled,
+  choose,
+  fill,
+  logInWithPassword,
+  press,
+  screenshot,
+  waitForText,
+} from '../../helpers/console-page.js';
+import { assertFits } from '../../helpers/console-test.js';
 import { invite, joinAs } from '../../helpers/team.js';
 
 const browser = await sharedBrowser();
 
 /** A desktop and a phone: the Companies page with its people must fit both without a sideways scroll. */
 const WIDTHS = [1280, 390] as const;
-
-/** The page's own scroll width, and every control whose box is off-screen (as phone-width.test.ts checks every page). */
-async function assertFits(page: Page, width: number, what: string): Promise<void> {
-  const { scrollWidth, offscreen } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    offscreen: [...document.querySelectorAll('button, a, input, select, textarea')]
-      .filter((el) => {
-        const r = el.getBoundingClientRect();
-        return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5) && !el.classList.contains('skip');
-      })
-      .map((el) => el.outerHTML.slice(0, 80)),
-  }));
-  assert.ok(scrollWidth <= width, `${what} at ${width} px lays out ${scrollWidth} px wide`);
-  assert.equal(offscreen, [], `${what} at ${width} px has controls off-screen`);
-}
 
 /** Waits for the daemon to report what the page did; the bound only turns a hang into a failure. */
 async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
@@ -69,6 +62,7 @@ if (browser) {
         await waitForText(owner.page, 'Pending invitations');
         await waitForText(owner.page, 'dan.with.a.rather.long.address@example.test');
         await assertFits(owner.page, width, 'companies (owner)');
+        await screenshot(owner.page, `companies-team-${width}`);
         await assertLabelled(owner.page);
 
         await choose(owner.page, `Role of ${ben.user.email}`, 'viewer');

@@ -5,32 +5,16 @@ import { createUser } from '../../helpers/accounts.js';
 import { openPage, sharedBrowser } from '../../helpers/browser.js';
 import { startConsoleDaemon, type ConsoleDaemon } from '../../helpers/console-daemon.js';
 import { logInWithPassword, screenshot, waitForHeading, waitForText } from '../../helpers/console-page.js';
+import { assertFits as fits } from '../../helpers/console-test.js';
 
 const browser = await sharedBrowser();
 
 /** A desktop and a phone: every page must fit both without a sideways scroll. */
 const WIDTHS = [1280, 390] as const;
 
-/**
- * What overflows at this width: the page's own scroll width past the viewport, and every button
- * or link whose right edge is off-screen (an action the user could not reach).
- */
-async function overflow(page: Page): Promise<{ scrollWidth: number; offscreen: string[] }> {
-  return page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    offscreen: [...document.querySelectorAll('button, a, input, select, textarea')]
-      .filter((el) => {
-        const r = el.getBoundingClientRect();
-        return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5) && !el.classList.contains('skip');
-      })
-      .map((el) => el.outerHTML.slice(0, 80)),
-  }));
-}
-
+/** The page fits the width (console-test.ts), and its screenshot is kept for review. */
 async function assertFits(page: Page, width: number, name: string): Promise<void> {
-  const { scrollWidth, offscreen } = await overflow(page);
-  assert.ok(scrollWidth <= width, `${name} at ${width} px lays out ${scrollWidth} px wide`);
-  assert.equal(offscreen, [], `${name} at ${width} px has controls off-screen`);
+  await fits(page, width, name);
   await screenshot(page, `${name}-${width}`);
 }
 
