@@ -76,6 +76,8 @@ function lookup(event: EventRow, path: string[]): unknown {
   return value === undefined ? null : value;
 }
 
+/** A whole-template reference's value as a key: a scalar as String() gives it, an object or list as JSON. */
+const wholeText = (v: unknown): string => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
 const asText = (v: unknown): string => (v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /**
@@ -112,9 +114,10 @@ const textTemplates = new Map<string, TextTemplate>();
 const MAX_TEXT_TEMPLATES = 1000;
 
 /**
- * `String(resolveReferences(template, event))` for one template resolved on every firing (a
- * flow-control key): parsed once and kept, and the value it reads is not copied, as it only
- * becomes text.
+ * The text of one template resolved on every firing (a flow-control key): what
+ * `resolveReferences` gives, as text, with an object or a list as its JSON (so two different
+ * values are two keys, not both "[object Object]"). Parsed once and kept, and the value it reads is
+ * not copied, as it only becomes text.
  */
 export function resolveText(template: string, event: EventRow): string {
   let resolve = textTemplates.get(template);
@@ -131,7 +134,7 @@ function compileText(template: string): TextTemplate {
   if (whole) {
     const parsed = parseReference(whole[1]!);
     if (!parsed.ok) return () => template;
-    return (event) => String(lookup(event, parsed.path));
+    return (event) => wholeText(lookup(event, parsed.path));
   }
   // Literal text and references in turn; a reference that does not parse stays as written.
   const parts: (string | string[])[] = [];

@@ -135,7 +135,8 @@ test('scoped default: an explicit null keeps the quest unowned; an agent-only ev
   );
 });
 
-test('resolveText: the text a template resolves to, as String() of resolveReferences would give it', () => {
+test('resolveText: the text a template resolves to, as resolveReferences gives it (an object or list as its JSON)', () => {
+  const textOf = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
   const templates = [
     'plain',
     '{{event.agent_id}}',
@@ -152,10 +153,15 @@ test('resolveText: the text a template resolves to, as String() of resolveRefere
   for (const template of templates)
     for (const e of [event, { ...event, agent_id: 'agt_2', content: null }]) {
       // Twice: the second answer comes from the parsed template kept by the first.
-      assert.is(resolveText(template, e), String(resolveReferences(template, e)), template);
-      assert.is(resolveText(template, e), String(resolveReferences(template, e)), template);
+      assert.is(resolveText(template, e), textOf(resolveReferences(template, e)), template);
+      assert.is(resolveText(template, e), textOf(resolveReferences(template, e)), template);
     }
   assert.is(resolveText('{{event.agent_id}}', { ...event, agent_id: 'agt_9' }), 'agt_9');
+  // Two different objects are two flow-control buckets, not one "[object Object]".
+  const a = resolveText('{{event.content}}', { ...event, content: { repo: 'a' } });
+  const b = resolveText('{{event.content}}', { ...event, content: { repo: 'b' } });
+  assert.is(a, '{"repo":"a"}');
+  assert.is.not(a, b);
 });
 
 test.run();
