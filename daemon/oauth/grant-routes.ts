@@ -23,24 +23,27 @@ export function grantRoutes(deps: OAuthDeps): Router {
     const { user } = userOf(ctx);
     const bindings = await listUserBindings(deps, user.id);
     const now = new Date(deps.clock.now()).toISOString();
-    const grants: OAuthGrantRow[] = await Promise.all(
-      bindings.map(async (b) => {
+    const rows = await Promise.all(
+      bindings.map(async (b): Promise<OAuthGrantRow | null> => {
         const [client, company] = await Promise.all([
           deps.stores.oauth.find('Client', createHash('sha256').update(b.clientId).digest('hex'), now),
           deps.stores.companies.findById(b.companyId),
         ]);
+        // A grant to a Company since deleted can never work again (its tokens are refused): not an app to manage.
+        if (!company) return null;
         const name = client?.payload.client_name;
         return {
           id: b.grantId,
           client: { id: b.clientId, name: typeof name === 'string' ? name : null },
           company_id: b.companyId,
-          company_name: company?.name ?? null,
+          company_name: company.name,
           scopes: b.scopes,
           created_at: b.created_at ?? now,
           last_used_at: b.last_used_at ?? null,
         };
       }),
     );
+    const grants = rows.filter((g): g is OAuthGrantRow => g !== null);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { grants };
   });

@@ -61,6 +61,21 @@ for (const mode of testAppModes()) {
     assert.is((await t.get('/api/oauth/grants')).status, 401);
   });
 
+  test('a grant to a Company since deleted leaves the list, and its token is refused', async () => {
+    const doomed = (await createCompany(t, user, 'doomed')).id;
+    const kept = await signIn(t, as, client, { user, companyId });
+    const gone = await signIn(t, as, client, { user, companyId: doomed });
+    assert.is((await whoami(gone.access_token)).status, 200);
+    assert.is((await t.del(`/api/companies/${doomed}`, user.auth)).status, 200);
+    const list = await t.get('/api/oauth/grants', user.auth);
+    assert.equal(
+      list.body.grants.map((g: { company_id: string }) => g.company_id),
+      [companyId],
+    );
+    assert.is((await whoami(gone.access_token)).status, 401);
+    assert.is((await whoami(kept.access_token)).status, 200);
+  });
+
   test('DELETE /api/oauth/grants/{id} ends the grant: its tokens are refused on the next request', async () => {
     const tokens = await signIn(t, as, client, { user, companyId });
     const kept = await signIn(t, as, client, { user, companyId });
