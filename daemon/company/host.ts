@@ -9,6 +9,8 @@ import { cryptoRandom, type Random } from '../random.js';
 import { createSealer, type Sealer } from '../store/sealer.js';
 import { openCompanyRuntime, type OpenedRuntime, type RuntimeOptions } from './open-company.js';
 import { discardRuntimeStorage, type RuntimeStorage } from '../store/runtime-storage.js';
+import { ErrorCode } from '../../shared/errors.js';
+import { missing } from '../domain-error.js';
 
 export interface RuntimeHostOptions {
   config: Config;
@@ -65,8 +67,13 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
   };
 
   const opened: OpenedRuntime[] = [];
+  // Deleted Companies: a request that passed the Company check just before the delete must not
+  // open the runtime again (on a data folder, that would make its folder anew, empty).
+  const discarded = new Set<string>();
   return {
     open(company) {
+      if (discarded.has(company.id))
+        return Promise.reject(missing(`Company ${company.id} was deleted.`, ErrorCode.companyNotFound));
       let runtime = opening.get(company.id);
       if (!runtime) {
         runtime = openOne(company).then((r) => (opened.push(r), r));
@@ -77,6 +84,7 @@ export function createRuntimeHost(options: RuntimeHostOptions): RuntimeHost & { 
       return runtime;
     },
     async discard(companyId) {
+      discarded.add(companyId);
       const pending = opening.get(companyId);
       opening.delete(companyId);
       const runtime = pending && (await pending.catch(() => undefined));

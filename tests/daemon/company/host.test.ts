@@ -57,6 +57,25 @@ test('file storage keeps agents, sessions, quests and configured events under th
   );
 });
 
+test('a discarded Company is not opened again: its folder stays gone, the open is refused as not found', async () => {
+  const dataDir = tempDir();
+  const host = hostOver(dataDir, 'file');
+  const rt = await host.open(company);
+  await rt.services.agents.create({ name: 'Ada' });
+  await host.discard(company.id);
+  assert.not.ok(existsSync(companyDataDir(dataDir, company.id)));
+  // A request that passed the Company check before the delete landed, asking for the runtime after it.
+  const late = await host.open(company).then(
+    () => null,
+    (err: { code?: string }) => err,
+  );
+  assert.is(late?.code, 'company_not_found');
+  assert.not.ok(existsSync(companyDataDir(dataDir, company.id)), 'no empty folder made anew');
+  assert.equal(host.opened(), []);
+  await host.open({ ...company, id: 'cmp_2' }); // other Companies open as before
+  await host.close();
+});
+
 test('a runtime refuses a request whose tenant is another Company', async () => {
   const rt = await hostOver(tempDir(), 'memory').open(company);
   const ctx = {
