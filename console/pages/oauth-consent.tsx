@@ -50,9 +50,11 @@ const hostOf = (url: string | undefined) => {
  */
 export function OAuthConsentPage() {
   const [request] = useState(readRequest);
-  const client = useLoad(() => {
+  const client = useLoad(async () => {
+    // Opened without a request (typed in, a stale bookmark): nothing to look up; the page says so below.
+    if (!request.client_id) return null;
     const query = request.redirect_uri ? `?redirect_uri=${encodeURIComponent(request.redirect_uri)}` : '';
-    return get<ClientInfo>(`/api/oauth/clients/${encodeURIComponent(request.client_id ?? '')}${query}`);
+    return get<ClientInfo>(`/api/oauth/clients/${encodeURIComponent(request.client_id)}${query}`);
   });
   const companies = useLoad(loadCompanies);
   const asked = request.scope ? request.scope.split(' ').filter(Boolean) : [...ALL_SCOPES];

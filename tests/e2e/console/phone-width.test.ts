@@ -75,6 +75,12 @@ if (browser) {
         await page.goto(d.consoleUrl + '#/forgot');
         await waitForHeading(page, 'Reset your password');
         await assertFits(page, width, 'forgot');
+        await page.goto(d.consoleUrl + '#/login');
+        await waitForHeading(page, 'Log in');
+        await assertFits(page, width, 'login');
+        await page.goto(d.consoleUrl + '#/magic');
+        await waitForHeading(page, 'Log in to svc');
+        await assertFits(page, width, 'magic');
         await logInWithPassword(page, d.consoleUrl, u.user.email!, u.password);
         await assertFits(page, width, 'profile');
         const pages: [string, string, string][] = [
@@ -88,6 +94,10 @@ if (browser) {
           ['failures', 'Failures', 'No failures'],
           ['apps', 'Connected apps', 'No connected apps'],
           ['audit', 'Audit', 'company.create'],
+          // The pages a link from elsewhere opens: a terminal's pairing, an invitation, an app's sign-in.
+          ['pair', 'Log in a terminal', 'Pairing code'],
+          ['join', 'Join a Company', 'Invitation code'],
+          ['oauth', 'Connect an app', 'This page needs an authorization request'],
         ];
         for (const [route, heading, text] of pages) {
           await page.goto(`${d.consoleUrl}#/${route}`);
