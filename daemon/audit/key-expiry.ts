@@ -32,8 +32,12 @@ export function startExpiryCheck(deps: Pick<Deps, 'clock' | 'stores' | 'log'>): 
         const until = new Date(now).toISOString();
         for (const key of await deps.stores.keys.listKeysExpiring(after, until))
           if (await recordOnce(deps, keyExpired(key), now)) recorded++;
-        for (const grant of await deps.stores.oauth.listExpiring(GRANT_BINDING_KIND, after, until))
-          if (await recordOnce(deps, grantExpired(grant), now)) recorded++;
+        for (const grant of await deps.stores.oauth.listExpiring(GRANT_BINDING_KIND, after, until)) {
+          const expiry = grantExpired(grant);
+          // A grant to a Company since deleted stopped working then: it has no end left to record.
+          if (!(await deps.stores.companies.findById(expiry.company_id ?? ''))) continue;
+          if (await recordOnce(deps, expiry, now)) recorded++;
+        }
       } catch (err) {
         deps.log.warn('the key and grant expiry check failed; it runs again within the minute', { err });
       } finally {

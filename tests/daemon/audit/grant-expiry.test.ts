@@ -40,11 +40,13 @@ async function grantOf(t: TestApp) {
 }
 
 const single = suite('grant expiry (one daemon)');
-single('recorded once when its lifetime ends, not before; a revoked grant never', async () => {
+single('recorded once at its end, not before; a revoked grant or one to a deleted Company never', async () => {
   const t = await createTestApp();
   const check = startExpiryCheck(t.deps);
   try {
     const kept = await grantOf(t);
+    const orphan = await grantOf(t);
+    assert.is((await t.del(`/api/companies/${orphan.co.id}`, orphan.user.auth)).status, 200);
     const revoked = await grantOf(t);
     const del = await t.request({
       method: 'DELETE',
