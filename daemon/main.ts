@@ -6,7 +6,7 @@ import { WITHHELD_INVITE } from '../shared/wire.js';
 import { createApp, type AppParts } from './app.js';
 import { formatBanner } from './banner.js';
 import { startAuditRetention } from './audit/retention.js';
-import { startKeyExpiryCheck } from './audit/key-expiry.js';
+import { startExpiryCheck } from './audit/key-expiry.js';
 import { resolveConfig, splitList, type DaemonOptions, type Env } from './daemon-options.js';
 import { offsetClock, systemClock } from './clock.js';
 import { ensureDataDir } from './data-dir.js';
@@ -98,14 +98,14 @@ export async function startDaemon(
     const rescan = storage.team ? setInterval(() => void openEveryRuntime(stores, runtimes, log), 60_000) : null;
     rescan?.unref();
     const auditRetention = startAuditRetention(deps);
-    const keyExpiry = startKeyExpiryCheck(deps);
+    const expiryCheck = startExpiryCheck(deps);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
         if (rescan) clearInterval(rescan);
         auditRetention.stop();
-        keyExpiry.stop();
+        expiryCheck.stop();
         runtimes.drain?.();
         await closeGracefully(server, SHUTDOWN_GRACE_MS);
         await runtimes.close();

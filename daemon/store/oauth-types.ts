@@ -30,6 +30,13 @@ export interface OAuthRecord {
  */
 export const GRANT_BINDING_KIND = 'CompanyBinding';
 
+/**
+ * How long an expired grant binding is kept before the stores forget it: reads refuse it from its
+ * expiry on, but the audit trail's expiry check (daemon/audit/key-expiry.ts) must still find it to
+ * record that the grant ended, also after a daemon was stopped for up to this long.
+ */
+export const GRANT_BINDING_KEPT_MS = 7 * 86_400_000;
+
 export interface OAuthStore {
   /** Inserts or replaces the record of (kind, id_hash); `nowIso` lets the store forget expired ones. */
   put(record: OAuthRecord, nowIso: string): Promise<void>;
@@ -52,6 +59,11 @@ export interface OAuthStore {
   stamp(kind: string, idHash: string, field: string, atIso: string): Promise<void>;
   /** Every unexpired record of `kind` filed under `uid`, in no particular order. */
   listByUid(kind: string, uid: string, nowIso: string): Promise<OAuthRecord[]>;
+  /**
+   * The records of `kind` whose `expires_at` is after `afterIso` and at or before `untilIso`, expired
+   * or not (the audit trail's expiry check).
+   */
+  listExpiring(kind: string, afterIso: string, untilIso: string): Promise<OAuthRecord[]>;
   /** Removes every grant (with all it issued) of a user: those with a grant binding filed under the user's id. */
   removeGrantsOfUser(userId: string): Promise<void>;
 }

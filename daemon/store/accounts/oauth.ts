@@ -1,5 +1,5 @@
 import type { Space, TableSpec } from '../engine/types.js';
-import { GRANT_BINDING_KIND, type OAuthRecord, type OAuthStore } from '../oauth-types.js';
+import { GRANT_BINDING_KEPT_MS, GRANT_BINDING_KIND, type OAuthRecord, type OAuthStore } from '../oauth-types.js';
 import { createSweeper, deadKey, metaSpec, msOf } from './expiry.js';
 
 /**
@@ -14,7 +14,9 @@ export const oauthSpec: TableSpec<OAuthRecord> = {
   indexes: {
     grant: (r) => r.grant_id,
     uid: (r) => (r.uid ? `${r.kind}|${r.uid}` : null),
-    dead: (r) => (r.expires_at ? deadKey(msOf(r.expires_at)) : null),
+    // A grant binding outlives its expiry a while, for the audit trail's expiry check to see it.
+    dead: (r) =>
+      r.expires_at ? deadKey(msOf(r.expires_at, r.kind === GRANT_BINDING_KIND ? GRANT_BINDING_KEPT_MS : 0)) : null,
   },
 };
 
@@ -59,6 +61,14 @@ export function createOAuthStore(space: Space): OAuthStore {
       }),
     listByUid: async (kind, uid, nowIso) =>
       records.lookup('uid', `${kind}|${uid}`).flatMap((r) => live(r, nowIso) ?? []),
+    listExpiring: async (kind, afterIso, untilIso) => {
+      // A walk over the records in memory, once a minute, like the keys' (tenancy.ts).
+      const out: OAuthRecord[] = [];
+      for (const r of records.all())
+        if (r.kind === kind && r.expires_at && r.expires_at > afterIso && r.expires_at <= untilIso)
+          out.push(structuredClone(r));
+      return out;
+    },
     removeGrantsOfUser: (userId) =>
       space.write((tx) => {
         const grants = records.lookup('uid', `${GRANT_BINDING_KIND}|${userId}`).map((b) => b.grant_id);

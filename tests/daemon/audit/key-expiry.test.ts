@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startKeyExpiryCheck } from '../../../daemon/audit/key-expiry.js';
+import { startExpiryCheck } from '../../../daemon/audit/key-expiry.js';
 import { createUser } from '../../helpers/accounts.js';
 import { createCompany } from '../../helpers/keys.js';
 import { testPostgres } from '../../helpers/postgres.js';
@@ -40,14 +40,14 @@ async function keysOf(t: TestApp) {
 const single = suite('key expiry (one daemon)');
 single('recorded within the minute it passes, unused, once; a key without expiry never', async () => {
   const t = await createTestApp();
-  const check = startKeyExpiryCheck(t.deps);
+  const check = startExpiryCheck(t.deps);
   try {
     const { user, co, soon } = await keysOf(t);
     assert.is(await check.check(), 0);
     t.clock.advance(3600_000 + 30_000);
     assert.is(await check.check(), 1);
     assert.is(await check.check(), 0, 'a second check records nothing');
-    const again = startKeyExpiryCheck(t.deps);
+    const again = startExpiryCheck(t.deps);
     assert.is(await again.check(), 0, 'nor does a restarted check');
     again.stop();
     const [entry] = await expiredEntries(t);
@@ -77,7 +77,7 @@ if (cluster) {
     const database = await (await cluster()).createDatabase();
     const a = await createTestApp({ database });
     const b = await createTestApp({ database });
-    const checks = [startKeyExpiryCheck(a.deps), startKeyExpiryCheck(b.deps)];
+    const checks = [startExpiryCheck(a.deps), startExpiryCheck(b.deps)];
     try {
       b.clock.set(a.clock.now());
       const { soon } = await keysOf(a);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { GRANT_BINDING_KIND, type OAuthRecord, type OAuthStore } from '../../oauth-types.js';
+import { GRANT_BINDING_KEPT_MS, GRANT_BINDING_KIND, type OAuthRecord, type OAuthStore } from '../../oauth-types.js';
 
 interface Row {
   kind: string;
@@ -27,11 +27,13 @@ export function createPostgresOAuthStore(pool: pg.Pool): OAuthStore {
   };
   return {
     async put(r, nowIso) {
-      // Expired rows are only ever refused: a few go with each write (bounded per call).
+      // Expired rows are only ever refused: a few go with each write (bounded per call). A grant
+      // binding stays a while longer, for the audit trail's expiry check to see it.
       await pool.query(
         `DELETE FROM svc_oauth_records WHERE (kind, id_hash) IN
-           (SELECT kind, id_hash FROM svc_oauth_records WHERE expires_at <= $1 LIMIT 20)`,
-        [nowIso],
+           (SELECT kind, id_hash FROM svc_oauth_records
+             WHERE expires_at <= $1 AND (kind <> $2 OR expires_at <= $3) LIMIT 20)`,
+        [nowIso, GRANT_BINDING_KIND, new Date(Date.parse(nowIso) - GRANT_BINDING_KEPT_MS).toISOString()],
       );
       await pool.query(
         `INSERT INTO svc_oauth_records (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
@@ -69,6 +71,13 @@ export function createPostgresOAuthStore(pool: pg.Pool): OAuthStore {
       const { rows } = await pool.query<Row>(
         `SELECT ${COLUMNS} FROM svc_oauth_records WHERE kind = $1 AND uid = $2 AND (expires_at IS NULL OR expires_at > $3)`,
         [kind, uid, nowIso],
+      );
+      return rows.map(recordOf);
+    },
+    async listExpiring(kind, afterIso, untilIso) {
+      const { rows } = await pool.query<Row>(
+        `SELECT ${COLUMNS} FROM svc_oauth_records WHERE kind = $1 AND expires_at > $2 AND expires_at <= $3`,
+        [kind, afterIso, untilIso],
       );
       return rows.map(recordOf);
     },
