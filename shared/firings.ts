@@ -84,3 +84,16 @@ export interface TraceNode {
   not_fired: NotFired[];
   children: TraceNode[];
 }
+
+/** A firing whose tool call failed after its retries, as `GET /api/events/failures` lists it. */
+export interface Failure {
+  id: string;
+  event_id: string;
+  configured_event_id: string;
+  tool: string;
+  error: string;
+  attempts: number;
+  failed_at: string;
+  replayed_at: string | null;
+  replay_event_id: string | null;
+}

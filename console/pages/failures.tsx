@@ -1,20 +1,9 @@
 import { useState } from 'react';
+import type { Failure } from '../../shared/firings.js';
 import { get, post } from '../lib/api.js';
 import { RecordTable } from '../lib/record-table.js';
 import { useSession } from '../lib/session.js';
 import { ErrorText, Page, Section, useAction, useLoad, when } from '../lib/ui.js';
-
-interface Failure {
-  id: string;
-  event_id: string;
-  configured_event_id: string;
-  tool: string;
-  error: string;
-  attempts: number;
-  failed_at: string;
-  replayed_at: string | null;
-  replay_event_id: string | null;
-}
 
 interface ReplayAnswer {
   replayed: Array<{ failure_id: string; event_id: string; ok: boolean; error?: string }>;

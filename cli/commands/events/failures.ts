@@ -1,19 +1,8 @@
 import { Command } from '../../command-spec.js';
 import { action, type ContextFactory } from '../../command.js';
 import type { CliContext } from '../../context.js';
+import type { Failure } from '../../../shared/firings.js';
 import { runtimeApi, withCompany } from './shared.js';
-
-export interface Failure {
-  id: string;
-  event_id: string;
-  configured_event_id: string;
-  tool: string;
-  error: string;
-  attempts: number;
-  failed_at: string;
-  replayed_at: string | null;
-  replay_event_id: string | null;
-}
 
 export interface FailuresOptions {
   company?: string;
