@@ -7,12 +7,11 @@ import { routePattern } from '../companies/route-pattern.js';
 import { bearerToken } from '../http/bearer.js';
 import { renderError } from '../http/error-renderer.js';
 import type { AuditActor, NewAuditEntry } from '../store/audit-types.js';
-import type { EventOrigin } from '../../shared/event-row.js';
 import { digestArguments } from './digest.js';
 import type { AuditedToolCall } from './tool-calls.js';
 import { ROUTE_ACTIONS, type RouteAudit } from './route-actions.js';
-import { newCallScope, runInCall, type CallScope } from '../call-origin.js';
-import { checkTraceparent } from './traceparent.js';
+import { runInCall, type CallScope } from '../call-origin.js';
+import { restCallScope, traceDetails, traceparentOf } from './trace-join.js';
 
 type TrailDeps = Pick<Deps, 'stores' | 'clock' | 'log'>;
 
@@ -347,46 +346,6 @@ function noteNewAddress(
       details: { previous_address: last },
     }),
   );
-}
-
-const traceparentOf = (ctx: Context) => checkTraceparent(ctx.get('traceparent') || undefined);
-
-/** The scope of a call made with a secret key: its origin is known once the key guard has run. */
-function restCallScope(ctx: Context): CallScope {
-  let origin: EventOrigin | null | undefined;
-  return newCallScope(() => {
-    if (origin !== undefined) return origin;
-    const key = ctx.state.keyAuth as KeyAuth | undefined;
-    const pattern = routePattern(ctx);
-    if (!key || pattern === null) return null;
-    const trace = traceparentOf(ctx);
-    origin = {
-      action: 'rest.call',
-      target: `${ctx.method} ${pattern}`,
-      request_id: (ctx.state.requestId as string | undefined) ?? null,
-      actor: { type: 'key', user_id: key.user.id, key_id: key.keyId, client_id: null, grant_id: null },
-      traceparent: trace.kind === 'valid' ? trace.traceparent : null,
-    };
-    return origin;
-  });
-}
-
-/**
- * The trace join on a call's entry: the events it set off directly (a trace starts at the entry
- * and hangs them under it), and the caller's traceparent — or that one was sent and ignored.
- */
-function traceDetails(
-  traceparent: string | null,
-  invalid: boolean,
-  events: Pick<CallScope, 'emitted' | 'count'> | undefined,
-): Record<string, unknown> {
-  return {
-    ...(traceparent ? { traceparent } : {}),
-    ...(invalid ? { traceparent_ignored: 'malformed' } : {}),
-    ...(events && events.count > 0
-      ? { events: events.emitted, ...(events.count > events.emitted.length ? { event_count: events.count } : {}) }
-      : {}),
-  };
 }
 
 /** Never fails the request: a trail that cannot be written is logged loudly instead. */
